@@ -1,0 +1,65 @@
+# berth_module(NAME m SRCS ... DEPS ... [PUBLIC_DEPS ...] [EXTERNAL ...])
+#
+# Declares the static library berth_<m> with the alias berth::<m>. DEPS are berth modules
+# and must be exactly those the DESIGN.md module table allows; the check below fails the
+# configure step when a module reaches upward. EXTERNAL are third-party targets, kept
+# private to the module that owns them (STYLE.md: one library, one module at the edge).
+
+# Allowed berth dependencies, transcribed from the DESIGN.md module table.
+set(BERTH_ALLOWED_DEPS_core "")
+set(BERTH_ALLOWED_DEPS_model "core")
+set(BERTH_ALLOWED_DEPS_io "model;core")
+set(BERTH_ALLOWED_DEPS_cel "core")
+set(BERTH_ALLOWED_DEPS_devices "model;cel;core")
+set(BERTH_ALLOWED_DEPS_binding "model;devices;core")
+set(BERTH_ALLOWED_DEPS_queueing "model;core")
+set(BERTH_ALLOWED_DEPS_placement "model;cel;core")
+set(BERTH_ALLOWED_DEPS_data "model;core")
+set(BERTH_ALLOWED_DEPS_dispatch "model;core")
+set(BERTH_ALLOWED_DEPS_engine "model;binding;queueing;placement;data;dispatch;devices;cel;core")
+set(BERTH_ALLOWED_DEPS_diag "engine;model;core")
+set(BERTH_ALLOWED_DEPS_sim "engine;model;core")
+set(BERTH_ALLOWED_DEPS_store "model;core")
+set(BERTH_ALLOWED_DEPS_server "engine;store;model;core")
+set(BERTH_ALLOWED_DEPS_cli "io;engine;binding;model;core;diag;sim;server;store")
+
+function(berth_module)
+  cmake_parse_arguments(M "" "NAME" "SRCS;DEPS;PUBLIC_DEPS;EXTERNAL;PUBLIC_EXTERNAL" ${ARGN})
+  if(NOT DEFINED BERTH_ALLOWED_DEPS_${M_NAME})
+    message(FATAL_ERROR "berth_module: '${M_NAME}' is not a module of the DESIGN.md table")
+  endif()
+  foreach(dep IN LISTS M_DEPS M_PUBLIC_DEPS)
+    if(NOT dep IN_LIST BERTH_ALLOWED_DEPS_${M_NAME})
+      message(FATAL_ERROR "berth_module: '${M_NAME}' may not depend on '${dep}' (DESIGN.md module table)")
+    endif()
+  endforeach()
+  add_library(berth_${M_NAME} STATIC ${M_SRCS})
+  add_library(berth::${M_NAME} ALIAS berth_${M_NAME})
+  target_include_directories(berth_${M_NAME} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  foreach(dep IN LISTS M_PUBLIC_DEPS)
+    target_link_libraries(berth_${M_NAME} PUBLIC berth::${dep})
+  endforeach()
+  foreach(dep IN LISTS M_DEPS)
+    target_link_libraries(berth_${M_NAME} PRIVATE berth::${dep})
+  endforeach()
+  target_link_libraries(berth_${M_NAME} PRIVATE ${M_EXTERNAL} PUBLIC ${M_PUBLIC_EXTERNAL})
+endfunction()
+
+# berth_test(NAME m SRCS ... DEPS ...): one GoogleTest binary per module, berth_<m>_test.
+function(berth_test)
+  cmake_parse_arguments(T "" "NAME" "SRCS;DEPS;LABELS" ${ARGN})
+  add_executable(berth_${T_NAME}_test ${T_SRCS})
+  target_include_directories(berth_${T_NAME}_test PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
+  foreach(dep IN LISTS T_DEPS)
+    target_link_libraries(berth_${T_NAME}_test PRIVATE berth::${dep})
+  endforeach()
+  target_link_libraries(berth_${T_NAME}_test PRIVATE GTest::gtest GTest::gtest_main GTest::gmock)
+  set(labels unit)
+  if(T_LABELS)
+    set(labels ${T_LABELS})
+  endif()
+  gtest_discover_tests(berth_${T_NAME}_test
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+    PROPERTIES LABELS "${labels}" ENVIRONMENT "BERTH_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
+    DISCOVERY_TIMEOUT 60)
+endfunction()

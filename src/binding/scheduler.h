@@ -1,0 +1,79 @@
+// Scheduler: kube-scheduler's semantics for one cluster, one pod at a time. Filters
+// (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodeResourcesFit,
+// PodTopologySpread, InterPodAffinity) then scores (NodeResourcesFit with the profile's
+// strategy, NodeResourcesBalancedAllocation, TaintToleration, NodeAffinity,
+// PodTopologySpread), highest total wins, ties to the node name that sorts first.
+// Pods already bound consume capacity. Borrows the Snapshot for its lifetime; holds the
+// evolving per-node state. Not thread-safe.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/decision.h"
+#include "model/scheduler_config.h"
+#include "model/snapshot.h"
+
+namespace berth::binding {
+
+// One score plugin's contribution on one node.
+struct PluginScore {
+  std::string plugin;
+  int64_t raw = 0;         // before normalization
+  int64_t normalized = 0;  // 0..100 after the plugin's NormalizeScore
+  int32_t weight = 0;
+  int64_t weighted() const { return normalized * weight; }
+};
+
+// One filter's verdict on one node.
+struct FilterVerdict {
+  std::string plugin;
+  bool passed = true;
+  std::string reason;  // kube-scheduler's reason text when not passed
+};
+
+struct NodeVerdict {
+  model::NodeIndex node;
+  bool feasible = false;
+  std::vector<FilterVerdict> filters;  // every filter that ran, in plugin order
+  std::vector<PluginScore> scores;     // feasible nodes only
+  int64_t total_score = 0;
+};
+
+struct PodExplanation {
+  model::PodIndex pod;
+  std::vector<NodeVerdict> nodes;  // every node, in name order
+  model::PodDecision decision;     // what ScheduleOne would decide now
+};
+
+class Scheduler {
+ public:
+  Scheduler(const model::Snapshot& snapshot, const model::SchedulerConfig& config);
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // Pending pods (unbound, not terminal, schedulerName served by a profile), by priority
+  // (high first), then creation time, then namespace/name.
+  std::vector<model::PodIndex> QueueOrder() const;
+
+  // Decides one pod against the current state and, when a node is chosen, binds it there so
+  // later pods see it. Cost: sub-linear in nodes for pods without inter-pod constraints
+  // (nodes are indexed by equivalence class and free capacity).
+  model::PodDecision ScheduleOne(model::PodIndex pod);
+
+  // ScheduleOne over QueueOrder().
+  std::vector<model::PodDecision> ScheduleAll();
+
+  // Evaluates every filter and score on every node for `pod` at the current state, without
+  // binding. Linear in nodes; for explain, and as the reference the index is tested against.
+  PodExplanation Explain(model::PodIndex pod) const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace berth::binding

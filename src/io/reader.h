@@ -1,0 +1,55 @@
+// Reader: turns files, directories (recursively, *.yaml *.yml *.json in name order) and stdin
+// ("-") into a model::Snapshot. Accepts multi-document YAML, JSON, and `kind: List` (what
+// `kubectl get -A -o yaml|json` prints). Bad objects go to the Diagnostics sink with file,
+// object and field, and reading goes on; unknown kinds are reported once per kind as skipped
+// (a warning). Not thread-safe; one Reader per planning pass.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/diagnostics.h"
+#include "core/result.h"
+#include "io/document_store.h"
+#include "model/snapshot.h"
+
+namespace berth::io {
+
+struct Input {
+  model::Snapshot snapshot;
+  DocumentStore documents;
+  size_t objects_read = 0;  // objects that were decoded into the model
+};
+
+struct ReadOptions {
+  // When non-empty, every object read is treated as living in this member cluster (the
+  // CLI's --cluster NAME=PATH); otherwise the berth.dev/cluster annotation or "default".
+  std::string cluster;
+};
+
+class Reader {
+ public:
+  explicit Reader(core::Diagnostics& diags) : diags_(diags) {}
+
+  // Reads a file, a directory (recursively) or "-" for stdin. Returns an error only when the
+  // path itself cannot be read (NotFound); problems inside documents go to the sink.
+  core::Status ReadPath(const std::string& path, const ReadOptions& options = {});
+  // Reads one text buffer (YAML or JSON, detected from the first non-space byte).
+  void ReadText(std::string_view text, const std::string& file_name,
+                const ReadOptions& options = {});
+
+  // Completes the snapshot once every file is read: resolves pod priorities from
+  // PriorityClasses (a pod naming a missing class is reported and dropped, as the admission
+  // plugin rejects it), and expands workloads (Job, Deployment, StatefulSet, JobSet,
+  // PyTorchJob, LeaderWorkerSet) into Pods named per DESIGN.md, skipping pods that already
+  // exist under that name. Call once; the Reader is spent afterwards.
+  Input Finish();
+
+ private:
+  core::Diagnostics& diags_;
+  Input input_;
+  std::vector<std::string> skipped_kinds_;
+};
+
+}  // namespace berth::io

@@ -1,0 +1,36 @@
+// Decisions and rejections: what a stage decided, as data (STYLE.md, errors of the second
+// kind). plan, explain, why and the dashboard all read these.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/node.h"
+#include "model/pod.h"
+
+namespace berth::model {
+
+// One reason a stage said no. `reason` is the machine-readable form (e.g.
+// "Insufficient nvidia.com/gpu"), `message` the sentence a user reads.
+struct Rejection {
+  std::string stage;   // "binding", "queueing", "placement"
+  std::string plugin;  // "NodeResourcesFit", "TaintToleration", ...
+  std::string reason;
+  std::string message;
+  int32_t count = 1;  // nodes (or clusters) that gave this reason
+
+  bool operator==(const Rejection&) const = default;
+};
+
+struct PodDecision {
+  PodIndex pod;
+  std::optional<NodeIndex> node;  // set when bound
+  // Aggregated per-reason rejections when unbound, in kube-scheduler's order (by reason).
+  std::vector<Rejection> rejections;
+  // kube-scheduler's message: "0/12 nodes are available: 8 Insufficient nvidia.com/gpu, ..."
+  std::string message;
+  bool skipped = false;  // not for this scheduler (schedulerName matches no profile)
+};
+
+}  // namespace berth::model

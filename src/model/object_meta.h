@@ -1,0 +1,33 @@
+// The metadata every Kubernetes object carries that berth reads, plus where the object came
+// from (an index into io's document store) so writers can patch the original document.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/labels.h"
+#include "core/time.h"
+
+namespace berth::model {
+
+// Annotation naming the member cluster an object lives in (DESIGN.md, fleet wiring).
+inline constexpr const char* kClusterAnnotation = "berth.dev/cluster";
+
+struct ObjectMeta {
+  std::string name;
+  std::string namespace_;  // empty for cluster-scoped objects
+  std::string uid;
+  core::Labels labels;
+  core::Labels annotations;
+  core::Timestamp creation_timestamp;
+};
+
+// Index of the source document in io::DocumentStore; kNoSource for objects berth made
+// (pods expanded from a template).
+struct SourceRef {
+  static constexpr int32_t kNoSource = -1;
+  int32_t document = kNoSource;
+  bool valid() const { return document >= 0; }
+};
+
+}  // namespace berth::model

@@ -1,0 +1,120 @@
+// Pod: one Kubernetes v1 Pod, given or expanded from a workload template, with the scheduling
+// fields kube-scheduler reads. Plain data, owned by Snapshot; refers to nothing by pointer.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/selector.h"
+#include "core/taint.h"
+#include "core/time.h"
+#include "model/object_meta.h"
+#include "model/resources.h"
+
+namespace berth::model {
+
+struct PodIndex {
+  int32_t v = -1;
+  auto operator<=>(const PodIndex&) const = default;
+};
+
+struct Container {
+  std::string name;
+  ResourceVector requests;
+  ResourceVector limits;
+  // Init containers with restartPolicy: Always (sidecars) keep running beside the app
+  // containers and so add to the pod's request.
+  bool restartable = false;
+};
+
+struct PodAffinityTerm {
+  std::optional<core::LabelSelector> label_selector;  // nullopt matches no pod
+  std::vector<std::string> namespaces;                // empty with no selector: the pod's own
+  std::optional<core::LabelSelector> namespace_selector;
+  std::string topology_key;
+  std::vector<std::string> match_label_keys;
+  std::vector<std::string> mismatch_label_keys;
+};
+
+struct WeightedPodAffinityTerm {
+  int32_t weight = 0;
+  PodAffinityTerm term;
+};
+
+struct PreferredSchedulingTerm {
+  int32_t weight = 0;
+  core::NodeSelectorTerm preference;
+};
+
+struct NodeAffinity {
+  std::optional<core::NodeSelector> required;
+  std::vector<PreferredSchedulingTerm> preferred;
+};
+
+struct PodAffinityRules {
+  std::vector<PodAffinityTerm> required;
+  std::vector<WeightedPodAffinityTerm> preferred;
+  bool empty() const { return required.empty() && preferred.empty(); }
+};
+
+enum class UnsatisfiableAction { kDoNotSchedule, kScheduleAnyway };
+enum class NodeInclusionPolicy { kHonor, kIgnore };
+
+struct TopologySpreadConstraint {
+  int32_t max_skew = 1;
+  std::string topology_key;
+  UnsatisfiableAction when_unsatisfiable = UnsatisfiableAction::kDoNotSchedule;
+  std::optional<core::LabelSelector> label_selector;
+  std::optional<int32_t> min_domains;
+  NodeInclusionPolicy node_affinity_policy = NodeInclusionPolicy::kHonor;
+  NodeInclusionPolicy node_taints_policy = NodeInclusionPolicy::kIgnore;
+  std::vector<std::string> match_label_keys;
+};
+
+enum class PodPhase { kPending, kRunning, kSucceeded, kFailed, kUnknown };
+
+struct PodCondition {
+  std::string type;
+  std::string status;
+  std::string reason;
+  std::string message;
+};
+
+// The workload a pod belongs to (ownerReferences, or the template it was expanded from).
+struct OwnerRef {
+  std::string api_version;
+  std::string kind;
+  std::string name;
+};
+
+struct Pod {
+  ObjectMeta meta;
+  std::vector<Container> containers;
+  std::vector<Container> init_containers;
+  ResourceVector overhead;
+
+  std::string node_name;  // spec.nodeName: bound pods consume capacity
+  std::string scheduler_name = "default-scheduler";
+  core::Labels node_selector;
+  NodeAffinity node_affinity;
+  PodAffinityRules pod_affinity;
+  PodAffinityRules pod_anti_affinity;
+  std::vector<core::Toleration> tolerations;
+  std::vector<TopologySpreadConstraint> topology_spread_constraints;
+
+  std::string priority_class_name;
+  int32_t priority = 0;  // resolved from spec.priority or the PriorityClass by io
+  PodPhase phase = PodPhase::kPending;
+  std::vector<PodCondition> conditions;
+
+  std::optional<OwnerRef> owner;
+  std::string cluster = "default";
+  SourceRef source;  // kNoSource when expanded from a template
+
+  // Terminal pods hold no resources.
+  bool IsTerminal() const { return phase == PodPhase::kSucceeded || phase == PodPhase::kFailed; }
+  bool IsBound() const { return !node_name.empty(); }
+};
+
+}  // namespace berth::model

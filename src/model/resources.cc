@@ -1,0 +1,83 @@
+#include "model/resources.h"
+
+#include <algorithm>
+
+namespace berth::model {
+
+ResourceCatalog::ResourceCatalog() {
+  // The fixed ids kCpu, kMemory, kEphemeralStorage and kPods depend on this order.
+  for (const char* name : {"cpu", "memory", "ephemeral-storage", "pods"}) Intern(name);
+}
+
+ResourceId ResourceCatalog::Intern(std::string_view name) {
+  auto it = ids_.find(std::string(name));
+  if (it != ids_.end()) return ResourceId{it->second};
+  auto id = static_cast<uint16_t>(names_.size());
+  names_.emplace_back(name);
+  ids_.emplace(std::string(name), id);
+  return ResourceId{id};
+}
+
+bool ResourceCatalog::Find(std::string_view name, ResourceId* id) const {
+  auto it = ids_.find(std::string(name));
+  if (it == ids_.end()) return false;
+  *id = ResourceId{it->second};
+  return true;
+}
+
+void ResourceVector::Set(ResourceId id, int64_t amount) {
+  if (id.v >= amounts_.size()) {
+    if (amount == 0) return;
+    amounts_.resize(id.v + 1, 0);
+  }
+  amounts_[id.v] = amount;
+}
+
+void ResourceVector::Add(const ResourceVector& o) {
+  if (o.amounts_.size() > amounts_.size()) amounts_.resize(o.amounts_.size(), 0);
+  for (size_t i = 0; i < o.amounts_.size(); ++i) amounts_[i] += o.amounts_[i];
+}
+
+void ResourceVector::Subtract(const ResourceVector& o) {
+  if (o.amounts_.size() > amounts_.size()) amounts_.resize(o.amounts_.size(), 0);
+  for (size_t i = 0; i < o.amounts_.size(); ++i) amounts_[i] -= o.amounts_[i];
+}
+
+void ResourceVector::MaxWith(const ResourceVector& o) {
+  if (o.amounts_.size() > amounts_.size()) amounts_.resize(o.amounts_.size(), 0);
+  for (size_t i = 0; i < o.amounts_.size(); ++i) amounts_[i] = std::max(amounts_[i], o.amounts_[i]);
+}
+
+bool ResourceVector::IsZero() const {
+  return std::all_of(amounts_.begin(), amounts_.end(), [](int64_t a) { return a == 0; });
+}
+
+bool ResourceVector::operator==(const ResourceVector& o) const {
+  size_t n = std::max(amounts_.size(), o.amounts_.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (Get(ResourceId{static_cast<uint16_t>(i)}) != o.Get(ResourceId{static_cast<uint16_t>(i)})) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool IsNativeResourceName(std::string_view name) {
+  if (name == "cpu" || name == "memory" || name == "ephemeral-storage" || name == "pods") return true;
+  if (name.rfind("hugepages-", 0) == 0) return true;
+  auto slash = name.find('/');
+  return slash != std::string_view::npos && name.substr(0, slash) == "kubernetes.io";
+}
+
+bool IsExtendedResourceName(std::string_view name) {
+  if (IsNativeResourceName(name)) return false;
+  if (name.rfind("requests.", 0) == 0) return false;
+  // Upstream: a fully-qualified name (it has a domain prefix) outside kubernetes.io.
+  auto slash = name.find('/');
+  if (slash == std::string_view::npos) return false;
+  std::string_view domain = name.substr(0, slash);
+  return !(domain == "kubernetes.io" ||
+           (domain.size() > 14 && domain.substr(domain.size() - 14) == ".kubernetes.io"));
+}
+
+}  // namespace berth::model

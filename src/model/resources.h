@@ -1,0 +1,67 @@
+// Resource names and amounts. Names are interned per Snapshot in a ResourceCatalog so that
+// node and pod amounts are dense vectors indexed by ResourceId: the binding hot path adds and
+// compares them without hashing strings. Units follow kube-scheduler: cpu in milli-cores,
+// every other resource in whole units (bytes for memory and ephemeral-storage, a count for
+// pods and extended resources). Plain value types.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace berth::model {
+
+struct ResourceId {
+  uint16_t v = 0;
+  auto operator<=>(const ResourceId&) const = default;
+};
+
+inline constexpr ResourceId kCpu{0};
+inline constexpr ResourceId kMemory{1};
+inline constexpr ResourceId kEphemeralStorage{2};
+inline constexpr ResourceId kPods{3};
+
+// Interns resource names. The first four ids are fixed (cpu, memory, ephemeral-storage,
+// pods); others are assigned in first-seen order.
+class ResourceCatalog {
+ public:
+  ResourceCatalog();
+  ResourceId Intern(std::string_view name);
+  // Returns false when the name was never interned.
+  bool Find(std::string_view name, ResourceId* id) const;
+  const std::string& Name(ResourceId id) const { return names_[id.v]; }
+  size_t size() const { return names_.size(); }
+
+ private:
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, uint16_t> ids_;
+};
+
+// Amounts indexed by ResourceId; ids beyond the vector's end are zero.
+class ResourceVector {
+ public:
+  int64_t Get(ResourceId id) const { return id.v < amounts_.size() ? amounts_[id.v] : 0; }
+  void Set(ResourceId id, int64_t amount);
+  void Add(const ResourceVector& o);
+  void Subtract(const ResourceVector& o);
+  // Element-wise max (init-container rule).
+  void MaxWith(const ResourceVector& o);
+  bool IsZero() const;
+  // Number of slots held (some may be zero).
+  size_t size() const { return amounts_.size(); }
+  const std::vector<int64_t>& amounts() const { return amounts_; }
+  bool operator==(const ResourceVector& o) const;
+
+ private:
+  std::vector<int64_t> amounts_;
+};
+
+// True for names kube-scheduler treats as extended resources: a domain-prefixed name outside
+// kubernetes.io/ (e.g. nvidia.com/gpu) and not hugepages-*/requests.* .
+bool IsExtendedResourceName(std::string_view name);
+// Native resources: cpu, memory, ephemeral-storage, pods, hugepages-*.
+bool IsNativeResourceName(std::string_view name);
+
+}  // namespace berth::model

@@ -1,0 +1,31 @@
+// Snapshot: every object of one planning pass, as plain data in vectors. Objects refer to
+// each other by index or name, never by pointer, so a Snapshot copies and compares as a
+// value. Built by io, read by every stage; the engine copies it to write decisions back.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "model/node.h"
+#include "model/pod.h"
+#include "model/priority_class.h"
+#include "model/resources.h"
+#include "model/scheduler_config.h"
+#include "model/workload_object.h"
+
+namespace berth::model {
+
+struct Snapshot {
+  ResourceCatalog resources;
+  std::vector<Node> nodes;
+  std::vector<Pod> pods;  // given pods first, then pods expanded from workloads
+  std::vector<PriorityClass> priority_classes;
+  std::vector<Namespace> namespaces;
+  std::vector<WorkloadObject> workloads;
+  std::optional<SchedulerConfig> scheduler_config;
+
+  const Node& node(NodeIndex i) const { return nodes[static_cast<size_t>(i.v)]; }
+  const Pod& pod(PodIndex i) const { return pods[static_cast<size_t>(i.v)]; }
+};
+
+}  // namespace berth::model
