@@ -1,0 +1,40 @@
+# The README's two commands live here:
+#   make demo   installs missing Debian packages, builds berth, runs it on the built-in fleet
+#   make test   installs missing Debian packages, builds everything with warnings as errors,
+#               runs every test, then the unit tests again under ASan+UBSan
+# Everything else is plain CMake presets (CMakePresets.json); the build uses two jobs.
+
+BERTH := build/release/src/cli/berth
+
+.PHONY: all deps build demo test test-release test-asan bench clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	cmake --preset release >/dev/null
+	cmake --build --preset release
+
+demo: build
+	$(BERTH) demo
+
+test: test-release test-asan
+
+test-release: deps
+	cmake --preset ci >/dev/null
+	cmake --build --preset ci
+	ctest --preset ci
+
+test-asan: deps
+	cmake --preset asan >/dev/null
+	cmake --build --preset asan
+	ctest --preset asan
+
+bench: build
+	build/release/bench/berth_binding_bench --scale
+	build/release/bench/berth_io_bench --scale
+
+clean:
+	rm -rf build
