@@ -7,11 +7,11 @@ namespace berth::core::internal {
 [[noreturn]] void CheckFailed(const char* expr, const char* message, const char* file, int line);
 }  // namespace berth::core::internal
 
-#define BERTH_CHECK(cond, message)                                                   \
-  do {                                                                               \
-    if (!(cond)) {                                                                   \
-      ::berth::core::internal::CheckFailed(#cond, message, __FILE__, __LINE__);     \
-    }                                                                                \
+#define BERTH_CHECK(cond, message)                                              \
+  do {                                                                          \
+    if (!(cond)) {                                                              \
+      ::berth::core::internal::CheckFailed(#cond, message, __FILE__, __LINE__); \
+    }                                                                           \
   } while (false)
 
 #ifdef NDEBUG

@@ -14,6 +14,10 @@
 
 namespace berth::core {
 
+// 128-bit signed integer. __extension__ keeps -Wpedantic quiet; spell it core::Int128
+// everywhere instead of __int128.
+__extension__ using Int128 = __int128;
+
 class Quantity {
  public:
   // The suffix family the quantity was written in; canonical printing keeps it
@@ -27,11 +31,11 @@ class Quantity {
   // unknown suffixes, and values out of range (OutOfRange).
   static Result<Quantity> Parse(std::string_view text);
 
-  static Quantity FromMilli(__int128 milli, Format format = Format::kDecimalSI);
+  static Quantity FromMilli(Int128 milli, Format format = Format::kDecimalSI);
   static Quantity FromUnits(int64_t units, Format format = Format::kDecimalSI);
 
   // Exact milli-units.
-  __int128 milli() const { return milli_; }
+  Int128 milli() const { return milli_; }
   // Milli-units as int64; OutOfRange when they do not fit.
   Result<int64_t> MilliValue() const;
   // Whole units, rounded up (upstream Value()); OutOfRange when they do not fit in int64.
@@ -48,13 +52,16 @@ class Quantity {
   // zero; otherwise the decimal form is printed.
   std::string ToString() const;
 
-  Quantity operator+(const Quantity& o) const { return FromMilli(milli_ + o.milli_, format_); }
-  Quantity operator-(const Quantity& o) const { return FromMilli(milli_ - o.milli_, format_); }
+  // Keep this quantity's format (upstream Add/Sub do, unless this one is zero, when they take
+  // o's). Results beyond the Int128 range saturate instead of wrapping; parsed values are
+  // far below that bound, so only sums of absurd inputs reach it.
+  Quantity operator+(const Quantity& o) const;
+  Quantity operator-(const Quantity& o) const;
   auto operator<=>(const Quantity& o) const { return milli_ <=> o.milli_; }
   bool operator==(const Quantity& o) const { return milli_ == o.milli_; }
 
  private:
-  __int128 milli_ = 0;
+  Int128 milli_ = 0;
   Format format_ = Format::kDecimalSI;
 };
 

@@ -15,15 +15,24 @@ void CheckFailed(const char* expr, const char* message, const char* file, int li
 
 const char* ErrorCodeName(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kInvalidArgument: return "InvalidArgument";
-    case ErrorCode::kNotFound: return "NotFound";
-    case ErrorCode::kAlreadyExists: return "AlreadyExists";
-    case ErrorCode::kFailedPrecondition: return "FailedPrecondition";
-    case ErrorCode::kOutOfRange: return "OutOfRange";
-    case ErrorCode::kResourceExhausted: return "ResourceExhausted";
-    case ErrorCode::kUnavailable: return "Unavailable";
-    case ErrorCode::kUnimplemented: return "Unimplemented";
-    case ErrorCode::kInternal: return "Internal";
+    case ErrorCode::kInvalidArgument:
+      return "InvalidArgument";
+    case ErrorCode::kNotFound:
+      return "NotFound";
+    case ErrorCode::kAlreadyExists:
+      return "AlreadyExists";
+    case ErrorCode::kFailedPrecondition:
+      return "FailedPrecondition";
+    case ErrorCode::kOutOfRange:
+      return "OutOfRange";
+    case ErrorCode::kResourceExhausted:
+      return "ResourceExhausted";
+    case ErrorCode::kUnavailable:
+      return "Unavailable";
+    case ErrorCode::kUnimplemented:
+      return "Unimplemented";
+    case ErrorCode::kInternal:
+      return "Internal";
   }
   return "Unknown";
 }

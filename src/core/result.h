@@ -75,7 +75,7 @@ Error Internal(std::string message, Location location = {});
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : v_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
   Result(Error error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool has_value() const { return v_.index() == 0; }
@@ -143,12 +143,12 @@ inline Status OkStatus() { return Status(); }
 #define BERTH_INTERNAL_CONCAT(a, b) BERTH_INTERNAL_CONCAT2(a, b)
 
 // Returns the error of a Status or Result expression from the enclosing function.
-#define BERTH_RETURN_IF_ERROR(expr)                  \
-  do {                                               \
-    auto berth_status_ = (expr);                     \
-    if (!berth_status_.has_value()) {                \
-      return std::move(berth_status_).error();       \
-    }                                                \
+#define BERTH_RETURN_IF_ERROR(expr)            \
+  do {                                         \
+    auto berth_status_ = (expr);               \
+    if (!berth_status_.has_value()) {          \
+      return std::move(berth_status_).error(); \
+    }                                          \
   } while (false)
 
 // BERTH_ASSIGN_OR_RETURN(auto x, ParseThing(...)); declares x or returns the error.

@@ -1,6 +1,9 @@
 #include "model/resources.h"
 
 #include <algorithm>
+#include <string>
+
+#include "core/labels.h"
 
 namespace berth::model {
 
@@ -63,21 +66,22 @@ bool ResourceVector::operator==(const ResourceVector& o) const {
 }
 
 bool IsNativeResourceName(std::string_view name) {
-  if (name == "cpu" || name == "memory" || name == "ephemeral-storage" || name == "pods") return true;
-  if (name.rfind("hugepages-", 0) == 0) return true;
-  auto slash = name.find('/');
-  return slash != std::string_view::npos && name.substr(0, slash) == "kubernetes.io";
+  // Upstream v1helper.IsNativeResource: an unprefixed name is implicitly in kubernetes.io/,
+  // and so is any name containing "kubernetes.io/" (node.kubernetes.io/..., too).
+  return name.find('/') == std::string_view::npos ||
+         name.find("kubernetes.io/") != std::string_view::npos;
 }
 
 bool IsExtendedResourceName(std::string_view name) {
-  if (IsNativeResourceName(name)) return false;
-  if (name.rfind("requests.", 0) == 0) return false;
-  // Upstream: a fully-qualified name (it has a domain prefix) outside kubernetes.io.
-  auto slash = name.find('/');
-  if (slash == std::string_view::npos) return false;
-  std::string_view domain = name.substr(0, slash);
-  return !(domain == "kubernetes.io" ||
-           (domain.size() > 14 && domain.substr(domain.size() - 14) == ".kubernetes.io"));
+  // Upstream v1helper.IsExtendedResourceName: not native, no "requests." prefix (quota's
+  // convention), and "requests.<name>" must be a qualified name.
+  constexpr std::string_view kRequestsPrefix = "requests.";
+  if (IsNativeResourceName(name) || name.substr(0, kRequestsPrefix.size()) == kRequestsPrefix) {
+    return false;
+  }
+  std::string quota_name(kRequestsPrefix);
+  quota_name += name;
+  return core::IsQualifiedName(quota_name);
 }
 
 }  // namespace berth::model

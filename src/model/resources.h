@@ -58,10 +58,12 @@ class ResourceVector {
   std::vector<int64_t> amounts_;
 };
 
-// True for names kube-scheduler treats as extended resources: a domain-prefixed name outside
-// kubernetes.io/ (e.g. nvidia.com/gpu) and not hugepages-*/requests.* .
+// True for names kube-scheduler treats as extended resources (v1helper.IsExtendedResourceName):
+// a domain-prefixed name outside *kubernetes.io/ (e.g. nvidia.com/gpu), not requests.*, and
+// a valid qualified name.
 bool IsExtendedResourceName(std::string_view name);
-// Native resources: cpu, memory, ephemeral-storage, pods, hugepages-*.
+// Native resources (v1helper.IsNativeResource): unprefixed names (cpu, memory,
+// ephemeral-storage, pods, hugepages-*) and names containing "kubernetes.io/".
 bool IsNativeResourceName(std::string_view name);
 
 }  // namespace berth::model
