@@ -3,8 +3,9 @@
 // PodTopologySpread, InterPodAffinity) then scores (NodeResourcesFit with the profile's
 // strategy, NodeResourcesBalancedAllocation, TaintToleration, NodeAffinity,
 // PodTopologySpread), highest total wins, ties to the node name that sorts first.
-// Pods already bound consume capacity. Borrows the Snapshot for its lifetime; holds the
-// evolving per-node state. Not thread-safe.
+// Pods already bound consume capacity. Borrows the Snapshot for its lifetime (it copies the
+// config); holds the evolving per-node state. Semantics and the index: docs/binding.md.
+// Not thread-safe.
 #pragma once
 
 #include <memory>
@@ -48,9 +49,24 @@ struct PodExplanation {
   model::PodDecision decision;     // what ScheduleOne would decide now
 };
 
+struct SchedulerOptions {
+  // Decide the pods the index covers through it (docs/binding.md). false sends every pod
+  // through the per-node reference path: the baseline the index is tested and benchmarked
+  // against. Both decide identically.
+  bool use_index = true;
+};
+
+// How ScheduleOne decided, for benchmarks and tests.
+struct SchedulerStats {
+  int64_t indexed = 0;    // pods decided by the index
+  int64_t reference = 0;  // pods decided node by node
+};
+
 class Scheduler {
  public:
   Scheduler(const model::Snapshot& snapshot, const model::SchedulerConfig& config);
+  Scheduler(const model::Snapshot& snapshot, const model::SchedulerConfig& config,
+            const SchedulerOptions& options);
   ~Scheduler();
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
@@ -70,6 +86,8 @@ class Scheduler {
   // Evaluates every filter and score on every node for `pod` at the current state, without
   // binding. Linear in nodes; for explain, and as the reference the index is tested against.
   PodExplanation Explain(model::PodIndex pod) const;
+
+  SchedulerStats stats() const;
 
  private:
   class Impl;

@@ -1,15 +1,18 @@
 // RunPlan: one scheduling cycle over a snapshot (DESIGN.md data flow). For a single cluster
 // this is the binding stage over every pending pod; later stages (queueing, placement)
 // plug in here. Pure: the input is not modified; the result carries a copy with decisions
-// written where Kubernetes components write them.
+// written where Kubernetes components write them. Called by the CLI (plan, explain, demo);
+// stateless and thread-compatible (distinct calls may run on distinct threads).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "binding/scheduler.h"
 #include "core/result.h"
+#include "core/time.h"
 #include "model/decision.h"
 #include "model/snapshot.h"
 
@@ -17,7 +20,12 @@ namespace berth::engine {
 
 struct PlanOptions {
   // Overrides the NodeResourcesFit scoring strategy of every profile (the CLI's --scoring).
+  // RequestedToCapacityRatio without a shape in the configuration gets the bin-packing shape
+  // {0%: 0, 100%: 10} (the example of the upstream documentation).
   std::optional<model::ScoringStrategyType> scoring;
+  // The time the cycle runs at (the CLI's --now). Binding reads no clock; later stages
+  // (queueing's waiting times) will, and must take it from here, never from the wall clock.
+  std::optional<core::Timestamp> now;
 };
 
 struct Plan {
@@ -25,13 +33,36 @@ struct Plan {
   std::vector<model::PodDecision> pod_decisions;  // in scheduling order
 };
 
+// Runs the cycle. Each member cluster (Pod::cluster, Node::cluster) is scheduled on its own,
+// clusters in name order; pods see only their own cluster's nodes. Decisions index into
+// `snapshot` (and so into Plan::planned). Bound pods get spec.nodeName and
+// PodScheduled=True; unschedulable pods PodScheduled=False, reason Unschedulable, with
+// kube-scheduler's message; skipped pods (another scheduler's) are left unchanged.
+// Cost: one binding::Scheduler pass, plus one copy of the snapshot.
 Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options);
 
+// One pod's explanation at the state it meets in the cycle.
+struct Explanation {
+  binding::PodExplanation pod;  // indices refer to the snapshot passed to ExplainPod
+  int32_t queue_position = 0;   // 1-based position in its cluster's scheduling queue
+  int32_t queue_length = 0;     // pending pods in that queue
+};
+
+// Finds a pod by "namespace/name", or by "name" when exactly one pod has it. Pods with an
+// empty namespace match "default/name". NotFound when none does; InvalidArgument when
+// "name" is ambiguous (the message lists the candidates).
+core::Result<model::PodIndex> FindPod(const model::Snapshot& snapshot, const std::string& pod_name);
+
 // The per-node explanation for one pod, at the state it meets in the cycle (after every pod
-// ahead of it in the queue was placed). NotFound when no pod has that name
-// ("namespace/name", or "name" when unique).
-core::Result<binding::PodExplanation> ExplainPod(const model::Snapshot& snapshot,
-                                                 const std::string& pod_name,
-                                                 const PlanOptions& options);
+// ahead of it in the queue was placed). Errors: those of FindPod, and FailedPrecondition
+// when the pod is not in the scheduling queue (already bound, terminal, or left to another
+// scheduler); the message says which. Linear in nodes times the pods ahead of it.
+core::Result<Explanation> ExplainPod(const model::Snapshot& snapshot, const std::string& pod_name,
+                                     const PlanOptions& options);
+
+// The scheduler configuration the cycle uses: the snapshot's KubeSchedulerConfiguration or
+// kube-scheduler's defaults, with PlanOptions::scoring applied.
+model::SchedulerConfig EffectiveSchedulerConfig(const model::Snapshot& snapshot,
+                                                const PlanOptions& options);
 
 }  // namespace berth::engine

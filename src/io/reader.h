@@ -5,9 +5,9 @@
 // (a warning). Not thread-safe; one Reader per planning pass.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "core/diagnostics.h"
 #include "core/result.h"
@@ -28,9 +28,16 @@ struct ReadOptions {
   std::string cluster;
 };
 
+namespace internal {
+struct ReaderState;
+}  // namespace internal
+
 class Reader {
  public:
-  explicit Reader(core::Diagnostics& diags) : diags_(diags) {}
+  explicit Reader(core::Diagnostics& diags);
+  ~Reader();
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
 
   // Reads a file, a directory (recursively) or "-" for stdin. Returns an error only when the
   // path itself cannot be read (NotFound); problems inside documents go to the sink.
@@ -48,8 +55,9 @@ class Reader {
 
  private:
   core::Diagnostics& diags_;
-  Input input_;
-  std::vector<std::string> skipped_kinds_;
+  // The snapshot being built plus what Finish needs (template texts, which pods set
+  // spec.priority, unknown-kind counts) and the reusable simdjson parser.
+  std::unique_ptr<internal::ReaderState> state_;
 };
 
 }  // namespace berth::io

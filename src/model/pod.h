@@ -26,6 +26,11 @@ struct Container {
   // Init containers with restartPolicy: Always (sidecars) keep running beside the app
   // containers and so add to the pod's request.
   bool restartable = false;
+  // True when resources.requests names cpu (memory), even as 0. kube-scheduler scores a
+  // container that does not name them as if it asked for 100m cpu and 200Mi memory; an
+  // explicit 0 stays 0. A non-zero request counts as named whatever these say.
+  bool cpu_request_named = false;
+  bool memory_request_named = false;
 };
 
 struct PodAffinityTerm {

@@ -1,0 +1,62 @@
+#include "binding/cluster_state.h"
+
+#include <algorithm>
+
+namespace berth::binding {
+
+ClusterState::ClusterState(const model::Snapshot& snapshot, const ResourceTable& resources)
+    : width_(resources.size()) {
+  size_t n = snapshot.nodes.size();
+  nodes_.reserve(n);
+  allocatable_.assign(n * width_, 0);
+  requested_.assign(n * width_, 0);
+  nonzero_cpu_.assign(n, 0);
+  nonzero_memory_.assign(n, 0);
+  pod_count_.assign(n, 0);
+  sigs_.resize(n);
+  version_.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const model::Node& node = snapshot.nodes[i];
+    nodes_.push_back(&node);
+    const auto& a = node.allocatable.amounts();
+    for (size_t r = 0; r < a.size() && r < width_; ++r) allocatable_[i * width_ + r] = a[r];
+    by_name_.push_back(model::NodeIndex{static_cast<int32_t>(i)});
+  }
+  // Name order decides ties; equal names (invalid input) fall back to snapshot order.
+  std::stable_sort(by_name_.begin(), by_name_.end(), [this](model::NodeIndex a, model::NodeIndex b) {
+    return nodes_[idx(a)]->meta.name < nodes_[idx(b)]->meta.name;
+  });
+  rank_.assign(n, 0);
+  for (size_t r = 0; r < by_name_.size(); ++r) {
+    rank_[idx(by_name_[r])] = static_cast<int32_t>(r);
+    by_name_map_.emplace(nodes_[idx(by_name_[r])]->meta.name, by_name_[r].v);
+  }
+}
+
+std::optional<model::NodeIndex> ClusterState::FindNode(std::string_view name) const {
+  auto it = by_name_map_.find(name);
+  if (it == by_name_map_.end()) return std::nullopt;
+  return model::NodeIndex{it->second};
+}
+
+void ClusterState::AddPod(model::PodIndex pod, model::NodeIndex node, const PodInfo& info) {
+  size_t i = idx(node);
+  int64_t* row = &requested_[i * width_];
+  for (size_t r = 0; r < width_; ++r) row[r] += info.resources.requests[r];
+  nonzero_cpu_[i] += info.resources.nonzero_cpu;
+  nonzero_memory_[i] += info.resources.nonzero_memory;
+  ++pod_count_[i];
+  auto& sigs = sigs_[i];
+  auto it = std::find_if(sigs.begin(), sigs.end(),
+                         [&](const SigCount& s) { return s.sig == info.label_sig; });
+  if (it == sigs.end()) {
+    sigs.push_back(SigCount{info.label_sig, 1});
+  } else {
+    ++it->count;
+  }
+  if (info.HasAffinityTerms()) affinity_pods_.push_back(PlacedPod{pod, node});
+  ++version_[i];
+  change_log_.push_back(node.v);
+}
+
+}  // namespace berth::binding

@@ -1,0 +1,88 @@
+// ClusterState: the evolving per-node state one Scheduler works on: what each node can give
+// (allocatable) and what its pods take (requested, the non-zero cpu/memory the scores use,
+// the pod count), which (namespace, labels) signatures run there, and where the pods with
+// inter-pod affinity terms run. Starts from the snapshot's bound, non-terminal pods; AddPod
+// records each bind. Every change bumps the node's version and appends the node to a change
+// log, which lets indexes catch up lazily. Amounts are dense rows indexed by ResourceId.
+// Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "binding/label_sig_table.h"
+#include "binding/pod_info.h"
+#include "binding/resource_table.h"
+#include "model/snapshot.h"
+
+namespace berth::binding {
+
+// A read-only view of one node's load, shared by the filters, the scores and the index.
+struct NodeLoad {
+  const int64_t* allocatable;  // ResourceTable::size() slots
+  const int64_t* requested;
+  int64_t nonzero_cpu;
+  int64_t nonzero_memory;
+  int32_t pod_count;
+};
+
+struct SigCount {
+  LabelSigId sig;
+  int32_t count = 0;
+};
+
+struct PlacedPod {
+  model::PodIndex pod;
+  model::NodeIndex node;
+};
+
+class ClusterState {
+ public:
+  ClusterState(const model::Snapshot& snapshot, const ResourceTable& resources);
+
+  int32_t num_nodes() const { return static_cast<int32_t>(nodes_.size()); }
+  const model::Node& node(model::NodeIndex n) const { return *nodes_[idx(n)]; }
+  NodeLoad load(model::NodeIndex n) const {
+    return NodeLoad{&allocatable_[idx(n) * width_], &requested_[idx(n) * width_],
+                    nonzero_cpu_[idx(n)], nonzero_memory_[idx(n)], pod_count_[idx(n)]};
+  }
+  // Position of the node in name order; lower wins score ties.
+  int32_t rank(model::NodeIndex n) const { return rank_[idx(n)]; }
+  const std::vector<model::NodeIndex>& by_name() const { return by_name_; }
+  std::optional<model::NodeIndex> FindNode(std::string_view name) const;
+
+  std::span<const SigCount> label_sigs(model::NodeIndex n) const { return sigs_[idx(n)]; }
+  // Pods with any inter-pod affinity or anti-affinity term, in the order they were placed.
+  const std::vector<PlacedPod>& affinity_pods() const { return affinity_pods_; }
+
+  uint32_t version(model::NodeIndex n) const { return version_[idx(n)]; }
+  // Node indexes in the order their state changed (a node appears once per change).
+  const std::vector<int32_t>& change_log() const { return change_log_; }
+
+  // Places `pod` (described by `info`) on `node`.
+  void AddPod(model::PodIndex pod, model::NodeIndex node, const PodInfo& info);
+
+ private:
+  static size_t idx(model::NodeIndex n) { return static_cast<size_t>(n.v); }
+
+  size_t width_;
+  std::vector<const model::Node*> nodes_;
+  std::vector<int64_t> allocatable_;
+  std::vector<int64_t> requested_;
+  std::vector<int64_t> nonzero_cpu_;
+  std::vector<int64_t> nonzero_memory_;
+  std::vector<int32_t> pod_count_;
+  std::vector<int32_t> rank_;
+  std::vector<model::NodeIndex> by_name_;
+  std::unordered_map<std::string_view, int32_t> by_name_map_;
+  std::vector<std::vector<SigCount>> sigs_;
+  std::vector<PlacedPod> affinity_pods_;
+  std::vector<uint32_t> version_;
+  std::vector<int32_t> change_log_;
+};
+
+}  // namespace berth::binding

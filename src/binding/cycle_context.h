@@ -1,0 +1,31 @@
+// CycleContext: what the plugins may read while one pod is evaluated (upstream's framework
+// handle plus CycleState's inputs): the snapshot, the cluster state, the pod and its
+// PodInfo, the profile. Built per evaluation by the evaluator; borrows everything.
+#pragma once
+
+#include "binding/cluster_state.h"
+#include "binding/label_sig_table.h"
+#include "binding/namespace_table.h"
+#include "binding/pod_info.h"
+#include "binding/pod_info_store.h"
+#include "binding/reason_table.h"
+#include "binding/resolved_profile.h"
+#include "binding/resource_table.h"
+#include "model/snapshot.h"
+
+namespace berth::binding {
+
+struct CycleContext {
+  const model::Snapshot& snapshot;
+  const ResourceTable& resources;
+  const ClusterState& state;
+  const NamespaceTable& namespaces;
+  const LabelSigTable& label_sigs;
+  const PodInfoStore& pod_infos;  // for the terms of pods already placed
+  const ResolvedProfile& profile;
+  const model::Pod& pod;
+  const PodInfo& info;
+  ReasonTable& reasons;  // filters intern reason texts (taint keys, resource names) here
+};
+
+}  // namespace berth::binding

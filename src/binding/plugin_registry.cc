@@ -1,0 +1,48 @@
+#include "binding/plugin_registry.h"
+
+#include "binding/balanced_allocation.h"
+#include "binding/inter_pod_affinity.h"
+#include "binding/node_affinity.h"
+#include "binding/node_name.h"
+#include "binding/node_resources_fit.h"
+#include "binding/node_unschedulable.h"
+#include "binding/plugin_names.h"
+#include "binding/pod_topology_spread.h"
+#include "binding/taint_toleration.h"
+
+namespace berth::binding {
+
+std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile) {
+  std::vector<std::unique_ptr<FilterPlugin>> all;
+  all.push_back(std::make_unique<NodeUnschedulableFilter>());
+  all.push_back(std::make_unique<NodeNameFilter>());
+  all.push_back(std::make_unique<TaintTolerationFilter>());
+  all.push_back(std::make_unique<NodeAffinityFilter>());
+  all.push_back(std::make_unique<NodeResourcesFitFilter>());
+  all.push_back(std::make_unique<PodTopologySpreadFilter>());
+  all.push_back(std::make_unique<InterPodAffinityFilter>());
+  std::vector<std::unique_ptr<FilterPlugin>> enabled;
+  for (auto& p : all) {
+    if (profile.FilterEnabled(p->Name())) enabled.push_back(std::move(p));
+  }
+  return enabled;
+}
+
+std::vector<WeightedScorePlugin> MakeScorePlugins(const ResolvedProfile& profile,
+                                                  const ResourceTable& resources) {
+  std::vector<std::unique_ptr<ScorePlugin>> all;
+  all.push_back(std::make_unique<TaintTolerationScore>());
+  all.push_back(std::make_unique<NodeAffinityScore>());
+  all.push_back(std::make_unique<NodeResourcesFitScore>(profile, resources));
+  all.push_back(std::make_unique<PodTopologySpreadScore>());
+  all.push_back(std::make_unique<InterPodAffinityScore>());
+  all.push_back(std::make_unique<BalancedAllocationScore>(profile, resources));
+  std::vector<WeightedScorePlugin> enabled;
+  for (auto& p : all) {
+    int32_t w = profile.Weight(p->Name());
+    if (w > 0) enabled.push_back(WeightedScorePlugin{std::move(p), w});
+  }
+  return enabled;
+}
+
+}  // namespace berth::binding

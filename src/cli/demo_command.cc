@@ -1,0 +1,83 @@
+#include "cli/demo_command.h"
+
+#include "cli/exit_code.h"
+#include "cli/explain_printer.h"
+#include "cli/flags.h"
+#include "cli/input_loader.h"
+#include "cli/text_table.h"
+#include "engine/plan.h"
+#include "io/writer.h"
+
+namespace berth::cli {
+
+namespace {
+
+std::string PodKey(const model::Pod& pod) {
+  return (pod.meta.namespace_.empty() ? std::string("default") : pod.meta.namespace_) + "/" +
+         pod.meta.name;
+}
+
+// The first pod in scheduling order that found no node: the highest-priority disappointment,
+// which is the one a user would ask about first.
+const model::PodDecision* FirstUnschedulable(const engine::Plan& plan) {
+  for (const auto& decision : plan.pod_decisions) {
+    if (!decision.node && !decision.skipped) return &decision;
+  }
+  return nullptr;
+}
+
+void PrintNextSteps(const std::string& featured, std::ostream& out) {
+  TextTable table({TextTable::Align::kLeft, TextTable::Align::kLeft});
+  if (!featured.empty()) {
+    table.AddRow({"berth explain pod/" + featured + " --demo",
+                  "every node's filter verdicts and scores for that pod"});
+  }
+  table.AddRow({"berth demo --scoring MostAllocated", "bin-pack nodes instead of spreading pods"});
+  table.AddRow({"berth demo -o yaml", "the objects with spec.nodeName and PodScheduled written"});
+  table.AddRow({"berth plan -f DIR", "the same for your manifests or a kubectl get -A -o yaml dump"});
+  out << "\nNext:\n";
+  table.Print(out, "  ");
+}
+
+}  // namespace
+
+int RunDemoCommand(const DemoFlags& flags, std::ostream& out, std::ostream& err) {
+  auto format = ParseOutputFormat(flags.output);
+  if (!format.has_value()) {
+    PrintError(format.error(), err);
+    return ToInt(ExitCode::kFailed);
+  }
+  auto options = ParsePlanOptions(flags.scoring, "");
+  if (!options.has_value()) {
+    PrintError(options.error(), err);
+    return ToInt(ExitCode::kFailed);
+  }
+
+  core::Diagnostics diags;
+  const io::Input input = LoadDemoFleet(diags);
+  // The demo fleet is an e2e case, so a diagnostic here means berth and its examples
+  // disagree; show it rather than hide it.
+  PrintDiagnostics(diags, err);
+  const ExitCode code = ExitCodeFor(diags, input.objects_read);
+  if (code == ExitCode::kFailed) return ToInt(code);
+
+  const engine::Plan plan = engine::RunPlan(input.snapshot, options.value());
+  io::WritePlanList(plan.planned, plan.pod_decisions, input.documents, format.value(), out);
+  if (format.value() != io::OutputFormat::kTable) return ToInt(code);
+
+  std::string featured;
+  if (const model::PodDecision* decision = FirstUnschedulable(plan)) {
+    featured = PodKey(input.snapshot.pod(decision->pod));
+    auto explanation = engine::ExplainPod(input.snapshot, featured, options.value());
+    if (explanation.has_value()) {
+      out << "\nWhy is " << featured << " pending?\n\n";
+      PrintExplanation(input.snapshot, explanation.value(), ExplainDetail::kSummary, out);
+    } else {
+      PrintError(explanation.error(), err);
+    }
+  }
+  PrintNextSteps(featured, out);
+  return ToInt(code);
+}
+
+}  // namespace berth::cli

@@ -1,0 +1,61 @@
+#include "cli/explain_command.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "cli/exit_code.h"
+#include "cli/explain_printer.h"
+#include "cli/flags.h"
+#include "cli/input_loader.h"
+#include "engine/plan.h"
+
+namespace berth::cli {
+
+core::Result<std::string> ParsePodTarget(const std::string& target) {
+  for (const char* prefix : {"pod/", "pods/", "po/"}) {
+    const std::string p(prefix);
+    if (target.rfind(p, 0) != 0) continue;
+    std::string name = target.substr(p.size());
+    const size_t slashes = static_cast<size_t>(std::count(name.begin(), name.end(), '/'));
+    if (name.empty() || slashes > 1 || name.front() == '/' || name.back() == '/') break;
+    return name;
+  }
+  return core::InvalidArgument("expected pod/NAME or pod/NAMESPACE/NAME, got \"" + target + "\"");
+}
+
+int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream& err) {
+  auto name = ParsePodTarget(flags.target);
+  if (!name.has_value()) {
+    PrintError(name.error(), err);
+    return ToInt(ExitCode::kFailed);
+  }
+  if (flags.demo == !flags.files.empty()) {
+    PrintError(core::InvalidArgument(flags.demo ? "give either -f PATH or --demo, not both"
+                                                : "explain needs -f PATH (or --demo)"),
+               err);
+    return ToInt(ExitCode::kFailed);
+  }
+  auto options = ParsePlanOptions(flags.scoring, flags.now);
+  if (!options.has_value()) {
+    PrintError(options.error(), err);
+    return ToInt(ExitCode::kFailed);
+  }
+
+  core::Diagnostics diags;
+  std::optional<io::Input> input =
+      flags.demo ? std::optional<io::Input>(LoadDemoFleet(diags)) : LoadPaths(flags.files, diags);
+  PrintDiagnostics(diags, err);
+  if (!input) return ToInt(ExitCode::kFailed);
+  const ExitCode code = ExitCodeFor(diags, input->objects_read);
+  if (code == ExitCode::kFailed) return ToInt(code);
+
+  auto explanation = engine::ExplainPod(input->snapshot, name.value(), options.value());
+  if (!explanation.has_value()) {
+    PrintError(explanation.error(), err);
+    return ToInt(ExitCode::kFailed);
+  }
+  PrintExplanation(input->snapshot, explanation.value(), ExplainDetail::kFull, out);
+  return ToInt(code);
+}
+
+}  // namespace berth::cli

@@ -1,0 +1,29 @@
+// `berth explain pod/NAME`: why one pod goes where it goes, or why it goes nowhere: every
+// node's filter verdicts and score breakdown at the state the pod meets in the cycle.
+// Called by main.cc; returns the process exit code (exit_code.h). Not thread-safe (stdin).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace berth::cli {
+
+struct ExplainFlags {
+  std::string target;              // pod/NAME or pod/NAMESPACE/NAME (also pods/, po/)
+  std::vector<std::string> files;  // -f, as for plan
+  bool demo = false;               // --demo: the built-in demo fleet instead of -f
+  std::string scoring;             // --scoring, as for plan
+  std::string now;                 // --now, as for plan
+};
+
+// Prints the explanation to `out` and diagnostics to `err`. Exit codes: 0 explained; 1
+// explained, but some objects were bad; 2 bad flags, unreadable input or an unknown pod.
+int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream& err);
+
+// "pod/NAME" -> "NAME", "pod/NS/NAME" -> "NS/NAME"; InvalidArgument for anything else.
+core::Result<std::string> ParsePodTarget(const std::string& target);
+
+}  // namespace berth::cli

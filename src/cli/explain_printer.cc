@@ -1,0 +1,274 @@
+#include "cli/explain_printer.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "binding/pod_resources.h"
+#include "cli/text_table.h"
+#include "core/quantity.h"
+
+namespace berth::cli {
+
+namespace {
+
+using Align = TextTable::Align;
+
+std::string PodKey(const model::Pod& pod) {
+  return (pod.meta.namespace_.empty() ? std::string("default") : pod.meta.namespace_) + "/" +
+         pod.meta.name;
+}
+
+// What NodeResourcesFit charges the pod (containers, sidecars, init phases, overhead).
+model::ResourceVector PodRequests(const model::Snapshot& snapshot, const model::Pod& pod) {
+  const binding::PodResources resources =
+      binding::ComputePodResources(pod, snapshot.resources.size());
+  model::ResourceVector out;
+  for (size_t i = 0; i < resources.requests.size(); ++i) {
+    out.Set(model::ResourceId{static_cast<uint16_t>(i)}, resources.requests[i]);
+  }
+  return out;
+}
+
+bool IsBinaryResource(std::string_view name) {
+  return name == "memory" || name == "ephemeral-storage" || name.rfind("hugepages-", 0) == 0;
+}
+
+std::string FormatToleration(const core::Toleration& t) {
+  std::string out = t.key;
+  if (!t.value.empty()) out += "=" + t.value;
+  if (t.effect) out += std::string(":") + core::TaintEffectName(*t.effect);
+  if (t.op == core::TolerationOp::kExists) out += out.empty() ? "op=Exists" : " op=Exists";
+  if (t.toleration_seconds) out += " for " + std::to_string(*t.toleration_seconds) + "s";
+  return out;
+}
+
+std::string FormatRequirement(const core::SelectorRequirement& r) {
+  std::string out = r.key + " " + core::SelectorOpName(r.op);
+  if (!r.values.empty()) {
+    out += " [";
+    for (size_t i = 0; i < r.values.size(); ++i) out += (i ? ", " : "") + r.values[i];
+    out += "]";
+  }
+  return out;
+}
+
+std::string FormatNodeSelector(const core::NodeSelector& selector) {
+  std::string out;
+  for (const auto& term : selector.terms) {
+    if (!out.empty()) out += " or ";
+    std::string t;
+    for (const auto& r : term.match_expressions) t += (t.empty() ? "" : " and ") + FormatRequirement(r);
+    for (const auto& r : term.match_fields) t += (t.empty() ? "" : " and ") + FormatRequirement(r);
+    out += selector.terms.size() > 1 ? "(" + t + ")" : t;
+  }
+  return out;
+}
+
+std::string Plural(int64_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// The first filter that said no: the reason kube-scheduler counts for the node.
+const binding::FilterVerdict* FirstFailure(const binding::NodeVerdict& verdict) {
+  for (const auto& filter : verdict.filters) {
+    if (!filter.passed) return &filter;
+  }
+  return nullptr;
+}
+
+std::vector<const binding::NodeVerdict*> ByNodeName(const model::Snapshot& snapshot,
+                                                    const binding::PodExplanation& pod) {
+  std::vector<const binding::NodeVerdict*> nodes;
+  for (const auto& verdict : pod.nodes) nodes.push_back(&verdict);
+  std::stable_sort(nodes.begin(), nodes.end(), [&](const auto* a, const auto* b) {
+    return snapshot.node(a->node).meta.name < snapshot.node(b->node).meta.name;
+  });
+  return nodes;
+}
+
+void PrintPodHeader(const model::Snapshot& snapshot, const engine::Explanation& explanation,
+                    std::ostream& out) {
+  const model::Pod& pod = snapshot.pod(explanation.pod.pod);
+  TextTable table({Align::kLeft, Align::kLeft});
+  std::string priority = std::to_string(pod.priority);
+  if (!pod.priority_class_name.empty()) priority += " (" + pod.priority_class_name + ")";
+  table.AddRow({"Priority:", priority});
+  table.AddRow({"Requests:", FormatResources(snapshot.resources, PodRequests(snapshot, pod))});
+  if (!pod.node_selector.empty()) {
+    std::string selector;
+    for (const auto& [key, value] : pod.node_selector) {
+      selector += (selector.empty() ? "" : ", ") + key + "=" + value;
+    }
+    table.AddRow({"Node selector:", selector});
+  }
+  if (pod.node_affinity.required) {
+    table.AddRow({"Node affinity:", FormatNodeSelector(*pod.node_affinity.required)});
+  }
+  if (!pod.tolerations.empty()) {
+    std::string tolerations;
+    for (const auto& t : pod.tolerations) {
+      tolerations += (tolerations.empty() ? "" : ", ") + FormatToleration(t);
+    }
+    table.AddRow({"Tolerations:", tolerations});
+  }
+  const int32_t ahead = explanation.queue_position - 1;
+  std::string queue = std::to_string(explanation.queue_position) + " of " +
+                      Plural(explanation.queue_length, "pending pod", "pending pods");
+  if (ahead > 0) {
+    queue += " (" + Plural(ahead, "pod", "pods") + " ahead of it " +
+             (ahead == 1 ? "was" : "were") + " scheduled first)";
+  }
+  table.AddRow({"Queue:", queue});
+  out << "Pod " << PodKey(pod) << '\n';
+  table.Print(out, "  ");
+}
+
+void PrintDecision(const model::Snapshot& snapshot, const binding::PodExplanation& pod,
+                   std::string_view indent, std::ostream& out) {
+  const model::PodDecision& decision = pod.decision;
+  out << indent << "Decision: ";
+  if (decision.skipped) {
+    out << "not scheduled: schedulerName \"" << snapshot.pod(pod.pod).scheduler_name
+        << "\" is served by no scheduler profile\n";
+    return;
+  }
+  if (!decision.node) {
+    out << "unschedulable: " << decision.message << '\n';
+    return;
+  }
+  int64_t chosen_total = 0;
+  for (const auto& verdict : pod.nodes) {
+    if (verdict.node == *decision.node) chosen_total = verdict.total_score;
+  }
+  int64_t tied = 0;
+  for (const auto& verdict : pod.nodes) {
+    if (verdict.feasible && verdict.node != *decision.node && verdict.total_score == chosen_total) {
+      ++tied;
+    }
+  }
+  out << "bound to node " << snapshot.node(*decision.node).meta.name << ": highest total score "
+      << chosen_total;
+  if (tied > 0) {
+    out << " (tied with " << Plural(tied, "other node", "other nodes")
+        << "; ties broken by node name)";
+  }
+  out << '\n';
+}
+
+void PrintFull(const model::Snapshot& snapshot, const engine::Explanation& explanation,
+               std::ostream& out) {
+  PrintPodHeader(snapshot, explanation, out);
+  const auto nodes = ByNodeName(snapshot, explanation.pod);
+  out << "\nNodes (" << nodes.size()
+      << ", in name order; an infeasible node counts under its first failing filter)\n";
+  for (const binding::NodeVerdict* verdict : nodes) {
+    out << "\n  " << snapshot.node(verdict->node).meta.name << ": ";
+    if (verdict->feasible) {
+      out << "feasible, total score " << verdict->total_score << '\n';
+    } else {
+      const binding::FilterVerdict* failure = FirstFailure(*verdict);
+      out << "infeasible" << (failure ? ": " + failure->reason : std::string()) << '\n';
+    }
+    TextTable filters({Align::kLeft, Align::kLeft});
+    filters.AddRow({"FILTER", "VERDICT"});
+    for (const auto& filter : verdict->filters) {
+      filters.AddRow({filter.plugin, filter.passed ? "passed" : filter.reason});
+    }
+    filters.Print(out, "    ");
+    if (!verdict->feasible) continue;
+    TextTable scores({Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight});
+    scores.AddRow({"SCORE", "RAW", "NORMALIZED", "WEIGHT", "WEIGHTED"});
+    for (const auto& score : verdict->scores) {
+      scores.AddRow({score.plugin, std::to_string(score.raw), std::to_string(score.normalized),
+                     std::to_string(score.weight), std::to_string(score.weighted())});
+    }
+    scores.AddRow({"total", "", "", "", std::to_string(verdict->total_score)});
+    out << '\n';
+    scores.Print(out, "    ");
+  }
+  out << '\n';
+  PrintDecision(snapshot, explanation.pod, "", out);
+}
+
+// Node names as "a, b, c, +4 more": enough to recognise the group without a wall of text.
+std::string NameSample(const std::vector<std::string>& names) {
+  constexpr size_t kShown = 3;
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < kShown; ++i) out += (i ? ", " : "") + names[i];
+  if (names.size() > kShown) out += ", +" + std::to_string(names.size() - kShown) + " more";
+  return out;
+}
+
+void PrintSummary(const model::Snapshot& snapshot, const engine::Explanation& explanation,
+                  std::ostream& out) {
+  PrintPodHeader(snapshot, explanation, out);
+  const auto nodes = ByNodeName(snapshot, explanation.pod);
+
+  // (plugin, reason) -> node names, in name order within each group.
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> rejected;
+  std::vector<const binding::NodeVerdict*> feasible;
+  for (const binding::NodeVerdict* verdict : nodes) {
+    if (verdict->feasible) {
+      feasible.push_back(verdict);
+    } else if (const binding::FilterVerdict* failure = FirstFailure(*verdict)) {
+      rejected[{failure->plugin, failure->reason}].push_back(
+          snapshot.node(verdict->node).meta.name);
+    }
+  }
+  if (!rejected.empty()) {
+    out << "  Rejected by:\n";
+    TextTable table({Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft});
+    for (const auto& [key, names] : rejected) {
+      table.AddRow({key.first, key.second,
+                    Plural(static_cast<int64_t>(names.size()), "node", "nodes"),
+                    NameSample(names)});
+    }
+    table.Print(out, "    ");
+  }
+  if (!feasible.empty()) {
+    std::stable_sort(feasible.begin(), feasible.end(), [](const auto* a, const auto* b) {
+      return a->total_score > b->total_score;
+    });
+    out << "  Feasible: " << Plural(static_cast<int64_t>(feasible.size()), "node", "nodes")
+        << "; best scores:";
+    constexpr size_t kShown = 3;
+    for (size_t i = 0; i < feasible.size() && i < kShown; ++i) {
+      out << (i ? ", " : " ") << snapshot.node(feasible[i]->node).meta.name << " "
+          << feasible[i]->total_score;
+    }
+    out << '\n';
+  }
+  PrintDecision(snapshot, explanation.pod, "  ", out);
+}
+
+}  // namespace
+
+std::string FormatResources(const model::ResourceCatalog& catalog,
+                            const model::ResourceVector& amounts) {
+  std::string out;
+  for (size_t i = 0; i < amounts.size() && i < catalog.size(); ++i) {
+    const model::ResourceId id{static_cast<uint16_t>(i)};
+    const int64_t amount = amounts.Get(id);
+    if (amount == 0) continue;
+    const std::string& name = catalog.Name(id);
+    core::Quantity quantity =
+        id == model::kCpu ? core::Quantity::FromMilli(amount)
+        : IsBinaryResource(name) ? core::Quantity::FromUnits(amount, core::Quantity::Format::kBinarySI)
+                                 : core::Quantity::FromUnits(amount);
+    out += (out.empty() ? "" : ", ") + name + " " + quantity.ToString();
+  }
+  return out.empty() ? "none" : out;
+}
+
+void PrintExplanation(const model::Snapshot& snapshot, const engine::Explanation& explanation,
+                      ExplainDetail detail, std::ostream& out) {
+  if (detail == ExplainDetail::kFull) {
+    PrintFull(snapshot, explanation, out);
+  } else {
+    PrintSummary(snapshot, explanation, out);
+  }
+}
+
+}  // namespace berth::cli

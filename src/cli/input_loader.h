@@ -1,0 +1,24 @@
+// Input loading for the commands: every -f path (files, directories, "-" for stdin), or the
+// demo fleet compiled into the binary, read through io::Reader into one snapshot. Called by
+// plan, explain and demo; not thread-safe (stdin).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/diagnostics.h"
+#include "io/reader.h"
+
+namespace berth::cli {
+
+// Reads every path in order. A path that cannot be read (missing, unreadable) is reported to
+// `diags` and makes the result nullopt: a plan over part of what the user named would be
+// misleading, so the commands stop (exit 2). Problems inside documents are reported too but
+// do not stop reading.
+std::optional<io::Input> LoadPaths(const std::vector<std::string>& paths, core::Diagnostics& diags);
+
+// Reads the demo fleet (demo_fleet.h); files are named "<demo>/<path>".
+io::Input LoadDemoFleet(core::Diagnostics& diags);
+
+}  // namespace berth::cli

@@ -1,0 +1,116 @@
+// The berth command: binds flags to the commands' flag structs with CLI11 and calls them.
+// No logic lives here (STYLE.md); CLI11's exceptions are caught here and nowhere else.
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/demo_command.h"
+#include "cli/exit_code.h"
+#include "cli/explain_command.h"
+#include "cli/plan_command.h"
+#include "cli/version.h"
+
+namespace {
+
+constexpr const char* kDescription =
+    "berth places AI and GPU workloads on Kubernetes clusters and explains why.\n"
+    "It reads the objects you already write (Nodes, Pods, Jobs, Deployments, JobSets,\n"
+    "PyTorchJobs, LeaderWorkerSets, PriorityClasses, KubeSchedulerConfiguration) and decides,\n"
+    "with kube-scheduler's semantics, where every pending pod goes.\n";
+
+constexpr const char* kFooter =
+    "\nExamples:\n"
+    "  berth demo                                  plan a built-in GPU fleet and explain a pending pod\n"
+    "  berth plan -f manifests/ -o table           one line per pod: node or reason\n"
+    "  kubectl get nodes,pods -A -o yaml | berth plan -f -\n"
+    "  berth explain pod/ml/train-0 -f manifests/  every node's filter verdicts and scores\n"
+    "\nExit codes: 0 all objects planned; 1 some objects were bad (the rest are planned);\n"
+    "2 nothing could be planned (bad flags, unreadable input, unknown pod).";
+
+constexpr const char* kPlanFooter =
+    "\nReads multi-document YAML, JSON and kind: List (kubectl get -o yaml|json), from files,\n"
+    "directories (*.yaml, *.yml, *.json, recursively) or - (stdin). Prints a v1 List of the\n"
+    "pods with spec.nodeName and the PodScheduled condition written, or one line per pod\n"
+    "with -o table.\n"
+    "\nExit codes: 0 all objects planned; 1 some objects were bad (the rest are planned);\n"
+    "2 nothing could be planned (bad flags, unreadable input).";
+
+constexpr const char* kExplainFooter =
+    "\nExamples:\n"
+    "  berth explain pod/ml/train-0 -f manifests/\n"
+    "  berth explain pod/ml-research/llm-pretrain-1 --demo\n"
+    "\nThe pod is explained at the state it meets in the cycle: after every pod ahead of it in\n"
+    "the queue (higher priority, or older) was placed.";
+
+constexpr const char* kFilesHelp = "File, directory or - (stdin) to read; repeatable";
+constexpr const char* kScoringHelp = "NodeResourcesFit scoring for every profile (spread or bin-pack)";
+constexpr const char* kNowHelp = "The time the cycle runs at, RFC 3339 (2026-01-02T03:04:05Z)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app(kDescription, "berth");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", berth::cli::VersionString());
+
+  berth::cli::PlanFlags plan;
+  CLI::App* plan_cmd = app.add_subcommand(
+      "plan", "Run one scheduling cycle and print the objects with the decisions written back");
+  plan_cmd->add_option("-f,--filename", plan.files, kFilesHelp)->required();
+  plan_cmd->add_option("-o,--output", plan.output, "Output format: yaml, json or table")
+      ->check(CLI::IsMember({"yaml", "json", "table"}))
+      ->capture_default_str();
+  plan_cmd->add_option("--scoring", plan.scoring, kScoringHelp)
+      ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
+  plan_cmd->add_option("--now", plan.now, kNowHelp);
+
+  berth::cli::ExplainFlags explain;
+  CLI::App* explain_cmd = app.add_subcommand(
+      "explain", "Show why a pod goes where it goes (or nowhere): filters and scores per node");
+  explain_cmd->add_option("pod", explain.target, "The pod: pod/NAME or pod/NAMESPACE/NAME")
+      ->required();
+  CLI::Option* explain_files = explain_cmd->add_option("-f,--filename", explain.files, kFilesHelp);
+  explain_cmd->add_flag("--demo", explain.demo, "Explain a pod of the built-in demo fleet")
+      ->excludes(explain_files);
+  explain_cmd->add_option("--scoring", explain.scoring, kScoringHelp)
+      ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
+  explain_cmd->add_option("--now", explain.now, kNowHelp);
+
+  berth::cli::DemoFlags demo;
+  CLI::App* demo_cmd = app.add_subcommand(
+      "demo", "Plan the built-in demo GPU fleet (examples/demo-fleet) and explain a pending pod");
+  demo_cmd->add_option("-o,--output", demo.output,
+                       "Output format: table (with an explanation), yaml or json")
+      ->check(CLI::IsMember({"table", "yaml", "json"}))
+      ->capture_default_str();
+  demo_cmd->add_option("--scoring", demo.scoring, kScoringHelp)
+      ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
+
+  CLI::App* version_cmd = app.add_subcommand("version", "Print the berth version");
+
+  // Set after the subcommands, which would otherwise inherit the top-level footer.
+  app.footer(kFooter);
+  plan_cmd->footer(kPlanFooter);
+  explain_cmd->footer(kExplainFooter);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version arrive as "errors" with exit code 0; CLI11 prints them.
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+    std::string help = "berth --help";
+    for (const CLI::App* sub : app.get_subcommands()) help = "berth " + sub->get_name() + " --help";
+    std::cerr << "berth: error: " << e.what() << "\nRun '" << help << "' for usage.\n";
+    return berth::cli::ToInt(berth::cli::ExitCode::kFailed);
+  }
+
+  if (*plan_cmd) return berth::cli::RunPlanCommand(plan, std::cout, std::cerr);
+  if (*explain_cmd) return berth::cli::RunExplainCommand(explain, std::cout, std::cerr);
+  if (*demo_cmd) return berth::cli::RunDemoCommand(demo, std::cout, std::cerr);
+  if (*version_cmd) {
+    std::cout << berth::cli::VersionString() << '\n';
+    return 0;
+  }
+  return berth::cli::ToInt(berth::cli::ExitCode::kFailed);
+}

@@ -1,0 +1,24 @@
+// `berth plan`: read objects, run one scheduling cycle, print the objects with the decisions
+// written back (DESIGN.md, the plan contract). Called by main.cc with the flag values as
+// given; returns the process exit code (exit_code.h). Not thread-safe (may read stdin).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace berth::cli {
+
+struct PlanFlags {
+  std::vector<std::string> files;  // -f: files, directories, "-" for stdin
+  std::string output = "yaml";     // -o: yaml, json or table
+  std::string scoring;             // --scoring; empty: the configuration's strategy
+  std::string now;                 // --now (RFC 3339); empty: unset
+};
+
+// Prints the plan to `out` and diagnostics to `err`. Exit codes: 0 every object good; 1 some
+// objects bad, the rest planned and printed; 2 bad flags, an unreadable path, or nothing
+// read (stdout stays empty).
+int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err);
+
+}  // namespace berth::cli

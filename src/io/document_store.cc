@@ -1,0 +1,21 @@
+#include "io/document_store.h"
+
+#include <utility>
+
+#include "core/check.h"
+
+namespace berth::io {
+
+model::SourceRef DocumentStore::Add(Document doc) {
+  docs_.push_back(std::move(doc));
+  return model::SourceRef{static_cast<int32_t>(docs_.size() - 1)};
+}
+
+const Document& DocumentStore::Get(model::SourceRef ref) const {
+  // Refs are handed out by Add only, and documents are never removed.
+  BERTH_CHECK(ref.valid() && static_cast<size_t>(ref.document) < docs_.size(),
+              "DocumentStore::Get with a ref this store did not hand out");
+  return docs_[static_cast<size_t>(ref.document)];
+}
+
+}  // namespace berth::io

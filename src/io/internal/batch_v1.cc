@@ -1,0 +1,66 @@
+// batch/v1: Job. One pod set, "main" (Kueue's name for a Job's pods), of
+// min(parallelism, completions) pods: the pods a Job runs at once.
+#include <algorithm>
+#include <string>
+
+#include "io/internal/decoders.h"
+#include "io/internal/json_fields.h"
+
+namespace berth::io::internal {
+
+core::Result<JobShape> DecodeJobShape(dom::object job_spec) {
+  JobShape shape;
+  int32_t parallelism = 1;
+  int32_t completions = 0;
+  bool has_completions = false;
+  BERTH_RETURN_IF_ERROR(GetInt32(job_spec, "parallelism", &parallelism));
+  if (parallelism < 0) {
+    return core::InvalidArgument("must be greater than or equal to 0",
+                                 core::Location{"", "", "parallelism"});
+  }
+  BERTH_RETURN_IF_ERROR(GetInt32(job_spec, "completions", &completions, &has_completions));
+  if (has_completions && completions < 0) {
+    return core::InvalidArgument("must be greater than or equal to 0",
+                                 core::Location{"", "", "completions"});
+  }
+  shape.pods = has_completions ? std::min(parallelism, completions) : parallelism;
+  std::string mode;
+  BERTH_RETURN_IF_ERROR(GetString(job_spec, "completionMode", &mode));
+  if (!mode.empty() && mode != "Indexed" && mode != "NonIndexed") {
+    return core::InvalidArgument(
+        "unsupported value \"" + mode + "\": supported values: \"Indexed\", \"NonIndexed\"",
+        core::Location{"", "", "completionMode"});
+  }
+  shape.indexed = mode == "Indexed";
+  BERTH_RETURN_IF_ERROR(GetBool(job_spec, "suspend", &shape.suspend));
+  return shape;
+}
+
+core::Result<DecodedWorkload> DecodeJob(dom::object obj, model::ResourceCatalog& catalog) {
+  DecodedWorkload out;
+  BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
+  dom::object spec;
+  dom::object tmpl;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec));
+  bool has_template = false;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "template", &tmpl, &has_template), "spec");
+  if (!has_template) {
+    return core::InvalidArgument("required value", core::Location{"", "", "spec.template"});
+  }
+  auto shape = DecodeJobShape(spec);
+  BERTH_IO_RETURN_IF_ERROR_AT(shape, "spec");
+  out.workload.suspended = shape->suspend;
+  model::PodSetTemplate pod_set;
+  pod_set.name = "main";
+  pod_set.count = shape->pods;
+  PodSetSource source;
+  source.indexed = shape->indexed;
+  source.template_field = "spec.template";
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodePodTemplate(tmpl, out.workload, catalog, &pod_set, &source),
+                              "spec.template");
+  out.workload.pod_sets.push_back(std::move(pod_set));
+  out.sources.push_back(std::move(source));
+  return out;
+}
+
+}  // namespace berth::io::internal

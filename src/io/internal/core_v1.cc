@@ -1,0 +1,579 @@
+// core/v1: Node, Namespace, Pod and the PodSpec/PodTemplateSpec shared by every workload.
+// Resource rules follow upstream defaulting and validation (pkg/apis/core/v1/defaults.go,
+// pkg/apis/core/validation): a request defaults to its limit; quantities are never negative;
+// extended resources are whole numbers and, like hugepages, may not be overcommitted, so a
+// request must equal its limit when both are set; any other request may not exceed its limit.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/selector.h"
+#include "core/taint.h"
+#include "io/internal/decoders.h"
+#include "io/internal/json_fields.h"
+#include "model/resources.h"
+
+namespace berth::io::internal {
+
+namespace {
+
+struct NamedQuantity {
+  std::string name;
+  core::Quantity quantity;
+};
+
+core::Error FieldError(std::string field, std::string message) {
+  return core::InvalidArgument(std::move(message), core::Location{"", "", std::move(field)});
+}
+
+// Upstream IsOvercommitAllowed: native resources other than hugepages may be overcommitted.
+bool OvercommitAllowed(std::string_view name) {
+  return model::IsNativeResourceName(name) && name.rfind("hugepages-", 0) != 0;
+}
+
+// A ResourceList (name -> quantity) at obj[key], validated as upstream's
+// ValidateResourceQuantityValue does.
+core::Status DecodeResourceList(dom::object obj, std::string_view key,
+                                std::vector<NamedQuantity>* out) {
+  dom::object list;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, key, &list, &found));
+  if (!found) return core::OkStatus();
+  for (auto [name, value] : list) {
+    std::string field = KeyField(key, name);
+    auto q = ParseQuantityElement(value);
+    BERTH_IO_RETURN_IF_ERROR_AT(q, field);
+    if (q->IsNegative()) {
+      return FieldError(field, "invalid value \"" + q->ToString() +
+                                   "\": must be greater than or equal to 0");
+    }
+    if (model::IsExtendedResourceName(name) && !q->IsInteger()) {
+      return FieldError(field, "invalid value \"" + q->ToString() + "\": must be an integer");
+    }
+    out->push_back({std::string(name), *q});
+  }
+  return core::OkStatus();
+}
+
+// Model units: cpu in milli-cores, everything else in whole units rounded up.
+core::Status ToResourceVector(const std::vector<NamedQuantity>& list, std::string_view key,
+                              model::ResourceCatalog& catalog, model::ResourceVector* out) {
+  for (const NamedQuantity& nq : list) {
+    auto amount = nq.name == "cpu" ? nq.quantity.MilliValue() : nq.quantity.Value();
+    BERTH_IO_RETURN_IF_ERROR_AT(amount, KeyField(key, nq.name));
+    out->Set(catalog.Intern(nq.name), *amount);
+  }
+  return core::OkStatus();
+}
+
+const NamedQuantity* FindQuantity(const std::vector<NamedQuantity>& list, std::string_view name) {
+  for (const NamedQuantity& nq : list) {
+    if (nq.name == name) return &nq;
+  }
+  return nullptr;
+}
+
+core::Status DecodeResources(dom::object container, model::ResourceCatalog& catalog,
+                             model::Container* out) {
+  dom::object resources;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(container, "resources", &resources, &found));
+  if (!found) return core::OkStatus();
+  std::vector<NamedQuantity> requests;
+  std::vector<NamedQuantity> limits;
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeResourceList(resources, "limits", &limits), "resources");
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeResourceList(resources, "requests", &requests), "resources");
+  for (const NamedQuantity& limit : limits) {
+    if (FindQuantity(requests, limit.name) == nullptr) requests.push_back(limit);
+  }
+  for (const NamedQuantity& request : requests) {
+    const NamedQuantity* limit = FindQuantity(limits, request.name);
+    if (limit == nullptr) continue;
+    std::string field = KeyField("resources.requests", request.name);
+    if (!OvercommitAllowed(request.name) && request.quantity != limit->quantity) {
+      return FieldError(field, "invalid value \"" + request.quantity.ToString() +
+                                   "\": must be equal to " + request.name + " limit of " +
+                                   limit->quantity.ToString());
+    }
+    if (request.quantity > limit->quantity) {
+      return FieldError(field, "invalid value \"" + request.quantity.ToString() +
+                                   "\": must be less than or equal to " + request.name +
+                                   " limit of " + limit->quantity.ToString());
+    }
+  }
+  BERTH_RETURN_IF_ERROR(ToResourceVector(requests, "resources.requests", catalog, &out->requests));
+  BERTH_RETURN_IF_ERROR(ToResourceVector(limits, "resources.limits", catalog, &out->limits));
+  return core::OkStatus();
+}
+
+core::Status DecodeContainers(dom::object spec, std::string_view key, bool init,
+                              model::ResourceCatalog& catalog,
+                              std::vector<model::Container>* out) {
+  dom::array array;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(spec, key, &array, &found));
+  if (!init && (!found || array.size() == 0)) {
+    return FieldError(std::string(key), "required value: a pod needs at least one container");
+  }
+  if (!found) return core::OkStatus();
+  out->reserve(array.size());
+  size_t i = 0;
+  for (dom::element item : array) {
+    std::string field = std::string(key) + IndexField(i++);
+    auto c = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(c, field);
+    model::Container container;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*c, "name", &container.name), field);
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeResources(*c, catalog, &container), field);
+    if (init) {
+      std::string restart_policy;
+      BERTH_IO_RETURN_IF_ERROR_AT(GetString(*c, "restartPolicy", &restart_policy), field);
+      container.restartable = restart_policy == "Always";
+    }
+    out->push_back(std::move(container));
+  }
+  return core::OkStatus();
+}
+
+core::Result<core::SelectorRequirement> DecodeRequirement(dom::element e, bool allow_gt_lt) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  core::SelectorRequirement req;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "key", &req.key));
+  std::string op;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "operator", &op));
+  auto parsed = core::ParseSelectorOp(op, allow_gt_lt);
+  BERTH_IO_RETURN_IF_ERROR_AT(parsed, "operator");
+  req.op = *parsed;
+  BERTH_RETURN_IF_ERROR(GetStringList(obj, "values", &req.values));
+  return req;
+}
+
+core::Status DecodeRequirements(dom::object obj, std::string_view key, bool allow_gt_lt,
+                                std::vector<core::SelectorRequirement>* out) {
+  dom::array array;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(obj, key, &array, &found));
+  if (!found) return core::OkStatus();
+  size_t i = 0;
+  for (dom::element item : array) {
+    auto req = DecodeRequirement(item, allow_gt_lt);
+    BERTH_IO_RETURN_IF_ERROR_AT(req, std::string(key) + IndexField(i++));
+    out->push_back(std::move(*req));
+  }
+  return core::OkStatus();
+}
+
+core::Result<core::LabelSelector> DecodeLabelSelector(dom::object obj) {
+  core::LabelSelector selector;
+  BERTH_RETURN_IF_ERROR(GetStringMap(obj, "matchLabels", &selector.match_labels));
+  BERTH_RETURN_IF_ERROR(DecodeRequirements(obj, "matchExpressions", /*allow_gt_lt=*/false,
+                                           &selector.match_expressions));
+  BERTH_RETURN_IF_ERROR(selector.Validate());
+  return selector;
+}
+
+// obj[key] as an optional label selector: absent stays nullopt (matches nothing).
+core::Status DecodeOptionalSelector(dom::object obj, std::string_view key,
+                                    std::optional<core::LabelSelector>* out) {
+  dom::object sel;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, key, &sel, &found));
+  if (!found) return core::OkStatus();
+  auto selector = DecodeLabelSelector(sel);
+  BERTH_IO_RETURN_IF_ERROR_AT(selector, std::string(key));
+  *out = std::move(*selector);
+  return core::OkStatus();
+}
+
+core::Result<core::NodeSelectorTerm> DecodeNodeSelectorTerm(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  core::NodeSelectorTerm term;
+  BERTH_RETURN_IF_ERROR(
+      DecodeRequirements(obj, "matchExpressions", /*allow_gt_lt=*/true, &term.match_expressions));
+  BERTH_RETURN_IF_ERROR(
+      DecodeRequirements(obj, "matchFields", /*allow_gt_lt=*/true, &term.match_fields));
+  return term;
+}
+
+core::Status DecodeNodeAffinity(dom::object na, model::NodeAffinity* out) {
+  dom::object required;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(
+      GetObject(na, "requiredDuringSchedulingIgnoredDuringExecution", &required, &found));
+  if (found) {
+    const std::string prefix = "requiredDuringSchedulingIgnoredDuringExecution";
+    core::NodeSelector selector;
+    dom::array terms;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetArray(required, "nodeSelectorTerms", &terms), prefix);
+    size_t i = 0;
+    for (dom::element item : terms) {
+      auto term = DecodeNodeSelectorTerm(item);
+      BERTH_IO_RETURN_IF_ERROR_AT(term, prefix + ".nodeSelectorTerms" + IndexField(i++));
+      selector.terms.push_back(std::move(*term));
+    }
+    BERTH_IO_RETURN_IF_ERROR_AT(selector.Validate(), prefix);
+    out->required = std::move(selector);
+  }
+  dom::array preferred;
+  BERTH_RETURN_IF_ERROR(
+      GetArray(na, "preferredDuringSchedulingIgnoredDuringExecution", &preferred, &found));
+  if (!found) return core::OkStatus();
+  size_t i = 0;
+  for (dom::element item : preferred) {
+    std::string field = "preferredDuringSchedulingIgnoredDuringExecution" + IndexField(i++);
+    auto obj = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(obj, field);
+    model::PreferredSchedulingTerm pref;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(*obj, "weight", &pref.weight), field);
+    dom::element preference;
+    if (Find(*obj, "preference", &preference)) {
+      auto term = DecodeNodeSelectorTerm(preference);
+      BERTH_IO_RETURN_IF_ERROR_AT(term, field + ".preference");
+      BERTH_IO_RETURN_IF_ERROR_AT(term->Validate(), field + ".preference");
+      pref.preference = std::move(*term);
+    }
+    out->preferred.push_back(std::move(pref));
+  }
+  return core::OkStatus();
+}
+
+core::Result<model::PodAffinityTerm> DecodePodAffinityTerm(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  model::PodAffinityTerm term;
+  BERTH_RETURN_IF_ERROR(DecodeOptionalSelector(obj, "labelSelector", &term.label_selector));
+  BERTH_RETURN_IF_ERROR(GetStringList(obj, "namespaces", &term.namespaces));
+  BERTH_RETURN_IF_ERROR(
+      DecodeOptionalSelector(obj, "namespaceSelector", &term.namespace_selector));
+  BERTH_RETURN_IF_ERROR(GetString(obj, "topologyKey", &term.topology_key));
+  if (term.topology_key.empty()) return FieldError("topologyKey", "required value");
+  BERTH_RETURN_IF_ERROR(GetStringList(obj, "matchLabelKeys", &term.match_label_keys));
+  BERTH_RETURN_IF_ERROR(GetStringList(obj, "mismatchLabelKeys", &term.mismatch_label_keys));
+  return term;
+}
+
+core::Status DecodePodAffinityRules(dom::object obj, model::PodAffinityRules* out) {
+  dom::array required;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(
+      GetArray(obj, "requiredDuringSchedulingIgnoredDuringExecution", &required, &found));
+  if (found) {
+    size_t i = 0;
+    for (dom::element item : required) {
+      auto term = DecodePodAffinityTerm(item);
+      BERTH_IO_RETURN_IF_ERROR_AT(
+          term, "requiredDuringSchedulingIgnoredDuringExecution" + IndexField(i++));
+      out->required.push_back(std::move(*term));
+    }
+  }
+  dom::array preferred;
+  BERTH_RETURN_IF_ERROR(
+      GetArray(obj, "preferredDuringSchedulingIgnoredDuringExecution", &preferred, &found));
+  if (!found) return core::OkStatus();
+  size_t i = 0;
+  for (dom::element item : preferred) {
+    std::string field = "preferredDuringSchedulingIgnoredDuringExecution" + IndexField(i++);
+    auto wobj = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(wobj, field);
+    model::WeightedPodAffinityTerm weighted;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(*wobj, "weight", &weighted.weight), field);
+    dom::element term_elem;
+    if (!Find(*wobj, "podAffinityTerm", &term_elem)) {
+      return FieldError(field + ".podAffinityTerm", "required value");
+    }
+    auto term = DecodePodAffinityTerm(term_elem);
+    BERTH_IO_RETURN_IF_ERROR_AT(term, field + ".podAffinityTerm");
+    weighted.term = std::move(*term);
+    out->preferred.push_back(std::move(weighted));
+  }
+  return core::OkStatus();
+}
+
+core::Status DecodeAffinity(dom::object affinity, model::Pod* pod) {
+  dom::object part;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(affinity, "nodeAffinity", &part, &found));
+  if (found) BERTH_IO_RETURN_IF_ERROR_AT(DecodeNodeAffinity(part, &pod->node_affinity), "nodeAffinity");
+  BERTH_RETURN_IF_ERROR(GetObject(affinity, "podAffinity", &part, &found));
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodePodAffinityRules(part, &pod->pod_affinity), "podAffinity");
+  }
+  BERTH_RETURN_IF_ERROR(GetObject(affinity, "podAntiAffinity", &part, &found));
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodePodAffinityRules(part, &pod->pod_anti_affinity),
+                                "podAntiAffinity");
+  }
+  return core::OkStatus();
+}
+
+core::Result<core::Toleration> DecodeToleration(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  core::Toleration t;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "key", &t.key));
+  std::string op;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "operator", &op));
+  auto parsed_op = core::ParseTolerationOp(op);
+  BERTH_IO_RETURN_IF_ERROR_AT(parsed_op, "operator");
+  t.op = *parsed_op;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "value", &t.value));
+  std::string effect;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "effect", &effect));
+  if (!effect.empty()) {
+    auto parsed = core::ParseTaintEffect(effect);
+    BERTH_IO_RETURN_IF_ERROR_AT(parsed, "effect");
+    t.effect = *parsed;
+  }
+  int64_t seconds = 0;
+  bool has_seconds = false;
+  BERTH_RETURN_IF_ERROR(GetInt64(obj, "tolerationSeconds", &seconds, &has_seconds));
+  if (has_seconds) t.toleration_seconds = seconds;
+  // Upstream validateTolerations.
+  if (t.op == core::TolerationOp::kExists && !t.value.empty()) {
+    return FieldError("operator", "value must be empty when operator is Exists");
+  }
+  if (t.key.empty() && t.op != core::TolerationOp::kExists) {
+    return FieldError("operator", "operator must be Exists when key is empty");
+  }
+  return t;
+}
+
+core::Result<model::TopologySpreadConstraint> DecodeSpreadConstraint(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  model::TopologySpreadConstraint c;
+  BERTH_RETURN_IF_ERROR(GetInt32(obj, "maxSkew", &c.max_skew));
+  if (c.max_skew <= 0) return FieldError("maxSkew", "must be greater than zero");
+  BERTH_RETURN_IF_ERROR(GetString(obj, "topologyKey", &c.topology_key));
+  if (c.topology_key.empty()) return FieldError("topologyKey", "required value");
+  std::string when;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "whenUnsatisfiable", &when));
+  if (when == "ScheduleAnyway") {
+    c.when_unsatisfiable = model::UnsatisfiableAction::kScheduleAnyway;
+  } else if (when.empty() || when == "DoNotSchedule") {
+    c.when_unsatisfiable = model::UnsatisfiableAction::kDoNotSchedule;
+  } else {
+    return FieldError("whenUnsatisfiable", "unsupported value \"" + when +
+                                               "\": supported values: \"DoNotSchedule\", "
+                                               "\"ScheduleAnyway\"");
+  }
+  BERTH_RETURN_IF_ERROR(DecodeOptionalSelector(obj, "labelSelector", &c.label_selector));
+  int32_t min_domains = 0;
+  bool has_min = false;
+  BERTH_RETURN_IF_ERROR(GetInt32(obj, "minDomains", &min_domains, &has_min));
+  if (has_min) {
+    if (min_domains <= 0) return FieldError("minDomains", "must be greater than zero");
+    c.min_domains = min_domains;
+  }
+  for (auto [key, target] :
+       {std::pair<const char*, model::NodeInclusionPolicy*>{"nodeAffinityPolicy",
+                                                            &c.node_affinity_policy},
+        std::pair<const char*, model::NodeInclusionPolicy*>{"nodeTaintsPolicy",
+                                                            &c.node_taints_policy}}) {
+    std::string policy;
+    BERTH_RETURN_IF_ERROR(GetString(obj, key, &policy));
+    if (policy == "Honor") {
+      *target = model::NodeInclusionPolicy::kHonor;
+    } else if (policy == "Ignore") {
+      *target = model::NodeInclusionPolicy::kIgnore;
+    } else if (!policy.empty()) {
+      return FieldError(key, "unsupported value \"" + policy +
+                                 "\": supported values: \"Honor\", \"Ignore\"");
+    }
+  }
+  BERTH_RETURN_IF_ERROR(GetStringList(obj, "matchLabelKeys", &c.match_label_keys));
+  return c;
+}
+
+// Decodes each element of obj[key] with `decode` into `out`, naming errors key[i].
+template <typename T, typename Decode>
+core::Status DecodeList(dom::object obj, std::string_view key, Decode decode,
+                        std::vector<T>* out) {
+  dom::array array;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(obj, key, &array, &found));
+  if (!found) return core::OkStatus();
+  out->reserve(array.size());
+  size_t i = 0;
+  for (dom::element item : array) {
+    auto value = decode(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(value, std::string(key) + IndexField(i++));
+    out->push_back(std::move(*value));
+  }
+  return core::OkStatus();
+}
+
+core::Status DecodePodSpec(dom::object spec, model::ResourceCatalog& catalog, model::Pod* pod,
+                           bool* has_priority) {
+  BERTH_RETURN_IF_ERROR(DecodeContainers(spec, "initContainers", /*init=*/true, catalog,
+                                         &pod->init_containers));
+  BERTH_RETURN_IF_ERROR(
+      DecodeContainers(spec, "containers", /*init=*/false, catalog, &pod->containers));
+  std::vector<NamedQuantity> overhead;
+  BERTH_RETURN_IF_ERROR(DecodeResourceList(spec, "overhead", &overhead));
+  BERTH_RETURN_IF_ERROR(ToResourceVector(overhead, "overhead", catalog, &pod->overhead));
+  BERTH_RETURN_IF_ERROR(GetString(spec, "nodeName", &pod->node_name));
+  BERTH_RETURN_IF_ERROR(GetString(spec, "schedulerName", &pod->scheduler_name));
+  if (pod->scheduler_name.empty()) pod->scheduler_name = "default-scheduler";
+  BERTH_RETURN_IF_ERROR(GetStringMap(spec, "nodeSelector", &pod->node_selector));
+  dom::object affinity;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(spec, "affinity", &affinity, &found));
+  if (found) BERTH_IO_RETURN_IF_ERROR_AT(DecodeAffinity(affinity, pod), "affinity");
+  BERTH_RETURN_IF_ERROR(DecodeList(spec, "tolerations", DecodeToleration, &pod->tolerations));
+  BERTH_RETURN_IF_ERROR(DecodeList(spec, "topologySpreadConstraints", DecodeSpreadConstraint,
+                                   &pod->topology_spread_constraints));
+  BERTH_RETURN_IF_ERROR(GetString(spec, "priorityClassName", &pod->priority_class_name));
+  BERTH_RETURN_IF_ERROR(GetInt32(spec, "priority", &pod->priority, has_priority));
+  return core::OkStatus();
+}
+
+core::Result<model::PodCondition> DecodeCondition(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  model::PodCondition c;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "type", &c.type));
+  BERTH_RETURN_IF_ERROR(GetString(obj, "status", &c.status));
+  BERTH_RETURN_IF_ERROR(GetString(obj, "reason", &c.reason));
+  BERTH_RETURN_IF_ERROR(GetString(obj, "message", &c.message));
+  return c;
+}
+
+core::Status DecodePodStatus(dom::object status, model::Pod* pod) {
+  std::string phase;
+  BERTH_RETURN_IF_ERROR(GetString(status, "phase", &phase));
+  if (phase.empty() || phase == "Pending") {
+    pod->phase = model::PodPhase::kPending;
+  } else if (phase == "Running") {
+    pod->phase = model::PodPhase::kRunning;
+  } else if (phase == "Succeeded") {
+    pod->phase = model::PodPhase::kSucceeded;
+  } else if (phase == "Failed") {
+    pod->phase = model::PodPhase::kFailed;
+  } else {
+    pod->phase = model::PodPhase::kUnknown;
+  }
+  return DecodeList(status, "conditions", DecodeCondition, &pod->conditions);
+}
+
+// The controller among metadata.ownerReferences (metav1.GetControllerOf).
+core::Status DecodeControllerRef(dom::object obj, std::optional<model::OwnerRef>* out) {
+  dom::object md;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "metadata", &md, &found));
+  if (!found) return core::OkStatus();
+  dom::array refs;
+  BERTH_RETURN_IF_ERROR(GetArray(md, "ownerReferences", &refs, &found));
+  if (!found) return core::OkStatus();
+  size_t i = 0;
+  for (dom::element item : refs) {
+    std::string field = "metadata.ownerReferences" + IndexField(i++);
+    auto ref = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(ref, field);
+    bool controller = false;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetBool(*ref, "controller", &controller), field);
+    if (!controller) continue;
+    model::OwnerRef owner;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "apiVersion", &owner.api_version), field);
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "kind", &owner.kind), field);
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "name", &owner.name), field);
+    *out = std::move(owner);
+    break;
+  }
+  return core::OkStatus();
+}
+
+}  // namespace
+
+core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& catalog) {
+  model::Node node;
+  BERTH_ASSIGN_OR_RETURN(node.meta, DecodeObjectMeta(obj, /*namespaced=*/false,
+                                                     /*name_required=*/true));
+  dom::object spec;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(GetBool(spec, "unschedulable", &node.unschedulable), "spec");
+    auto decode_taint = [](dom::element e) -> core::Result<core::Taint> {
+      BERTH_ASSIGN_OR_RETURN(dom::object t, AsObject(e));
+      core::Taint taint;
+      BERTH_RETURN_IF_ERROR(GetString(t, "key", &taint.key));
+      if (taint.key.empty()) return FieldError("key", "required value");
+      BERTH_RETURN_IF_ERROR(GetString(t, "value", &taint.value));
+      std::string effect;
+      BERTH_RETURN_IF_ERROR(GetString(t, "effect", &effect));
+      auto parsed = core::ParseTaintEffect(effect);
+      BERTH_IO_RETURN_IF_ERROR_AT(parsed, "effect");
+      taint.effect = *parsed;
+      return taint;
+    };
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(spec, "taints", decode_taint, &node.taints), "spec");
+  }
+  dom::object status;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "status", &status, &found));
+  if (found) {
+    std::vector<NamedQuantity> capacity;
+    std::vector<NamedQuantity> allocatable;
+    bool has_allocatable = false;
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeResourceList(status, "capacity", &capacity), "status");
+    dom::object unused;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetObject(status, "allocatable", &unused, &has_allocatable),
+                                "status");
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeResourceList(status, "allocatable", &allocatable),
+                                "status");
+    BERTH_IO_RETURN_IF_ERROR_AT(ToResourceVector(capacity, "capacity", catalog, &node.capacity),
+                                "status");
+    if (has_allocatable) {
+      BERTH_IO_RETURN_IF_ERROR_AT(
+          ToResourceVector(allocatable, "allocatable", catalog, &node.allocatable), "status");
+    } else {
+      node.allocatable = node.capacity;
+    }
+  }
+  return node;
+}
+
+core::Result<model::Namespace> DecodeNamespace(dom::object obj) {
+  model::Namespace ns;
+  BERTH_ASSIGN_OR_RETURN(ns.meta, DecodeObjectMeta(obj, /*namespaced=*/false,
+                                                   /*name_required=*/true));
+  return ns;
+}
+
+core::Result<model::Pod> DecodePod(dom::object obj, model::ResourceCatalog& catalog,
+                                   bool* has_priority) {
+  model::Pod pod;
+  BERTH_ASSIGN_OR_RETURN(pod.meta, DecodeObjectMeta(obj, /*namespaced=*/true,
+                                                    /*name_required=*/true));
+  BERTH_RETURN_IF_ERROR(DecodeControllerRef(obj, &pod.owner));
+  dom::object spec;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));
+  if (!found) return FieldError("spec.containers", "required value: a pod needs at least one container");
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodePodSpec(spec, catalog, &pod, has_priority), "spec");
+  dom::object status;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "status", &status, &found));
+  if (found) BERTH_IO_RETURN_IF_ERROR_AT(DecodePodStatus(status, &pod), "status");
+  return pod;
+}
+
+core::Status DecodePodTemplate(dom::object tmpl, const model::WorkloadObject& owner,
+                               model::ResourceCatalog& catalog, model::PodSetTemplate* pod_set,
+                               PodSetSource* source) {
+  model::Pod& pod = pod_set->pod_template;
+  BERTH_ASSIGN_OR_RETURN(pod.meta, DecodeObjectMeta(tmpl, /*namespaced=*/true,
+                                                    /*name_required=*/false));
+  pod.meta.name.clear();
+  pod.meta.namespace_ = owner.meta.namespace_;
+  pod.meta.uid.clear();
+  pod.meta.creation_timestamp = owner.meta.creation_timestamp;
+  pod.owner = model::OwnerRef{owner.api_version, owner.kind, owner.meta.name};
+  pod.cluster = owner.cluster;
+  dom::object spec;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(tmpl, "spec", &spec, &found));
+  if (!found) return FieldError("spec.containers", "required value: a pod needs at least one container");
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodePodSpec(spec, catalog, &pod, &source->has_priority), "spec");
+  source->template_json = simdjson::minify(tmpl);
+  return core::OkStatus();
+}
+
+}  // namespace berth::io::internal

@@ -1,0 +1,89 @@
+// Decoders from one Kubernetes object (a simdjson DOM object) to the model, one source file
+// per API group: core_v1.cc, scheduling_v1.cc, batch_v1.cc, apps_v1.cc, jobset_v1alpha2.cc,
+// kubeflow_v1.cc, leaderworkerset_v1.cc, kubescheduler_config_v1.cc. Each returns the
+// decoded value or the first error, with the field path relative to the object
+// ("spec.containers[0].resources.requests.cpu"); the reader adds file and object. Internal
+// to io; stateless apart from the ResourceCatalog they intern names into.
+#pragma once
+
+#include <simdjson.h>
+
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "model/node.h"
+#include "model/pod.h"
+#include "model/priority_class.h"
+#include "model/resources.h"
+#include "model/scheduler_config.h"
+#include "model/workload_object.h"
+
+namespace berth::io::internal {
+
+namespace dom = simdjson::dom;
+
+// metadata of an object. `namespaced` objects default their namespace to "default";
+// `name_required` fails with field "metadata.name" when there is none.
+core::Result<model::ObjectMeta> DecodeObjectMeta(dom::object obj, bool namespaced,
+                                                 bool name_required);
+
+// core/v1
+core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& catalog);
+core::Result<model::Namespace> DecodeNamespace(dom::object obj);
+// A Pod. `*has_priority` says whether spec.priority was set (else Finish resolves it).
+core::Result<model::Pod> DecodePod(dom::object obj, model::ResourceCatalog& catalog,
+                                   bool* has_priority);
+
+// How one pod set of a workload is expanded into Pods (reader.cc, Finish).
+struct PodSetSource {
+  std::string template_json;  // compact JSON of the PodTemplateSpec (metadata, spec)
+  std::string template_field;  // where the template sits: "spec.template", ...
+  bool has_priority = false;  // the template sets spec.priority
+  bool indexed = false;       // Indexed completion mode: completion-index labels
+  // JobSet: child Jobs of the replicatedJob and pods of each; LeaderWorkerSet: groups and
+  // this role's pods in each group. count == groups * pods_per_group for these kinds.
+  int32_t groups = 1;
+  int32_t pods_per_group = 1;
+};
+
+struct DecodedWorkload {
+  model::WorkloadObject workload;
+  std::vector<PodSetSource> sources;  // parallel to workload.pod_sets
+};
+
+// A PodTemplateSpec (metadata + spec) into a pod set: its pod template carries the owner's
+// namespace; errors name fields relative to the template.
+core::Status DecodePodTemplate(dom::object tmpl, const model::WorkloadObject& owner,
+                               model::ResourceCatalog& catalog, model::PodSetTemplate* pod_set,
+                               PodSetSource* source);
+
+// The owner fields every workload decoder fills the same way (apiVersion, kind, metadata).
+core::Result<model::WorkloadObject> DecodeWorkloadHeader(dom::object obj);
+
+// scheduling.k8s.io/v1
+core::Result<model::PriorityClass> DecodePriorityClass(dom::object obj);
+// batch/v1
+core::Result<DecodedWorkload> DecodeJob(dom::object obj, model::ResourceCatalog& catalog);
+// apps/v1 (Deployment, StatefulSet: the same replicas + template shape)
+core::Result<DecodedWorkload> DecodeReplicated(dom::object obj, model::ResourceCatalog& catalog);
+// jobset.x-k8s.io/v1alpha2
+core::Result<DecodedWorkload> DecodeJobSet(dom::object obj, model::ResourceCatalog& catalog);
+// kubeflow.org/v1
+core::Result<DecodedWorkload> DecodePyTorchJob(dom::object obj, model::ResourceCatalog& catalog);
+// leaderworkerset.x-k8s.io/v1
+core::Result<DecodedWorkload> DecodeLeaderWorkerSet(dom::object obj,
+                                                    model::ResourceCatalog& catalog);
+// kubescheduler.config.k8s.io/v1
+core::Result<model::SchedulerConfig> DecodeSchedulerConfig(dom::object obj);
+
+// Pods a Job-shaped spec creates: parallelism (default 1) capped by completions when set.
+// Errors for negative values name "parallelism"/"completions".
+struct JobShape {
+  int32_t pods = 1;
+  bool indexed = false;
+  bool suspend = false;
+};
+core::Result<JobShape> DecodeJobShape(dom::object job_spec);
+
+}  // namespace berth::io::internal

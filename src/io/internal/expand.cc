@@ -1,0 +1,195 @@
+// Why expansion writes a whole Pod document: writers patch decisions into each pod's
+// document, so expanded pods need one too, and they should look like what the controller
+// would create (owner reference, controller labels, the template's spec).
+#include "io/internal/expand.h"
+
+#include <nlohmann/json.hpp>
+
+#include <exception>
+#include <string_view>
+#include <utility>
+
+namespace berth::io::internal {
+
+namespace {
+
+using OrderedJson = nlohmann::ordered_json;
+
+// Built-in classes every cluster has (pkg/apis/scheduling: SystemCriticalPriority + 1000).
+constexpr int32_t kSystemClusterCritical = 2000000000;
+constexpr int32_t kSystemNodeCritical = 2000001000;
+
+// The labels (and annotations) a controller puts on pod `index_in_set` of pod set `set`.
+struct PodIdentity {
+  std::string name;
+  core::Labels labels;
+  core::Labels annotations;
+};
+
+PodIdentity Identify(const model::WorkloadObject& w, const model::PodSetTemplate& set,
+                     const PodSetSource& source, int32_t index_in_set, int32_t index) {
+  PodIdentity id;
+  const std::string& wname = w.meta.name;
+  const std::string i = std::to_string(index_in_set);
+  if (w.kind == "JobSet") {
+    int32_t per_job = source.pods_per_group > 0 ? source.pods_per_group : 1;
+    std::string job = std::to_string(index_in_set / per_job);
+    std::string pod = std::to_string(index_in_set % per_job);
+    std::string job_name = wname + "-" + set.name + "-" + job;
+    id.name = job_name + "-" + pod;
+    id.labels["jobset.sigs.k8s.io/jobset-name"] = wname;
+    id.labels["jobset.sigs.k8s.io/replicatedjob-name"] = set.name;
+    id.labels["jobset.sigs.k8s.io/job-index"] = job;
+    id.labels["batch.kubernetes.io/job-name"] = job_name;
+    id.labels["job-name"] = job_name;
+    if (source.indexed) {
+      id.labels["batch.kubernetes.io/job-completion-index"] = pod;
+      id.annotations["batch.kubernetes.io/job-completion-index"] = pod;
+    }
+    return id;
+  }
+  id.name = wname + "-" + std::to_string(index);
+  if (w.kind == "Job") {
+    id.labels["batch.kubernetes.io/job-name"] = wname;
+    id.labels["job-name"] = wname;
+    if (!w.meta.uid.empty()) {
+      id.labels["batch.kubernetes.io/controller-uid"] = w.meta.uid;
+      id.labels["controller-uid"] = w.meta.uid;
+    }
+    if (source.indexed) {
+      id.labels["batch.kubernetes.io/job-completion-index"] = i;
+      id.annotations["batch.kubernetes.io/job-completion-index"] = i;
+    }
+  } else if (w.kind == "StatefulSet") {
+    id.labels["statefulset.kubernetes.io/pod-name"] = id.name;
+    id.labels["apps.kubernetes.io/pod-index"] = i;
+  } else if (w.kind == "PyTorchJob") {
+    id.labels["training.kubeflow.org/job-name"] = wname;
+    id.labels["training.kubeflow.org/operator-name"] = "pytorchjob-controller";
+    id.labels["training.kubeflow.org/replica-type"] = set.name;
+    id.labels["training.kubeflow.org/replica-index"] = i;
+    if (set.name == "master") id.labels["training.kubeflow.org/job-role"] = "master";
+  } else if (w.kind == "LeaderWorkerSet") {
+    int32_t per_group = source.pods_per_group > 0 ? source.pods_per_group : 1;
+    bool leader = set.name == "leader";
+    id.labels["leaderworkerset.sigs.k8s.io/name"] = wname;
+    id.labels["leaderworkerset.sigs.k8s.io/group-index"] = std::to_string(index_in_set / per_group);
+    id.labels["leaderworkerset.sigs.k8s.io/worker-index"] =
+        leader ? "0" : std::to_string(index_in_set % per_group + 1);
+  }
+  return id;
+}
+
+OrderedJson LabelsJson(const core::Labels& labels) {
+  OrderedJson out = OrderedJson::object();
+  for (const auto& [k, v] : labels) out[k] = v;
+  return out;
+}
+
+// The complete v1 Pod an expanded pod is written as.
+std::string PodDocument(const model::Pod& pod, const model::WorkloadObject& w,
+                        const OrderedJson& tmpl) {
+  OrderedJson doc = OrderedJson::object();
+  doc["apiVersion"] = "v1";
+  doc["kind"] = "Pod";
+  OrderedJson md = OrderedJson::object();
+  md["name"] = pod.meta.name;
+  md["namespace"] = pod.meta.namespace_;
+  if (pod.meta.creation_timestamp.unix_s != 0) {
+    md["creationTimestamp"] = pod.meta.creation_timestamp.ToString();
+  }
+  if (!pod.meta.labels.empty()) md["labels"] = LabelsJson(pod.meta.labels);
+  if (!pod.meta.annotations.empty()) md["annotations"] = LabelsJson(pod.meta.annotations);
+  OrderedJson ref = OrderedJson::object();
+  ref["apiVersion"] = w.api_version;
+  ref["kind"] = w.kind;
+  ref["name"] = w.meta.name;
+  if (!w.meta.uid.empty()) ref["uid"] = w.meta.uid;
+  ref["controller"] = true;
+  ref["blockOwnerDeletion"] = true;
+  md["ownerReferences"] = OrderedJson::array({ref});
+  doc["metadata"] = std::move(md);
+  auto spec = tmpl.find("spec");
+  doc["spec"] = spec != tmpl.end() ? *spec : OrderedJson::object();
+  doc["status"] = OrderedJson::object({{"phase", "Pending"}});
+  return doc.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+}
+
+}  // namespace
+
+PriorityResolver::PriorityResolver(const std::vector<model::PriorityClass>& classes) {
+  values_["system-cluster-critical"] = kSystemClusterCritical;
+  values_["system-node-critical"] = kSystemNodeCritical;
+  for (const model::PriorityClass& pc : classes) {
+    values_[pc.meta.name] = pc.value;
+    // Several global defaults only happen by a race; upstream then takes the lowest value.
+    if (pc.global_default &&
+        (global_default_ == nullptr || pc.value < global_default_->value ||
+         (pc.value == global_default_->value && pc.meta.name < global_default_->meta.name))) {
+      global_default_ = &pc;
+    }
+  }
+}
+
+core::Status PriorityResolver::Resolve(model::Pod* pod, bool has_priority) const {
+  if (has_priority) return core::OkStatus();
+  if (!pod->priority_class_name.empty()) {
+    auto it = values_.find(pod->priority_class_name);
+    if (it == values_.end()) {
+      return core::NotFound(
+          "no PriorityClass with name " + pod->priority_class_name + " was found",
+          core::Location{"", "", "spec.priorityClassName"});
+    }
+    pod->priority = it->second;
+    return core::OkStatus();
+  }
+  if (global_default_ != nullptr) {
+    pod->priority = global_default_->value;
+    pod->priority_class_name = global_default_->meta.name;
+    return core::OkStatus();
+  }
+  pod->priority = 0;
+  return core::OkStatus();
+}
+
+std::string PodKey(const model::Pod& pod) {
+  std::string key = pod.cluster;
+  key += '\x1f';
+  key += pod.meta.namespace_;
+  key += '\x1f';
+  key += pod.meta.name;
+  return key;
+}
+
+void ExpandWorkload(const model::WorkloadObject& workload, const std::vector<PodSetSource>& sources,
+                    const std::string& file, std::unordered_set<std::string>* existing,
+                    model::Snapshot* snapshot, DocumentStore* documents) {
+  int32_t index = 0;
+  for (size_t s = 0; s < workload.pod_sets.size(); ++s) {
+    const model::PodSetTemplate& set = workload.pod_sets[s];
+    const PodSetSource& source = sources[s];
+    // The template came out of simdjson, so it parses; discard() keeps this path
+    // exception-free should it ever not.
+    OrderedJson tmpl = OrderedJson::parse(source.template_json, nullptr, /*allow_exceptions=*/false);
+    if (tmpl.is_discarded()) tmpl = OrderedJson::object();
+    for (int32_t i = 0; i < set.count; ++i, ++index) {
+      PodIdentity id = Identify(workload, set, source, i, index);
+      model::Pod pod = set.pod_template;
+      pod.meta.name = std::move(id.name);
+      for (auto& [k, v] : id.labels) pod.meta.labels.insert_or_assign(k, std::move(v));
+      for (auto& [k, v] : id.annotations) pod.meta.annotations.insert_or_assign(k, std::move(v));
+      if (!existing->insert(PodKey(pod)).second) continue;
+      Document doc;
+      doc.file = file;
+      doc.api_version = "v1";
+      doc.kind = "Pod";
+      doc.namespace_ = pod.meta.namespace_;
+      doc.name = pod.meta.name;
+      doc.json = PodDocument(pod, workload, tmpl);
+      pod.source = documents->Add(std::move(doc));
+      snapshot->pods.push_back(std::move(pod));
+    }
+  }
+}
+
+}  // namespace berth::io::internal

@@ -1,0 +1,48 @@
+// What Reader::Finish does once every file is read: pod priorities from PriorityClasses
+// (the Priority admission plugin's rules) and workloads expanded into Pods named per
+// DESIGN.md. Internal to io; works on the snapshot and document store it is given.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/result.h"
+#include "io/document_store.h"
+#include "io/internal/decoders.h"
+#include "model/pod.h"
+#include "model/priority_class.h"
+#include "model/snapshot.h"
+#include "model/workload_object.h"
+
+namespace berth::io::internal {
+
+class PriorityResolver {
+ public:
+  // Indexes the classes read, plus the two built-in system classes when not given.
+  explicit PriorityResolver(const std::vector<model::PriorityClass>& classes);
+
+  // Sets pod->priority unless spec.priority was given (`has_priority`): the named class's
+  // value, else the global default class's (its name is written to the pod, as the
+  // admission plugin does), else 0. NotFound with field "spec.priorityClassName" when the
+  // named class does not exist.
+  core::Status Resolve(model::Pod* pod, bool has_priority) const;
+
+ private:
+  std::unordered_map<std::string, int32_t> values_;
+  const model::PriorityClass* global_default_ = nullptr;
+};
+
+// "cluster\x1fnamespace\x1fname", the identity of a pod when checking for existing ones.
+std::string PodKey(const model::Pod& pod);
+
+// Appends the pods of every pod set of `workload` to snapshot->pods, each with a synthetic
+// v1 Pod document built from its template, named `<workload>-<index>` (index across pod
+// sets in order) or, for a JobSet, `<jobset>-<replicatedJob>-<job>-<pod>`. Pods whose key is
+// already in `existing` are skipped; the keys of added pods are inserted.
+void ExpandWorkload(const model::WorkloadObject& workload, const std::vector<PodSetSource>& sources,
+                    const std::string& file, std::unordered_set<std::string>* existing,
+                    model::Snapshot* snapshot, DocumentStore* documents);
+
+}  // namespace berth::io::internal

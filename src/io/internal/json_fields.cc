@@ -1,0 +1,202 @@
+#include "io/internal/json_fields.h"
+
+#include <charconv>
+#include <limits>
+
+namespace berth::io::internal {
+
+namespace {
+
+core::Error TypeError(std::string_view key, const char* what) {
+  return core::InvalidArgument(std::string("must be ") + what,
+                               core::Location{"", "", std::string(key)});
+}
+
+// Integers may arrive as doubles (YAML "2.0", or JSON written by a float-happy tool); they
+// are accepted when they hold a whole value, as Go's json decoder accepts 2.0 for an int.
+bool ElementToInt64(dom::element e, int64_t* out) {
+  int64_t i = 0;
+  if (e.get_int64().get(i) == simdjson::SUCCESS) {
+    *out = i;
+    return true;
+  }
+  double d = 0;
+  if (e.is_double() && e.get_double().get(d) == simdjson::SUCCESS) {
+    if (d >= -9.2e18 && d <= 9.2e18 && static_cast<double>(static_cast<int64_t>(d)) == d) {
+      *out = static_cast<int64_t>(d);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool Find(dom::object obj, std::string_view key, dom::element* out) {
+  dom::element e;
+  if (obj.at_key(key).get(e) != simdjson::SUCCESS) return false;
+  if (e.is_null()) return false;
+  *out = e;
+  return true;
+}
+
+core::Status GetString(dom::object obj, std::string_view key, std::string* out, bool* found) {
+  if (found != nullptr) *found = false;
+  dom::element e;
+  if (!Find(obj, key, &e)) return core::OkStatus();
+  std::string_view s;
+  if (e.get_string().get(s) != simdjson::SUCCESS) return TypeError(key, "a string");
+  out->assign(s);
+  if (found != nullptr) *found = true;
+  return core::OkStatus();
+}
+
+core::Status GetBool(dom::object obj, std::string_view key, bool* out, bool* found) {
+  if (found != nullptr) *found = false;
+  dom::element e;
+  if (!Find(obj, key, &e)) return core::OkStatus();
+  bool b = false;
+  if (e.get_bool().get(b) != simdjson::SUCCESS) return TypeError(key, "a boolean");
+  *out = b;
+  if (found != nullptr) *found = true;
+  return core::OkStatus();
+}
+
+core::Status GetInt64(dom::object obj, std::string_view key, int64_t* out, bool* found) {
+  if (found != nullptr) *found = false;
+  dom::element e;
+  if (!Find(obj, key, &e)) return core::OkStatus();
+  int64_t i = 0;
+  if (!ElementToInt64(e, &i)) return TypeError(key, "an integer");
+  *out = i;
+  if (found != nullptr) *found = true;
+  return core::OkStatus();
+}
+
+core::Status GetInt32(dom::object obj, std::string_view key, int32_t* out, bool* found) {
+  if (found != nullptr) *found = false;
+  dom::element e;
+  if (!Find(obj, key, &e)) return core::OkStatus();
+  int64_t i = 0;
+  if (!ElementToInt64(e, &i) || i < std::numeric_limits<int32_t>::min() ||
+      i > std::numeric_limits<int32_t>::max()) {
+    return TypeError(key, "a 32-bit integer");
+  }
+  *out = static_cast<int32_t>(i);
+  if (found != nullptr) *found = true;
+  return core::OkStatus();
+}
+
+core::Status GetObject(dom::object obj, std::string_view key, dom::object* out, bool* found) {
+  if (found != nullptr) *found = false;
+  dom::element e;
+  if (!Find(obj, key, &e)) return core::OkStatus();
+  if (e.get_object().get(*out) != simdjson::SUCCESS) return TypeError(key, "an object");
+  if (found != nullptr) *found = true;
+  return core::OkStatus();
+}
+
+core::Status GetArray(dom::object obj, std::string_view key, dom::array* out, bool* found) {
+  if (found != nullptr) *found = false;
+  dom::element e;
+  if (!Find(obj, key, &e)) return core::OkStatus();
+  if (e.get_array().get(*out) != simdjson::SUCCESS) return TypeError(key, "an array");
+  if (found != nullptr) *found = true;
+  return core::OkStatus();
+}
+
+core::Status GetStringList(dom::object obj, std::string_view key, std::vector<std::string>* out) {
+  dom::array array;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(obj, key, &array, &found));
+  if (!found) return core::OkStatus();
+  out->clear();
+  out->reserve(array.size());
+  size_t i = 0;
+  for (dom::element item : array) {
+    std::string_view s;
+    if (item.get_string().get(s) != simdjson::SUCCESS) {
+      return TypeError(KeyField("", key) + IndexField(i), "a string");
+    }
+    out->emplace_back(s);
+    ++i;
+  }
+  return core::OkStatus();
+}
+
+core::Status GetStringMap(dom::object obj, std::string_view key, core::Labels* out) {
+  dom::object map;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, key, &map, &found));
+  if (!found) return core::OkStatus();
+  for (auto [k, v] : map) {
+    std::string_view s;
+    if (v.get_string().get(s) != simdjson::SUCCESS) {
+      // A YAML `version: 1` or `enabled: true` label: upstream rejects it too.
+      return TypeError(KeyField(key, k), "a string");
+    }
+    out->insert_or_assign(std::string(k), std::string(s));
+  }
+  return core::OkStatus();
+}
+
+core::Result<dom::object> AsObject(dom::element e) {
+  dom::object obj;
+  if (e.get_object().get(obj) != simdjson::SUCCESS) {
+    return core::InvalidArgument("must be an object");
+  }
+  return obj;
+}
+
+core::Result<core::Quantity> ParseQuantityElement(dom::element e) {
+  std::string_view s;
+  int64_t i = 0;
+  uint64_t u = 0;
+  double d = 0;
+  if (e.get_string().get(s) == simdjson::SUCCESS) return core::Quantity::Parse(s);
+  if (e.get_int64().get(i) == simdjson::SUCCESS) return core::Quantity::Parse(std::to_string(i));
+  if (e.get_uint64().get(u) == simdjson::SUCCESS) return core::Quantity::Parse(std::to_string(u));
+  if (e.is_double() && e.get_double().get(d) == simdjson::SUCCESS) {
+    char buf[64];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), d);
+    if (ec != std::errc()) return core::InvalidArgument("must be a quantity");
+    return core::Quantity::Parse(std::string_view(buf, static_cast<size_t>(end - buf)));
+  }
+  return core::InvalidArgument("must be a quantity (a string such as \"500m\" or a number)");
+}
+
+std::string IndexField(size_t index) {
+  // Built by appending: GCC 12 warns falsely (-Wrestrict) on "[" + std::to_string(i).
+  std::string out = "[";
+  out += std::to_string(index);
+  out += ']';
+  return out;
+}
+
+std::string KeyField(std::string_view prefix, std::string_view key) {
+  std::string out(prefix);
+  if (key.find_first_of("./") != std::string_view::npos) {
+    out += '[';
+    out += key;
+    out += ']';
+  } else {
+    if (!out.empty()) out += '.';
+    out += key;
+  }
+  return out;
+}
+
+std::string ObjectLabel(std::string_view kind, std::string_view namespace_,
+                        std::string_view name) {
+  std::string out(kind);
+  if (name.empty()) return out;
+  if (!namespace_.empty()) {
+    out += '/';
+    out += namespace_;
+  }
+  out += '/';
+  out += name;
+  return out;
+}
+
+}  // namespace berth::io::internal

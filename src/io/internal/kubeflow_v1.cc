@@ -1,0 +1,82 @@
+// kubeflow.org/v1: PyTorchJob. One pod set per replica type, named as Kueue names them (the
+// type lowercased: "master", "worker"); Master first, then Worker, then any other type in
+// document order.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/internal/decoders.h"
+#include "io/internal/json_fields.h"
+
+namespace berth::io::internal {
+
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+int RoleRank(std::string_view type) {
+  if (type == "Master") return 0;
+  if (type == "Worker") return 1;
+  return 2;
+}
+
+}  // namespace
+
+core::Result<DecodedWorkload> DecodePyTorchJob(dom::object obj, model::ResourceCatalog& catalog) {
+  DecodedWorkload out;
+  BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
+  dom::object spec;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec));
+  dom::object run_policy;
+  bool found = false;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "runPolicy", &run_policy, &found), "spec");
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(GetBool(run_policy, "suspend", &out.workload.suspended),
+                                "spec.runPolicy");
+  }
+  dom::object specs;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "pytorchReplicaSpecs", &specs, &found), "spec");
+  if (!found || specs.size() == 0) {
+    return core::InvalidArgument("required value",
+                                 core::Location{"", "", "spec.pytorchReplicaSpecs"});
+  }
+  for (int rank = 0; rank <= 2; ++rank) {
+    for (auto [type, value] : specs) {
+      if (RoleRank(type) != rank) continue;
+      std::string field = KeyField("spec.pytorchReplicaSpecs", type);
+      auto replica_spec = AsObject(value);
+      BERTH_IO_RETURN_IF_ERROR_AT(replica_spec, field);
+      model::PodSetTemplate pod_set;
+      pod_set.name = Lower(type);
+      BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(*replica_spec, "replicas", &pod_set.count), field);
+      if (pod_set.count < 0) {
+        return core::InvalidArgument("must be greater than or equal to 0",
+                                     core::Location{"", "", field + ".replicas"});
+      }
+      dom::object tmpl;
+      bool has_template = false;
+      BERTH_IO_RETURN_IF_ERROR_AT(GetObject(*replica_spec, "template", &tmpl, &has_template),
+                                  field);
+      if (!has_template) {
+        return core::InvalidArgument("required value",
+                                     core::Location{"", "", field + ".template"});
+      }
+      PodSetSource source;
+      source.pods_per_group = pod_set.count;
+      source.template_field = field + ".template";
+      BERTH_IO_RETURN_IF_ERROR_AT(
+          DecodePodTemplate(tmpl, out.workload, catalog, &pod_set, &source), field + ".template");
+      out.workload.pod_sets.push_back(std::move(pod_set));
+      out.sources.push_back(std::move(source));
+    }
+  }
+  return out;
+}
+
+}  // namespace berth::io::internal

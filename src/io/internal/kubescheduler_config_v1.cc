@@ -1,0 +1,259 @@
+// kubescheduler.config.k8s.io/v1: KubeSchedulerConfiguration, reduced to what binding reads:
+// per profile the score plugin weights, the disabled filters and the NodeResourcesFit and
+// NodeResourcesBalancedAllocation arguments. Plugin sets merge with the defaults as upstream
+// mergePluginSet does: "*" in disabled drops every default, an enabled plugin replaces the
+// default of the same name, and a score weight of 0 means 1 (framework runtime).
+// multiPoint is applied before the score/filter points, which override it.
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/internal/decoders.h"
+#include "io/internal/json_fields.h"
+
+namespace berth::io::internal {
+
+namespace {
+
+// kube-scheduler's default filter plugins (pkg/scheduler/apis/config/v1/default_plugins.go).
+constexpr const char* kDefaultFilters[] = {
+    "NodeUnschedulable", "NodeName",      "TaintToleration",   "NodeAffinity",
+    "NodePorts",         "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits",
+    "VolumeBinding",     "VolumeZone",    "PodTopologySpread", "InterPodAffinity",
+};
+
+core::Error FieldError(std::string field, std::string message) {
+  return core::InvalidArgument(std::move(message), core::Location{"", "", std::move(field)});
+}
+
+struct PluginRef {
+  std::string name;
+  int32_t weight = 0;
+};
+
+core::Status DecodePluginList(dom::object set, std::string_view key, std::vector<PluginRef>* out) {
+  dom::array array;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(set, key, &array, &found));
+  if (!found) return core::OkStatus();
+  size_t i = 0;
+  for (dom::element item : array) {
+    std::string field = std::string(key) + IndexField(i++);
+    auto obj = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(obj, field);
+    PluginRef ref;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "name", &ref.name), field);
+    if (ref.name.empty()) return FieldError(field + ".name", "required value");
+    BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(*obj, "weight", &ref.weight), field);
+    if (ref.weight < 0) return FieldError(field + ".weight", "must be greater than or equal to 0");
+    out->push_back(std::move(ref));
+  }
+  return core::OkStatus();
+}
+
+struct PluginSet {
+  std::vector<PluginRef> enabled;
+  std::vector<PluginRef> disabled;
+  bool DisablesAll() const {
+    for (const PluginRef& p : disabled) {
+      if (p.name == "*") return true;
+    }
+    return false;
+  }
+};
+
+core::Status DecodePluginSet(dom::object plugins, std::string_view key, PluginSet* out) {
+  dom::object set;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(plugins, key, &set, &found));
+  if (!found) return core::OkStatus();
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodePluginList(set, "enabled", &out->enabled), std::string(key));
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodePluginList(set, "disabled", &out->disabled),
+                              std::string(key));
+  return core::OkStatus();
+}
+
+void ApplyScore(const PluginSet& set, model::SchedulerProfile* profile) {
+  if (set.DisablesAll()) profile->score_weights.clear();
+  for (const PluginRef& p : set.disabled) profile->score_weights.erase(p.name);
+  for (const PluginRef& p : set.enabled) profile->score_weights[p.name] = p.weight == 0 ? 1 : p.weight;
+}
+
+void ApplyFilter(const PluginSet& set, model::SchedulerProfile* profile) {
+  if (set.DisablesAll()) {
+    for (const char* name : kDefaultFilters) profile->disabled_filters.insert(name);
+  }
+  for (const PluginRef& p : set.disabled) {
+    if (p.name != "*") profile->disabled_filters.insert(p.name);
+  }
+  for (const PluginRef& p : set.enabled) profile->disabled_filters.erase(p.name);
+}
+
+core::Status DecodeResourceWeights(dom::object obj, std::string_view key,
+                                   std::vector<model::ResourceWeight>* out) {
+  dom::array array;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(obj, key, &array, &found));
+  if (!found || array.size() == 0) return core::OkStatus();
+  std::vector<model::ResourceWeight> weights;
+  size_t i = 0;
+  for (dom::element item : array) {
+    std::string field = std::string(key) + IndexField(i++);
+    auto r = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(r, field);
+    model::ResourceWeight w;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*r, "name", &w.name), field);
+    if (w.name.empty()) return FieldError(field + ".name", "required value");
+    w.weight = 0;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetInt64(*r, "weight", &w.weight), field);
+    if (w.weight == 0) w.weight = 1;  // upstream defaulting
+    if (w.weight < 1 || w.weight > 100) {
+      return FieldError(field + ".weight", "must be in the range [1, 100]");
+    }
+    weights.push_back(std::move(w));
+  }
+  *out = std::move(weights);
+  return core::OkStatus();
+}
+
+core::Status DecodeFitArgs(dom::object args, model::ScoringStrategy* strategy) {
+  dom::object ss;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(args, "scoringStrategy", &ss, &found));
+  if (!found) return core::OkStatus();
+  std::string type;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetString(ss, "type", &type), "scoringStrategy");
+  if (type.empty() || type == "LeastAllocated") {
+    strategy->type = model::ScoringStrategyType::kLeastAllocated;
+  } else if (type == "MostAllocated") {
+    strategy->type = model::ScoringStrategyType::kMostAllocated;
+  } else if (type == "RequestedToCapacityRatio") {
+    strategy->type = model::ScoringStrategyType::kRequestedToCapacityRatio;
+  } else {
+    return FieldError("scoringStrategy.type",
+                      "unsupported value \"" + type +
+                          "\": supported values: \"LeastAllocated\", \"MostAllocated\", "
+                          "\"RequestedToCapacityRatio\"");
+  }
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeResourceWeights(ss, "resources", &strategy->resources),
+                              "scoringStrategy");
+  dom::object rtc;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(ss, "requestedToCapacityRatio", &rtc, &found),
+                              "scoringStrategy");
+  if (found) {
+    dom::array shape;
+    const std::string prefix = "scoringStrategy.requestedToCapacityRatio";
+    BERTH_IO_RETURN_IF_ERROR_AT(GetArray(rtc, "shape", &shape), prefix);
+    size_t i = 0;
+    for (dom::element item : shape) {
+      std::string field = prefix + ".shape" + IndexField(i++);
+      auto p = AsObject(item);
+      BERTH_IO_RETURN_IF_ERROR_AT(p, field);
+      model::UtilizationShapePoint point;
+      BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(*p, "utilization", &point.utilization), field);
+      BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(*p, "score", &point.score), field);
+      if (point.utilization < 0 || point.utilization > 100) {
+        return FieldError(field + ".utilization", "must be in the range [0, 100]");
+      }
+      if (point.score < 0 || point.score > 10) {
+        return FieldError(field + ".score", "must be in the range [0, 10]");
+      }
+      if (!strategy->shape.empty() && point.utilization <= strategy->shape.back().utilization) {
+        return FieldError(field + ".utilization", "values must be sorted in increasing order");
+      }
+      strategy->shape.push_back(point);
+    }
+  }
+  if (strategy->type == model::ScoringStrategyType::kRequestedToCapacityRatio &&
+      strategy->shape.empty()) {
+    // Upstream SetDefaults_NodeResourcesFitArgs.
+    strategy->shape = {{0, 10}, {100, 0}};
+  }
+  return core::OkStatus();
+}
+
+core::Status DecodePluginConfig(dom::object profile_obj, model::SchedulerProfile* profile) {
+  dom::array configs;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(profile_obj, "pluginConfig", &configs, &found));
+  if (!found) return core::OkStatus();
+  size_t i = 0;
+  for (dom::element item : configs) {
+    std::string field = "pluginConfig" + IndexField(i++);
+    auto pc = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(pc, field);
+    std::string name;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*pc, "name", &name), field);
+    dom::object args;
+    bool has_args = false;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetObject(*pc, "args", &args, &has_args), field);
+    if (!has_args) continue;
+    if (name == "NodeResourcesFit") {
+      BERTH_IO_RETURN_IF_ERROR_AT(DecodeFitArgs(args, &profile->fit_strategy), field + ".args");
+    } else if (name == "NodeResourcesBalancedAllocation") {
+      BERTH_IO_RETURN_IF_ERROR_AT(
+          DecodeResourceWeights(args, "resources", &profile->balanced_resources),
+          field + ".args");
+    }
+  }
+  return core::OkStatus();
+}
+
+core::Result<model::SchedulerProfile> DecodeProfile(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  model::SchedulerProfile profile;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "schedulerName", &profile.scheduler_name));
+  if (profile.scheduler_name.empty()) profile.scheduler_name = "default-scheduler";
+  dom::object plugins;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "plugins", &plugins, &found));
+  if (found) {
+    PluginSet multi_point;
+    PluginSet score;
+    PluginSet filter;
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodePluginSet(plugins, "multiPoint", &multi_point), "plugins");
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodePluginSet(plugins, "score", &score), "plugins");
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodePluginSet(plugins, "filter", &filter), "plugins");
+    // multiPoint.enabled registers a plugin at every point it implements; only the known
+    // score plugins (those with a default weight) are given a weight here.
+    PluginSet multi_score = multi_point;
+    std::erase_if(multi_score.enabled, [&](const PluginRef& p) {
+      return profile.score_weights.count(p.name) == 0;
+    });
+    ApplyScore(multi_score, &profile);
+    PluginSet multi_filter = multi_point;
+    multi_filter.enabled.clear();
+    ApplyFilter(multi_filter, &profile);
+    ApplyScore(score, &profile);
+    ApplyFilter(filter, &profile);
+  }
+  BERTH_RETURN_IF_ERROR(DecodePluginConfig(obj, &profile));
+  return profile;
+}
+
+}  // namespace
+
+core::Result<model::SchedulerConfig> DecodeSchedulerConfig(dom::object obj) {
+  model::SchedulerConfig config;
+  dom::array profiles;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(obj, "profiles", &profiles, &found));
+  if (!found || profiles.size() == 0) return config;
+  config.profiles.clear();
+  std::set<std::string> names;
+  size_t i = 0;
+  for (dom::element item : profiles) {
+    std::string field = "profiles" + IndexField(i++);
+    auto profile = DecodeProfile(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(profile, field);
+    if (!names.insert(profile->scheduler_name).second) {
+      return FieldError(field + ".schedulerName",
+                        "duplicate value \"" + profile->scheduler_name + "\"");
+    }
+    config.profiles.push_back(std::move(*profile));
+  }
+  return config;
+}
+
+}  // namespace berth::io::internal

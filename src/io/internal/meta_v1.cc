@@ -1,0 +1,57 @@
+// meta/v1: ObjectMeta and the apiVersion/kind/metadata header workloads share.
+#include <string>
+#include <utility>
+
+#include "io/internal/decoders.h"
+#include "io/internal/json_fields.h"
+
+namespace berth::io::internal {
+
+namespace {
+
+core::Status DecodeMetadataFields(dom::object md, model::ObjectMeta* meta) {
+  BERTH_RETURN_IF_ERROR(GetString(md, "name", &meta->name));
+  BERTH_RETURN_IF_ERROR(GetString(md, "namespace", &meta->namespace_));
+  BERTH_RETURN_IF_ERROR(GetString(md, "uid", &meta->uid));
+  BERTH_RETURN_IF_ERROR(GetStringMap(md, "labels", &meta->labels));
+  BERTH_RETURN_IF_ERROR(GetStringMap(md, "annotations", &meta->annotations));
+  std::string created;
+  BERTH_RETURN_IF_ERROR(GetString(md, "creationTimestamp", &created));
+  if (!created.empty()) {
+    auto ts = core::Timestamp::Parse(created);
+    BERTH_IO_RETURN_IF_ERROR_AT(ts, "creationTimestamp");
+    meta->creation_timestamp = *ts;
+  }
+  return core::OkStatus();
+}
+
+}  // namespace
+
+core::Result<model::ObjectMeta> DecodeObjectMeta(dom::object obj, bool namespaced,
+                                                 bool name_required) {
+  model::ObjectMeta meta;
+  dom::object md;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "metadata", &md, &found));
+  if (found) BERTH_IO_RETURN_IF_ERROR_AT(DecodeMetadataFields(md, &meta), "metadata");
+  if (name_required && meta.name.empty()) {
+    return core::InvalidArgument("required value", core::Location{"", "", "metadata.name"});
+  }
+  if (!namespaced) {
+    meta.namespace_.clear();
+  } else if (meta.namespace_.empty()) {
+    meta.namespace_ = "default";
+  }
+  return meta;
+}
+
+core::Result<model::WorkloadObject> DecodeWorkloadHeader(dom::object obj) {
+  model::WorkloadObject w;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "apiVersion", &w.api_version));
+  BERTH_RETURN_IF_ERROR(GetString(obj, "kind", &w.kind));
+  BERTH_ASSIGN_OR_RETURN(w.meta, DecodeObjectMeta(obj, /*namespaced=*/true,
+                                                  /*name_required=*/true));
+  return w;
+}
+
+}  // namespace berth::io::internal

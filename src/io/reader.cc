@@ -1,0 +1,548 @@
+// Reading is one decode path: JSON goes straight to simdjson's DOM, YAML is turned into JSON
+// text per document first (internal/yaml_to_json.h), and both end in HandleObject, which
+// dispatches on apiVersion group and kind to the decoders (internal/decoders.h). simdjson
+// is used because a `kubectl get -A -o json` dump of a large cluster is hundreds of MB.
+#include "io/reader.h"
+
+#include <nlohmann/json.hpp>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+
+#include "io/internal/decoders.h"
+#include "io/internal/expand.h"
+#include "io/internal/json_fields.h"
+#include "io/internal/yaml_to_json.h"
+
+namespace berth::io {
+
+namespace internal {
+
+struct UnknownKind {
+  std::string api_version;
+  std::string kind;
+  std::string file;  // where it was first seen
+  size_t count = 0;
+};
+
+struct ReaderState {
+  Input input;
+  std::vector<bool> pod_has_priority;                   // parallel to snapshot.pods
+  std::vector<std::vector<PodSetSource>> workload_sources;  // parallel to snapshot.workloads
+  std::vector<UnknownKind> unknown_kinds;               // in first-seen order
+  simdjson::dom::parser parser;
+  bool finished = false;
+};
+
+}  // namespace internal
+
+namespace {
+
+namespace dom = simdjson::dom;
+using internal::ReaderState;
+
+enum class KnownKind {
+  kNamespace,
+  kNode,
+  kPod,
+  kPriorityClass,
+  kJob,
+  kDeployment,
+  kStatefulSet,
+  kJobSet,
+  kPyTorchJob,
+  kLeaderWorkerSet,
+  kSchedulerConfig,
+  kUnknown,
+};
+
+// Any version of a known group is read: the fields berth reads kept their shape across
+// versions (v1beta1 vs v1 of jobset, kubescheduler.config v1beta3 vs v1).
+KnownKind Classify(std::string_view api_version, std::string_view kind) {
+  auto slash = api_version.find('/');
+  std::string_view group = slash == std::string_view::npos ? "" : api_version.substr(0, slash);
+  if (group.empty()) {
+    if (api_version != "v1") return KnownKind::kUnknown;
+    if (kind == "Namespace") return KnownKind::kNamespace;
+    if (kind == "Node") return KnownKind::kNode;
+    if (kind == "Pod") return KnownKind::kPod;
+  } else if (group == "scheduling.k8s.io" && kind == "PriorityClass") {
+    return KnownKind::kPriorityClass;
+  } else if (group == "batch" && kind == "Job") {
+    return KnownKind::kJob;
+  } else if (group == "apps" && kind == "Deployment") {
+    return KnownKind::kDeployment;
+  } else if (group == "apps" && kind == "StatefulSet") {
+    return KnownKind::kStatefulSet;
+  } else if (group == "jobset.x-k8s.io" && kind == "JobSet") {
+    return KnownKind::kJobSet;
+  } else if (group == "kubeflow.org" && kind == "PyTorchJob") {
+    return KnownKind::kPyTorchJob;
+  } else if (group == "leaderworkerset.x-k8s.io" && kind == "LeaderWorkerSet") {
+    return KnownKind::kLeaderWorkerSet;
+  } else if (group == "kubescheduler.config.k8s.io" && kind == "KubeSchedulerConfiguration") {
+    return KnownKind::kSchedulerConfig;
+  }
+  return KnownKind::kUnknown;
+}
+
+bool IsNamespaced(KnownKind k) {
+  return !(k == KnownKind::kNamespace || k == KnownKind::kNode ||
+           k == KnownKind::kPriorityClass || k == KnownKind::kSchedulerConfig);
+}
+
+// Name and namespace for error messages, read leniently (decoding reports type errors).
+void PeekName(dom::object obj, bool namespaced, std::string* namespace_, std::string* name) {
+  dom::element md;
+  dom::object md_obj;
+  if (!internal::Find(obj, "metadata", &md) || md.get_object().get(md_obj)) return;
+  std::string_view s;
+  dom::element e;
+  if (internal::Find(md_obj, "name", &e) && e.get_string().get(s) == simdjson::SUCCESS) {
+    name->assign(s);
+  }
+  if (!namespaced) return;
+  if (internal::Find(md_obj, "namespace", &e) && e.get_string().get(s) == simdjson::SUCCESS &&
+      !s.empty()) {
+    namespace_->assign(s);
+  } else {
+    *namespace_ = "default";
+  }
+}
+
+// Byte offset at which nlohmann's parser stops on malformed JSON, to turn simdjson's
+// position-less errors into a line and column. Only run on the error path.
+class ErrorOffsetSax : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception&) override {
+    offset = position;
+    return false;
+  }
+  std::size_t offset = std::string::npos;
+};
+
+std::string PositionPrefix(std::string_view text, size_t offset) {
+  if (offset == std::string::npos) return "";
+  offset = std::min(offset, text.size());
+  // nlohmann reports the position after the offending character.
+  if (offset > 0) --offset;
+  size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
+  size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+  size_t column = line_start == std::string_view::npos ? offset + 1 : offset - line_start;
+  if (offset == 0) column = 1;
+  return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": ";
+}
+
+std::string JsonErrorMessage(std::string_view text, size_t doc_start, simdjson::error_code err) {
+  size_t offset = std::string::npos;
+  try {
+    ErrorOffsetSax sax;
+    std::string_view rest = text.substr(std::min(doc_start, text.size()));
+    nlohmann::json::sax_parse(rest.begin(), rest.end(), &sax, nlohmann::json::input_format_t::json,
+                              /*strict=*/false);
+    if (sax.offset != std::string::npos) offset = doc_start + sax.offset;
+  } catch (const std::exception&) {
+    // No position then; the message still says what is wrong.
+  }
+  return PositionPrefix(text, offset) + "invalid JSON: " + simdjson::error_message(err);
+}
+
+class FileReader {
+ public:
+  FileReader(ReaderState& state, core::Diagnostics& diags, const std::string& file,
+             const ReadOptions& options)
+      : st_(state), diags_(diags), file_(file), options_(options) {}
+
+  // `data` has SIMDJSON_PADDING readable bytes after `size`.
+  void ReadBuffer(const char* data, size_t size) {
+    std::string_view text(data, size);
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") {
+      data += 3;
+      size -= 3;
+      text.remove_prefix(3);
+    }
+    size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) return;
+    if (text[first] == '{' || text[first] == '[') {
+      ReadJson(data, size);
+    } else {
+      ReadYaml(text);
+    }
+  }
+
+ private:
+  void ReadJson(const char* data, size_t size) {
+    std::string_view text(data, size);
+    dom::element root;
+    simdjson::error_code err = st_.parser.parse(data, size, /*realloc_if_needed=*/false).get(root);
+    if (err == simdjson::SUCCESS) {
+      HandleRoot(root);
+      return;
+    }
+    if (err != simdjson::TAPE_ERROR) {
+      diags_.Report(core::InvalidArgument(JsonErrorMessage(text, 0, err), {file_, "", ""}));
+      return;
+    }
+    // Possibly a stream of JSON values ({...}{...}); simdjson reads those with parse_many.
+    size_t batch = std::max<size_t>(size, 1 << 20);
+    dom::document_stream stream;
+    err = st_.parser.parse_many(reinterpret_cast<const uint8_t*>(data), size, batch).get(stream);
+    if (err != simdjson::SUCCESS) {
+      diags_.Report(core::InvalidArgument(JsonErrorMessage(text, 0, err), {file_, "", ""}));
+      return;
+    }
+    for (auto it = stream.begin(); it != stream.end(); ++it) {
+      dom::element doc;
+      err = (*it).get(doc);
+      if (err != simdjson::SUCCESS) {
+        diags_.Report(core::InvalidArgument(JsonErrorMessage(text, it.current_index(), err),
+                                            {file_, "", ""}));
+        return;
+      }
+      HandleRoot(doc);
+    }
+    if (stream.truncated_bytes() > 0) {
+      size_t start = size - stream.truncated_bytes();
+      diags_.Report(core::InvalidArgument(
+          JsonErrorMessage(text, start, simdjson::INCOMPLETE_ARRAY_OR_OBJECT), {file_, "", ""}));
+    }
+  }
+
+  void ReadYaml(std::string_view text) {
+    core::Status status = internal::ConvertYamlStream(text, [this](std::string&& json, int line) {
+      simdjson::padded_string padded(json);
+      dom::element root;
+      simdjson::error_code err = st_.parser.parse(padded).get(root);
+      if (err != simdjson::SUCCESS) {
+        diags_.Report(core::InvalidArgument("document at line " + std::to_string(line) + ": " +
+                                                simdjson::error_message(err),
+                                            {file_, "", ""}));
+        return;
+      }
+      HandleRoot(root);
+    });
+    if (!status.ok()) {
+      core::Error error = std::move(status).error();
+      error.WithFile(file_);
+      diags_.Report(std::move(error));
+    }
+  }
+
+  // A top-level value: an object, or an array of objects (a bare JSON array or YAML list).
+  void HandleRoot(dom::element root) {
+    if (root.is_null()) return;
+    dom::array array;
+    if (root.get_array().get(array) == simdjson::SUCCESS) {
+      for (dom::element item : array) HandleObject(item);
+      return;
+    }
+    HandleObject(root);
+  }
+
+  void HandleObject(dom::element e) {
+    dom::object obj;
+    if (e.get_object().get(obj) != simdjson::SUCCESS) {
+      diags_.Report(core::InvalidArgument("a document must be an object with apiVersion and kind",
+                                          {file_, "", ""}));
+      return;
+    }
+    std::string api_version;
+    std::string kind;
+    core::Status status = internal::GetString(obj, "apiVersion", &api_version);
+    if (status.ok()) status = internal::GetString(obj, "kind", &kind);
+    if (status.ok() && kind.empty()) {
+      status = core::InvalidArgument("required value", {"", "", "kind"});
+    }
+    if (!status.ok()) {
+      Fail(std::move(status).error(), kind, obj, true);
+      return;
+    }
+    // `kind: List` and the typed lists kubectl prints (PodList, NodeList, ...).
+    dom::array items;
+    if ((kind == "List" || kind.ends_with("List")) &&
+        internal::Find(obj, "items", &e) && e.get_array().get(items) == simdjson::SUCCESS) {
+      for (dom::element item : items) HandleObject(item);
+      return;
+    }
+    KnownKind known = Classify(api_version, kind);
+    if (known == KnownKind::kUnknown) {
+      CountUnknown(api_version, kind);
+      return;
+    }
+    Decode(known, obj, api_version, kind);
+  }
+
+  void Decode(KnownKind known, dom::object obj, const std::string& api_version,
+              const std::string& kind) {
+    model::Snapshot& snap = st_.input.snapshot;
+    switch (known) {
+      case KnownKind::kNamespace: {
+        auto ns = internal::DecodeNamespace(obj);
+        if (!ns.has_value()) return Fail(std::move(ns).error(), kind, obj, IsNamespaced(known));
+        ns->source = Store(obj, api_version, kind, ns->meta);
+        snap.namespaces.push_back(std::move(*ns));
+        break;
+      }
+      case KnownKind::kNode: {
+        auto node = internal::DecodeNode(obj, snap.resources);
+        if (!node.has_value()) return Fail(std::move(node).error(), kind, obj, IsNamespaced(known));
+        node->cluster = ClusterOf(node->meta);
+        node->source = Store(obj, api_version, kind, node->meta);
+        snap.nodes.push_back(std::move(*node));
+        break;
+      }
+      case KnownKind::kPod: {
+        bool has_priority = false;
+        auto pod = internal::DecodePod(obj, snap.resources, &has_priority);
+        if (!pod.has_value()) return Fail(std::move(pod).error(), kind, obj, IsNamespaced(known));
+        pod->cluster = ClusterOf(pod->meta);
+        pod->source = Store(obj, api_version, kind, pod->meta);
+        snap.pods.push_back(std::move(*pod));
+        st_.pod_has_priority.push_back(has_priority);
+        break;
+      }
+      case KnownKind::kPriorityClass: {
+        auto pc = internal::DecodePriorityClass(obj);
+        if (!pc.has_value()) return Fail(std::move(pc).error(), kind, obj, IsNamespaced(known));
+        pc->source = Store(obj, api_version, kind, pc->meta);
+        snap.priority_classes.push_back(std::move(*pc));
+        break;
+      }
+      case KnownKind::kJob:
+      case KnownKind::kDeployment:
+      case KnownKind::kStatefulSet:
+      case KnownKind::kJobSet:
+      case KnownKind::kPyTorchJob:
+      case KnownKind::kLeaderWorkerSet: {
+        auto w = DecodeWorkload(known, obj, snap.resources);
+        if (!w.has_value()) return Fail(std::move(w).error(), kind, obj, IsNamespaced(known));
+        model::WorkloadObject& workload = w->workload;
+        workload.cluster = ClusterOf(workload.meta);
+        for (model::PodSetTemplate& set : workload.pod_sets) {
+          set.pod_template.cluster = workload.cluster;
+        }
+        workload.source = Store(obj, api_version, kind, workload.meta);
+        snap.workloads.push_back(std::move(workload));
+        st_.workload_sources.push_back(std::move(w->sources));
+        break;
+      }
+      case KnownKind::kSchedulerConfig: {
+        if (snap.scheduler_config.has_value()) {
+          return Fail(core::FailedPrecondition(
+                          "a second KubeSchedulerConfiguration is ignored; give one per run"),
+                      kind, obj, IsNamespaced(known));
+        }
+        auto config = internal::DecodeSchedulerConfig(obj);
+        if (!config.has_value()) return Fail(std::move(config).error(), kind, obj, IsNamespaced(known));
+        snap.scheduler_config = std::move(*config);
+        break;
+      }
+      case KnownKind::kUnknown:
+        return;
+    }
+    ++st_.input.objects_read;
+  }
+
+  static core::Result<internal::DecodedWorkload> DecodeWorkload(KnownKind known, dom::object obj,
+                                                                model::ResourceCatalog& catalog) {
+    switch (known) {
+      case KnownKind::kJob: return internal::DecodeJob(obj, catalog);
+      case KnownKind::kJobSet: return internal::DecodeJobSet(obj, catalog);
+      case KnownKind::kPyTorchJob: return internal::DecodePyTorchJob(obj, catalog);
+      case KnownKind::kLeaderWorkerSet: return internal::DecodeLeaderWorkerSet(obj, catalog);
+      default: return internal::DecodeReplicated(obj, catalog);
+    }
+  }
+
+  std::string ClusterOf(const model::ObjectMeta& meta) const {
+    if (!options_.cluster.empty()) return options_.cluster;
+    auto it = meta.annotations.find(model::kClusterAnnotation);
+    if (it != meta.annotations.end() && !it->second.empty()) return it->second;
+    return "default";
+  }
+
+  model::SourceRef Store(dom::object obj, const std::string& api_version, const std::string& kind,
+                         const model::ObjectMeta& meta) {
+    Document doc;
+    doc.file = file_;
+    doc.api_version = api_version;
+    doc.kind = kind;
+    doc.namespace_ = meta.namespace_;
+    doc.name = meta.name;
+    doc.json = simdjson::minify(obj);
+    return st_.input.documents.Add(std::move(doc));
+  }
+
+  void Fail(core::Error error, const std::string& kind, dom::object obj, bool namespaced) {
+    std::string ns;
+    std::string name;
+    PeekName(obj, namespaced, &ns, &name);
+    error.WithFile(file_);
+    error.WithObject(internal::ObjectLabel(kind.empty() ? "object" : kind, ns, name));
+    diags_.Report(std::move(error));
+  }
+
+  void CountUnknown(const std::string& api_version, const std::string& kind) {
+    for (internal::UnknownKind& u : st_.unknown_kinds) {
+      if (u.api_version == api_version && u.kind == kind) {
+        ++u.count;
+        return;
+      }
+    }
+    st_.unknown_kinds.push_back({api_version, kind, file_, 1});
+  }
+
+  ReaderState& st_;
+  core::Diagnostics& diags_;
+  const std::string& file_;
+  const ReadOptions& options_;
+};
+
+bool HasInputExtension(const std::filesystem::path& p) {
+  std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml" || ext == ".json";
+}
+
+}  // namespace
+
+Reader::Reader(core::Diagnostics& diags)
+    : diags_(diags), state_(std::make_unique<internal::ReaderState>()) {}
+
+Reader::~Reader() = default;
+
+void Reader::ReadText(std::string_view text, const std::string& file_name,
+                      const ReadOptions& options) {
+  BERTH_CHECK(!state_->finished, "Reader used after Finish()");
+  simdjson::padded_string padded(text.data(), text.size());
+  FileReader(*state_, diags_, file_name, options).ReadBuffer(padded.data(), padded.size());
+}
+
+core::Status Reader::ReadPath(const std::string& path, const ReadOptions& options) {
+  BERTH_CHECK(!state_->finished, "Reader used after Finish()");
+  if (path == "-") {
+    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    ReadText(text, "<stdin>", options);
+    return core::OkStatus();
+  }
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::file_status status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) {
+    return core::NotFound("no such file or directory", core::Location{path, "", ""});
+  }
+  std::vector<std::string> files;
+  if (fs::is_directory(status)) {
+    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      std::error_code file_ec;
+      if (it->is_regular_file(file_ec) && HasInputExtension(it->path())) {
+        files.push_back(it->path().string());
+      }
+    }
+    if (ec) {
+      return core::NotFound("cannot list directory: " + ec.message(), core::Location{path, "", ""});
+    }
+    std::sort(files.begin(), files.end());
+  } else {
+    files.push_back(path);
+  }
+  for (const std::string& file : files) {
+    simdjson::padded_string content;
+    if (simdjson::padded_string::load(file).get(content) != simdjson::SUCCESS) {
+      core::Error error = core::NotFound("cannot read file", core::Location{file, "", ""});
+      if (file == path) return error;
+      diags_.Report(std::move(error));
+      continue;
+    }
+    FileReader(*state_, diags_, file, options).ReadBuffer(content.data(), content.size());
+  }
+  return core::OkStatus();
+}
+
+Input Reader::Finish() {
+  BERTH_CHECK(!state_->finished, "Reader::Finish() called twice");
+  state_->finished = true;
+  Input& input = state_->input;
+  model::Snapshot& snap = input.snapshot;
+
+  for (const internal::UnknownKind& u : state_->unknown_kinds) {
+    diags_.Warn(core::Unimplemented("skipped " + std::to_string(u.count) + " object" +
+                                        (u.count == 1 ? "" : "s") + " of unknown kind " + u.kind +
+                                        " (" + u.api_version + ")",
+                                    core::Location{u.file, "", ""}));
+  }
+
+  internal::PriorityResolver priorities(snap.priority_classes);
+  auto error_for = [&](core::Error error, model::SourceRef source) {
+    const Document& doc = input.documents.Get(source);
+    error.WithFile(doc.file);
+    error.WithObject(internal::ObjectLabel(doc.kind, doc.namespace_, doc.name));
+    diags_.Report(std::move(error));
+  };
+
+  // Given pods: a pod naming a missing class is dropped, as admission would reject it.
+  std::vector<model::Pod> pods;
+  pods.reserve(snap.pods.size());
+  for (size_t i = 0; i < snap.pods.size(); ++i) {
+    model::Pod& pod = snap.pods[i];
+    core::Status status = priorities.Resolve(&pod, state_->pod_has_priority[i]);
+    if (!status.ok()) {
+      error_for(std::move(status).error(), pod.source);
+      continue;
+    }
+    pods.push_back(std::move(pod));
+  }
+  snap.pods = std::move(pods);
+
+  // Workloads: resolve their templates' priorities, then expand the ones not suspended.
+  std::unordered_set<std::string> existing;
+  for (const model::Pod& pod : snap.pods) existing.insert(internal::PodKey(pod));
+  std::vector<model::WorkloadObject> workloads;
+  workloads.reserve(snap.workloads.size());
+  for (size_t w = 0; w < snap.workloads.size(); ++w) {
+    model::WorkloadObject& workload = snap.workloads[w];
+    const std::vector<internal::PodSetSource>& sources = state_->workload_sources[w];
+    bool ok = true;
+    for (size_t s = 0; s < workload.pod_sets.size() && ok; ++s) {
+      core::Status status =
+          priorities.Resolve(&workload.pod_sets[s].pod_template, sources[s].has_priority);
+      if (!status.ok()) {
+        core::Error error = std::move(status).error();
+        error.WithFieldPrefix(sources[s].template_field);
+        error_for(std::move(error), workload.source);
+        ok = false;
+      }
+    }
+    if (!ok) continue;
+    if (!workload.suspended) {
+      // A copy: expansion adds documents, which may move the one this name lives in.
+      std::string file = input.documents.Get(workload.source).file;
+      internal::ExpandWorkload(workload, sources, file, &existing, &snap, &input.documents);
+    }
+    workloads.push_back(std::move(workload));
+  }
+  snap.workloads = std::move(workloads);
+  return std::move(input);
+}
+
+}  // namespace berth::io

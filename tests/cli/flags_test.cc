@@ -1,0 +1,59 @@
+#include "cli/flags.h"
+
+#include <gtest/gtest.h>
+
+#include "cli/explain_command.h"
+
+namespace berth::cli {
+namespace {
+
+TEST(FlagsTest, OutputFormats) {
+  EXPECT_EQ(ParseOutputFormat("yaml").value(), io::OutputFormat::kYaml);
+  EXPECT_EQ(ParseOutputFormat("json").value(), io::OutputFormat::kJson);
+  EXPECT_EQ(ParseOutputFormat("table").value(), io::OutputFormat::kTable);
+  auto bad = ParseOutputFormat("xml");
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().code(), core::ErrorCode::kInvalidArgument);
+  EXPECT_NE(bad.error().message().find("\"xml\""), std::string::npos);
+}
+
+TEST(FlagsTest, ScoringStrategiesUseKubeSchedulerSpelling) {
+  EXPECT_EQ(ParseScoringStrategy("MostAllocated").value(),
+            model::ScoringStrategyType::kMostAllocated);
+  EXPECT_EQ(ParseScoringStrategy("LeastAllocated").value(),
+            model::ScoringStrategyType::kLeastAllocated);
+  EXPECT_EQ(ParseScoringStrategy("RequestedToCapacityRatio").value(),
+            model::ScoringStrategyType::kRequestedToCapacityRatio);
+  EXPECT_FALSE(ParseScoringStrategy("mostallocated").has_value());
+}
+
+TEST(FlagsTest, PlanOptionsLeaveEmptyFlagsUnset) {
+  auto none = ParsePlanOptions("", "");
+  ASSERT_TRUE(none.has_value());
+  EXPECT_FALSE(none->scoring.has_value());
+  EXPECT_FALSE(none->now.has_value());
+
+  auto both = ParsePlanOptions("MostAllocated", "2026-01-02T03:04:05Z");
+  ASSERT_TRUE(both.has_value());
+  EXPECT_EQ(both->scoring, model::ScoringStrategyType::kMostAllocated);
+  ASSERT_TRUE(both->now.has_value());
+  EXPECT_EQ(both->now->ToString(), "2026-01-02T03:04:05Z");
+
+  auto bad_now = ParsePlanOptions("", "yesterday");
+  ASSERT_FALSE(bad_now.has_value());
+  EXPECT_NE(bad_now.error().message().find("--now"), std::string::npos);
+}
+
+TEST(ParsePodTargetTest, KubectlStyleNames) {
+  EXPECT_EQ(ParsePodTarget("pod/train-0").value(), "train-0");
+  EXPECT_EQ(ParsePodTarget("pods/ml/train-0").value(), "ml/train-0");
+  EXPECT_EQ(ParsePodTarget("po/train-0").value(), "train-0");
+  EXPECT_FALSE(ParsePodTarget("train-0").has_value());
+  EXPECT_FALSE(ParsePodTarget("job/train").has_value());
+  EXPECT_FALSE(ParsePodTarget("pod/").has_value());
+  EXPECT_FALSE(ParsePodTarget("pod/a/b/c").has_value());
+  EXPECT_FALSE(ParsePodTarget("pod/ml/").has_value());
+}
+
+}  // namespace
+}  // namespace berth::cli
