@@ -6,8 +6,7 @@ namespace berth::binding {
 
 std::string_view BalancedAllocationScore::Name() const { return kNodeResourcesBalancedAllocation; }
 
-bool BalancedAllocationScore::PreScore(const CycleContext& ctx,
-                                       std::span<const model::NodeIndex>) {
+bool BalancedAllocationScore::PreScore(const CycleContext& ctx, std::span<const model::NodeIndex>) {
   return !scorer_.BalancedSkipped(ctx.info.resources);
 }
 

@@ -23,9 +23,10 @@ ClusterState::ClusterState(const model::Snapshot& snapshot, const ResourceTable&
     by_name_.push_back(model::NodeIndex{static_cast<int32_t>(i)});
   }
   // Name order decides ties; equal names (invalid input) fall back to snapshot order.
-  std::stable_sort(by_name_.begin(), by_name_.end(), [this](model::NodeIndex a, model::NodeIndex b) {
-    return nodes_[idx(a)]->meta.name < nodes_[idx(b)]->meta.name;
-  });
+  std::stable_sort(by_name_.begin(), by_name_.end(),
+                   [this](model::NodeIndex a, model::NodeIndex b) {
+                     return nodes_[idx(a)]->meta.name < nodes_[idx(b)]->meta.name;
+                   });
   rank_.assign(n, 0);
   for (size_t r = 0; r < by_name_.size(); ++r) {
     rank_[idx(by_name_[r])] = static_cast<int32_t>(r);

@@ -63,7 +63,8 @@ void ReasonHistogram::Render(const ReasonTable& reasons, int64_t num_nodes,
   for (const Entry& e : entries) {
     ReasonId id{static_cast<int32_t>(e.reason)};
     decision->rejections.push_back(model::Rejection{"binding", reasons.Plugin(id), reasons.Text(id),
-                                                    e.rendered, static_cast<int32_t>(counts_[e.reason])});
+                                                    e.rendered,
+                                                    static_cast<int32_t>(counts_[e.reason])});
   }
 }
 

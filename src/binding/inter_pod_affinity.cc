@@ -9,8 +9,7 @@ namespace berth::binding {
 namespace {
 
 // Adds `delta` to counts[key][node's value of key] when the node has the key.
-void AddAt(TopologyCounts* counts, const model::Node& node, const std::string& key,
-           int64_t delta) {
+void AddAt(TopologyCounts* counts, const model::Node& node, const std::string& key, int64_t delta) {
   auto it = node.meta.labels.find(key);
   if (it == node.meta.labels.end()) return;
   (*counts)[key][it->second] += delta;

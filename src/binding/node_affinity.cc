@@ -49,8 +49,8 @@ PreFilterResult NodeAffinityFilter::PreFilter(const CycleContext& ctx) {
         term_names = std::move(values);
       } else {
         std::set<std::string> both;
-        std::set_intersection(term_names->begin(), term_names->end(), values.begin(),
-                              values.end(), std::inserter(both, both.begin()));
+        std::set_intersection(term_names->begin(), term_names->end(), values.begin(), values.end(),
+                              std::inserter(both, both.begin()));
         term_names = std::move(both);
       }
     }

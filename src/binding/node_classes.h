@@ -27,7 +27,9 @@ class NodeClasses {
   int32_t class_of(model::NodeIndex n) const { return class_of_[static_cast<size_t>(n.v)]; }
   // The class's first node in snapshot order; every member answers the class's questions
   // the same way.
-  model::NodeIndex representative(int32_t c) const { return members_[static_cast<size_t>(c)].front(); }
+  model::NodeIndex representative(int32_t c) const {
+    return members_[static_cast<size_t>(c)].front();
+  }
   const std::vector<model::NodeIndex>& members(int32_t c) const {
     return members_[static_cast<size_t>(c)];
   }

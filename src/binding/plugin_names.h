@@ -25,7 +25,8 @@ inline constexpr std::string_view kReasonNodeAffinity =
 inline constexpr std::string_view kReasonAffinityConflict = "pod affinity terms conflict";
 inline constexpr std::string_view kReasonTooManyPods = "Too many pods";
 inline constexpr std::string_view kReasonInsufficientPrefix = "Insufficient ";
-inline constexpr std::string_view kReasonSpread = "node(s) didn't match pod topology spread constraints";
+inline constexpr std::string_view kReasonSpread =
+    "node(s) didn't match pod topology spread constraints";
 inline constexpr std::string_view kReasonSpreadMissingLabel =
     "node(s) didn't match pod topology spread constraints (missing required label)";
 inline constexpr std::string_view kReasonPodAffinity = "node(s) didn't match pod affinity rules";

@@ -40,8 +40,8 @@ struct PodInfo {
   std::vector<AffinityTerm> required_anti_affinity;
   std::vector<AffinityTerm> preferred_affinity;       // weight() set
   std::vector<AffinityTerm> preferred_anti_affinity;  // weight() set
-  std::vector<SpreadConstraint> hard_spread;  // DoNotSchedule
-  std::vector<SpreadConstraint> soft_spread;  // ScheduleAnyway
+  std::vector<SpreadConstraint> hard_spread;          // DoNotSchedule
+  std::vector<SpreadConstraint> soft_spread;          // ScheduleAnyway
 
   bool HasAffinityTerms() const {
     return !required_affinity.empty() || !required_anti_affinity.empty() ||

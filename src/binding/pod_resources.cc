@@ -41,13 +41,13 @@ std::vector<int64_t> Aggregate(const model::Pod& pod, size_t dims, AmountsFn amo
 
 PodResources ComputePodResources(const model::Pod& pod, size_t num_resources) {
   PodResources out;
-  out.requests = Aggregate(pod, num_resources,
-                           [num_resources](const model::Container& c, std::vector<int64_t>* v) {
-                             const auto& a = c.requests.amounts();
-                             size_t n = std::min(a.size(), num_resources);
-                             std::fill(v->begin(), v->end(), 0);
-                             std::copy(a.begin(), a.begin() + static_cast<ptrdiff_t>(n), v->begin());
-                           });
+  out.requests = Aggregate(
+      pod, num_resources, [num_resources](const model::Container& c, std::vector<int64_t>* v) {
+        const auto& a = c.requests.amounts();
+        size_t n = std::min(a.size(), num_resources);
+        std::fill(v->begin(), v->end(), 0);
+        std::copy(a.begin(), a.begin() + static_cast<ptrdiff_t>(n), v->begin());
+      });
   std::vector<int64_t> nonzero =
       Aggregate(pod, 2, [](const model::Container& c, std::vector<int64_t>* v) {
         int64_t cpu = c.requests.Get(model::kCpu);

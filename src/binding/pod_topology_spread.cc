@@ -107,8 +107,7 @@ void PodTopologySpreadFilter::Filter(const CycleContext& ctx, model::NodeIndex n
       return;
     }
     // Fewer eligible domains than minDomains make the global minimum 0.
-    int64_t min_match =
-        static_cast<int64_t>(counts_[c].size()) < sc.min_domains ? 0 : min_[c];
+    int64_t min_match = static_cast<int64_t>(counts_[c].size()) < sc.min_domains ? 0 : min_[c];
     int64_t self_match = sc.SelectorMatches(ctx.pod.meta.labels) ? 1 : 0;
     auto it = counts_[c].find(label->second);
     int64_t match = it == counts_[c].end() ? 0 : it->second;

@@ -13,7 +13,8 @@ std::vector<model::PodIndex> PendingPodsInQueueOrder(const model::Snapshot& snap
                                                      const model::SchedulerConfig& config) {
   std::vector<model::PodIndex> pending;
   for (size_t i = 0; i < snapshot.pods.size(); ++i) {
-    if (IsPending(snapshot.pods[i], config)) pending.push_back(model::PodIndex{static_cast<int32_t>(i)});
+    if (IsPending(snapshot.pods[i], config))
+      pending.push_back(model::PodIndex{static_cast<int32_t>(i)});
   }
   std::stable_sort(pending.begin(), pending.end(), [&](model::PodIndex a, model::PodIndex b) {
     const model::Pod& pa = snapshot.pod(a);

@@ -78,7 +78,8 @@ ReferenceEvaluator::Scored ReferenceEvaluator::RunScores(
     normalized = raw;
     plugin->NormalizeScore(ctx_, feasible, normalized);
     for (size_t i = 0; i < feasible.size(); ++i) {
-      out.per_node[i].push_back(PluginScore{std::string(plugin->Name()), raw[i], normalized[i], weight});
+      out.per_node[i].push_back(
+          PluginScore{std::string(plugin->Name()), raw[i], normalized[i], weight});
       out.totals[i] += normalized[i] * weight;
     }
   }
@@ -96,7 +97,8 @@ void ReferenceEvaluator::Conclude(const std::vector<model::NodeIndex>& feasible,
   size_t best = 0;
   for (size_t i = 1; i < feasible.size(); ++i) {
     if (totals[i] > totals[best] ||
-        (totals[i] == totals[best] && ctx_.state.rank(feasible[i]) < ctx_.state.rank(feasible[best]))) {
+        (totals[i] == totals[best] &&
+         ctx_.state.rank(feasible[i]) < ctx_.state.rank(feasible[best]))) {
       best = i;
     }
   }

@@ -61,8 +61,7 @@ int64_t ScaledUtilization(int64_t requested, int64_t capacity) {
 
 int64_t LeastRequestedScore(int64_t requested, int64_t capacity) {
   if (capacity == 0 || requested > capacity) return 0;
-  return static_cast<int64_t>(static_cast<Int128>(capacity - requested) * kMaxNodeScore /
-                              capacity);
+  return static_cast<int64_t>(static_cast<Int128>(capacity - requested) * kMaxNodeScore / capacity);
 }
 
 int64_t MostRequestedScore(int64_t requested, int64_t capacity) {

@@ -4,6 +4,7 @@
 
 #include "binding/cluster_state.h"
 #include "binding/cycle_context.h"
+#include "binding/indexed_path.h"
 #include "binding/label_sig_table.h"
 #include "binding/namespace_table.h"
 #include "binding/pod_info_store.h"
@@ -27,6 +28,7 @@ class Scheduler::Impl {
         pod_infos_(snapshot, resources_, &label_sigs_),
         state_(snapshot, resources_),
         assigned_(snapshot.pods.size(), -1) {
+    if (options_.use_index) index_ = std::make_unique<IndexedPath>(state_, resources_);
     for (size_t i = 0; i < config_.profiles.size(); ++i) {
       profiles_.emplace_back(config_.profiles[i], static_cast<int32_t>(i), resources_);
     }
@@ -43,7 +45,11 @@ class Scheduler::Impl {
   }
 
   std::vector<model::PodIndex> QueueOrder() const {
-    return PendingPodsInQueueOrder(snapshot_, config_);
+    std::vector<model::PodIndex> queue = PendingPodsInQueueOrder(snapshot_, config_);
+    // Pods this scheduler already bound are no longer pending.
+    std::erase_if(queue,
+                  [&](model::PodIndex p) { return assigned_[static_cast<size_t>(p.v)] >= 0; });
+    return queue;
   }
 
   model::PodDecision ScheduleOne(model::PodIndex pod) {
@@ -63,8 +69,15 @@ class Scheduler::Impl {
     }
     const PodInfo& info = pod_infos_.Get(pod);
     CycleContext ctx = Context(p, info, *profile);
-    ++stats_.reference;
-    decision = ReferenceEvaluator(ctx).Decide();
+    std::optional<model::PodDecision> indexed;
+    if (index_ != nullptr) indexed = index_->TryDecide(ctx);
+    if (indexed.has_value()) {
+      ++stats_.indexed;
+      decision = std::move(*indexed);
+    } else {
+      ++stats_.reference;
+      decision = ReferenceEvaluator(ctx).Decide();
+    }
     decision.pod = pod;
     if (decision.node.has_value()) {
       state_.AddPod(pod, *decision.node, info);
@@ -93,7 +106,11 @@ class Scheduler::Impl {
     return out;
   }
 
-  SchedulerStats stats() const { return stats_; }
+  SchedulerStats stats() const {
+    SchedulerStats out = stats_;
+    out.node_classes = index_ != nullptr ? index_->classes().num_classes() : 0;
+    return out;
+  }
 
  private:
   const ResolvedProfile* FindProfile(const model::Pod& pod) const {
@@ -105,8 +122,8 @@ class Scheduler::Impl {
 
   CycleContext Context(const model::Pod& pod, const PodInfo& info,
                        const ResolvedProfile& profile) const {
-    return CycleContext{snapshot_, resources_, state_,  namespaces_, label_sigs_,
-                        pod_infos_, profile,   pod,     info,        reasons_};
+    return CycleContext{snapshot_,  resources_, state_, namespaces_, label_sigs_,
+                        pod_infos_, profile,    pod,    info,        reasons_};
   }
 
   const model::Snapshot& snapshot_;
@@ -120,7 +137,8 @@ class Scheduler::Impl {
   mutable ReasonTable reasons_;
   ClusterState state_;
   std::vector<ResolvedProfile> profiles_;
-  std::vector<int32_t> assigned_;  // node each pod was bound to by this scheduler, or -1
+  std::vector<int32_t> assigned_;       // node each pod was bound to by this scheduler, or -1
+  std::unique_ptr<IndexedPath> index_;  // null when options_.use_index is false
   SchedulerStats stats_;
 };
 

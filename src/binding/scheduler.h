@@ -58,8 +58,9 @@ struct SchedulerOptions {
 
 // How ScheduleOne decided, for benchmarks and tests.
 struct SchedulerStats {
-  int64_t indexed = 0;    // pods decided by the index
-  int64_t reference = 0;  // pods decided node by node
+  int64_t indexed = 0;       // pods decided by the index
+  int64_t reference = 0;     // pods decided node by node
+  int32_t node_classes = 0;  // equivalence classes the index groups the nodes into
 };
 
 class Scheduler {

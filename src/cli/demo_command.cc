@@ -12,11 +12,6 @@ namespace berth::cli {
 
 namespace {
 
-std::string PodKey(const model::Pod& pod) {
-  return (pod.meta.namespace_.empty() ? std::string("default") : pod.meta.namespace_) + "/" +
-         pod.meta.name;
-}
-
 // The first pod in scheduling order that found no node: the highest-priority disappointment,
 // which is the one a user would ask about first.
 const model::PodDecision* FirstUnschedulable(const engine::Plan& plan) {
@@ -34,7 +29,8 @@ void PrintNextSteps(const std::string& featured, std::ostream& out) {
   }
   table.AddRow({"berth demo --scoring MostAllocated", "bin-pack nodes instead of spreading pods"});
   table.AddRow({"berth demo -o yaml", "the objects with spec.nodeName and PodScheduled written"});
-  table.AddRow({"berth plan -f DIR", "the same for your manifests or a kubectl get -A -o yaml dump"});
+  table.AddRow(
+      {"berth plan -f DIR", "the same for your manifests or a kubectl get -A -o yaml dump"});
   out << "\nNext:\n";
   table.Print(out, "  ");
 }
@@ -67,7 +63,7 @@ int RunDemoCommand(const DemoFlags& flags, std::ostream& out, std::ostream& err)
 
   std::string featured;
   if (const model::PodDecision* decision = FirstUnschedulable(plan)) {
-    featured = PodKey(input.snapshot.pod(decision->pod));
+    featured = engine::PodKey(input.snapshot.pod(decision->pod));
     auto explanation = engine::ExplainPod(input.snapshot, featured, options.value());
     if (explanation.has_value()) {
       out << "\nWhy is " << featured << " pending?\n\n";

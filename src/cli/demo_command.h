@@ -10,8 +10,9 @@
 namespace berth::cli {
 
 struct DemoFlags {
-  std::string output = "table";  // -o: table adds the explanation; yaml and json print the List only
-  std::string scoring;           // --scoring, as for plan
+  std::string output =
+      "table";          // -o: table adds the explanation; yaml and json print the List only
+  std::string scoring;  // --scoring, as for plan
 };
 
 int RunDemoCommand(const DemoFlags& flags, std::ostream& out, std::ostream& err);

@@ -15,11 +15,6 @@ namespace {
 
 using Align = TextTable::Align;
 
-std::string PodKey(const model::Pod& pod) {
-  return (pod.meta.namespace_.empty() ? std::string("default") : pod.meta.namespace_) + "/" +
-         pod.meta.name;
-}
-
 // What NodeResourcesFit charges the pod (containers, sidecars, init phases, overhead).
 model::ResourceVector PodRequests(const model::Snapshot& snapshot, const model::Pod& pod) {
   const binding::PodResources resources =
@@ -59,8 +54,11 @@ std::string FormatNodeSelector(const core::NodeSelector& selector) {
   for (const auto& term : selector.terms) {
     if (!out.empty()) out += " or ";
     std::string t;
-    for (const auto& r : term.match_expressions) t += (t.empty() ? "" : " and ") + FormatRequirement(r);
-    for (const auto& r : term.match_fields) t += (t.empty() ? "" : " and ") + FormatRequirement(r);
+    auto add = [&t](const core::SelectorRequirement& r) {
+      t += (t.empty() ? "" : " and ") + FormatRequirement(r);
+    };
+    for (const auto& r : term.match_expressions) add(r);
+    for (const auto& r : term.match_fields) add(r);
     out += selector.terms.size() > 1 ? "(" + t + ")" : t;
   }
   return out;
@@ -106,22 +104,21 @@ void PrintPodHeader(const model::Snapshot& snapshot, const engine::Explanation& 
   if (pod.node_affinity.required) {
     table.AddRow({"Node affinity:", FormatNodeSelector(*pod.node_affinity.required)});
   }
-  if (!pod.tolerations.empty()) {
-    std::string tolerations;
-    for (const auto& t : pod.tolerations) {
-      tolerations += (tolerations.empty() ? "" : ", ") + FormatToleration(t);
-    }
-    table.AddRow({"Tolerations:", tolerations});
+  // Always shown: a missing toleration is the most common reason a GPU pod waits.
+  std::string tolerations;
+  for (const auto& t : pod.tolerations) {
+    tolerations += (tolerations.empty() ? "" : ", ") + FormatToleration(t);
   }
+  table.AddRow({"Tolerations:", tolerations.empty() ? "none" : tolerations});
   const int32_t ahead = explanation.queue_position - 1;
   std::string queue = std::to_string(explanation.queue_position) + " of " +
                       Plural(explanation.queue_length, "pending pod", "pending pods");
   if (ahead > 0) {
-    queue += " (" + Plural(ahead, "pod", "pods") + " ahead of it " +
-             (ahead == 1 ? "was" : "were") + " scheduled first)";
+    queue += " (" + Plural(ahead, "pod", "pods") + " ahead of it " + (ahead == 1 ? "was" : "were") +
+             " scheduled first)";
   }
   table.AddRow({"Queue:", queue});
-  out << "Pod " << PodKey(pod) << '\n';
+  out << "Pod " << engine::PodKey(pod) << '\n';
   table.Print(out, "  ");
 }
 
@@ -228,9 +225,8 @@ void PrintSummary(const model::Snapshot& snapshot, const engine::Explanation& ex
     table.Print(out, "    ");
   }
   if (!feasible.empty()) {
-    std::stable_sort(feasible.begin(), feasible.end(), [](const auto* a, const auto* b) {
-      return a->total_score > b->total_score;
-    });
+    std::stable_sort(feasible.begin(), feasible.end(),
+                     [](const auto* a, const auto* b) { return a->total_score > b->total_score; });
     out << "  Feasible: " << Plural(static_cast<int64_t>(feasible.size()), "node", "nodes")
         << "; best scores:";
     constexpr size_t kShown = 3;
@@ -255,8 +251,9 @@ std::string FormatResources(const model::ResourceCatalog& catalog,
     const std::string& name = catalog.Name(id);
     core::Quantity quantity =
         id == model::kCpu ? core::Quantity::FromMilli(amount)
-        : IsBinaryResource(name) ? core::Quantity::FromUnits(amount, core::Quantity::Format::kBinarySI)
-                                 : core::Quantity::FromUnits(amount);
+        : IsBinaryResource(name)
+            ? core::Quantity::FromUnits(amount, core::Quantity::Format::kBinarySI)
+            : core::Quantity::FromUnits(amount);
     out += (out.empty() ? "" : ", ") + name + " " + quantity.ToString();
   }
   return out.empty() ? "none" : out;

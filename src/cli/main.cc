@@ -1,9 +1,9 @@
 // The berth command: binds flags to the commands' flag structs with CLI11 and calls them.
 // No logic lives here (STYLE.md); CLI11's exceptions are caught here and nowhere else.
+#include <CLI/CLI.hpp>
+#include <exception>
 #include <iostream>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "cli/demo_command.h"
 #include "cli/exit_code.h"
@@ -21,10 +21,10 @@ constexpr const char* kDescription =
 
 constexpr const char* kFooter =
     "\nExamples:\n"
-    "  berth demo                                  plan a built-in GPU fleet and explain a pending pod\n"
-    "  berth plan -f manifests/ -o table           one line per pod: node or reason\n"
+    "  berth demo                           plan a built-in GPU fleet, explain a pending pod\n"
+    "  berth plan -f manifests/ -o table    one line per pod: its node or why it waits\n"
     "  kubectl get nodes,pods -A -o yaml | berth plan -f -\n"
-    "  berth explain pod/ml/train-0 -f manifests/  every node's filter verdicts and scores\n"
+    "  berth explain pod/ml/train-0 -f dir  every node's filter verdicts and scores\n"
     "\nExit codes: 0 all objects planned; 1 some objects were bad (the rest are planned);\n"
     "2 nothing could be planned (bad flags, unreadable input, unknown pod).";
 
@@ -43,20 +43,24 @@ constexpr const char* kExplainFooter =
     "\nThe pod is explained at the state it meets in the cycle: after every pod ahead of it in\n"
     "the queue (higher priority, or older) was placed.";
 
+constexpr const char* kDemoFooter =
+    "\nThe fleet is examples/demo-fleet, compiled in: CPU, A100 and H100 nodes (some H100s\n"
+    "MIG-partitioned), running daemons, and training and inference workloads, some of which\n"
+    "cannot fit. `berth plan -f examples/demo-fleet` reads the same files from disk.";
+
 constexpr const char* kFilesHelp = "File, directory or - (stdin) to read; repeatable";
-constexpr const char* kScoringHelp = "NodeResourcesFit scoring for every profile (spread or bin-pack)";
+constexpr const char* kScoringHelp =
+    "NodeResourcesFit scoring for every profile (spread or bin-pack)";
 constexpr const char* kNowHelp = "The time the cycle runs at, RFC 3339 (2026-01-02T03:04:05Z)";
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Run(int argc, char** argv) {
   CLI::App app(kDescription, "berth");
   app.require_subcommand(1);
   app.set_version_flag("--version", berth::cli::VersionString());
 
   berth::cli::PlanFlags plan;
   CLI::App* plan_cmd = app.add_subcommand(
-      "plan", "Run one scheduling cycle and print the objects with the decisions written back");
+      "plan", "Schedule pending pods; print them with the decisions written back");
   plan_cmd->add_option("-f,--filename", plan.files, kFilesHelp)->required();
   plan_cmd->add_option("-o,--output", plan.output, "Output format: yaml, json or table")
       ->check(CLI::IsMember({"yaml", "json", "table"}))
@@ -67,7 +71,7 @@ int main(int argc, char** argv) {
 
   berth::cli::ExplainFlags explain;
   CLI::App* explain_cmd = app.add_subcommand(
-      "explain", "Show why a pod goes where it goes (or nowhere): filters and scores per node");
+      "explain", "Show why a pod goes where it goes, or nowhere: filters and scores");
   explain_cmd->add_option("pod", explain.target, "The pod: pod/NAME or pod/NAMESPACE/NAME")
       ->required();
   CLI::Option* explain_files = explain_cmd->add_option("-f,--filename", explain.files, kFilesHelp);
@@ -78,10 +82,11 @@ int main(int argc, char** argv) {
   explain_cmd->add_option("--now", explain.now, kNowHelp);
 
   berth::cli::DemoFlags demo;
-  CLI::App* demo_cmd = app.add_subcommand(
-      "demo", "Plan the built-in demo GPU fleet (examples/demo-fleet) and explain a pending pod");
-  demo_cmd->add_option("-o,--output", demo.output,
-                       "Output format: table (with an explanation), yaml or json")
+  CLI::App* demo_cmd =
+      app.add_subcommand("demo", "Plan the built-in demo GPU fleet and explain a pending pod");
+  demo_cmd
+      ->add_option("-o,--output", demo.output,
+                   "Output format: table (with an explanation), yaml or json")
       ->check(CLI::IsMember({"table", "yaml", "json"}))
       ->capture_default_str();
   demo_cmd->add_option("--scoring", demo.scoring, kScoringHelp)
@@ -93,6 +98,7 @@ int main(int argc, char** argv) {
   app.footer(kFooter);
   plan_cmd->footer(kPlanFooter);
   explain_cmd->footer(kExplainFooter);
+  demo_cmd->footer(kDemoFooter);
 
   try {
     app.parse(argc, argv);
@@ -113,4 +119,17 @@ int main(int argc, char** argv) {
     return 0;
   }
   return berth::cli::ToInt(berth::cli::ExitCode::kFailed);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // berth code throws nothing; this catches what the libraries below it might (CLI11 on a
+  // malformed option table, std::bad_alloc) so that no exception escapes main.
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "berth: internal error: " << e.what() << '\n';
+    return berth::cli::ToInt(berth::cli::ExitCode::kFailed);
+  }
 }

@@ -102,18 +102,18 @@ void WriteDecision(const model::PodDecision& decision, model::Snapshot& planned)
   }
 }
 
-std::string PodKey(const model::Pod& pod) {
-  return (pod.meta.namespace_.empty() ? std::string("default") : pod.meta.namespace_) + "/" +
-         pod.meta.name;
-}
-
 const char* PhaseName(model::PodPhase phase) {
   switch (phase) {
-    case model::PodPhase::kPending: return "Pending";
-    case model::PodPhase::kRunning: return "Running";
-    case model::PodPhase::kSucceeded: return "Succeeded";
-    case model::PodPhase::kFailed: return "Failed";
-    case model::PodPhase::kUnknown: return "Unknown";
+    case model::PodPhase::kPending:
+      return "Pending";
+    case model::PodPhase::kRunning:
+      return "Running";
+    case model::PodPhase::kSucceeded:
+      return "Succeeded";
+    case model::PodPhase::kFailed:
+      return "Failed";
+    case model::PodPhase::kUnknown:
+      return "Unknown";
   }
   return "Unknown";
 }
@@ -138,6 +138,13 @@ core::Error NotQueued(const model::Pod& pod, const model::SchedulerConfig& confi
 }
 
 }  // namespace
+
+std::string PodKey(const model::Pod& pod) {
+  std::string key = pod.meta.namespace_.empty() ? "default" : pod.meta.namespace_;
+  key += '/';
+  key += pod.meta.name;
+  return key;
+}
 
 model::SchedulerConfig EffectiveSchedulerConfig(const model::Snapshot& snapshot,
                                                 const PlanOptions& options) {

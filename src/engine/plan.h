@@ -48,6 +48,10 @@ struct Explanation {
   int32_t queue_length = 0;     // pending pods in that queue
 };
 
+// "namespace/name", with "default" for an empty namespace: the key FindPod matches and the
+// name explain and demo print.
+std::string PodKey(const model::Pod& pod);
+
 // Finds a pod by "namespace/name", or by "name" when exactly one pod has it. Pods with an
 // empty namespace match "default/name". NotFound when none does; InvalidArgument when
 // "name" is ambiguous (the message lists the candidates).

@@ -19,6 +19,7 @@
 #include "io/internal/decoders.h"
 #include "io/internal/expand.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/json_split.h"
 #include "io/internal/yaml_to_json.h"
 
 namespace berth::io {
@@ -173,73 +174,94 @@ class FileReader {
              const ReadOptions& options)
       : st_(state), diags_(diags), file_(file), options_(options) {}
 
-  // `data` has SIMDJSON_PADDING readable bytes after `size`.
-  void ReadBuffer(const char* data, size_t size) {
-    std::string_view text(data, size);
-    if (text.substr(0, 3) == "\xEF\xBB\xBF") {
-      data += 3;
-      size -= 3;
-      text.remove_prefix(3);
-    }
+  // `padded`: SIMDJSON_PADDING bytes after the text may be read (a simdjson::padded_string).
+  void ReadBuffer(std::string_view text, bool padded) {
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
     size_t first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos) return;
     if (text[first] == '{' || text[first] == '[') {
-      ReadJson(data, size);
+      ReadJson(text, padded);
     } else {
       ReadYaml(text);
     }
   }
 
  private:
-  void ReadJson(const char* data, size_t size) {
-    std::string_view text(data, size);
+  void ReportJsonError(std::string_view text, size_t doc_start, simdjson::error_code err) {
+    diags_.Report(core::InvalidArgument(JsonErrorMessage(text, doc_start, err), {file_, "", ""}));
+  }
+
+  void ReadJson(std::string_view text, bool padded) {
+    // A List is read item by item: each item's DOM is small and stays in cache.
+    internal::JsonListSplit split;
     dom::element root;
-    simdjson::error_code err = st_.parser.parse(data, size, /*realloc_if_needed=*/false).get(root);
+    if (internal::SplitJsonList(text, &split) &&
+        st_.parser.parse(split.shell.data(), split.shell.size()).get(root) == simdjson::SUCCESS) {
+      for (std::string_view item : split.items) {
+        // realloc_if_needed: the parser copies the item into its own padded buffer (reused).
+        simdjson::error_code err = st_.parser.parse(item.data(), item.size(), true).get(root);
+        if (err != simdjson::SUCCESS) {
+          ReportJsonError(text, static_cast<size_t>(item.data() - text.data()), err);
+          return;
+        }
+        HandleObject(root, item, /*raw_compact=*/false);
+      }
+      return;
+    }
+    simdjson::padded_string copy;
+    if (!padded) {
+      copy = simdjson::padded_string(text.data(), text.size());
+      text = std::string_view(copy.data(), copy.size());
+    }
+    simdjson::error_code err =
+        st_.parser.parse(text.data(), text.size(), /*realloc_if_needed=*/false).get(root);
     if (err == simdjson::SUCCESS) {
       HandleRoot(root);
       return;
     }
     if (err != simdjson::TAPE_ERROR) {
-      diags_.Report(core::InvalidArgument(JsonErrorMessage(text, 0, err), {file_, "", ""}));
+      ReportJsonError(text, 0, err);
       return;
     }
     // Possibly a stream of JSON values ({...}{...}); simdjson reads those with parse_many.
-    size_t batch = std::max<size_t>(size, 1 << 20);
+    size_t batch = std::max<size_t>(text.size(), 1 << 20);
     dom::document_stream stream;
-    err = st_.parser.parse_many(reinterpret_cast<const uint8_t*>(data), size, batch).get(stream);
+    err = st_.parser.parse_many(reinterpret_cast<const uint8_t*>(text.data()), text.size(), batch)
+              .get(stream);
     if (err != simdjson::SUCCESS) {
-      diags_.Report(core::InvalidArgument(JsonErrorMessage(text, 0, err), {file_, "", ""}));
+      ReportJsonError(text, 0, err);
       return;
     }
     for (auto it = stream.begin(); it != stream.end(); ++it) {
       dom::element doc;
       err = (*it).get(doc);
       if (err != simdjson::SUCCESS) {
-        diags_.Report(core::InvalidArgument(JsonErrorMessage(text, it.current_index(), err),
-                                            {file_, "", ""}));
+        ReportJsonError(text, it.current_index(), err);
         return;
       }
       HandleRoot(doc);
     }
     if (stream.truncated_bytes() > 0) {
-      size_t start = size - stream.truncated_bytes();
-      diags_.Report(core::InvalidArgument(
-          JsonErrorMessage(text, start, simdjson::INCOMPLETE_ARRAY_OR_OBJECT), {file_, "", ""}));
+      ReportJsonError(text, text.size() - stream.truncated_bytes(),
+                      simdjson::INCOMPLETE_ARRAY_OR_OBJECT);
     }
   }
 
   void ReadYaml(std::string_view text) {
     core::Status status = internal::ConvertYamlStream(text, [this](std::string&& json, int line) {
-      simdjson::padded_string padded(json);
       dom::element root;
-      simdjson::error_code err = st_.parser.parse(padded).get(root);
+      simdjson::error_code err = st_.parser.parse(json.data(), json.size(), true).get(root);
       if (err != simdjson::SUCCESS) {
         diags_.Report(core::InvalidArgument("document at line " + std::to_string(line) + ": " +
                                                 simdjson::error_message(err),
                                             {file_, "", ""}));
         return;
       }
-      HandleRoot(root);
+      if (root.is_object()) {
+        HandleObject(root, json, /*raw_compact=*/true);  // the converter writes compact JSON
+      } else {
+        HandleRoot(root);
+      }
     });
     if (!status.ok()) {
       core::Error error = std::move(status).error();
@@ -253,13 +275,15 @@ class FileReader {
     if (root.is_null()) return;
     dom::array array;
     if (root.get_array().get(array) == simdjson::SUCCESS) {
-      for (dom::element item : array) HandleObject(item);
+      for (dom::element item : array) HandleObject(item, {}, false);
       return;
     }
-    HandleObject(root);
+    HandleObject(root, {}, false);
   }
 
-  void HandleObject(dom::element e) {
+  // `raw`, when not empty, is the object's own JSON text (compact already when
+  // `raw_compact`), stored instead of re-serializing the DOM.
+  void HandleObject(dom::element e, std::string_view raw, bool raw_compact) {
     dom::object obj;
     if (e.get_object().get(obj) != simdjson::SUCCESS) {
       diags_.Report(core::InvalidArgument("a document must be an object with apiVersion and kind",
@@ -281,7 +305,7 @@ class FileReader {
     dom::array items;
     if ((kind == "List" || kind.ends_with("List")) &&
         internal::Find(obj, "items", &e) && e.get_array().get(items) == simdjson::SUCCESS) {
-      for (dom::element item : items) HandleObject(item);
+      for (dom::element item : items) HandleObject(item, {}, false);
       return;
     }
     KnownKind known = Classify(api_version, kind);
@@ -289,6 +313,8 @@ class FileReader {
       CountUnknown(api_version, kind);
       return;
     }
+    raw_ = raw;
+    raw_compact_ = raw_compact;
     Decode(known, obj, api_version, kind);
   }
 
@@ -389,7 +415,22 @@ class FileReader {
     doc.kind = kind;
     doc.namespace_ = meta.namespace_;
     doc.name = meta.name;
-    doc.json = simdjson::minify(obj);
+    if (raw_.empty()) {
+      doc.json = simdjson::minify(obj);
+    } else if (raw_compact_) {
+      doc.json.assign(raw_);
+    } else {
+      // simdjson's text minifier: much faster than serializing the DOM, and it keeps the
+      // text as written (number spellings, escapes).
+      minify_buffer_.resize(raw_.size());
+      size_t length = 0;
+      if (simdjson::minify(raw_.data(), raw_.size(), minify_buffer_.data(), length) ==
+          simdjson::SUCCESS) {
+        doc.json.assign(minify_buffer_.data(), length);
+      } else {
+        doc.json = simdjson::minify(obj);
+      }
+    }
     return st_.input.documents.Add(std::move(doc));
   }
 
@@ -416,6 +457,9 @@ class FileReader {
   core::Diagnostics& diags_;
   const std::string& file_;
   const ReadOptions& options_;
+  std::string_view raw_;  // the text of the object being decoded, when known
+  bool raw_compact_ = false;
+  std::string minify_buffer_;
 };
 
 bool HasInputExtension(const std::filesystem::path& p) {
@@ -433,8 +477,7 @@ Reader::~Reader() = default;
 void Reader::ReadText(std::string_view text, const std::string& file_name,
                       const ReadOptions& options) {
   BERTH_CHECK(!state_->finished, "Reader used after Finish()");
-  simdjson::padded_string padded(text.data(), text.size());
-  FileReader(*state_, diags_, file_name, options).ReadBuffer(padded.data(), padded.size());
+  FileReader(*state_, diags_, file_name, options).ReadBuffer(text, /*padded=*/false);
 }
 
 core::Status Reader::ReadPath(const std::string& path, const ReadOptions& options) {
@@ -474,7 +517,8 @@ core::Status Reader::ReadPath(const std::string& path, const ReadOptions& option
       diags_.Report(std::move(error));
       continue;
     }
-    FileReader(*state_, diags_, file, options).ReadBuffer(content.data(), content.size());
+    FileReader(*state_, diags_, file, options)
+        .ReadBuffer(std::string_view(content.data(), content.size()), /*padded=*/true);
   }
   return core::OkStatus();
 }

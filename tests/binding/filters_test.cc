@@ -51,9 +51,9 @@ TEST(NodeUnschedulableTest, CordonedNodeRejectsUnlessTolerated) {
   Fixture plain = With(s, PodBuilder("p"));
   EXPECT_EQ(plain.Reason("cordoned", kNodeUnschedulable), "node(s) were unschedulable");
   EXPECT_EQ(plain.Reason("open", kNodeUnschedulable), "");
-  Fixture tolerant = With(s, PodBuilder("p").Toleration("node.kubernetes.io/unschedulable",
-                                                        TolerationOp::kExists, "",
-                                                        TaintEffect::kNoSchedule));
+  Fixture tolerant =
+      With(s, PodBuilder("p").Toleration("node.kubernetes.io/unschedulable", TolerationOp::kExists,
+                                         "", TaintEffect::kNoSchedule));
   EXPECT_EQ(tolerant.Reason("cordoned", kNodeUnschedulable), "");
 }
 
@@ -72,7 +72,8 @@ TEST(TaintTolerationFilterTest, HardTaintsNeedTolerations) {
       .Add(Big("soft").Taint("spot", "true", TaintEffect::kPreferNoSchedule))
       .Add(Big("clean"));
   Fixture f = With(s, PodBuilder("p"));
-  EXPECT_EQ(f.Reason("gpu", kTaintToleration), "node(s) had untolerated taint {nvidia.com/gpu: present}");
+  EXPECT_EQ(f.Reason("gpu", kTaintToleration),
+            "node(s) had untolerated taint {nvidia.com/gpu: present}");
   EXPECT_EQ(f.Reason("evict", kTaintToleration), "node(s) had untolerated taint {maintenance: }");
   EXPECT_EQ(f.Reason("soft", kTaintToleration), "");
   EXPECT_EQ(f.Reason("clean", kTaintToleration), "");
@@ -94,10 +95,11 @@ TEST(NodeAffinityFilterTest, NodeSelectorAndRequiredTerms) {
   EXPECT_EQ(selector.Reason("h100", kNodeAffinity), "");
   EXPECT_EQ(selector.Reason("cpu", kNodeAffinity), kReason);
   // Terms are ORed; requirements within a term ANDed.
-  Fixture terms = With(s, PodBuilder("p")
-                              .RequiredNodeAffinity(ExprTerm({Req("gpu", SelectorOp::kIn, {"a100"}),
-                                                              Req("zone", SelectorOp::kIn, {"z2"})}))
-                              .RequiredNodeAffinity(ExprTerm({Req("gpu", SelectorOp::kDoesNotExist)})));
+  Fixture terms =
+      With(s, PodBuilder("p")
+                  .RequiredNodeAffinity(ExprTerm({Req("gpu", SelectorOp::kIn, {"a100"}),
+                                                  Req("zone", SelectorOp::kIn, {"z2"})}))
+                  .RequiredNodeAffinity(ExprTerm({Req("gpu", SelectorOp::kDoesNotExist)})));
   EXPECT_EQ(terms.Reason("a100", kNodeAffinity), kReason);
   EXPECT_EQ(terms.Reason("h100", kNodeAffinity), kReason);
   EXPECT_EQ(terms.Reason("cpu", kNodeAffinity), "");
@@ -140,7 +142,8 @@ TEST(NodeResourcesFitFilterTest, EveryShortfallIsAReason) {
       .Add(NodeBuilder("gpu").Cpu(8000).Memory(64 * kGi).Gpu(8))
       .Add(NodeBuilder("full").Cpu(8000).Memory(64 * kGi).Gpu(8).Pods(1))
       .Add(PodBuilder("running").NodeName("full"));
-  Fixture f = With(s, PodBuilder("p").Container({{"cpu", 2000}, {"memory", 2 * kGi}, {"nvidia.com/gpu", 2}}));
+  Fixture f = With(
+      s, PodBuilder("p").Container({{"cpu", 2000}, {"memory", 2 * kGi}, {"nvidia.com/gpu", 2}}));
   EXPECT_EQ(f.Reason("small", kNodeResourcesFit),
             "Insufficient cpu, Insufficient memory, Insufficient nvidia.com/gpu");
   EXPECT_EQ(f.Reason("gpu", kNodeResourcesFit), "");
@@ -151,7 +154,10 @@ TEST(NodeResourcesFitFilterTest, PlacedPodsConsumeCapacity) {
   SnapshotBuilder s;
   s.Add(NodeBuilder("n").Cpu(4000).Memory(8 * kGi).Gpu(8))
       .Add(PodBuilder("a").NodeName("n").Container({{"nvidia.com/gpu", 6}}))
-      .Add(PodBuilder("done").NodeName("n").Phase(model::PodPhase::kSucceeded).Container({{"nvidia.com/gpu", 2}}));
+      .Add(PodBuilder("done")
+               .NodeName("n")
+               .Phase(model::PodPhase::kSucceeded)
+               .Container({{"nvidia.com/gpu", 2}}));
   Fixture three = With(s, PodBuilder("p").Container({{"nvidia.com/gpu", 3}}));
   EXPECT_EQ(three.Reason("n", kNodeResourcesFit), "Insufficient nvidia.com/gpu");
   // The succeeded pod holds nothing, so two still fit.
@@ -171,7 +177,9 @@ TEST(NodeResourcesFitFilterTest, ZeroRequestsOfUnknownResourcesPass) {
 // Zones z1 (nodes a, b) and z2 (node c); existing matching pods: a 2, b 1, c 0.
 SnapshotBuilder SpreadCluster() {
   SnapshotBuilder s;
-  s.Add(Big("a").Label("zone", "z1")).Add(Big("b").Label("zone", "z1")).Add(Big("c").Label("zone", "z2"));
+  s.Add(Big("a").Label("zone", "z1"))
+      .Add(Big("b").Label("zone", "z1"))
+      .Add(Big("c").Label("zone", "z2"));
   s.Add(Big("nozone").NoLabel("zone"));
   for (auto [name, node] : {std::pair{"x1", "a"}, {"x2", "a"}, {"x3", "b"}}) {
     s.Add(PodBuilder(name).Label("app", "web").NodeName(node));
@@ -183,20 +191,26 @@ SnapshotBuilder SpreadCluster() {
 TEST(PodTopologySpreadFilterTest, SkewAgainstTheGlobalMinimum) {
   const std::string kSkew = "node(s) didn't match pod topology spread constraints";
   // Zone counts z1 = 3, z2 = 0 (the pod in another namespace does not count).
-  Fixture zone = With(SpreadCluster(),
-                      PodBuilder("p").Label("app", "web").SpreadConstraint(Spread("zone", 1, {{"app", "web"}})));
+  Fixture zone = With(
+      SpreadCluster(),
+      PodBuilder("p").Label("app", "web").SpreadConstraint(Spread("zone", 1, {{"app", "web"}})));
   EXPECT_EQ(zone.Reason("a", kPodTopologySpread), kSkew);
   EXPECT_EQ(zone.Reason("c", kPodTopologySpread), "");
   EXPECT_EQ(zone.Reason("nozone", kPodTopologySpread),
             "node(s) didn't match pod topology spread constraints (missing required label)");
   // Hostname domains: a 2, b 1, c 0, nozone 0; maxSkew 2 admits b (1+1-0) but not a (2+1-0).
-  Fixture host = With(SpreadCluster(), PodBuilder("p").Label("app", "web").SpreadConstraint(
-                                           Spread("kubernetes.io/hostname", 2, {{"app", "web"}})));
+  Fixture host = With(SpreadCluster(),
+                      PodBuilder("p")
+                          .Label("app", "web")
+                          .SpreadConstraint(Spread("kubernetes.io/hostname", 2, {{"app", "web"}})));
   EXPECT_EQ(host.Reason("a", kPodTopologySpread), kSkew);
   EXPECT_EQ(host.Reason("b", kPodTopologySpread), "");
   // A pod its own selector does not match adds nothing to the skew: 2 + 0 - 0 <= 2.
-  Fixture other = With(SpreadCluster(), PodBuilder("p").Label("app", "db").SpreadConstraint(
-                                            Spread("kubernetes.io/hostname", 2, {{"app", "web"}})));
+  Fixture other =
+      With(SpreadCluster(),
+           PodBuilder("p")
+               .Label("app", "db")
+               .SpreadConstraint(Spread("kubernetes.io/hostname", 2, {{"app", "web"}})));
   EXPECT_EQ(other.Reason("a", kPodTopologySpread), "");
 }
 
@@ -235,50 +249,62 @@ TEST(PodTopologySpreadFilterTest, MatchLabelKeysNarrowTheSelector) {
   s.Add(Big("a").Label("zone", "z1")).Add(Big("b").Label("zone", "z2"));
   s.Add(PodBuilder("old").Label("app", "web").Label("rev", "1").NodeName("a"));
   model::TopologySpreadConstraint c = Spread("zone", 1, {{"app", "web"}});
-  Fixture plain = With(s, PodBuilder("p").Label("app", "web").Label("rev", "2").SpreadConstraint(c));
+  Fixture plain =
+      With(s, PodBuilder("p").Label("app", "web").Label("rev", "2").SpreadConstraint(c));
   EXPECT_NE(plain.Reason("a", kPodTopologySpread), "");
   c.match_label_keys = {"rev"};
-  Fixture keyed = With(s, PodBuilder("p").Label("app", "web").Label("rev", "2").SpreadConstraint(c));
+  Fixture keyed =
+      With(s, PodBuilder("p").Label("app", "web").Label("rev", "2").SpreadConstraint(c));
   EXPECT_EQ(keyed.Reason("a", kPodTopologySpread), "");
 }
 
 SnapshotBuilder AffinityCluster() {
   SnapshotBuilder s;
-  s.Add(Big("a").Label("zone", "z1")).Add(Big("b").Label("zone", "z1")).Add(Big("c").Label("zone", "z2"));
+  s.Add(Big("a").Label("zone", "z1"))
+      .Add(Big("b").Label("zone", "z1"))
+      .Add(Big("c").Label("zone", "z2"));
   s.Add(PodBuilder("cache").Label("app", "cache").NodeName("a"));
   return s;
 }
 
 TEST(InterPodAffinityFilterTest, RequiredAffinityFollowsTheDomain) {
-  Fixture f = With(AffinityCluster(), PodBuilder("p").PodAffinity(AffinityTerm({{"app", "cache"}}, "zone")));
+  Fixture f = With(AffinityCluster(),
+                   PodBuilder("p").PodAffinity(AffinityTerm({{"app", "cache"}}, "zone")));
   EXPECT_EQ(f.Reason("b", kInterPodAffinity), "");
   EXPECT_EQ(f.Reason("c", kInterPodAffinity), "node(s) didn't match pod affinity rules");
-  Fixture host = With(AffinityCluster(), PodBuilder("p").PodAffinity(
-                                             AffinityTerm({{"app", "cache"}}, "kubernetes.io/hostname")));
+  Fixture host =
+      With(AffinityCluster(),
+           PodBuilder("p").PodAffinity(AffinityTerm({{"app", "cache"}}, "kubernetes.io/hostname")));
   EXPECT_EQ(host.Reason("a", kInterPodAffinity), "");
   EXPECT_EQ(host.Reason("b", kInterPodAffinity), "node(s) didn't match pod affinity rules");
 }
 
 TEST(InterPodAffinityFilterTest, FirstPodOfASelfAffineGroupMayGoAnywhere) {
-  Fixture f = With(AffinityCluster(), PodBuilder("p").Label("app", "new").PodAffinity(
-                                          AffinityTerm({{"app", "new"}}, "zone")));
+  Fixture f =
+      With(AffinityCluster(),
+           PodBuilder("p").Label("app", "new").PodAffinity(AffinityTerm({{"app", "new"}}, "zone")));
   EXPECT_EQ(f.Reason("c", kInterPodAffinity), "");
-  Fixture not_self = With(AffinityCluster(), PodBuilder("p").PodAffinity(AffinityTerm({{"app", "new"}}, "zone")));
+  Fixture not_self =
+      With(AffinityCluster(), PodBuilder("p").PodAffinity(AffinityTerm({{"app", "new"}}, "zone")));
   EXPECT_EQ(not_self.Reason("c", kInterPodAffinity), "node(s) didn't match pod affinity rules");
 }
 
 TEST(InterPodAffinityFilterTest, RequiredAntiAffinity) {
-  Fixture f = With(AffinityCluster(), PodBuilder("p").PodAntiAffinity(AffinityTerm({{"app", "cache"}}, "zone")));
+  Fixture f = With(AffinityCluster(),
+                   PodBuilder("p").PodAntiAffinity(AffinityTerm({{"app", "cache"}}, "zone")));
   EXPECT_EQ(f.Reason("b", kInterPodAffinity), "node(s) didn't match pod anti-affinity rules");
   EXPECT_EQ(f.Reason("c", kInterPodAffinity), "");
 }
 
 TEST(InterPodAffinityFilterTest, ExistingPodsAntiAffinity) {
   SnapshotBuilder s = AffinityCluster();
-  s.Add(PodBuilder("loner").Label("app", "loner").NodeName("c").PodAntiAffinity(
-      AffinityTerm({{"app", "web"}}, "zone")));
+  s.Add(PodBuilder("loner")
+            .Label("app", "loner")
+            .NodeName("c")
+            .PodAntiAffinity(AffinityTerm({{"app", "web"}}, "zone")));
   Fixture web = With(s, PodBuilder("p").Label("app", "web"));
-  EXPECT_EQ(web.Reason("c", kInterPodAffinity), "node(s) didn't satisfy existing pods anti-affinity rules");
+  EXPECT_EQ(web.Reason("c", kInterPodAffinity),
+            "node(s) didn't satisfy existing pods anti-affinity rules");
   EXPECT_EQ(web.Reason("a", kInterPodAffinity), "");
   Fixture other = With(s, PodBuilder("p").Label("app", "db"));
   EXPECT_EQ(other.Reason("c", kInterPodAffinity), "");
@@ -313,7 +339,8 @@ TEST(FilterOrderTest, UpstreamReportsTheFirstFailingFilterOnly) {
   Fixture f = With(s, PodBuilder("p").Container({{"cpu", 1000}}));
   PodExplanation e = f.Explain();
   // Explain shows every filter's verdict...
-  EXPECT_EQ(FilterReason(e, f.snapshot, "n", kTaintToleration), "node(s) had untolerated taint {gpu: true}");
+  EXPECT_EQ(FilterReason(e, f.snapshot, "n", kTaintToleration),
+            "node(s) had untolerated taint {gpu: true}");
   EXPECT_EQ(FilterReason(e, f.snapshot, "n", kNodeResourcesFit), "Insufficient cpu");
   // ...the message only the first failure, as the framework stops there.
   EXPECT_EQ(e.decision.message, "0/1 nodes are available: 1 node(s) were unschedulable.");

@@ -20,15 +20,16 @@ PodResources Compute(const PodBuilder& b) {
 }
 
 TEST(PodResourcesTest, SumsAppContainers) {
-  PodResources r = Compute(PodBuilder("p").Container({{"cpu", 100}, {"memory", 64 * kMi}})
+  PodResources r = Compute(PodBuilder("p")
+                               .Container({{"cpu", 100}, {"memory", 64 * kMi}})
                                .Container({{"cpu", 250}, {"nvidia.com/gpu", 1}}));
   EXPECT_EQ(r.request(model::kCpu), 350);
   EXPECT_EQ(r.request(model::kMemory), 64 * kMi);
 }
 
 TEST(PodResourcesTest, InitContainerPeakWinsOverSteadyState) {
-  PodResources r =
-      Compute(PodBuilder("p").Container({{"cpu", 500}}).InitContainer({{"cpu", 2000}, {"memory", 10}}));
+  PodResources r = Compute(
+      PodBuilder("p").Container({{"cpu", 500}}).InitContainer({{"cpu", 2000}, {"memory", 10}}));
   EXPECT_EQ(r.request(model::kCpu), 2000);
   EXPECT_EQ(r.request(model::kMemory), 10);
 }
@@ -79,7 +80,8 @@ TEST(PodResourcesTest, PodWithoutContainersAsksNothing) {
 
 TEST(PodResourcesTest, InitContainersGetDefaultsToo) {
   // The init container names no memory, so it counts 200Mi; the app container 64Mi.
-  PodResources r = Compute(PodBuilder("p").InitContainer({{"cpu", 50}}).Container({{"memory", 64 * kMi}}));
+  PodResources r =
+      Compute(PodBuilder("p").InitContainer({{"cpu", 50}}).Container({{"memory", 64 * kMi}}));
   EXPECT_EQ(r.nonzero_memory, 200 * kMi);
   EXPECT_EQ(r.nonzero_cpu, 100);
 }

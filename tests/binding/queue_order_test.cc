@@ -31,8 +31,8 @@ TEST(QueueOrderTest, PriorityThenCreationThenName) {
   s.Add(PodBuilder("negative").Priority(-5).Created(0));
   model::Snapshot snap = s.Build();
   EXPECT_EQ(Names(snap, PendingPodsInQueueOrder(snap, model::SchedulerConfig{})),
-            (std::vector<std::string>{"default/high", "default/early-low", "ns1/z", "ns2/a", "ns2/b",
-                                      "default/late-low", "default/negative"}));
+            (std::vector<std::string>{"default/high", "default/early-low", "ns1/z", "ns2/a",
+                                      "ns2/b", "default/late-low", "default/negative"}));
 }
 
 TEST(QueueOrderTest, OnlyPendingPodsOfAServedScheduler) {

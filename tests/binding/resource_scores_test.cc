@@ -7,8 +7,8 @@
 
 #include "binding/plugin_names.h"
 #include "binding/resolved_profile.h"
-#include "binding/resource_table.h"
 #include "binding/resource_scorer.h"
+#include "binding/resource_table.h"
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
 #include "support/model_builders.h"
@@ -173,15 +173,17 @@ TEST(MostAllocatedTest, RequestsBeyondCapacityAreCapped) {
 TEST(RequestedToCapacityRatioTest, UpstreamCases) {
   auto rtc = FitConfig(model::ScoringStrategyType::kRequestedToCapacityRatio);
   rtc.profiles[0].fit_strategy.shape = {{0, 10}, {100, 0}};
-  EXPECT_EQ(FitScores(MakeCase(4000, 10000, 4000, 10000,
-                               {PodBuilder("e1").NodeName("node1"), PodBuilder("e2").NodeName("node1")}),
-                      rtc),
-            Scores(100, 100));
-  EXPECT_EQ(FitScores(MakeCase(4000, 10000, 6000, 10000,
-                               {PodBuilder("e1").NodeName("node1"), PodBuilder("e2").NodeName("node1")},
-                               {TwoContainers()}),
-                      rtc),
-            Scores(38, 50));
+  EXPECT_EQ(
+      FitScores(MakeCase(4000, 10000, 4000, 10000,
+                         {PodBuilder("e1").NodeName("node1"), PodBuilder("e2").NodeName("node1")}),
+                rtc),
+      Scores(100, 100));
+  EXPECT_EQ(
+      FitScores(MakeCase(4000, 10000, 6000, 10000,
+                         {PodBuilder("e1").NodeName("node1"), PodBuilder("e2").NodeName("node1")},
+                         {TwoContainers()}),
+                rtc),
+      Scores(38, 50));
   EXPECT_EQ(FitScores(MakeCase(4000, 10000, 6000, 10000,
                                {Requesting(3000, 5000, "node1"), Requesting(3000, 5000, "node2")}),
                       rtc),
@@ -193,8 +195,14 @@ TEST(RequestedToCapacityRatioTest, SingleExtendedResourceBinPacking) {
   config.profiles[0].fit_strategy.resources = {{"intel.com/foo", 1}};
   config.profiles[0].fit_strategy.shape = {{0, 0}, {100, 1}};
   SnapshotBuilder s;
-  s.Add(NodeBuilder("node1").Cpu(4000 * kCore).Memory(10000 * testing::kMi).Allocatable("intel.com/foo", 8));
-  s.Add(NodeBuilder("node2").Cpu(4000 * kCore).Memory(10000 * testing::kMi).Allocatable("intel.com/foo", 4));
+  s.Add(NodeBuilder("node1")
+            .Cpu(4000 * kCore)
+            .Memory(10000 * testing::kMi)
+            .Allocatable("intel.com/foo", 8));
+  s.Add(NodeBuilder("node2")
+            .Cpu(4000 * kCore)
+            .Memory(10000 * testing::kMi)
+            .Allocatable("intel.com/foo", 4));
   s.Add(PodBuilder("on-node2").NodeName("node2").Container({{"intel.com/foo", 2}}));
   model::PodIndex none = s.NextPod();
   s.Add(PodBuilder("none"));
@@ -241,9 +249,9 @@ TEST(BalancedAllocationTest, UsesActualRequestsOfPlacedPods) {
   auto config = OnlyScore(std::string(kNodeResourcesBalancedAllocation));
   // node1: 3000+3000 of 10000 cpu, 0+5000 of 20000 memory: 0.6 and 0.25 -> 82;
   // node2: 0.6 and 0.5 -> 95 (placed pods without memory count 0, not 200Mi).
-  Case c = MakeCase(10000, 20000, 10000, 20000,
-                    {Requesting(3000, 0, "node1"), Requesting(3000, 5000, "node2")},
-                    {TwoContainers()});
+  Case c =
+      MakeCase(10000, 20000, 10000, 20000,
+               {Requesting(3000, 0, "node1"), Requesting(3000, 5000, "node2")}, {TwoContainers()});
   Scheduler scheduler(c.snapshot, config);
   PodExplanation e = scheduler.Explain(c.pod);
   EXPECT_EQ(RawScore(e, c.snapshot, "node1", kNodeResourcesBalancedAllocation), 82);

@@ -17,7 +17,8 @@ using testing::SnapshotBuilder;
 
 TEST(SchedulerTest, TiesGoToTheNodeNameThatSortsFirst) {
   SnapshotBuilder s;
-  s.Add(NodeBuilder("node-b").Cpu(4000).Memory(8 * kGi)).Add(NodeBuilder("node-a").Cpu(4000).Memory(8 * kGi));
+  s.Add(NodeBuilder("node-b").Cpu(4000).Memory(8 * kGi))
+      .Add(NodeBuilder("node-a").Cpu(4000).Memory(8 * kGi));
   s.Add(PodBuilder("p").Container({{"cpu", 100}}));
   model::Snapshot snap = s.Build();
   Scheduler scheduler(snap, model::SchedulerConfig{});
@@ -26,9 +27,12 @@ TEST(SchedulerTest, TiesGoToTheNodeNameThatSortsFirst) {
 
 TEST(SchedulerTest, BindsUpdateTheStateLaterPodsSee) {
   SnapshotBuilder s;
-  s.Add(NodeBuilder("a").Cpu(4000).Memory(8 * kGi).Gpu(8)).Add(NodeBuilder("b").Cpu(4000).Memory(8 * kGi).Gpu(8));
+  s.Add(NodeBuilder("a").Cpu(4000).Memory(8 * kGi).Gpu(8))
+      .Add(NodeBuilder("b").Cpu(4000).Memory(8 * kGi).Gpu(8));
   for (int i = 0; i < 5; ++i) {
-    s.Add(PodBuilder(testing::Indexed("train-", i)).Created(i).Container({{"cpu", 500}, {"nvidia.com/gpu", 4}}));
+    s.Add(PodBuilder(testing::Indexed("train-", i))
+              .Created(i)
+              .Container({{"cpu", 500}, {"nvidia.com/gpu", 4}}));
   }
   model::Snapshot snap = s.Build();
   Scheduler scheduler(snap, model::SchedulerConfig{});
@@ -49,7 +53,10 @@ TEST(SchedulerTest, BoundPodsConsumeCapacityFromTheStart) {
   SnapshotBuilder s;
   s.Add(NodeBuilder("a").Cpu(4000).Memory(8 * kGi)).Add(NodeBuilder("b").Cpu(4000).Memory(8 * kGi));
   s.Add(PodBuilder("running").NodeName("a").Container({{"cpu", 3500}}));
-  s.Add(PodBuilder("finished").NodeName("b").Phase(model::PodPhase::kSucceeded).Container({{"cpu", 3500}}));
+  s.Add(PodBuilder("finished")
+            .NodeName("b")
+            .Phase(model::PodPhase::kSucceeded)
+            .Container({{"cpu", 3500}}));
   s.Add(PodBuilder("elsewhere").NodeName("gone").Container({{"cpu", 3500}}));
   s.Add(PodBuilder("p").Container({{"cpu", 1000}}));
   model::Snapshot snap = s.Build();
@@ -62,7 +69,10 @@ TEST(SchedulerTest, BoundPodsConsumeCapacityFromTheStart) {
 TEST(SchedulerTest, MostAllocatedPacks) {
   SnapshotBuilder s;
   s.Add(NodeBuilder("a").Cpu(4000).Memory(8 * kGi)).Add(NodeBuilder("b").Cpu(4000).Memory(8 * kGi));
-  for (int i = 0; i < 3; ++i) s.Add(PodBuilder(testing::Indexed("p", i)).Created(i).Container({{"cpu", 1000}, {"memory", kGi}}));
+  for (int i = 0; i < 3; ++i)
+    s.Add(PodBuilder(testing::Indexed("p", i))
+              .Created(i)
+              .Container({{"cpu", 1000}, {"memory", kGi}}));
   model::Snapshot snap = s.Build();
   model::SchedulerConfig config;
   config.profiles[0].fit_strategy.type = model::ScoringStrategyType::kMostAllocated;

@@ -24,7 +24,9 @@ using testing::Req;
 using testing::SnapshotBuilder;
 using testing::Spread;
 
-NodeBuilder Big(std::string name) { return NodeBuilder(std::move(name)).Cpu(8000).Memory(32 * kGi); }
+NodeBuilder Big(std::string name) {
+  return NodeBuilder(std::move(name)).Cpu(8000).Memory(32 * kGi);
+}
 
 PodExplanation ExplainLast(const model::Snapshot& s, const model::SchedulerConfig& config) {
   Scheduler scheduler(s, config);
@@ -35,10 +37,12 @@ TEST(TaintTolerationScoreTest, FewestIntolerablePreferNoScheduleWins) {
   SnapshotBuilder s;
   s.Add(Big("none"))
       .Add(Big("one").Taint("spot", "true", TaintEffect::kPreferNoSchedule))
-      .Add(Big("two").Taint("spot", "true", TaintEffect::kPreferNoSchedule)
+      .Add(Big("two")
+               .Taint("spot", "true", TaintEffect::kPreferNoSchedule)
                .Taint("old", "true", TaintEffect::kPreferNoSchedule))
       .Add(Big("tolerated").Taint("old", "true", TaintEffect::kPreferNoSchedule));
-  s.Add(PodBuilder("p").Toleration("old", TolerationOp::kExists, "", TaintEffect::kPreferNoSchedule));
+  s.Add(
+      PodBuilder("p").Toleration("old", TolerationOp::kExists, "", TaintEffect::kPreferNoSchedule));
   model::Snapshot snap = s.Build();
   PodExplanation e = ExplainLast(snap, OnlyScore(std::string(kTaintToleration)));
   EXPECT_EQ(RawScore(e, snap, "two", kTaintToleration), 1);
@@ -95,13 +99,17 @@ TEST(PodTopologySpreadScoreTest, FewerMatchingPodsScoreHigher) {
   // Two domains: weight ln(4). Raw: z1 3*ln4 = 4.16 -> 4, z2 1*ln4 = 1.39 -> 1.
   // Normalized: 100 * (max + min - s) / max = 100*(4+1-4)/4 = 25 and 100*(4+1-1)/4 = 100.
   SnapshotBuilder s;
-  s.Add(Big("a").Label("zone", "z1")).Add(Big("b").Label("zone", "z1")).Add(Big("c").Label("zone", "z2"));
+  s.Add(Big("a").Label("zone", "z1"))
+      .Add(Big("b").Label("zone", "z1"))
+      .Add(Big("c").Label("zone", "z2"));
   s.Add(Big("nozone").NoLabel("zone"));
   for (auto [name, node] : {std::pair{"x1", "a"}, {"x2", "a"}, {"x3", "b"}, {"x4", "c"}}) {
     s.Add(PodBuilder(name).Label("app", "web").NodeName(node));
   }
-  s.Add(PodBuilder("p").Label("app", "web").SpreadConstraint(
-      Spread("zone", 1, {{"app", "web"}}, model::UnsatisfiableAction::kScheduleAnyway)));
+  s.Add(PodBuilder("p")
+            .Label("app", "web")
+            .SpreadConstraint(
+                Spread("zone", 1, {{"app", "web"}}, model::UnsatisfiableAction::kScheduleAnyway)));
   model::Snapshot snap = s.Build();
   PodExplanation e = ExplainLast(snap, OnlyScore(std::string(kPodTopologySpread)));
   EXPECT_EQ(RawScore(e, snap, "a", kPodTopologySpread), 4);
@@ -123,8 +131,10 @@ TEST(PodTopologySpreadScoreTest, HostnameCountsPerNodeAndMaxSkewWatersDown) {
   for (auto [name, node] : {std::pair{"x1", "a"}, {"x2", "a"}, {"x3", "b"}}) {
     s.Add(PodBuilder(name).Label("app", "web").NodeName(node));
   }
-  s.Add(PodBuilder("p").Label("app", "web").SpreadConstraint(
-      Spread("kubernetes.io/hostname", 3, {{"app", "web"}}, model::UnsatisfiableAction::kScheduleAnyway)));
+  s.Add(PodBuilder("p")
+            .Label("app", "web")
+            .SpreadConstraint(Spread("kubernetes.io/hostname", 3, {{"app", "web"}},
+                                     model::UnsatisfiableAction::kScheduleAnyway)));
   model::Snapshot snap = s.Build();
   PodExplanation e = ExplainLast(snap, OnlyScore(std::string(kPodTopologySpread)));
   EXPECT_EQ(RawScore(e, snap, "a", kPodTopologySpread), 6);
@@ -139,12 +149,16 @@ TEST(InterPodAffinityScoreTest, PreferredTermsBothWays) {
   // The pod prefers zones with "cache" (weight 10) and avoids zones with "batch" (weight 5);
   // an existing pod in z3 prefers pods like this one (weight 7).
   SnapshotBuilder s;
-  s.Add(Big("a").Label("zone", "z1")).Add(Big("b").Label("zone", "z2")).Add(Big("c").Label("zone", "z3"));
+  s.Add(Big("a").Label("zone", "z1"))
+      .Add(Big("b").Label("zone", "z2"))
+      .Add(Big("c").Label("zone", "z3"));
   s.Add(PodBuilder("cache").Label("app", "cache").NodeName("a"));
   s.Add(PodBuilder("batch").Label("app", "batch").NodeName("a"));
   s.Add(PodBuilder("batch2").Label("app", "batch").NodeName("b"));
-  s.Add(PodBuilder("fan").Label("app", "fan").NodeName("c").PreferredPodAffinity(
-      7, AffinityTerm({{"app", "web"}}, "zone")));
+  s.Add(PodBuilder("fan")
+            .Label("app", "fan")
+            .NodeName("c")
+            .PreferredPodAffinity(7, AffinityTerm({{"app", "web"}}, "zone")));
   s.Add(PodBuilder("p")
             .Label("app", "web")
             .PreferredPodAffinity(10, AffinityTerm({{"app", "cache"}}, "zone"))
@@ -175,8 +189,9 @@ TEST(InterPodAffinityScoreTest, ExistingRequiredAffinityCountsWithHardWeight) {
 TEST(TotalScoreTest, WeightedSumOfNormalizedScores) {
   SnapshotBuilder s;
   s.Add(Big("a").Label("gpu", "h100")).Add(Big("b"));
-  s.Add(PodBuilder("p").Container({{"cpu", 1000}, {"memory", kGi}}).PreferredNodeAffinity(
-      1, ExprTerm({Req("gpu", SelectorOp::kExists)})));
+  s.Add(PodBuilder("p")
+            .Container({{"cpu", 1000}, {"memory", kGi}})
+            .PreferredNodeAffinity(1, ExprTerm({Req("gpu", SelectorOp::kExists)})));
   model::Snapshot snap = s.Build();
   model::SchedulerConfig config;
   config.profiles[0].score_weights = {{"NodeAffinity", 5}, {"NodeResourcesFit", 2}};

@@ -27,8 +27,11 @@ TEST(UnschedulableMessageTest, GpuClusterExample) {
     s.Add(NodeBuilder(testing::Indexed("cpu-", i)).Cpu(16000).Memory(64 * kGi));
   }
   for (int i = 0; i < 4; ++i) {
-    s.Add(NodeBuilder(testing::Indexed("gpu-", i)).Cpu(16000).Memory(64 * kGi).Gpu(8).Taint(
-        "nvidia.com/gpu", "present"));
+    s.Add(NodeBuilder(testing::Indexed("gpu-", i))
+              .Cpu(16000)
+              .Memory(64 * kGi)
+              .Gpu(8)
+              .Taint("nvidia.com/gpu", "present"));
   }
   s.Add(PodBuilder("train").Container({{"nvidia.com/gpu", 1}}));
   model::PodDecision d = ScheduleLast(s.Build());
@@ -58,8 +61,10 @@ TEST(UnschedulableMessageTest, SeveralReasonsPerNodeCountSeparately) {
 
 TEST(UnschedulableMessageTest, CountsSortAsText) {
   SnapshotBuilder s;
-  for (int i = 0; i < 10; ++i) s.Add(NodeBuilder(testing::Indexed("small-", i)).Cpu(100).Memory(kGi));
-  for (int i = 0; i < 2; ++i) s.Add(NodeBuilder(testing::Indexed("cordoned-", i)).Cpu(8000).Memory(kGi).Unschedulable());
+  for (int i = 0; i < 10; ++i)
+    s.Add(NodeBuilder(testing::Indexed("small-", i)).Cpu(100).Memory(kGi));
+  for (int i = 0; i < 2; ++i)
+    s.Add(NodeBuilder(testing::Indexed("cordoned-", i)).Cpu(8000).Memory(kGi).Unschedulable());
   s.Add(PodBuilder("p").Container({{"cpu", 1000}}));
   model::PodDecision d = ScheduleLast(s.Build());
   EXPECT_EQ(d.message,

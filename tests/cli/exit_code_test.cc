@@ -1,8 +1,8 @@
 #include "cli/exit_code.h"
 
-#include <sstream>
-
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 namespace berth::cli {
 namespace {

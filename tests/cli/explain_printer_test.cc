@@ -1,8 +1,8 @@
 #include "cli/explain_printer.h"
 
-#include <sstream>
-
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 namespace berth::cli {
 namespace {
@@ -116,18 +116,44 @@ TEST(ExplainPrinterTest, SummaryGroupsRejections) {
   }
   std::ostringstream out;
   PrintExplanation(f.snapshot, f.explanation, ExplainDetail::kSummary, out);
-  EXPECT_EQ(out.str(),
-            "Pod ml/train-0\n"
-            "  Priority:       1000 (high)\n"
-            "  Requests:       cpu 1500m, memory 16Gi, nvidia.com/gpu 4\n"
-            "  Node selector:  nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3\n"
-            "  Tolerations:    nvidia.com/gpu:NoSchedule op=Exists\n"
-            "  Queue:          3 of 7 pending pods (2 pods ahead of it were scheduled first)\n"
-            "  Rejected by:\n"
-            "    NodeAffinity      node(s) didn't match Pod's node affinity/selector  1 node   cpu-1\n"
-            "    NodeResourcesFit  Insufficient nvidia.com/gpu                        2 nodes  "
-            "gpu-a, gpu-b\n"
-            "  Decision: unschedulable: 0/3 nodes are available: ...\n");
+  EXPECT_EQ(
+      out.str(),
+      "Pod ml/train-0\n"
+      "  Priority:       1000 (high)\n"
+      "  Requests:       cpu 1500m, memory 16Gi, nvidia.com/gpu 4\n"
+      "  Node selector:  nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3\n"
+      "  Tolerations:    nvidia.com/gpu:NoSchedule op=Exists\n"
+      "  Queue:          3 of 7 pending pods (2 pods ahead of it were scheduled first)\n"
+      "  Rejected by:\n"
+      "    NodeAffinity      node(s) didn't match Pod's node affinity/selector  1 node   cpu-1\n"
+      "    NodeResourcesFit  Insufficient nvidia.com/gpu                        2 nodes  "
+      "gpu-a, gpu-b\n"
+      "  Decision: unschedulable: 0/3 nodes are available: ...\n");
+}
+
+TEST(ExplainPrinterTest, ShowsRequiredNodeAffinity) {
+  Fixture f;
+  model::Pod& pod = f.snapshot.pods[0];
+  pod.node_selector.clear();
+  pod.tolerations.clear();
+  core::NodeSelectorTerm h100;
+  h100.match_expressions.push_back(
+      {"nvidia.com/gpu.product", core::SelectorOp::kIn, {"NVIDIA-H100-80GB-HBM3", "NVIDIA-H200"}});
+  h100.match_expressions.push_back({"nvidia.com/gpu.count", core::SelectorOp::kGt, {"4"}});
+  core::NodeSelectorTerm named;
+  named.match_fields.push_back({"metadata.name", core::SelectorOp::kIn, {"gpu-a"}});
+  pod.node_affinity.required = core::NodeSelector{{h100, named}};
+  std::ostringstream out;
+  PrintExplanation(f.snapshot, f.explanation, ExplainDetail::kSummary, out);
+  EXPECT_NE(out.str().find("  Node affinity:  (nvidia.com/gpu.product In [NVIDIA-H100-80GB-HBM3, "
+                           "NVIDIA-H200] and nvidia.com/gpu.count Gt [4]) or (metadata.name In "
+                           "[gpu-a])\n  Tolerations:    none\n"),
+            std::string::npos)
+      << out.str();
+  // Feasible nodes and the tie are summarised, not listed filter by filter.
+  EXPECT_NE(out.str().find("  Feasible: 2 nodes; best scores: gpu-a 397, gpu-b 397\n"),
+            std::string::npos)
+      << out.str();
 }
 
 TEST(FormatResourcesTest, KubectlUnits) {

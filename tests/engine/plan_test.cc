@@ -1,8 +1,8 @@
 #include "engine/plan.h"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 namespace berth::engine {
 namespace {
@@ -81,8 +81,9 @@ std::string NodeOf(const Plan& plan, int32_t pod) {
 
 TEST(RunPlanTest, BindsPodsAndWritesPodScheduledConditions) {
   SnapshotBuilder b;
-  b.Node("node-1", 4000, 16 * kGi).Pod("default", "fits", 2000, kGi, 0, 1).Pod(
-      "default", "too-big", 3000, kGi, 0, 2);
+  b.Node("node-1", 4000, 16 * kGi)
+      .Pod("default", "fits", 2000, kGi, 0, 1)
+      .Pod("default", "too-big", 3000, kGi, 0, 2);
   const model::Snapshot snapshot = b.Build();
 
   const Plan plan = RunPlan(snapshot, {});

@@ -204,7 +204,8 @@ class PodBuilder {
   }
   // Adds a term to the required node affinity (terms are ORed).
   PodBuilder& RequiredNodeAffinity(core::NodeSelectorTerm term) {
-    if (!pod_.node_affinity.required.has_value()) pod_.node_affinity.required = core::NodeSelector{};
+    if (!pod_.node_affinity.required.has_value())
+      pod_.node_affinity.required = core::NodeSelector{};
     pod_.node_affinity.required->terms.push_back(std::move(term));
     return *this;
   }
@@ -281,7 +282,9 @@ class SnapshotBuilder {
     return *this;
   }
   // Index the next added pod will get.
-  model::PodIndex NextPod() const { return model::PodIndex{static_cast<int32_t>(snapshot_.pods.size())}; }
+  model::PodIndex NextPod() const {
+    return model::PodIndex{static_cast<int32_t>(snapshot_.pods.size())};
+  }
   model::Snapshot Build() const { return snapshot_; }
 
  private:
