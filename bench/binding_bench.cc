@@ -161,7 +161,8 @@ int RunScale(int argc, char** argv) {
       static_cast<long long>(CountBound(indexed)),
       static_cast<long long>(indexed.size()) - static_cast<long long>(CountBound(indexed)),
       static_cast<long long>(stats.indexed), static_cast<long long>(stats.reference));
-  std::printf("peak RSS:  %.0f MiB (cluster, scheduler and decisions)\n", rss);
+  std::printf("peak RSS:  %.0f MiB (cluster, scheduler and decisions); %d node classes\n", rss,
+              stats.node_classes);
   auto t3 = Clock::now();
   std::vector<model::PodDecision> ref = Bind(snap, false, baseline_pods);
   auto t4 = Clock::now();

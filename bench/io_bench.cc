@@ -5,13 +5,13 @@
 // `berth_io_bench --scale [--nodes=N] [--pods=M]` reads a 10,000-node / 100,000-pod dump once
 // and prints bytes, seconds, MB/s and peak RSS instead of running the benchmarks.
 #include <benchmark/benchmark.h>
-#include <nlohmann/json.hpp>
 #include <simdjson.h>
 #include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -101,7 +101,10 @@ void BM_ReadKubectlJson(benchmark::State& state) {
       static_cast<double>(state.iterations()) * static_cast<double>(spec.nodes + spec.pods),
       benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_ReadKubectlJson)->Args({100, 1000})->Args({1000, 10000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReadKubectlJson)
+    ->Args({100, 1000})
+    ->Args({1000, 10000})
+    ->Unit(benchmark::kMillisecond);
 
 // Baseline: simdjson's DOM parse alone, no model, no document store.
 void BM_Baseline_SimdjsonParse(benchmark::State& state) {

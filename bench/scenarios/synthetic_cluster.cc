@@ -6,11 +6,10 @@
 // (std::uniform_*_distribution differ between standard libraries).
 #include "bench/scenarios/synthetic_cluster.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -31,8 +30,8 @@ constexpr int64_t kCpuPerGpuMilli = 10000;
 constexpr int64_t kMemPerGpuGi = 100;
 
 constexpr std::array<const char*, 3> kZones = {"us-east-1a", "us-east-1b", "us-east-1c"};
-constexpr std::array<const char*, 8> kNamespaces = {"team-a", "team-b", "team-c", "team-d",
-                                                    "ml-research", "ml-prod", "web", "batch"};
+constexpr std::array<const char*, 8> kNamespaces = {"team-a",      "team-b",  "team-c", "team-d",
+                                                    "ml-research", "ml-prod", "web",    "batch"};
 constexpr const char* kA100 = "NVIDIA-A100-SXM4-80GB";
 constexpr const char* kH100 = "NVIDIA-H100-80GB-HBM3";
 constexpr const char* kGpuTaintKey = "nvidia.com/gpu";
@@ -86,9 +85,9 @@ struct NodePlan {
   std::string zone;
   std::string rack;
   bool tainted = false;
-  int64_t cpu_milli = 0;       // capacity
-  int64_t memory_bytes = 0;    // capacity
-  int64_t storage_bytes = 0;   // ephemeral-storage capacity
+  int64_t cpu_milli = 0;      // capacity
+  int64_t memory_bytes = 0;   // capacity
+  int64_t storage_bytes = 0;  // ephemeral-storage capacity
   int64_t created_s = 0;
   std::string ip;
   // Allocatable: what the kubelet leaves after system reservations.
@@ -156,8 +155,7 @@ NodePlan PlanNode(std::mt19937_64& rng, int index, bool gpu) {
     n.memory_bytes = std::clamp<int64_t>(cores * gi_per_core, 128, 512) * kGi;
     n.storage_bytes = 500 * kGi;
   }
-  n.rack = std::string("rack-") + static_cast<char>('a' + zone) + "-" +
-           Numbered("", index / 16, 4);
+  n.rack = std::string("rack-") + static_cast<char>('a' + zone) + "-" + Numbered("", index / 16, 4);
   return n;
 }
 
@@ -426,51 +424,51 @@ Json NodeJson(const NodePlan& n, const model::Node& node) {
   }
   Json images = Json::array();
   for (int i = 0; i < 4; ++i) {
-    images.push_back({{"names",
-                       {"registry.example.com/base/image-" + std::to_string(i) + "@sha256:" +
-                            n.uid + n.uid,
-                        "registry.example.com/base/image-" + std::to_string(i) + ":v1"}},
-                      {"sizeBytes", 100000000 + i * 12345678}});
+    images.push_back(
+        {{"names",
+          {"registry.example.com/base/image-" + std::to_string(i) + "@sha256:" + n.uid + n.uid,
+           "registry.example.com/base/image-" + std::to_string(i) + ":v1"}},
+         {"sizeBytes", 100000000 + i * 12345678}});
   }
   Json spec = {{"podCIDR", "100.64." + std::to_string(node.meta.name.size()) + ".0/24"},
                {"providerID", "aws:///" + n.zone + "/i-" + n.uid.substr(0, 17)}};
   spec["podCIDRs"] = Json::array({spec["podCIDR"]});
   if (n.tainted) {
-    spec["taints"] = Json::array(
-        {{{"effect", "NoSchedule"}, {"key", kGpuTaintKey}, {"value", "present"}}});
+    spec["taints"] =
+        Json::array({{{"effect", "NoSchedule"}, {"key", kGpuTaintKey}, {"value", "present"}}});
   }
-  return {
-      {"apiVersion", "v1"},
-      {"kind", "Node"},
-      {"metadata",
-       {{"annotations",
-         {{"node.alpha.kubernetes.io/ttl", "0"},
-          {"volumes.kubernetes.io/controller-managed-attach-detach", "true"}}},
-        {"creationTimestamp", Time(n.created_s)},
-        {"labels", labels},
-        {"name", n.name},
-        {"resourceVersion", std::to_string(1000000 + n.created_s % 1000000)},
-        {"uid", n.uid}}},
-      {"spec", spec},
-      {"status",
-       {{"addresses",
-         {{{"address", n.ip}, {"type", "InternalIP"}}, {{"address", n.name}, {"type", "Hostname"}}}},
-        {"allocatable", allocatable},
-        {"capacity", capacity},
-        {"conditions", conditions},
-        {"daemonEndpoints", {{"kubeletEndpoint", {{"Port", 10250}}}}},
-        {"images", images},
-        {"nodeInfo",
-         {{"architecture", "amd64"},
-          {"bootID", n.uid},
-          {"containerRuntimeVersion", "containerd://1.7.11"},
-          {"kernelVersion", "6.1.0-18-cloud-amd64"},
-          {"kubeProxyVersion", "v1.30.2"},
-          {"kubeletVersion", "v1.30.2"},
-          {"machineID", n.uid.substr(0, 8) + n.uid.substr(24)},
-          {"operatingSystem", "linux"},
-          {"osImage", "Ubuntu 22.04.4 LTS"},
-          {"systemUUID", n.uid}}}}}};
+  return {{"apiVersion", "v1"},
+          {"kind", "Node"},
+          {"metadata",
+           {{"annotations",
+             {{"node.alpha.kubernetes.io/ttl", "0"},
+              {"volumes.kubernetes.io/controller-managed-attach-detach", "true"}}},
+            {"creationTimestamp", Time(n.created_s)},
+            {"labels", labels},
+            {"name", n.name},
+            {"resourceVersion", std::to_string(1000000 + n.created_s % 1000000)},
+            {"uid", n.uid}}},
+          {"spec", spec},
+          {"status",
+           {{"addresses",
+             {{{"address", n.ip}, {"type", "InternalIP"}},
+              {{"address", n.name}, {"type", "Hostname"}}}},
+            {"allocatable", allocatable},
+            {"capacity", capacity},
+            {"conditions", conditions},
+            {"daemonEndpoints", {{"kubeletEndpoint", {{"Port", 10250}}}}},
+            {"images", images},
+            {"nodeInfo",
+             {{"architecture", "amd64"},
+              {"bootID", n.uid},
+              {"containerRuntimeVersion", "containerd://1.7.11"},
+              {"kernelVersion", "6.1.0-18-cloud-amd64"},
+              {"kubeProxyVersion", "v1.30.2"},
+              {"kubeletVersion", "v1.30.2"},
+              {"machineID", n.uid.substr(0, 8) + n.uid.substr(24)},
+              {"operatingSystem", "linux"},
+              {"osImage", "Ubuntu 22.04.4 LTS"},
+              {"systemUUID", n.uid}}}}}};
 }
 
 Json PodJson(const PodPlan& p, const model::Pod& pod) {
@@ -529,7 +527,8 @@ Json PodJson(const PodPlan& p, const model::Pod& pod) {
            {"sources",
             {{{"serviceAccountToken", {{"expirationSeconds", 3607}, {"path", "token"}}}},
              {{"configMap",
-               {{"items", {{{"key", "ca.crt"}, {"path", "ca.crt"}}}}, {"name", "kube-root-ca.crt"}}}},
+               {{"items", {{{"key", "ca.crt"}, {"path", "ca.crt"}}}},
+                {"name", "kube-root-ca.crt"}}}},
              {{"downwardAPI",
                {{"items",
                  {{{"fieldRef", {{"apiVersion", "v1"}, {"fieldPath", "metadata.namespace"}}},
@@ -540,15 +539,14 @@ Json PodJson(const PodPlan& p, const model::Pod& pod) {
     spec["nodeSelector"] = {{"nvidia.com/gpu.product", p.node_selector_product}};
   }
   if (!p.preferred_zone.empty()) {
-    spec["affinity"] = {
-        {"nodeAffinity",
-         {{"preferredDuringSchedulingIgnoredDuringExecution",
-           {{{"preference",
-              {{"matchExpressions",
-                {{{"key", "topology.kubernetes.io/zone"},
-                  {"operator", "In"},
-                  {"values", {p.preferred_zone}}}}}}},
-             {"weight", 50}}}}}}};
+    spec["affinity"] = {{"nodeAffinity",
+                         {{"preferredDuringSchedulingIgnoredDuringExecution",
+                           {{{"preference",
+                              {{"matchExpressions",
+                                {{{"key", "topology.kubernetes.io/zone"},
+                                  {"operator", "In"},
+                                  {"values", {p.preferred_zone}}}}}}},
+                             {"weight", 50}}}}}}};
   }
   Json status;
   const std::string qos = "Burstable";  // requests below limits, or no limits
@@ -649,7 +647,9 @@ std::string RenderKubectlJson(const SyntheticClusterSpec& spec) {
     AppendItem(PodJson(p, ToModel(p, plan, catalog)), first, &out);
     first = false;
   }
-  out += "\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n";
+  out +=
+      "\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n "
+      "   }\n}\n";
   return out;
 }
 

@@ -46,7 +46,7 @@ void FitIndex::Count(int32_t c, uint64_t failures, int delta) {
 }
 
 void FitIndex::Rebuild(const ClusterState& state) {
-  size_t n = static_cast<size_t>(state.num_nodes());
+  auto n = static_cast<size_t>(state.num_nodes());
   seen_.assign(n, stamp_);
   failures_.assign(n, 0);
   failure_counts_.assign(

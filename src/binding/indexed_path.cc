@@ -204,12 +204,8 @@ std::optional<model::PodDecision> IndexedPath::TryDecide(const CycleContext& ctx
   FitIndex& fit = Fit(ctx);
   fit.Refresh(state_);
 
-  struct Head {
-    int32_t c;
-    const FitIndex::Entry* entry;
-  };
-  std::vector<Head> heads;
-  heads.reserve(statics.passing.size());
+  std::vector<Head>& heads = heads_;
+  heads.clear();
   int64_t max_taint = 0;
   int64_t max_affinity = 0;
   for (int32_t c : statics.passing) {

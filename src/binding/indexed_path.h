@@ -70,6 +70,12 @@ class IndexedPath {
     bool selected = false;
   };
   std::vector<PlacedTermCheck> placed_checks_;
+  // A class's best fitting node, scratch space of TryDecide.
+  struct Head {
+    int32_t c;
+    const FitIndex::Entry* entry;
+  };
+  std::vector<Head> heads_;
 };
 
 }  // namespace berth::binding

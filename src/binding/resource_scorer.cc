@@ -1,6 +1,7 @@
 #include "binding/resource_scorer.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -130,7 +131,7 @@ bool ResourceScorer::BalancedSkipped(const PodResources& pod) const {
 }
 
 int64_t ResourceScorer::BalancedScore(const NodeLoad& load, const PodResources& pod) const {
-  double fractions[kMaxScoredResources];
+  std::array<double, kMaxScoredResources> fractions{};
   int n = 0;
   double total = 0;
   for (const ScoredResource& r : profile_.balanced_resources()) {
@@ -143,7 +144,7 @@ int64_t ResourceScorer::BalancedScore(const NodeLoad& load, const PodResources& 
     double f = static_cast<double>(req) / static_cast<double>(alloc);
     if (f > 1) f = 1;
     total += f;
-    fractions[n++] = f;
+    fractions[static_cast<size_t>(n++)] = f;
   }
   double std_dev = 0;
   if (n == 2) {
@@ -151,7 +152,10 @@ int64_t ResourceScorer::BalancedScore(const NodeLoad& load, const PodResources& 
   } else if (n > 2) {
     double mean = total / n;
     double sum = 0;
-    for (int i = 0; i < n; ++i) sum += (fractions[i] - mean) * (fractions[i] - mean);
+    for (int i = 0; i < n; ++i) {
+      double d = fractions[static_cast<size_t>(i)] - mean;
+      sum += d * d;
+    }
     std_dev = std::sqrt(sum / n);
   }
   return static_cast<int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));

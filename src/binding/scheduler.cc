@@ -1,5 +1,6 @@
 #include "binding/scheduler.h"
 
+#include <utility>
 #include <vector>
 
 #include "binding/cluster_state.h"
@@ -18,10 +19,10 @@ namespace berth::binding {
 
 class Scheduler::Impl {
  public:
-  Impl(const model::Snapshot& snapshot, const model::SchedulerConfig& config,
+  Impl(const model::Snapshot& snapshot, model::SchedulerConfig config,
        const SchedulerOptions& options)
       : snapshot_(snapshot),
-        config_(config),
+        config_(std::move(config)),
         options_(options),
         resources_(snapshot.resources),
         namespaces_(snapshot),
@@ -147,7 +148,7 @@ Scheduler::Scheduler(const model::Snapshot& snapshot, const model::SchedulerConf
 
 Scheduler::Scheduler(const model::Snapshot& snapshot, const model::SchedulerConfig& config,
                      const SchedulerOptions& options)
-    : impl_(std::make_unique<Impl>(snapshot, config, options)) {}
+    : impl_(std::make_unique<Impl>(snapshot, config, options)) {}  // Impl copies the config
 
 Scheduler::~Scheduler() = default;
 

@@ -2,7 +2,8 @@
 // (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodeResourcesFit,
 // PodTopologySpread, InterPodAffinity) then scores (NodeResourcesFit with the profile's
 // strategy, NodeResourcesBalancedAllocation, TaintToleration, NodeAffinity,
-// PodTopologySpread), highest total wins, ties to the node name that sorts first.
+// PodTopologySpread, InterPodAffinity), highest total wins, ties to the node name that
+// sorts first.
 // Pods already bound consume capacity. Borrows the Snapshot for its lifetime (it copies the
 // config); holds the evolving per-node state. Semantics and the index: docs/binding.md.
 // Not thread-safe.

@@ -12,12 +12,12 @@
 namespace berth::io {
 
 struct Document {
-  std::string file;         // where it was read ("<stdin>", "<demo>", a path)
+  std::string file;  // where it was read ("<stdin>", "<demo>", a path)
   std::string api_version;
   std::string kind;
   std::string namespace_;
   std::string name;
-  std::string json;         // the object as JSON text, key order as read
+  std::string json;  // the object as JSON text, key order as read
 };
 
 class DocumentStore {

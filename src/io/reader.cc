@@ -4,7 +4,6 @@
 // is used because a `kubectl get -A -o json` dump of a large cluster is hundreds of MB.
 #include "io/reader.h"
 
-#include <nlohmann/json.hpp>
 #include <simdjson.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include <filesystem>
 #include <iostream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
@@ -35,9 +35,9 @@ struct UnknownKind {
 
 struct ReaderState {
   Input input;
-  std::vector<bool> pod_has_priority;                   // parallel to snapshot.pods
+  std::vector<bool> pod_has_priority;                       // parallel to snapshot.pods
   std::vector<std::vector<PodSetSource>> workload_sources;  // parallel to snapshot.workloads
-  std::vector<UnknownKind> unknown_kinds;               // in first-seen order
+  std::vector<UnknownKind> unknown_kinds;                   // in first-seen order
   simdjson::dom::parser parser;
   bool finished = false;
 };
@@ -95,8 +95,8 @@ KnownKind Classify(std::string_view api_version, std::string_view kind) {
 }
 
 bool IsNamespaced(KnownKind k) {
-  return !(k == KnownKind::kNamespace || k == KnownKind::kNode ||
-           k == KnownKind::kPriorityClass || k == KnownKind::kSchedulerConfig);
+  return !(k == KnownKind::kNamespace || k == KnownKind::kNode || k == KnownKind::kPriorityClass ||
+           k == KnownKind::kSchedulerConfig);
 }
 
 // Name and namespace for error messages, read leniently (decoding reports type errors).
@@ -252,9 +252,9 @@ class FileReader {
       dom::element root;
       simdjson::error_code err = st_.parser.parse(json.data(), json.size(), true).get(root);
       if (err != simdjson::SUCCESS) {
-        diags_.Report(core::InvalidArgument("document at line " + std::to_string(line) + ": " +
-                                                simdjson::error_message(err),
-                                            {file_, "", ""}));
+        diags_.Report(core::InvalidArgument(
+            "document at line " + std::to_string(line) + ": " + simdjson::error_message(err),
+            {file_, "", ""}));
         return;
       }
       if (root.is_object()) {
@@ -303,8 +303,8 @@ class FileReader {
     }
     // `kind: List` and the typed lists kubectl prints (PodList, NodeList, ...).
     dom::array items;
-    if ((kind == "List" || kind.ends_with("List")) &&
-        internal::Find(obj, "items", &e) && e.get_array().get(items) == simdjson::SUCCESS) {
+    if ((kind == "List" || kind.ends_with("List")) && internal::Find(obj, "items", &e) &&
+        e.get_array().get(items) == simdjson::SUCCESS) {
       for (dom::element item : items) HandleObject(item, {}, false);
       return;
     }
@@ -379,7 +379,9 @@ class FileReader {
                       kind, obj, IsNamespaced(known));
         }
         auto config = internal::DecodeSchedulerConfig(obj);
-        if (!config.has_value()) return Fail(std::move(config).error(), kind, obj, IsNamespaced(known));
+        if (!config.has_value()) {
+          return Fail(std::move(config).error(), kind, obj, IsNamespaced(known));
+        }
         snap.scheduler_config = std::move(*config);
         break;
       }
@@ -392,11 +394,16 @@ class FileReader {
   static core::Result<internal::DecodedWorkload> DecodeWorkload(KnownKind known, dom::object obj,
                                                                 model::ResourceCatalog& catalog) {
     switch (known) {
-      case KnownKind::kJob: return internal::DecodeJob(obj, catalog);
-      case KnownKind::kJobSet: return internal::DecodeJobSet(obj, catalog);
-      case KnownKind::kPyTorchJob: return internal::DecodePyTorchJob(obj, catalog);
-      case KnownKind::kLeaderWorkerSet: return internal::DecodeLeaderWorkerSet(obj, catalog);
-      default: return internal::DecodeReplicated(obj, catalog);
+      case KnownKind::kJob:
+        return internal::DecodeJob(obj, catalog);
+      case KnownKind::kJobSet:
+        return internal::DecodeJobSet(obj, catalog);
+      case KnownKind::kPyTorchJob:
+        return internal::DecodePyTorchJob(obj, catalog);
+      case KnownKind::kLeaderWorkerSet:
+        return internal::DecodeLeaderWorkerSet(obj, catalog);
+      default:
+        return internal::DecodeReplicated(obj, catalog);
     }
   }
 

@@ -13,8 +13,8 @@ using Row = std::array<std::string, kColumns>;
 
 }  // namespace
 
-void WritePlanTable(const model::Snapshot& planned, const std::vector<model::PodDecision>& decisions,
-                    std::ostream& out) {
+void WritePlanTable(const model::Snapshot& planned,
+                    const std::vector<model::PodDecision>& decisions, std::ostream& out) {
   std::vector<Row> rows;
   rows.reserve(decisions.size() + 1);
   rows.push_back({"NAMESPACE", "NAME", "NODE", "STATUS", "REASON"});

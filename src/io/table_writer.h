@@ -12,7 +12,7 @@
 
 namespace berth::io {
 
-void WritePlanTable(const model::Snapshot& planned, const std::vector<model::PodDecision>& decisions,
-                    std::ostream& out);
+void WritePlanTable(const model::Snapshot& planned,
+                    const std::vector<model::PodDecision>& decisions, std::ostream& out);
 
 }  // namespace berth::io

@@ -4,7 +4,6 @@
 #include "io/writer.h"
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <utility>
@@ -81,8 +80,8 @@ OrderedJson PatchedPod(const model::Snapshot& planned, const model::PodDecision&
     doc = OrderedJson::object();
     doc["apiVersion"] = "v1";
     doc["kind"] = "Pod";
-    doc["metadata"] = OrderedJson::object({{"name", pod.meta.name},
-                                           {"namespace", pod.meta.namespace_}});
+    doc["metadata"] =
+        OrderedJson::object({{"name", pod.meta.name}, {"namespace", pod.meta.namespace_}});
   }
   std::string node = pod.node_name;
   if (node.empty() && d.node.has_value()) node = planned.node(*d.node).meta.name;

@@ -2,8 +2,8 @@
 // and the synthetic v1 Pod document each expanded pod carries.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -13,8 +13,8 @@
 namespace berth::io {
 namespace {
 
-using ::testing::ElementsAre;
 using testing::Dump;
+using ::testing::ElementsAre;
 using testing::FindPod;
 using testing::FixturePath;
 using testing::ReadString;

@@ -12,10 +12,10 @@
 namespace berth::io {
 namespace {
 
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using internal::JsonListSplit;
 using internal::SplitJsonList;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 TEST(JsonSplitTest, SplitsItemsWhateverTheKeyOrder) {
   JsonListSplit split;

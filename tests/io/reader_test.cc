@@ -10,11 +10,11 @@
 namespace berth::io {
 namespace {
 
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using testing::Dump;
+using ::testing::ElementsAre;
 using testing::FindPod;
 using testing::FixturePath;
+using ::testing::HasSubstr;
 using testing::PodNames;
 using testing::ReadString;
 
@@ -211,8 +211,7 @@ TEST_F(AllKindsTest, KeepsPodSets) {
   EXPECT_EQ(w[0].pod_sets[0].name, "main");
   EXPECT_EQ(w[0].pod_sets[0].count, 3);  // parallelism 4 capped by completions 3
   EXPECT_EQ(w[0].pod_sets[0].pod_template.priority, 1000);
-  EXPECT_EQ(Amount(snap(), w[0].pod_sets[0].pod_template.containers[0].requests,
-                   "nvidia.com/gpu"),
+  EXPECT_EQ(Amount(snap(), w[0].pod_sets[0].pod_template.containers[0].requests, "nvidia.com/gpu"),
             8);
   EXPECT_TRUE(w[1].suspended);
   EXPECT_EQ(w[2].kind, "Deployment");
@@ -493,9 +492,7 @@ TEST_F(BadObjectsTest, QuantityOverflow) {
   EXPECT_EQ(ErrorFor("Pod/default/huge-memory")->code(), core::ErrorCode::kOutOfRange);
 }
 
-TEST_F(BadObjectsTest, MissingName) {
-  ExpectField("Pod", "metadata.name", "required");
-}
+TEST_F(BadObjectsTest, MissingName) { ExpectField("Pod", "metadata.name", "required"); }
 
 TEST_F(BadObjectsTest, MissingContainers) {
   ExpectField("Pod/default/no-containers", "spec.containers", "required");
@@ -630,8 +627,8 @@ TEST(ReaderErrorsTest, MalformedJsonStreamKeepsEarlierDocuments) {
 
 TEST(ReaderErrorsTest, DocumentThatIsNotAnObject) {
   core::Diagnostics diags;
-  Input in = ReadString("just a string\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n",
-                        diags);
+  Input in = ReadString(
+      "just a string\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n", diags);
   EXPECT_EQ(diags.error_count(), 1u) << Dump(diags);
   EXPECT_EQ(in.snapshot.namespaces.size(), 1u);
 }

@@ -2,9 +2,9 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
@@ -116,7 +116,8 @@ TEST_F(WriterTest, YamlReadsBackAsTheJsonOutput) {
   decisions[0].pod = model::PodIndex{0};
   std::string json = Write(planned, decisions, input_.documents, OutputFormat::kJson);
   std::string yaml = Write(planned, decisions, input_.documents, OutputFormat::kYaml);
-  EXPECT_THAT(yaml, HasSubstr("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n"));
+  EXPECT_THAT(yaml,
+              HasSubstr("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n"));
   EXPECT_THAT(yaml, HasSubstr("      zz.example.com/first: \"true\"\n"));
   EXPECT_THAT(yaml, HasSubstr("    creationTimestamp: \"2025-01-02T03:04:05Z\"\n"));
   EXPECT_THAT(yaml, HasSubstr("      version: \"1.10\"\n"));
@@ -124,9 +125,8 @@ TEST_F(WriterTest, YamlReadsBackAsTheJsonOutput) {
   EXPECT_THAT(yaml, HasSubstr("      kubectl.kubernetes.io/last-applied-configuration: |\n"));
   EXPECT_THAT(yaml, HasSubstr("    nodeName: node-7\n"));
   std::vector<std::string> docs;
-  ASSERT_TRUE(internal::ConvertYamlStream(yaml, [&](std::string&& j, int) {
-                docs.push_back(j);
-              }).ok());
+  ASSERT_TRUE(
+      internal::ConvertYamlStream(yaml, [&](std::string&& j, int) { docs.push_back(j); }).ok());
   ASSERT_EQ(docs.size(), 1u);
   EXPECT_EQ(OrderedJson::parse(docs[0]), OrderedJson::parse(json)) << yaml;
 }
@@ -181,8 +181,8 @@ spec:
   decisions[1].message = "0/1 nodes are available: 1 Insufficient cpu.";
   decisions[2].pod = model::PodIndex{2};
   decisions[2].message = "no nodes";
-  OrderedJson list = OrderedJson::parse(
-      Write(planned, decisions, in.documents, OutputFormat::kJson));
+  OrderedJson list =
+      OrderedJson::parse(Write(planned, decisions, in.documents, OutputFormat::kJson));
   ASSERT_EQ(list["items"].size(), 3u);
   EXPECT_EQ(list["items"][0]["metadata"]["name"], "j-1");
   EXPECT_EQ(list["items"][0]["spec"]["nodeName"], "n1");

@@ -1,8 +1,8 @@
 // YAML in (YAML 1.2 core-schema typing into JSON) and YAML out (quoting, block layout).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -61,8 +61,7 @@ TEST(YamlToJsonTest, QuotedAndTaggedScalarsAreStrings) {
   std::vector<std::string> docs = Convert(
       "a: \"123\"\nb: '1.5'\nc: !!str true\nd: 123\ne: \"\"\nf:\ng: !!int 5\nh: !custom 7\n");
   ASSERT_EQ(docs.size(), 1u);
-  EXPECT_EQ(docs[0],
-            R"({"a":"123","b":"1.5","c":"true","d":123,"e":"","f":null,"g":5,"h":"7"})");
+  EXPECT_EQ(docs[0], R"({"a":"123","b":"1.5","c":"true","d":123,"e":"","f":null,"g":5,"h":"7"})");
 }
 
 TEST(YamlToJsonTest, KeysAreAlwaysStrings) {
@@ -79,7 +78,8 @@ TEST(YamlToJsonTest, NestingFlowStyleAndEscapes) {
 }
 
 TEST(YamlToJsonTest, AnchorsAndAliasesExpand) {
-  std::vector<std::string> docs = Convert("base: &b {cpu: 1, tags: [x]}\ncopy: *b\nname: &n web\nalias: *n\n");
+  std::vector<std::string> docs =
+      Convert("base: &b {cpu: 1, tags: [x]}\ncopy: *b\nname: &n web\nalias: *n\n");
   ASSERT_EQ(docs.size(), 1u);
   EXPECT_EQ(docs[0], R"({"base":{"cpu":1,"tags":["x"]},"copy":{"cpu":1,"tags":["x"]},)"
                      R"("name":"web","alias":"web"})");
@@ -116,20 +116,65 @@ TEST(YamlToJsonTest, ComplexKeyIsAnError) {
 }
 
 TEST(YamlQuotingTest, StringsThatReadAsOtherTypesAreQuoted) {
-  for (const char* s : {"", "true", "True", "false", "yes", "no", "on", "off", "y", "N", "null",
-                        "~", "123", "-1", "1.5", "1e3", ".5", "0x1F", "0o17", "1_000", "12:30",
-                        ".inf", "-.inf", ".nan", "2024-01-01", "2024-01-01T00:00:00Z", "a: b",
-                        "x #y", "- item", "-", "key:", ":x", "#c", "&a", "*a", "!t", "|", ">",
-                        "'q'", "\"q\"", "{a}", "[a]", "%d", "@x", "`x", " lead", "trail ",
-                        "tab\there", "multi\nline", "<<", "=",
+  for (const char* s : {"",
+                        "true",
+                        "True",
+                        "false",
+                        "yes",
+                        "no",
+                        "on",
+                        "off",
+                        "y",
+                        "N",
+                        "null",
+                        "~",
+                        "123",
+                        "-1",
+                        "1.5",
+                        "1e3",
+                        ".5",
+                        "0x1F",
+                        "0o17",
+                        "1_000",
+                        "12:30",
+                        ".inf",
+                        "-.inf",
+                        ".nan",
+                        "2024-01-01",
+                        "2024-01-01T00:00:00Z",
+                        "a: b",
+                        "x #y",
+                        "- item",
+                        "-",
+                        "key:",
+                        ":x",
+                        "#c",
+                        "&a",
+                        "*a",
+                        "!t",
+                        "|",
+                        ">",
+                        "'q'",
+                        "\"q\"",
+                        "{a}",
+                        "[a]",
+                        "%d",
+                        "@x",
+                        "`x",
+                        " lead",
+                        "trail ",
+                        "tab\there",
+                        "multi\nline",
+                        "<<",
+                        "=",
                         "0/5 nodes are available: 3 Insufficient cpu."}) {
     EXPECT_TRUE(YamlNeedsQuotes(s)) << "'" << s << "'";
   }
 }
 
 TEST(YamlQuotingTest, OrdinaryStringsArePlain) {
-  for (const char* s : {"hello", "nginx:1.25", "100m", "1Gi", "http://example.com/a#b",
-                        "a-b_c.d", "nvidia.com/gpu", "NoSchedule", "v1", "Pod/ns/name",
+  for (const char* s : {"hello", "nginx:1.25", "100m", "1Gi", "http://example.com/a#b", "a-b_c.d",
+                        "nvidia.com/gpu", "NoSchedule", "v1", "Pod/ns/name",
                         "0/5 nodes are available. 3 Insufficient cpu", "é", "a:b"}) {
     EXPECT_FALSE(YamlNeedsQuotes(s)) << "'" << s << "'";
   }

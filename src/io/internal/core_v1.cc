@@ -46,8 +46,8 @@ core::Status DecodeResourceList(dom::object obj, std::string_view key,
     auto q = ParseQuantityElement(value);
     BERTH_IO_RETURN_IF_ERROR_AT(q, field);
     if (q->IsNegative()) {
-      return FieldError(field, "invalid value \"" + q->ToString() +
-                                   "\": must be greater than or equal to 0");
+      return FieldError(
+          field, "invalid value \"" + q->ToString() + "\": must be greater than or equal to 0");
     }
     if (model::IsExtendedResourceName(name) && !q->IsInteger()) {
       return FieldError(field, "invalid value \"" + q->ToString() + "\": must be an integer");
@@ -109,8 +109,7 @@ core::Status DecodeResources(dom::object container, model::ResourceCatalog& cata
 }
 
 core::Status DecodeContainers(dom::object spec, std::string_view key, bool init,
-                              model::ResourceCatalog& catalog,
-                              std::vector<model::Container>* out) {
+                              model::ResourceCatalog& catalog, std::vector<model::Container>* out) {
   dom::array array;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetArray(spec, key, &array, &found));
@@ -244,8 +243,7 @@ core::Result<model::PodAffinityTerm> DecodePodAffinityTerm(dom::element e) {
   model::PodAffinityTerm term;
   BERTH_RETURN_IF_ERROR(DecodeOptionalSelector(obj, "labelSelector", &term.label_selector));
   BERTH_RETURN_IF_ERROR(GetStringList(obj, "namespaces", &term.namespaces));
-  BERTH_RETURN_IF_ERROR(
-      DecodeOptionalSelector(obj, "namespaceSelector", &term.namespace_selector));
+  BERTH_RETURN_IF_ERROR(DecodeOptionalSelector(obj, "namespaceSelector", &term.namespace_selector));
   BERTH_RETURN_IF_ERROR(GetString(obj, "topologyKey", &term.topology_key));
   if (term.topology_key.empty()) return FieldError("topologyKey", "required value");
   BERTH_RETURN_IF_ERROR(GetStringList(obj, "matchLabelKeys", &term.match_label_keys));
@@ -294,7 +292,9 @@ core::Status DecodeAffinity(dom::object affinity, model::Pod* pod) {
   dom::object part;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(affinity, "nodeAffinity", &part, &found));
-  if (found) BERTH_IO_RETURN_IF_ERROR_AT(DecodeNodeAffinity(part, &pod->node_affinity), "nodeAffinity");
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeNodeAffinity(part, &pod->node_affinity), "nodeAffinity");
+  }
   BERTH_RETURN_IF_ERROR(GetObject(affinity, "podAffinity", &part, &found));
   if (found) {
     BERTH_IO_RETURN_IF_ERROR_AT(DecodePodAffinityRules(part, &pod->pod_affinity), "podAffinity");
@@ -364,11 +364,10 @@ core::Result<model::TopologySpreadConstraint> DecodeSpreadConstraint(dom::elemen
     if (min_domains <= 0) return FieldError("minDomains", "must be greater than zero");
     c.min_domains = min_domains;
   }
-  for (auto [key, target] :
-       {std::pair<const char*, model::NodeInclusionPolicy*>{"nodeAffinityPolicy",
-                                                            &c.node_affinity_policy},
-        std::pair<const char*, model::NodeInclusionPolicy*>{"nodeTaintsPolicy",
-                                                            &c.node_taints_policy}}) {
+  for (auto [key, target] : {std::pair<const char*, model::NodeInclusionPolicy*>{
+                                 "nodeAffinityPolicy", &c.node_affinity_policy},
+                             std::pair<const char*, model::NodeInclusionPolicy*>{
+                                 "nodeTaintsPolicy", &c.node_taints_policy}}) {
     std::string policy;
     BERTH_RETURN_IF_ERROR(GetString(obj, key, &policy));
     if (policy == "Honor") {
@@ -376,8 +375,8 @@ core::Result<model::TopologySpreadConstraint> DecodeSpreadConstraint(dom::elemen
     } else if (policy == "Ignore") {
       *target = model::NodeInclusionPolicy::kIgnore;
     } else if (!policy.empty()) {
-      return FieldError(key, "unsupported value \"" + policy +
-                                 "\": supported values: \"Honor\", \"Ignore\"");
+      return FieldError(
+          key, "unsupported value \"" + policy + "\": supported values: \"Honor\", \"Ignore\"");
     }
   }
   BERTH_RETURN_IF_ERROR(GetStringList(obj, "matchLabelKeys", &c.match_label_keys));
@@ -386,8 +385,7 @@ core::Result<model::TopologySpreadConstraint> DecodeSpreadConstraint(dom::elemen
 
 // Decodes each element of obj[key] with `decode` into `out`, naming errors key[i].
 template <typename T, typename Decode>
-core::Status DecodeList(dom::object obj, std::string_view key, Decode decode,
-                        std::vector<T>* out) {
+core::Status DecodeList(dom::object obj, std::string_view key, Decode decode, std::vector<T>* out) {
   dom::array array;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetArray(obj, key, &array, &found));
@@ -404,8 +402,8 @@ core::Status DecodeList(dom::object obj, std::string_view key, Decode decode,
 
 core::Status DecodePodSpec(dom::object spec, model::ResourceCatalog& catalog, model::Pod* pod,
                            bool* has_priority) {
-  BERTH_RETURN_IF_ERROR(DecodeContainers(spec, "initContainers", /*init=*/true, catalog,
-                                         &pod->init_containers));
+  BERTH_RETURN_IF_ERROR(
+      DecodeContainers(spec, "initContainers", /*init=*/true, catalog, &pod->init_containers));
   BERTH_RETURN_IF_ERROR(
       DecodeContainers(spec, "containers", /*init=*/false, catalog, &pod->containers));
   std::vector<NamedQuantity> overhead;
@@ -517,8 +515,7 @@ core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& ca
     dom::object unused;
     BERTH_IO_RETURN_IF_ERROR_AT(GetObject(status, "allocatable", &unused, &has_allocatable),
                                 "status");
-    BERTH_IO_RETURN_IF_ERROR_AT(DecodeResourceList(status, "allocatable", &allocatable),
-                                "status");
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeResourceList(status, "allocatable", &allocatable), "status");
     BERTH_IO_RETURN_IF_ERROR_AT(ToResourceVector(capacity, "capacity", catalog, &node.capacity),
                                 "status");
     if (has_allocatable) {
@@ -547,7 +544,9 @@ core::Result<model::Pod> DecodePod(dom::object obj, model::ResourceCatalog& cata
   dom::object spec;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));
-  if (!found) return FieldError("spec.containers", "required value: a pod needs at least one container");
+  if (!found) {
+    return FieldError("spec.containers", "required value: a pod needs at least one container");
+  }
   BERTH_IO_RETURN_IF_ERROR_AT(DecodePodSpec(spec, catalog, &pod, has_priority), "spec");
   dom::object status;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "status", &status, &found));
@@ -570,7 +569,9 @@ core::Status DecodePodTemplate(dom::object tmpl, const model::WorkloadObject& ow
   dom::object spec;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(tmpl, "spec", &spec, &found));
-  if (!found) return FieldError("spec.containers", "required value: a pod needs at least one container");
+  if (!found) {
+    return FieldError("spec.containers", "required value: a pod needs at least one container");
+  }
   BERTH_IO_RETURN_IF_ERROR_AT(DecodePodSpec(spec, catalog, &pod, &source->has_priority), "spec");
   source->template_json = simdjson::minify(tmpl);
   return core::OkStatus();

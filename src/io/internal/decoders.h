@@ -37,10 +37,10 @@ core::Result<model::Pod> DecodePod(dom::object obj, model::ResourceCatalog& cata
 
 // How one pod set of a workload is expanded into Pods (reader.cc, Finish).
 struct PodSetSource {
-  std::string template_json;  // compact JSON of the PodTemplateSpec (metadata, spec)
+  std::string template_json;   // compact JSON of the PodTemplateSpec (metadata, spec)
   std::string template_field;  // where the template sits: "spec.template", ...
-  bool has_priority = false;  // the template sets spec.priority
-  bool indexed = false;       // Indexed completion mode: completion-index labels
+  bool has_priority = false;   // the template sets spec.priority
+  bool indexed = false;        // Indexed completion mode: completion-index labels
   // JobSet: child Jobs of the replicatedJob and pods of each; LeaderWorkerSet: groups and
   // this role's pods in each group. count == groups * pods_per_group for these kinds.
   int32_t groups = 1;

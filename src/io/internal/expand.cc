@@ -3,9 +3,8 @@
 // would create (owner reference, controller labels, the template's spec).
 #include "io/internal/expand.h"
 
-#include <nlohmann/json.hpp>
-
 #include <exception>
+#include <nlohmann/json.hpp>
 #include <string_view>
 #include <utility>
 
@@ -136,9 +135,8 @@ core::Status PriorityResolver::Resolve(model::Pod* pod, bool has_priority) const
   if (!pod->priority_class_name.empty()) {
     auto it = values_.find(pod->priority_class_name);
     if (it == values_.end()) {
-      return core::NotFound(
-          "no PriorityClass with name " + pod->priority_class_name + " was found",
-          core::Location{"", "", "spec.priorityClassName"});
+      return core::NotFound("no PriorityClass with name " + pod->priority_class_name + " was found",
+                            core::Location{"", "", "spec.priorityClassName"});
     }
     pod->priority = it->second;
     return core::OkStatus();
@@ -170,7 +168,8 @@ void ExpandWorkload(const model::WorkloadObject& workload, const std::vector<Pod
     const PodSetSource& source = sources[s];
     // The template came out of simdjson, so it parses; discard() keeps this path
     // exception-free should it ever not.
-    OrderedJson tmpl = OrderedJson::parse(source.template_json, nullptr, /*allow_exceptions=*/false);
+    OrderedJson tmpl =
+        OrderedJson::parse(source.template_json, nullptr, /*allow_exceptions=*/false);
     if (tmpl.is_discarded()) tmpl = OrderedJson::object();
     for (int32_t i = 0; i < set.count; ++i, ++index) {
       PodIdentity id = Identify(workload, set, source, i, index);

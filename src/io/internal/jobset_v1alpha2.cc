@@ -30,7 +30,9 @@ core::Status DecodeReplicatedJob(dom::element e, const model::WorkloadObject& ow
   dom::object pod_template;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(rj, "template", &job_template, &found));
-  if (found) BERTH_IO_RETURN_IF_ERROR_AT(GetObject(job_template, "spec", &job_spec, &found), "template");
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(GetObject(job_template, "spec", &job_spec, &found), "template");
+  }
   if (found) {
     BERTH_IO_RETURN_IF_ERROR_AT(GetObject(job_spec, "template", &pod_template, &found),
                                 "template.spec");
@@ -77,8 +79,8 @@ core::Result<DecodedWorkload> DecodeJobSet(dom::object obj, model::ResourceCatal
     PodSetSource source;
     std::string field = "spec.replicatedJobs" + IndexField(i++);
     source.template_field = field + ".template.spec.template";
-    BERTH_IO_RETURN_IF_ERROR_AT(
-        DecodeReplicatedJob(item, out.workload, catalog, &pod_set, &source), field);
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeReplicatedJob(item, out.workload, catalog, &pod_set, &source),
+                                field);
     out.workload.pod_sets.push_back(std::move(pod_set));
     out.sources.push_back(std::move(source));
   }

@@ -186,8 +186,7 @@ std::string KeyField(std::string_view prefix, std::string_view key) {
   return out;
 }
 
-std::string ObjectLabel(std::string_view kind, std::string_view namespace_,
-                        std::string_view name) {
+std::string ObjectLabel(std::string_view kind, std::string_view namespace_, std::string_view name) {
   std::string out(kind);
   if (name.empty()) return out;
   if (!namespace_.empty()) {

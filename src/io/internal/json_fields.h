@@ -51,20 +51,18 @@ std::string IndexField(size_t index);
 std::string KeyField(std::string_view prefix, std::string_view key);
 
 // "Kind/namespace/name", "Kind/name" for cluster-scoped objects, "Kind" when unnamed.
-std::string ObjectLabel(std::string_view kind, std::string_view namespace_,
-                        std::string_view name);
+std::string ObjectLabel(std::string_view kind, std::string_view namespace_, std::string_view name);
 
 }  // namespace berth::io::internal
 
 // Returns the error of a Status or Result expression from the enclosing function with
 // `prefix` prepended to its field path ("spec" + "containers[0]..." -> "spec.containers[0]...").
-#define BERTH_IO_RETURN_IF_ERROR_AT(expr, prefix)             \
-  do {                                                        \
-    auto berth_io_status_ = (expr);                           \
-    if (!berth_io_status_.has_value()) {                      \
-      ::berth::core::Error berth_io_error_ =                  \
-          std::move(berth_io_status_).error();                \
-      berth_io_error_.WithFieldPrefix(prefix);                \
-      return berth_io_error_;                                 \
-    }                                                         \
+#define BERTH_IO_RETURN_IF_ERROR_AT(expr, prefix)                                 \
+  do {                                                                            \
+    auto berth_io_status_ = (expr);                                               \
+    if (!berth_io_status_.has_value()) {                                          \
+      ::berth::core::Error berth_io_error_ = std::move(berth_io_status_).error(); \
+      berth_io_error_.WithFieldPrefix(prefix);                                    \
+      return berth_io_error_;                                                     \
+    }                                                                             \
   } while (false)

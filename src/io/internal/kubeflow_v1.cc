@@ -64,14 +64,13 @@ core::Result<DecodedWorkload> DecodePyTorchJob(dom::object obj, model::ResourceC
       BERTH_IO_RETURN_IF_ERROR_AT(GetObject(*replica_spec, "template", &tmpl, &has_template),
                                   field);
       if (!has_template) {
-        return core::InvalidArgument("required value",
-                                     core::Location{"", "", field + ".template"});
+        return core::InvalidArgument("required value", core::Location{"", "", field + ".template"});
       }
       PodSetSource source;
       source.pods_per_group = pod_set.count;
       source.template_field = field + ".template";
-      BERTH_IO_RETURN_IF_ERROR_AT(
-          DecodePodTemplate(tmpl, out.workload, catalog, &pod_set, &source), field + ".template");
+      BERTH_IO_RETURN_IF_ERROR_AT(DecodePodTemplate(tmpl, out.workload, catalog, &pod_set, &source),
+                                  field + ".template");
       out.workload.pod_sets.push_back(std::move(pod_set));
       out.sources.push_back(std::move(source));
     }

@@ -18,9 +18,9 @@ namespace {
 
 // kube-scheduler's default filter plugins (pkg/scheduler/apis/config/v1/default_plugins.go).
 constexpr const char* kDefaultFilters[] = {
-    "NodeUnschedulable", "NodeName",      "TaintToleration",   "NodeAffinity",
+    "NodeUnschedulable", "NodeName",         "TaintToleration",    "NodeAffinity",
     "NodePorts",         "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits",
-    "VolumeBinding",     "VolumeZone",    "PodTopologySpread", "InterPodAffinity",
+    "VolumeBinding",     "VolumeZone",       "PodTopologySpread",  "InterPodAffinity",
 };
 
 core::Error FieldError(std::string field, std::string message) {
@@ -69,15 +69,15 @@ core::Status DecodePluginSet(dom::object plugins, std::string_view key, PluginSe
   BERTH_RETURN_IF_ERROR(GetObject(plugins, key, &set, &found));
   if (!found) return core::OkStatus();
   BERTH_IO_RETURN_IF_ERROR_AT(DecodePluginList(set, "enabled", &out->enabled), std::string(key));
-  BERTH_IO_RETURN_IF_ERROR_AT(DecodePluginList(set, "disabled", &out->disabled),
-                              std::string(key));
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodePluginList(set, "disabled", &out->disabled), std::string(key));
   return core::OkStatus();
 }
 
 void ApplyScore(const PluginSet& set, model::SchedulerProfile* profile) {
   if (set.DisablesAll()) profile->score_weights.clear();
   for (const PluginRef& p : set.disabled) profile->score_weights.erase(p.name);
-  for (const PluginRef& p : set.enabled) profile->score_weights[p.name] = p.weight == 0 ? 1 : p.weight;
+  for (const PluginRef& p : set.enabled)
+    profile->score_weights[p.name] = p.weight == 0 ? 1 : p.weight;
 }
 
 void ApplyFilter(const PluginSet& set, model::SchedulerProfile* profile) {
@@ -193,8 +193,7 @@ core::Status DecodePluginConfig(dom::object profile_obj, model::SchedulerProfile
       BERTH_IO_RETURN_IF_ERROR_AT(DecodeFitArgs(args, &profile->fit_strategy), field + ".args");
     } else if (name == "NodeResourcesBalancedAllocation") {
       BERTH_IO_RETURN_IF_ERROR_AT(
-          DecodeResourceWeights(args, "resources", &profile->balanced_resources),
-          field + ".args");
+          DecodeResourceWeights(args, "resources", &profile->balanced_resources), field + ".args");
     }
   }
   return core::OkStatus();
@@ -218,9 +217,8 @@ core::Result<model::SchedulerProfile> DecodeProfile(dom::element e) {
     // multiPoint.enabled registers a plugin at every point it implements; only the known
     // score plugins (those with a default weight) are given a weight here.
     PluginSet multi_score = multi_point;
-    std::erase_if(multi_score.enabled, [&](const PluginRef& p) {
-      return profile.score_weights.count(p.name) == 0;
-    });
+    std::erase_if(multi_score.enabled,
+                  [&](const PluginRef& p) { return profile.score_weights.count(p.name) == 0; });
     ApplyScore(multi_score, &profile);
     PluginSet multi_filter = multi_point;
     multi_filter.enabled.clear();

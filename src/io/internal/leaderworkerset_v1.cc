@@ -40,8 +40,7 @@ core::Result<DecodedWorkload> DecodeLeaderWorkerSet(dom::object obj,
     return core::InvalidArgument("required value",
                                  core::Location{"", "", prefix + ".workerTemplate"});
   }
-  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(lwt, "leaderTemplate", &leader_tmpl, &has_leader),
-                              prefix);
+  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(lwt, "leaderTemplate", &leader_tmpl, &has_leader), prefix);
   int64_t workers = static_cast<int64_t>(replicas) * (size - 1);
   if (workers > std::numeric_limits<int32_t>::max()) {
     return core::InvalidArgument("replicas times size is too large",
@@ -55,10 +54,9 @@ core::Result<DecodedWorkload> DecodeLeaderWorkerSet(dom::object obj,
   leader_source.groups = replicas;
   leader_source.pods_per_group = 1;
   leader_source.template_field = prefix + (has_leader ? ".leaderTemplate" : ".workerTemplate");
-  BERTH_IO_RETURN_IF_ERROR_AT(
-      DecodePodTemplate(has_leader ? leader_tmpl : worker_tmpl, out.workload, catalog, &leader,
-                        &leader_source),
-      prefix + (has_leader ? ".leaderTemplate" : ".workerTemplate"));
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodePodTemplate(has_leader ? leader_tmpl : worker_tmpl,
+                                                out.workload, catalog, &leader, &leader_source),
+                              prefix + (has_leader ? ".leaderTemplate" : ".workerTemplate"));
   out.workload.pod_sets.push_back(std::move(leader));
   out.sources.push_back(std::move(leader_source));
   if (size > 1) {

@@ -15,9 +15,9 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 // Words YAML 1.1 (go-yaml v2, which kubectl uses) or 1.2 read as null or booleans.
 bool IsReservedWord(std::string_view s) {
   static constexpr std::array<std::string_view, 31> kWords = {
-      "~",    "null", "Null",  "NULL",  "true", "True", "TRUE", "false", "False", "FALSE", "yes",
-      "Yes",  "YES",  "no",    "No",    "NO",   "on",   "On",   "ON",    "off",   "Off",   "OFF",
-      "y",    "Y",    "n",     "N",     ".inf", ".nan", "<<",   "=",     "-"};
+      "~",   "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", "yes",
+      "Yes", "YES",  "no",   "No",   "NO",   "on",   "On",   "ON",    "off",   "Off",   "OFF",
+      "y",   "Y",    "n",    "N",    ".inf", ".nan", "<<",   "=",     "-"};
   for (std::string_view w : kWords) {
     if (s == w) return true;
   }
@@ -40,10 +40,10 @@ bool LooksNumeric(std::string_view s) {
   if (!IsDigit(s[i]) && !(s[i] == '.' && i + 1 < s.size() && IsDigit(s[i + 1]))) return false;
   for (; i < s.size(); ++i) {
     char c = s[i];
-    bool ok = IsDigit(c) || c == '.' || c == '_' || c == ':' || c == '-' || c == '+' ||
-              c == 'e' || c == 'E' || c == 'x' || c == 'X' || c == 'o' || c == 'O' || c == 'b' ||
-              c == 'B' || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == 't' ||
-              c == 'T' || c == 'z' || c == 'Z' || c == ' ';
+    bool ok = IsDigit(c) || c == '.' || c == '_' || c == ':' || c == '-' || c == '+' || c == 'e' ||
+              c == 'E' || c == 'x' || c == 'X' || c == 'o' || c == 'O' || c == 'b' || c == 'B' ||
+              (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == 't' || c == 'T' ||
+              c == 'z' || c == 'Z' || c == ' ';
     if (!ok) return false;
   }
   return true;
@@ -104,11 +104,21 @@ void AppendLiteralBlock(std::string_view s, int indent, std::string* out) {
 
 void AppendScalar(const OrderedJson& v, std::string* out) {
   switch (v.type()) {
-    case OrderedJson::value_t::null: *out += "null"; break;
-    case OrderedJson::value_t::string: AppendScalarString(v.get_ref<const std::string&>(), out); break;
-    case OrderedJson::value_t::object: *out += "{}"; break;
-    case OrderedJson::value_t::array: *out += "[]"; break;
-    default: *out += v.dump(); break;  // numbers and booleans print as in JSON
+    case OrderedJson::value_t::null:
+      *out += "null";
+      break;
+    case OrderedJson::value_t::string:
+      AppendScalarString(v.get_ref<const std::string&>(), out);
+      break;
+    case OrderedJson::value_t::object:
+      *out += "{}";
+      break;
+    case OrderedJson::value_t::array:
+      *out += "[]";
+      break;
+    default:
+      *out += v.dump();
+      break;  // numbers and booleans print as in JSON
   }
 }
 
@@ -176,9 +186,25 @@ bool YamlNeedsQuotes(std::string_view s) {
   if (s.front() == ' ' || s.back() == ' ') return true;
   // Indicators that start something other than a plain scalar.
   switch (s.front()) {
-    case '-': case '?': case ':': case ',': case '[': case ']': case '{': case '}':
-    case '#': case '&': case '*': case '!': case '|': case '>': case '\'': case '"':
-    case '%': case '@': case '`':
+    case '-':
+    case '?':
+    case ':':
+    case ',':
+    case '[':
+    case ']':
+    case '{':
+    case '}':
+    case '#':
+    case '&':
+    case '*':
+    case '!':
+    case '|':
+    case '>':
+    case '\'':
+    case '"':
+    case '%':
+    case '@':
+    case '`':
       return true;
     default:
       break;

@@ -40,9 +40,7 @@ bool AllOf(std::string_view s, bool (*pred)(char)) {
 }
 
 bool IsOctalDigit(char c) { return c >= '0' && c <= '7'; }
-bool IsHexDigit(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 // [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?   (YAML 1.2 core float)
 bool IsCoreFloat(std::string_view s) {
@@ -100,7 +98,7 @@ bool ParseInt(std::string_view digits, int base, bool negative, int64_t* out) {
   if (negative) {
     if (magnitude > static_cast<uint64_t>(INT64_MAX) + 1) return false;
     *out = magnitude == static_cast<uint64_t>(INT64_MAX) + 1 ? INT64_MIN
-                                                            : -static_cast<int64_t>(magnitude);
+                                                             : -static_cast<int64_t>(magnitude);
   } else {
     if (magnitude > static_cast<uint64_t>(INT64_MAX)) return false;
     *out = static_cast<int64_t>(magnitude);
@@ -138,9 +136,8 @@ std::optional<std::string> IntToJson(std::string_view s) {
 }
 
 std::optional<std::string> FloatToJson(std::string_view s) {
-  if (s == ".inf" || s == ".Inf" || s == ".INF" || s == "+.inf" || s == "+.Inf" ||
-      s == "+.INF" || s == "-.inf" || s == "-.Inf" || s == "-.INF" || s == ".nan" ||
-      s == ".NaN" || s == ".NAN") {
+  if (s == ".inf" || s == ".Inf" || s == ".INF" || s == "+.inf" || s == "+.Inf" || s == "+.INF" ||
+      s == "-.inf" || s == "-.Inf" || s == "-.INF" || s == ".nan" || s == ".NaN" || s == ".NAN") {
     std::string out;
     AppendJsonString(s, &out);
     return out;
@@ -316,13 +313,27 @@ void AppendJsonString(std::string_view s, std::string* out) {
   for (char ch : s) {
     auto c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': *out += "\\\""; break;
-      case '\\': *out += "\\\\"; break;
-      case '\n': *out += "\\n"; break;
-      case '\t': *out += "\\t"; break;
-      case '\r': *out += "\\r"; break;
-      case '\b': *out += "\\b"; break;
-      case '\f': *out += "\\f"; break;
+      case '"':
+        *out += "\\\"";
+        break;
+      case '\\':
+        *out += "\\\\";
+        break;
+      case '\n':
+        *out += "\\n";
+        break;
+      case '\t':
+        *out += "\\t";
+        break;
+      case '\r':
+        *out += "\\r";
+        break;
+      case '\b':
+        *out += "\\b";
+        break;
+      case '\f':
+        *out += "\\f";
+        break;
       default:
         if (c < 0x20) {
           *out += "\\u00";
