@@ -86,6 +86,15 @@ struct PodCondition {
   std::string message;
 };
 
+// spec.resourceClaims[]: a pod's reference to a ResourceClaim, by name or through a
+// template. io resolves templates, so `claim_name` names the claim the pod uses
+// (`<pod>-<name>` for template claims).
+struct PodResourceClaim {
+  std::string name;                   // the reference's name inside the pod
+  std::string claim_name;             // the ResourceClaim object's name
+  std::string template_name;          // resourceClaimTemplateName, when given
+};
+
 // The workload a pod belongs to (ownerReferences, or the template it was expanded from).
 struct OwnerRef {
   std::string api_version;
@@ -107,6 +116,7 @@ struct Pod {
   PodAffinityRules pod_anti_affinity;
   std::vector<core::Toleration> tolerations;
   std::vector<TopologySpreadConstraint> topology_spread_constraints;
+  std::vector<PodResourceClaim> resource_claims;
 
   std::string priority_class_name;
   int32_t priority = 0;  // resolved from spec.priority or the PriorityClass by io

@@ -6,9 +6,12 @@
 #include <optional>
 #include <vector>
 
+#include "model/device_class.h"
 #include "model/node.h"
 #include "model/pod.h"
 #include "model/priority_class.h"
+#include "model/resource_claim.h"
+#include "model/resource_slice.h"
 #include "model/resources.h"
 #include "model/scheduler_config.h"
 #include "model/workload_object.h"
@@ -23,6 +26,12 @@ struct Snapshot {
   std::vector<Namespace> namespaces;
   std::vector<WorkloadObject> workloads;
   std::optional<SchedulerConfig> scheduler_config;
+
+  // Dynamic Resource Allocation (resource.k8s.io).
+  std::vector<DeviceClass> device_classes;
+  std::vector<ResourceClaim> resource_claims;  // given, then generated from templates
+  std::vector<ResourceClaimTemplate> resource_claim_templates;
+  std::vector<ResourceSlice> resource_slices;
 
   const Node& node(NodeIndex i) const { return nodes[static_cast<size_t>(i.v)]; }
   const Pod& pod(PodIndex i) const { return pods[static_cast<size_t>(i.v)]; }

@@ -1,0 +1,76 @@
+// Allocator: Dynamic Resource Allocation with the upstream structured allocator's semantics
+// (k8s.io/dynamic-resource-allocation/structured), for one cluster. Built once per planning
+// pass from a Snapshot: gathers pools (highest generation, completeness, validity), sorts them
+// by driver then pool name, compiles every CEL selector once, and records the devices,
+// counters and consumable capacity already held by allocated claims. Binding calls
+// Allocate() per candidate node, as kube-scheduler's DynamicResources plugin does, and
+// Commit() for the node it picks. Not thread-safe.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/diagnostics.h"
+#include "model/node.h"
+#include "model/resource_claim.h"
+#include "model/snapshot.h"
+
+namespace berth::devices {
+
+struct ClaimIndex {
+  int32_t v = -1;  // index into Snapshot::resource_claims
+  auto operator<=>(const ClaimIndex&) const = default;
+};
+
+// Why no allocation exists on a node, as data (binding turns it into a Rejection).
+struct AllocationFailure {
+  // kube-scheduler's per-node reason text, e.g. "cannot allocate all claims".
+  std::string reason;
+  // berth's detail for explain: which claim and request could not be satisfied and why
+  // ("claim gpu-pod-gpu, request gpus: 8 devices needed, 7 selectable and free").
+  std::string detail;
+  // True when the allocation failed with an error (a CEL runtime error, invalid pools seen
+  // and nothing else fits) rather than "does not fit here".
+  bool is_error = false;
+};
+
+struct AllocationOutcome {
+  // One result per requested claim, in the order given; empty when failure is set.
+  std::vector<model::AllocationResult> allocations;
+  std::optional<AllocationFailure> failure;
+  bool ok() const { return !failure.has_value(); }
+};
+
+class Allocator {
+ public:
+  // Borrows `snapshot` for its lifetime. Problems in the device objects (a selector that
+  // does not compile, an unknown DeviceClass, a pool with undefined counters or duplicate
+  // device names, a constraint on an attribute with mixed types) are reported to `diags`
+  // with object and field, and make only the affected claims or pools unusable.
+  Allocator(const model::Snapshot& snapshot, const std::string& cluster, core::Diagnostics& diags);
+  ~Allocator();
+  Allocator(const Allocator&) = delete;
+  Allocator& operator=(const Allocator&) = delete;
+
+  // Tries to allocate every claim in `claims` (unallocated ones; allocated ones are checked
+  // only for their node selector) on `node`, all or nothing, without changing state.
+  // Cheap necessary-condition checks run before the search, which never retries a
+  // permutation of a device set it has already tried.
+  AllocationOutcome Allocate(const std::vector<ClaimIndex>& claims, model::NodeIndex node) const;
+
+  // Records an allocation returned by Allocate(): the devices become in use, counters and
+  // consumable capacity are consumed. Precondition: `outcome.ok()` and nothing committed
+  // since it was computed.
+  void Commit(const std::vector<ClaimIndex>& claims, const AllocationOutcome& outcome);
+
+  // A claim's index by namespace and name; nullopt when there is none.
+  std::optional<ClaimIndex> FindClaim(const std::string& namespace_, const std::string& name) const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace berth::devices
