@@ -8,10 +8,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/time.h"
@@ -42,7 +45,7 @@ uint64_t Below(std::mt19937_64& rng, uint64_t n) { return rng() % n; }
 double Unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
 // Index into `weights` drawn with those relative weights.
-size_t Pick(std::mt19937_64& rng, const std::vector<int>& weights) {
+size_t Pick(std::mt19937_64& rng, std::span<const int> weights) {
   int total = 0;
   for (int w : weights) total += w;
   int r = static_cast<int>(Below(rng, static_cast<uint64_t>(total)));
@@ -54,7 +57,7 @@ size_t Pick(std::mt19937_64& rng, const std::vector<int>& weights) {
 }
 
 std::string Hex(std::mt19937_64& rng, int digits) {
-  static constexpr char kDigits[] = "0123456789abcdef";
+  static constexpr std::string_view kDigits = "0123456789abcdef";
   std::string out;
   uint64_t bits = rng();
   for (int i = 0; i < digits; ++i) {
@@ -71,9 +74,9 @@ std::string Uid(std::mt19937_64& rng) {
 }
 
 std::string Numbered(const char* prefix, int64_t n, int width) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%s%0*lld", prefix, width, static_cast<long long>(n));
-  return buf;
+  std::array<char, 64> buf{};
+  std::snprintf(buf.data(), buf.size(), "%s%0*lld", prefix, width, static_cast<long long>(n));
+  return buf.data();
 }
 
 struct NodePlan {
@@ -91,9 +94,9 @@ struct NodePlan {
   int64_t created_s = 0;
   std::string ip;
   // Allocatable: what the kubelet leaves after system reservations.
-  int64_t alloc_cpu_milli() const { return cpu_milli - 500; }
-  int64_t alloc_memory_bytes() const { return memory_bytes - 2 * kGi; }
-  int64_t alloc_storage_bytes() const { return storage_bytes / 10 * 9; }
+  int64_t AllocCpuMilli() const { return cpu_milli - 500; }
+  int64_t AllocMemoryBytes() const { return memory_bytes - 2 * kGi; }
+  int64_t AllocStorageBytes() const { return storage_bytes / 10 * 9; }
 };
 
 struct PodPlan {
@@ -131,7 +134,7 @@ NodePlan PlanNode(std::mt19937_64& rng, int index, bool gpu) {
   n.uid = Uid(rng);
   size_t zone = Below(rng, kZones.size());
   n.zone = kZones[zone];
-  n.created_s = kBaseTime - 86400 * 30 + index * 7;
+  n.created_s = kBaseTime - int64_t{86400} * 30 + int64_t{index} * 7;
   n.ip = "10." + std::to_string(index / 65536 % 256) + "." + std::to_string(index / 256 % 256) +
          "." + std::to_string(index % 256);
   if (gpu) {
@@ -139,19 +142,19 @@ NodePlan PlanNode(std::mt19937_64& rng, int index, bool gpu) {
     n.name = Numbered("gpu-node-", index, 5);
     n.product = h100 ? kH100 : kA100;
     n.instance_type = h100 ? "p5.48xlarge" : "p4d.24xlarge";
-    n.cpu_milli = (h100 ? 192 : 96) * 1000;
+    n.cpu_milli = int64_t{h100 ? 192 : 96} * 1000;
     n.memory_bytes = (h100 ? 2048 : 1152) * kGi;
     n.storage_bytes = 7600 * kGi;
     n.tainted = Below(rng, 2) == 0;
   } else {
-    static const std::vector<int> kCoreWeights = {3, 3, 3, 1};
+    static constexpr std::array<int, 4> kCoreWeights = {3, 3, 3, 1};
     static constexpr std::array<int, 4> kCores = {32, 48, 64, 96};
     int cores = kCores[Pick(rng, kCoreWeights)];
     int64_t gi_per_core = Below(rng, 2) == 0 ? 4 : 8;
     n.name = Numbered("cpu-node-", index, 5);
     n.instance_type = gi_per_core == 4 ? "m6i." + std::to_string(cores / 4) + "xlarge"
                                        : "r6i." + std::to_string(cores / 4) + "xlarge";
-    n.cpu_milli = cores * 1000;
+    n.cpu_milli = int64_t{cores} * 1000;
     n.memory_bytes = std::clamp<int64_t>(cores * gi_per_core, 128, 512) * kGi;
     n.storage_bytes = 500 * kGi;
   }
@@ -177,7 +180,7 @@ bool Fits(const PodPlan& p, const NodePlan& n, const Free& f) {
 ClusterPlan GenerateCluster(const SyntheticClusterSpec& spec) {
   std::mt19937_64 rng(spec.seed);
   ClusterPlan plan;
-  const int num_gpu_nodes = static_cast<int>(spec.nodes * spec.gpu_node_fraction + 0.5);
+  const auto num_gpu_nodes = static_cast<int>(std::lround(spec.nodes * spec.gpu_node_fraction));
   int64_t gpu_supply = 0;
   int64_t cpu_supply_milli = 0;
   for (int i = 0; i < spec.nodes; ++i) {
@@ -186,17 +189,17 @@ ClusterPlan GenerateCluster(const SyntheticClusterSpec& spec) {
     if (n.gpu) {
       gpu_supply += kGpusPerNode;
     } else {
-      cpu_supply_milli += n.alloc_cpu_milli();
+      cpu_supply_milli += n.AllocCpuMilli();
     }
   }
 
   // GPU pods ask for 1/2/4/8 GPUs (weights 40/25/20/15, mean 2.9 GPUs).
-  static const std::vector<int> kGpuWeights = {40, 25, 20, 15};
+  static constexpr std::array<int, 4> kGpuWeights = {40, 25, 20, 15};
   static constexpr std::array<int, 4> kGpuCounts = {1, 2, 4, 8};
   int64_t gpu_pods = std::min<int64_t>(spec.pods / 2, gpu_supply * 11 / 10 * 10 / 29);
   int64_t cpu_pods = spec.pods - gpu_pods;
   // CPU services draw a base shape, scaled so that all of them ask for ~85% of the CPU nodes.
-  static const std::vector<int> kCpuWeights = {10, 20, 25, 20, 12, 8, 5};
+  static constexpr std::array<int, 7> kCpuWeights = {10, 20, 25, 20, 12, 8, 5};
   static constexpr std::array<int64_t, 7> kCpuBase = {100, 250, 500, 1000, 2000, 4000, 8000};
   const double base_mean = 1345.0;  // milli, the weighted mean of kCpuBase
   double scale = cpu_pods > 0 && cpu_supply_milli > 0
@@ -232,7 +235,8 @@ ClusterPlan GenerateCluster(const SyntheticClusterSpec& spec) {
       p.priority = 100;
     } else {
       int64_t base = kCpuBase[Pick(rng, kCpuWeights)];
-      p.cpu_milli = std::max<int64_t>(50, static_cast<int64_t>(base * scale) / 50 * 50);
+      p.cpu_milli =
+          std::max<int64_t>(50, static_cast<int64_t>(static_cast<double>(base) * scale) / 50 * 50);
       p.memory_bytes = (p.cpu_milli * (Below(rng, 2) == 0 ? 2 : 4) * kGi / 1000) / kMi * kMi;
       if (Below(rng, 2) == 0) p.memory_limit_bytes = p.memory_bytes * 2;
       p.app = Numbered("svc-", i / 20, 5);
@@ -253,8 +257,8 @@ ClusterPlan GenerateCluster(const SyntheticClusterSpec& spec) {
   if (spec.bound_pod_fraction > 0 && !plan.nodes.empty()) {
     std::vector<Free> free(plan.nodes.size());
     for (size_t n = 0; n < plan.nodes.size(); ++n) {
-      free[n].cpu = plan.nodes[n].alloc_cpu_milli();
-      free[n].memory = plan.nodes[n].alloc_memory_bytes();
+      free[n].cpu = plan.nodes[n].AllocCpuMilli();
+      free[n].memory = plan.nodes[n].AllocMemoryBytes();
       free[n].gpus = plan.nodes[n].gpu ? kGpusPerNode : 0;
     }
     for (PodPlan& p : plan.pods) {
@@ -304,9 +308,9 @@ model::Node ToModel(const NodePlan& n, model::ResourceCatalog& catalog) {
   node.capacity.Set(model::kMemory, n.memory_bytes);
   node.capacity.Set(model::kEphemeralStorage, n.storage_bytes);
   node.capacity.Set(model::kPods, 110);
-  node.allocatable.Set(model::kCpu, n.alloc_cpu_milli());
-  node.allocatable.Set(model::kMemory, n.alloc_memory_bytes());
-  node.allocatable.Set(model::kEphemeralStorage, n.alloc_storage_bytes());
+  node.allocatable.Set(model::kCpu, n.AllocCpuMilli());
+  node.allocatable.Set(model::kMemory, n.AllocMemoryBytes());
+  node.allocatable.Set(model::kEphemeralStorage, n.AllocStorageBytes());
   node.allocatable.Set(model::kPods, 110);
   if (n.gpu) {
     model::ResourceId gpu = catalog.Intern("nvidia.com/gpu");
@@ -401,11 +405,11 @@ Json NodeJson(const NodePlan& n, const model::Node& node) {
                    {"hugepages-2Mi", "0"},
                    {"memory", std::to_string(n.memory_bytes / 1024) + "Ki"},
                    {"pods", "110"}};
-  Json allocatable = {{"cpu", Cpu(n.alloc_cpu_milli())},
-                      {"ephemeral-storage", std::to_string(n.alloc_storage_bytes())},
+  Json allocatable = {{"cpu", Cpu(n.AllocCpuMilli())},
+                      {"ephemeral-storage", std::to_string(n.AllocStorageBytes())},
                       {"hugepages-1Gi", "0"},
                       {"hugepages-2Mi", "0"},
-                      {"memory", std::to_string(n.alloc_memory_bytes() / 1024) + "Ki"},
+                      {"memory", std::to_string(n.AllocMemoryBytes() / 1024) + "Ki"},
                       {"pods", "110"}};
   if (n.gpu) {
     capacity["nvidia.com/gpu"] = std::to_string(kGpusPerNode);

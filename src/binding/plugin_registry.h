@@ -13,7 +13,10 @@
 
 namespace berth::binding {
 
-std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile);
+// `gpu_sharing` adds GpuSharing after NodeResourcesFit: for pods with a fractional GPU
+// request only, so that it shows in no other pod's verdicts.
+std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile,
+                                                             bool gpu_sharing = false);
 
 struct WeightedScorePlugin {
   std::unique_ptr<ScorePlugin> plugin;

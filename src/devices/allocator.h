@@ -7,6 +7,7 @@
 // Commit() for the node it picks. Not thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,10 @@
 #include "model/snapshot.h"
 
 namespace berth::devices {
+
+namespace internal {
+class SelectorMatcher;
+}  // namespace internal
 
 struct ClaimIndex {
   int32_t v = -1;  // index into Snapshot::resource_claims
@@ -34,6 +39,20 @@ struct AllocationFailure {
   // True when the allocation failed with an error (a CEL runtime error, invalid pools seen
   // and nothing else fits) rather than "does not fit here".
   bool is_error = false;
+  // The claim and request `detail` is about, when one can be named (explain prints them).
+  std::optional<ClaimIndex> claim;
+  std::string request;
+};
+
+// Work counters since construction, for benchmarks and tests. search_steps counts the
+// recursive steps of the depth-first search, the unit of upstream's
+// numAllocateOneInvocations.
+struct AllocatorStats {
+  int64_t allocate_calls = 0;
+  int64_t precheck_rejections = 0;  // decided by the necessary-condition checks alone
+  int64_t search_steps = 0;
+  int64_t selector_evaluations = 0;  // CEL program runs (selectability is memoised)
+  int64_t node_views = 0;            // nodes whose pools were gathered
 };
 
 struct AllocationOutcome {
@@ -68,7 +87,27 @@ class Allocator {
   // A claim's index by namespace and name; nullopt when there is none.
   std::optional<ClaimIndex> FindClaim(const std::string& namespace_, const std::string& name) const;
 
+  // Counters of the work done so far.
+  AllocatorStats Stats() const;
+  AllocatorStats StatsForTest() const { return Stats(); }
+
+  // Approximate heap bytes held by the allocator's indexes and caches.
+  size_t MemoryBytes() const;
+
+  // Turns the necessary-condition pre-check and the in-search pruning off (on by default),
+  // so that tests can compare the bare search with upstream's step counts.
+  void SetPruningForTest(bool enabled);
+
+  // An allocator whose selectors are evaluated by `matcher` instead of the cel module.
+  static std::unique_ptr<Allocator> CreateForTest(
+      const model::Snapshot& snapshot, const std::string& cluster, core::Diagnostics& diags,
+      std::unique_ptr<internal::SelectorMatcher> matcher);
+
  private:
+  struct ForTestTag {};
+  Allocator(const model::Snapshot& snapshot, const std::string& cluster, core::Diagnostics& diags,
+            std::unique_ptr<internal::SelectorMatcher> matcher, ForTestTag);
+
   class Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -100,7 +100,7 @@ bool IsNamespaced(KnownKind k) {
 }
 
 // Name and namespace for error messages, read leniently (decoding reports type errors).
-void PeekName(dom::object obj, bool namespaced, std::string* namespace_, std::string* name) {
+void PeekName(dom::object obj, bool namespaced, std::string* ns, std::string* name) {
   dom::element md;
   dom::object md_obj;
   if (!internal::Find(obj, "metadata", &md) || md.get_object().get(md_obj)) return;
@@ -112,9 +112,9 @@ void PeekName(dom::object obj, bool namespaced, std::string* namespace_, std::st
   if (!namespaced) return;
   if (internal::Find(md_obj, "namespace", &e) && e.get_string().get(s) == simdjson::SUCCESS &&
       !s.empty()) {
-    namespace_->assign(s);
+    ns->assign(s);
   } else {
-    *namespace_ = "default";
+    *ns = "default";
   }
 }
 

@@ -15,7 +15,12 @@ namespace berth::io {
 enum class OutputFormat { kYaml, kJson, kTable };
 
 // Writes the pods named by `decisions` (in that order), taking their decided state from
-// `planned` (node_name and conditions as the engine wrote them).
+// `planned` (node_name and conditions as the engine wrote them): spec.nodeName when bound
+// (pod.node_name, else decision.node), and the PodScheduled condition replaced in place or
+// appended (the planned pod's, else True / False+Unschedulable with decision.message; a
+// skipped pod's document is left as read). kJson prints with 2-space indentation as kubectl
+// does, kYaml in kubectl's block style, kTable as table_writer.h describes. A pod without a
+// document is written as a minimal v1 Pod. Linear in the size of the documents written.
 void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodDecision>& decisions,
                    const DocumentStore& documents, OutputFormat format, std::ostream& out);
 

@@ -37,23 +37,23 @@ class ExpandTest : public ::testing::Test {
     ASSERT_TRUE(reader.ReadPath(FixturePath("all_kinds.yaml")).ok());
     input_ = reader.Finish();
   }
-  const model::Snapshot& snap() const { return input_.snapshot; }
+  const model::Snapshot& Snap() const { return input_.snapshot; }
   core::Diagnostics diags_;
   Input input_;
 };
 
 TEST_F(ExpandTest, GivenPodsComeFirst) {
-  ASSERT_GE(snap().pods.size(), 3u);
-  EXPECT_EQ(snap().pods[0].meta.name, "trainer");
-  EXPECT_EQ(snap().pods[1].meta.name, "plain");
-  EXPECT_EQ(snap().pods[2].meta.name, "explicit-priority");
+  ASSERT_GE(Snap().pods.size(), 3u);
+  EXPECT_EQ(Snap().pods[0].meta.name, "trainer");
+  EXPECT_EQ(Snap().pods[1].meta.name, "plain");
+  EXPECT_EQ(Snap().pods[2].meta.name, "explicit-priority");
   // 3 given + train 3 + web 2 + db 1 + js 5 + pt 3 + lws 6; the suspended Job adds none.
-  EXPECT_EQ(snap().pods.size(), 23u);
+  EXPECT_EQ(Snap().pods.size(), 23u);
 }
 
 TEST_F(ExpandTest, JobPodsAreIndexedAndLabelled) {
-  EXPECT_THAT(ExpandedNames(snap(), "train"), ElementsAre("train-0", "train-1", "train-2"));
-  const model::Pod* pod = FindPod(snap(), "team-a", "train-2");
+  EXPECT_THAT(ExpandedNames(Snap(), "train"), ElementsAre("train-0", "train-1", "train-2"));
+  const model::Pod* pod = FindPod(Snap(), "team-a", "train-2");
   ASSERT_NE(pod, nullptr);
   EXPECT_EQ(pod->meta.labels.at("app"), "train");
   EXPECT_EQ(pod->meta.labels.at("job-name"), "train");
@@ -69,24 +69,24 @@ TEST_F(ExpandTest, JobPodsAreIndexedAndLabelled) {
 }
 
 TEST_F(ExpandTest, SuspendedJobCreatesNoPods) {
-  EXPECT_TRUE(ExpandedNames(snap(), "held").empty());
-  EXPECT_EQ(FindPod(snap(), "team-a", "held-0"), nullptr);
+  EXPECT_TRUE(ExpandedNames(Snap(), "held").empty());
+  EXPECT_EQ(FindPod(Snap(), "team-a", "held-0"), nullptr);
 }
 
 TEST_F(ExpandTest, DeploymentAndStatefulSet) {
-  EXPECT_THAT(ExpandedNames(snap(), "web"), ElementsAre("web-0", "web-1"));
-  EXPECT_THAT(ExpandedNames(snap(), "db"), ElementsAre("db-0"));
-  const model::Pod* db = FindPod(snap(), "team-a", "db-0");
+  EXPECT_THAT(ExpandedNames(Snap(), "web"), ElementsAre("web-0", "web-1"));
+  EXPECT_THAT(ExpandedNames(Snap(), "db"), ElementsAre("db-0"));
+  const model::Pod* db = FindPod(Snap(), "team-a", "db-0");
   ASSERT_NE(db, nullptr);
   EXPECT_EQ(db->meta.labels.at("statefulset.kubernetes.io/pod-name"), "db-0");
   EXPECT_EQ(db->priority, 100);  // the global default class
 }
 
 TEST_F(ExpandTest, JobSetPodsNameJobAndIndex) {
-  EXPECT_THAT(ExpandedNames(snap(), "js"),
+  EXPECT_THAT(ExpandedNames(Snap(), "js"),
               ElementsAre("js-leader-0-0", "js-workers-0-0", "js-workers-0-1", "js-workers-1-0",
                           "js-workers-1-1"));
-  const model::Pod* pod = FindPod(snap(), "team-a", "js-workers-1-0");
+  const model::Pod* pod = FindPod(Snap(), "team-a", "js-workers-1-0");
   ASSERT_NE(pod, nullptr);
   EXPECT_EQ(pod->meta.labels.at("jobset.sigs.k8s.io/replicatedjob-name"), "workers");
   EXPECT_EQ(pod->meta.labels.at("jobset.sigs.k8s.io/job-index"), "1");
@@ -95,27 +95,27 @@ TEST_F(ExpandTest, JobSetPodsNameJobAndIndex) {
 }
 
 TEST_F(ExpandTest, PyTorchJobMasterFirst) {
-  EXPECT_THAT(ExpandedNames(snap(), "pt"), ElementsAre("pt-0", "pt-1", "pt-2"));
-  EXPECT_EQ(FindPod(snap(), "team-a", "pt-0")->meta.labels.at("training.kubeflow.org/replica-type"),
+  EXPECT_THAT(ExpandedNames(Snap(), "pt"), ElementsAre("pt-0", "pt-1", "pt-2"));
+  EXPECT_EQ(FindPod(Snap(), "team-a", "pt-0")->meta.labels.at("training.kubeflow.org/replica-type"),
             "master");
-  const model::Pod* worker = FindPod(snap(), "team-a", "pt-2");
+  const model::Pod* worker = FindPod(Snap(), "team-a", "pt-2");
   EXPECT_EQ(worker->meta.labels.at("training.kubeflow.org/replica-type"), "worker");
   EXPECT_EQ(worker->meta.labels.at("training.kubeflow.org/replica-index"), "1");
 }
 
 TEST_F(ExpandTest, LeaderWorkerSetLeadersThenWorkers) {
-  EXPECT_THAT(ExpandedNames(snap(), "lws"),
+  EXPECT_THAT(ExpandedNames(Snap(), "lws"),
               ElementsAre("lws-0", "lws-1", "lws-2", "lws-3", "lws-4", "lws-5"));
-  const model::Pod* leader = FindPod(snap(), "team-a", "lws-1");
+  const model::Pod* leader = FindPod(Snap(), "team-a", "lws-1");
   EXPECT_EQ(leader->meta.labels.at("leaderworkerset.sigs.k8s.io/group-index"), "1");
   EXPECT_EQ(leader->meta.labels.at("leaderworkerset.sigs.k8s.io/worker-index"), "0");
-  const model::Pod* worker = FindPod(snap(), "team-a", "lws-5");  // group 1, worker 2
+  const model::Pod* worker = FindPod(Snap(), "team-a", "lws-5");  // group 1, worker 2
   EXPECT_EQ(worker->meta.labels.at("leaderworkerset.sigs.k8s.io/group-index"), "1");
   EXPECT_EQ(worker->meta.labels.at("leaderworkerset.sigs.k8s.io/worker-index"), "2");
 }
 
 TEST_F(ExpandTest, ExpandedPodsCarryACompletePodDocument) {
-  const model::Pod* pod = FindPod(snap(), "team-a", "train-1");
+  const model::Pod* pod = FindPod(Snap(), "team-a", "train-1");
   ASSERT_NE(pod, nullptr);
   const Document& doc = input_.documents.Get(pod->source);
   EXPECT_EQ(doc.kind, "Pod");

@@ -31,7 +31,7 @@ class AllKindsTest : public ::testing::Test {
     ASSERT_TRUE(reader.ReadPath(FixturePath("all_kinds.yaml")).ok());
     input_ = reader.Finish();
   }
-  const model::Snapshot& snap() const { return input_.snapshot; }
+  const model::Snapshot& Snap() const { return input_.snapshot; }
 
   core::Diagnostics diags_;
   Input input_;
@@ -41,10 +41,10 @@ TEST_F(AllKindsTest, ReadsEveryObjectWithoutErrors) {
   EXPECT_FALSE(diags_.has_errors()) << Dump(diags_);
   // 1 namespace, 2 nodes, 2 priority classes, 3 pods, 7 workloads, 1 scheduler config.
   EXPECT_EQ(input_.objects_read, 16u);
-  EXPECT_EQ(snap().namespaces.size(), 1u);
-  EXPECT_EQ(snap().nodes.size(), 2u);
-  EXPECT_EQ(snap().priority_classes.size(), 2u);
-  EXPECT_EQ(snap().workloads.size(), 7u);
+  EXPECT_EQ(Snap().namespaces.size(), 1u);
+  EXPECT_EQ(Snap().nodes.size(), 2u);
+  EXPECT_EQ(Snap().priority_classes.size(), 2u);
+  EXPECT_EQ(Snap().workloads.size(), 7u);
 }
 
 TEST_F(AllKindsTest, WarnsOncePerUnknownKind) {
@@ -56,7 +56,7 @@ TEST_F(AllKindsTest, WarnsOncePerUnknownKind) {
 }
 
 TEST_F(AllKindsTest, DecodesNodes) {
-  const model::Node& gpu = snap().nodes[0];
+  const model::Node& gpu = Snap().nodes[0];
   EXPECT_EQ(gpu.meta.name, "gpu-node-1");
   EXPECT_EQ(gpu.meta.namespace_, "");
   EXPECT_EQ(gpu.meta.labels.at("nvidia.com/gpu.product"), "NVIDIA-H100-80GB-HBM3");
@@ -66,23 +66,23 @@ TEST_F(AllKindsTest, DecodesNodes) {
   EXPECT_EQ(gpu.taints[0].value, "present");
   EXPECT_EQ(gpu.taints[0].effect, core::TaintEffect::kNoSchedule);
   EXPECT_EQ(gpu.taints[1].effect, core::TaintEffect::kPreferNoSchedule);
-  EXPECT_EQ(Amount(snap(), gpu.capacity, "cpu"), 96000);
-  EXPECT_EQ(Amount(snap(), gpu.capacity, "memory"), int64_t{1} << 40);
-  EXPECT_EQ(Amount(snap(), gpu.capacity, "nvidia.com/gpu"), 8);
-  EXPECT_EQ(Amount(snap(), gpu.allocatable, "cpu"), 95500);
-  EXPECT_EQ(Amount(snap(), gpu.allocatable, "memory"), 1000 * (int64_t{1} << 30));
-  EXPECT_EQ(Amount(snap(), gpu.allocatable, "pods"), 110);
+  EXPECT_EQ(Amount(Snap(), gpu.capacity, "cpu"), 96000);
+  EXPECT_EQ(Amount(Snap(), gpu.capacity, "memory"), int64_t{1} << 40);
+  EXPECT_EQ(Amount(Snap(), gpu.capacity, "nvidia.com/gpu"), 8);
+  EXPECT_EQ(Amount(Snap(), gpu.allocatable, "cpu"), 95500);
+  EXPECT_EQ(Amount(Snap(), gpu.allocatable, "memory"), 1000 * (int64_t{1} << 30));
+  EXPECT_EQ(Amount(Snap(), gpu.allocatable, "pods"), 110);
   EXPECT_EQ(gpu.cluster, "default");
   EXPECT_TRUE(gpu.source.valid());
 
-  const model::Node& cpu = snap().nodes[1];
+  const model::Node& cpu = Snap().nodes[1];
   EXPECT_FALSE(cpu.unschedulable);
-  EXPECT_EQ(Amount(snap(), cpu.capacity, "cpu"), 32000);
+  EXPECT_EQ(Amount(Snap(), cpu.capacity, "cpu"), 32000);
   EXPECT_TRUE(cpu.allocatable == cpu.capacity);  // allocatable defaults to capacity
 }
 
 TEST_F(AllKindsTest, DecodesPodSchedulingFields) {
-  const model::Pod* pod = FindPod(snap(), "team-a", "trainer");
+  const model::Pod* pod = FindPod(Snap(), "team-a", "trainer");
   ASSERT_NE(pod, nullptr);
   EXPECT_EQ(pod->meta.uid, "1234-abcd");
   EXPECT_EQ(pod->meta.creation_timestamp.ToString(), "2025-03-01T10:00:00Z");
@@ -102,29 +102,29 @@ TEST_F(AllKindsTest, DecodesPodSchedulingFields) {
 }
 
 TEST_F(AllKindsTest, DecodesContainerResources) {
-  const model::Pod* pod = FindPod(snap(), "team-a", "trainer");
+  const model::Pod* pod = FindPod(Snap(), "team-a", "trainer");
   ASSERT_NE(pod, nullptr);
   ASSERT_EQ(pod->init_containers.size(), 2u);
   EXPECT_FALSE(pod->init_containers[0].restartable);
-  EXPECT_EQ(Amount(snap(), pod->init_containers[0].requests, "cpu"), 2000);
+  EXPECT_EQ(Amount(Snap(), pod->init_containers[0].requests, "cpu"), 2000);
   EXPECT_TRUE(pod->init_containers[1].restartable);  // restartPolicy: Always, a sidecar
-  EXPECT_EQ(Amount(snap(), pod->init_containers[1].requests, "memory"), 64 << 20);
+  EXPECT_EQ(Amount(Snap(), pod->init_containers[1].requests, "memory"), 64 << 20);
   ASSERT_EQ(pod->containers.size(), 2u);
   const model::Container& main = pod->containers[0];
   EXPECT_EQ(main.name, "main");
-  EXPECT_EQ(Amount(snap(), main.requests, "cpu"), 500);  // the number 0.5
-  EXPECT_EQ(Amount(snap(), main.requests, "memory"), int64_t{1} << 30);
-  EXPECT_EQ(Amount(snap(), main.requests, "nvidia.com/gpu"), 2);  // defaulted from the limit
-  EXPECT_EQ(Amount(snap(), main.limits, "nvidia.com/gpu"), 2);
-  EXPECT_EQ(Amount(snap(), main.limits, "memory"), int64_t{2} << 30);
-  EXPECT_EQ(Amount(snap(), main.limits, "cpu"), 0);
+  EXPECT_EQ(Amount(Snap(), main.requests, "cpu"), 500);  // the number 0.5
+  EXPECT_EQ(Amount(Snap(), main.requests, "memory"), int64_t{1} << 30);
+  EXPECT_EQ(Amount(Snap(), main.requests, "nvidia.com/gpu"), 2);  // defaulted from the limit
+  EXPECT_EQ(Amount(Snap(), main.limits, "nvidia.com/gpu"), 2);
+  EXPECT_EQ(Amount(Snap(), main.limits, "memory"), int64_t{2} << 30);
+  EXPECT_EQ(Amount(Snap(), main.limits, "cpu"), 0);
   const model::Container& side = pod->containers[1];
-  EXPECT_EQ(Amount(snap(), side.requests, "cpu"), 1000);
-  EXPECT_EQ(Amount(snap(), pod->overhead, "cpu"), 250);
+  EXPECT_EQ(Amount(Snap(), side.requests, "cpu"), 1000);
+  EXPECT_EQ(Amount(Snap(), pod->overhead, "cpu"), 250);
 }
 
 TEST_F(AllKindsTest, DecodesAffinity) {
-  const model::Pod* pod = FindPod(snap(), "team-a", "trainer");
+  const model::Pod* pod = FindPod(Snap(), "team-a", "trainer");
   ASSERT_NE(pod, nullptr);
   ASSERT_TRUE(pod->node_affinity.required.has_value());
   ASSERT_EQ(pod->node_affinity.required->terms.size(), 1u);
@@ -162,7 +162,7 @@ TEST_F(AllKindsTest, DecodesAffinity) {
 }
 
 TEST_F(AllKindsTest, DecodesTolerationsAndSpread) {
-  const model::Pod* pod = FindPod(snap(), "team-a", "trainer");
+  const model::Pod* pod = FindPod(Snap(), "team-a", "trainer");
   ASSERT_NE(pod, nullptr);
   ASSERT_EQ(pod->tolerations.size(), 3u);
   EXPECT_EQ(pod->tolerations[0].op, core::TolerationOp::kExists);
@@ -186,24 +186,24 @@ TEST_F(AllKindsTest, DecodesTolerationsAndSpread) {
 }
 
 TEST_F(AllKindsTest, ResolvesPriorities) {
-  const model::Pod* plain = FindPod(snap(), "default", "plain");
+  const model::Pod* plain = FindPod(Snap(), "default", "plain");
   ASSERT_NE(plain, nullptr);
   EXPECT_EQ(plain->priority, 100);  // the globalDefault class
   EXPECT_EQ(plain->priority_class_name, "normal");
   EXPECT_EQ(plain->scheduler_name, "default-scheduler");
   EXPECT_EQ(plain->phase, model::PodPhase::kPending);
-  const model::Pod* explicit_priority = FindPod(snap(), "team-a", "explicit-priority");
+  const model::Pod* explicit_priority = FindPod(Snap(), "team-a", "explicit-priority");
   ASSERT_NE(explicit_priority, nullptr);
   EXPECT_EQ(explicit_priority->priority, 7);  // spec.priority wins over the class
-  const model::PriorityClass& high = snap().priority_classes[0];
+  const model::PriorityClass& high = Snap().priority_classes[0];
   EXPECT_EQ(high.value, 1000);
   EXPECT_EQ(high.preemption_policy, "Never");
   EXPECT_FALSE(high.global_default);
-  EXPECT_TRUE(snap().priority_classes[1].global_default);
+  EXPECT_TRUE(Snap().priority_classes[1].global_default);
 }
 
 TEST_F(AllKindsTest, KeepsPodSets) {
-  const auto& w = snap().workloads;
+  const auto& w = Snap().workloads;
   ASSERT_EQ(w.size(), 7u);
   EXPECT_EQ(w[0].kind, "Job");
   EXPECT_EQ(w[0].api_version, "batch/v1");
@@ -211,7 +211,7 @@ TEST_F(AllKindsTest, KeepsPodSets) {
   EXPECT_EQ(w[0].pod_sets[0].name, "main");
   EXPECT_EQ(w[0].pod_sets[0].count, 3);  // parallelism 4 capped by completions 3
   EXPECT_EQ(w[0].pod_sets[0].pod_template.priority, 1000);
-  EXPECT_EQ(Amount(snap(), w[0].pod_sets[0].pod_template.containers[0].requests, "nvidia.com/gpu"),
+  EXPECT_EQ(Amount(Snap(), w[0].pod_sets[0].pod_template.containers[0].requests, "nvidia.com/gpu"),
             8);
   EXPECT_TRUE(w[1].suspended);
   EXPECT_EQ(w[2].kind, "Deployment");
@@ -246,8 +246,8 @@ TEST_F(AllKindsTest, KeepsPodSets) {
 }
 
 TEST_F(AllKindsTest, DecodesSchedulerConfiguration) {
-  ASSERT_TRUE(snap().scheduler_config.has_value());
-  const model::SchedulerConfig& config = *snap().scheduler_config;
+  ASSERT_TRUE(Snap().scheduler_config.has_value());
+  const model::SchedulerConfig& config = *Snap().scheduler_config;
   ASSERT_EQ(config.profiles.size(), 2u);
   const model::SchedulerProfile& p = config.profiles[0];
   EXPECT_EQ(p.scheduler_name, "default-scheduler");

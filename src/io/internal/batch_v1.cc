@@ -28,7 +28,7 @@ core::Result<JobShape> DecodeJobShape(dom::object job_spec) {
   BERTH_RETURN_IF_ERROR(GetString(job_spec, "completionMode", &mode));
   if (!mode.empty() && mode != "Indexed" && mode != "NonIndexed") {
     return core::InvalidArgument(
-        "unsupported value \"" + mode + "\": supported values: \"Indexed\", \"NonIndexed\"",
+        "unsupported value \"" + mode + R"(": supported values: "Indexed", "NonIndexed")",
         core::Location{"", "", "completionMode"});
   }
   shape.indexed = mode == "Indexed";

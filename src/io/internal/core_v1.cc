@@ -376,7 +376,7 @@ core::Result<model::TopologySpreadConstraint> DecodeSpreadConstraint(dom::elemen
       *target = model::NodeInclusionPolicy::kIgnore;
     } else if (!policy.empty()) {
       return FieldError(
-          key, "unsupported value \"" + policy + "\": supported values: \"Honor\", \"Ignore\"");
+          key, "unsupported value \"" + policy + R"(": supported values: "Honor", "Ignore")");
     }
   }
   BERTH_RETURN_IF_ERROR(GetStringList(obj, "matchLabelKeys", &c.match_label_keys));

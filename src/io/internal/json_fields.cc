@@ -1,5 +1,6 @@
 #include "io/internal/json_fields.h"
 
+#include <array>
 #include <charconv>
 #include <limits>
 
@@ -157,10 +158,11 @@ core::Result<core::Quantity> ParseQuantityElement(dom::element e) {
   if (e.get_int64().get(i) == simdjson::SUCCESS) return core::Quantity::Parse(std::to_string(i));
   if (e.get_uint64().get(u) == simdjson::SUCCESS) return core::Quantity::Parse(std::to_string(u));
   if (e.is_double() && e.get_double().get(d) == simdjson::SUCCESS) {
-    char buf[64];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), d);
+    std::array<char, 64> buf{};
+    auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), d);
     if (ec != std::errc()) return core::InvalidArgument("must be a quantity");
-    return core::Quantity::Parse(std::string_view(buf, static_cast<size_t>(end - buf)));
+    return core::Quantity::Parse(
+        std::string_view(buf.data(), static_cast<size_t>(end - buf.data())));
   }
   return core::InvalidArgument("must be a quantity (a string such as \"500m\" or a number)");
 }
@@ -186,12 +188,12 @@ std::string KeyField(std::string_view prefix, std::string_view key) {
   return out;
 }
 
-std::string ObjectLabel(std::string_view kind, std::string_view namespace_, std::string_view name) {
+std::string ObjectLabel(std::string_view kind, std::string_view ns, std::string_view name) {
   std::string out(kind);
   if (name.empty()) return out;
-  if (!namespace_.empty()) {
+  if (!ns.empty()) {
     out += '/';
-    out += namespace_;
+    out += ns;
   }
   out += '/';
   out += name;

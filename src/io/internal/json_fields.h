@@ -51,7 +51,7 @@ std::string IndexField(size_t index);
 std::string KeyField(std::string_view prefix, std::string_view key);
 
 // "Kind/namespace/name", "Kind/name" for cluster-scoped objects, "Kind" when unnamed.
-std::string ObjectLabel(std::string_view kind, std::string_view namespace_, std::string_view name);
+std::string ObjectLabel(std::string_view kind, std::string_view ns, std::string_view name);
 
 }  // namespace berth::io::internal
 

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -28,7 +29,7 @@ size_t SkipString(std::string_view t, size_t pos) {
   while (i < t.size()) {
     const void* q = std::memchr(t.data() + i, '"', t.size() - i);
     if (q == nullptr) return kNpos;
-    size_t j = static_cast<size_t>(static_cast<const char*>(q) - t.data());
+    auto j = static_cast<size_t>(static_cast<const char*>(q) - t.data());
     size_t k = j;
     while (k > pos + 1 && t[k - 1] == '\\') --k;
     if ((j - k) % 2 == 0) return j + 1;  // an even run of backslashes escapes only itself
@@ -55,7 +56,8 @@ BlockMasks Classify(const char* block) {
   const __m128i open = _mm_set1_epi8('{');
   const __m128i close = _mm_set1_epi8('}');
   for (int k = 0; k < 4; ++k) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * k));
+    __m128i v =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + static_cast<ptrdiff_t>(16 * k)));
     __m128i folded = _mm_or_si128(v, case_bit);
     auto bits = [](__m128i eq) {
       return static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(eq)));
@@ -98,14 +100,14 @@ size_t SkipContainer(std::string_view t, size_t pos) {
   int depth = 0;
   bool in_string = false;
   bool escape = false;  // the previous byte was a backslash inside a string
-  char tail[64];
+  std::array<char, 64> tail{};
   for (size_t b = pos; b < t.size(); b += 64) {
     const char* block = t.data() + b;
     size_t valid = t.size() - b;
     if (valid < 64) {
-      std::memset(tail, ' ', sizeof(tail));
-      std::memcpy(tail, block, valid);
-      block = tail;
+      tail.fill(' ');
+      std::memcpy(tail.data(), block, valid);
+      block = tail.data();
     }
     BlockMasks m = Classify(block);
     if (!escape && m.backslash == 0) {

@@ -4,6 +4,7 @@
 // mergePluginSet does: "*" in disabled drops every default, an enabled plugin replaces the
 // default of the same name, and a score weight of 0 means 1 (framework runtime).
 // multiPoint is applied before the score/filter points, which override it.
+#include <array>
 #include <set>
 #include <string>
 #include <string_view>
@@ -17,7 +18,7 @@ namespace berth::io::internal {
 namespace {
 
 // kube-scheduler's default filter plugins (pkg/scheduler/apis/config/v1/default_plugins.go).
-constexpr const char* kDefaultFilters[] = {
+constexpr std::array<const char*, 12> kDefaultFilters = {
     "NodeUnschedulable", "NodeName",         "TaintToleration",    "NodeAffinity",
     "NodePorts",         "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits",
     "VolumeBinding",     "VolumeZone",       "PodTopologySpread",  "InterPodAffinity",

@@ -14,7 +14,7 @@ core::Result<model::PriorityClass> DecodePriorityClass(dom::object obj) {
   if (pc.preemption_policy.empty()) pc.preemption_policy = "PreemptLowerPriority";
   if (pc.preemption_policy != "PreemptLowerPriority" && pc.preemption_policy != "Never") {
     return core::InvalidArgument("unsupported value \"" + pc.preemption_policy +
-                                     "\": supported values: \"Never\", \"PreemptLowerPriority\"",
+                                     R"(": supported values: "Never", "PreemptLowerPriority")",
                                  core::Location{"", "", "preemptionPolicy"});
   }
   return pc;

@@ -5,6 +5,7 @@
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <exception>
@@ -152,10 +153,10 @@ std::optional<std::string> FloatToJson(std::string_view s) {
     return out;
   }
   if (IsJsonNumber(s)) return std::string(s);
-  char buf[64];
-  auto [end, ec2] = std::to_chars(buf, buf + sizeof(buf), value);
+  std::array<char, 64> buf{};
+  auto [end, ec2] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
   if (ec2 != std::errc()) return std::nullopt;
-  std::string out(buf, static_cast<size_t>(end - buf));
+  std::string out(buf.data(), static_cast<size_t>(end - buf.data()));
   // "1." prints as "1"; keep it a float for readers that care.
   if (out.find_first_of(".eE") == std::string::npos && out.find("inf") == std::string::npos) {
     out += ".0";
@@ -203,12 +204,14 @@ class JsonEventHandler : public YAML::EventHandler {
     bool key = false;
     if (!Begin(mark, /*scalar=*/true, &key)) return;
     size_t start = out_.size();
-    if (key || tag == "!" || tag == std::string(kCoreTagPrefix) + "str") {
-      AppendJsonString(value, &out_);
-    } else if (tag == "?" || tag.rfind(kCoreTagPrefix, 0) == 0) {
+    // Plain scalars ("?") and core-schema tags other than !!str are typed; keys, quoted
+    // scalars ("!"), !!str and application tags keep their text.
+    bool typed = !key && (tag == "?" || (tag.rfind(kCoreTagPrefix, 0) == 0 &&
+                                         tag != std::string(kCoreTagPrefix) + "str"));
+    if (typed) {
       out_ += PlainScalarToJson(value);
     } else {
-      AppendJsonString(value, &out_);  // an application tag: keep the text
+      AppendJsonString(value, &out_);
     }
     EndScalar(key, anchor, start);
   }
@@ -224,9 +227,9 @@ class JsonEventHandler : public YAML::EventHandler {
   }
   void OnMapEnd() override { CloseContainer('}'); }
 
-  std::string& json() { return out_; }
-  int line() const { return line_; }
-  const std::optional<core::Error>& error() const { return error_; }
+  std::string& Json() { return out_; }
+  int Line() const { return line_; }
+  const std::optional<core::Error>& Failure() const { return error_; }
 
  private:
   struct Frame {
@@ -307,7 +310,7 @@ class JsonEventHandler : public YAML::EventHandler {
 }  // namespace
 
 void AppendJsonString(std::string_view s, std::string* out) {
-  static constexpr char kHex[] = "0123456789abcdef";
+  static constexpr std::string_view kHex = "0123456789abcdef";
   out->reserve(out->size() + s.size() + 2);
   *out += '"';
   for (char ch : s) {
@@ -369,8 +372,8 @@ core::Status ConvertYamlStream(std::string_view text,
     while (true) {
       JsonEventHandler handler;
       if (!parser.HandleNextDocument(handler)) break;
-      if (handler.error()) return *handler.error();
-      if (!handler.json().empty()) sink(std::move(handler.json()), handler.line());
+      if (handler.Failure()) return *handler.Failure();
+      if (!handler.Json().empty()) sink(std::move(handler.Json()), handler.Line());
     }
   } catch (const YAML::Exception& e) {
     if (e.mark.is_null()) return core::InvalidArgument(e.msg);

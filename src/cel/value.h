@@ -1,0 +1,155 @@
+// Value: one CEL runtime value (null, bool, int, uint, double, string, bytes, list, map,
+// kubernetes.Quantity, kubernetes.Semver, type, or an evaluation error), plus the ListValue
+// and MapValue interfaces through which a host exposes its own data without copying it.
+// Used by Program::Evaluate (results), Activation (inputs) and hosts such as DraDevice.
+// Values are immutable and cheap to copy; thread-compatible (a Value may be read from many
+// threads; owned payloads are reference counted with std::shared_ptr).
+//
+// Ownership: a Value either owns its payload (built with String(), List(), Quantity(), ...)
+// or borrows it (StringView(), ListView(), QuantityView(), ...). A borrowed Value is valid
+// only while the borrowed data lives; the evaluator never copies borrowed host data, which
+// is what makes evaluating one compiled selector against thousands of devices cheap.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cel/semver.h"
+#include "core/quantity.h"
+
+namespace berth::cel {
+
+class Value;
+
+enum class ValueKind : uint8_t {
+  kNull,
+  kBool,
+  kInt,
+  kUint,
+  kDouble,
+  kString,
+  kBytes,
+  kList,
+  kMap,
+  kQuantity,
+  kSemver,
+  kType,
+  kError,
+};
+
+// The CEL type name of a kind as cel-go prints it: "null_type", "int", "list",
+// "kubernetes.Quantity", ... ("error" for kError).
+const char* ValueKindName(ValueKind kind);
+
+// A list the host owns. Implementations must be immutable while any Value refers to them.
+class ListValue {
+ public:
+  virtual ~ListValue() = default;
+  virtual size_t Size() const = 0;
+  // Precondition: index < Size().
+  virtual Value At(size_t index) const = 0;
+};
+
+// A map the host owns (CEL keys are bool, int, uint or string). Implementations must be
+// immutable while any Value refers to them. Find and Contains run on the hot path of every
+// selector evaluation: keep them allocation-free.
+class MapValue {
+ public:
+  virtual ~MapValue() = default;
+  virtual size_t Size() const = 0;
+  // The value under `key`, or nullopt when absent ("no such key" for the caller). A key of
+  // a kind the map cannot hold is simply absent. A map may answer for keys it does not
+  // list (DRA's attribute maps return an empty map for an unknown domain).
+  virtual std::optional<Value> Find(const Value& key) const = 0;
+  // Presence for `in` and has(); defaults to Find().has_value().
+  virtual bool Contains(const Value& key) const;
+  // The index-th key, 0 <= index < Size(), in a fixed order: iteration for the macros
+  // (all, exists, map, ...) and for map equality.
+  virtual Value KeyAt(size_t index) const = 0;
+};
+
+class Value {
+ public:
+  // null.
+  Value() = default;
+
+  static Value Null() { return Value(); }
+  static Value Bool(bool v);
+  static Value Int(int64_t v);
+  static Value Uint(uint64_t v);
+  static Value Double(double v);
+  // Owned copy / borrowed view of UTF-8 text.
+  static Value String(std::string v);
+  static Value StringView(std::string_view v);
+  static Value Bytes(std::string v);
+  static Value BytesView(std::string_view v);
+  static Value List(std::vector<Value> items);
+  static Value ListView(const ListValue* list);
+  // An owned map. Keys must be bool, int, uint or string and distinct (int 1 and uint 1u
+  // are the same key); otherwise the result is an error value ("unsupported key type",
+  // "Failed with repeated key"). Lookup is O(1) expected; iteration keeps this order.
+  static Value Map(std::vector<std::pair<Value, Value>> entries);
+  static Value MapView(const MapValue* map);
+  static Value Quantity(core::Quantity v);
+  static Value QuantityView(const core::Quantity* v);
+  static Value Semver(cel::Semver v);
+  static Value SemverView(const cel::Semver* v);
+  // A type value, as type(x) returns; `name` must have static storage ("int", "list", ...).
+  static Value Type(const char* name);
+  // An evaluation error: the message follows cel-go ("no such key: x", "division by zero").
+  static Value Error(std::string message);
+
+  ValueKind kind() const { return kind_; }
+  bool is_error() const { return kind_ == ValueKind::kError; }
+  bool is_null() const { return kind_ == ValueKind::kNull; }
+
+  // Accessors; each has the precondition kind() == the matching kind.
+  bool bool_value() const;
+  int64_t int_value() const;
+  uint64_t uint_value() const;
+  double double_value() const;
+  std::string_view string_value() const;
+  std::string_view bytes_value() const;
+  const ListValue& list_value() const;
+  const MapValue& map_value() const;
+  const core::Quantity& quantity_value() const;
+  const cel::Semver& semver_value() const;
+  std::string_view type_name() const;
+  std::string_view error_message() const;
+
+  // True when this Value keeps its payload alive by itself (scalars, null and owned
+  // payloads), false when it borrows from host or program data.
+  bool owns_payload() const;
+
+  // A readable rendering for messages and tests: 1, 2u, 1.5, "text", b"\x00", [1, 2],
+  // {"a": 1}, quantity("40Gi"), semver("1.2.3"), int (a type), error("...").
+  std::string DebugString() const;
+
+ private:
+  friend class ValueAccess;
+
+  union Rep {
+    bool b;
+    int64_t i;
+    uint64_t u;
+    double d;
+    const char* chars;
+    const ListValue* list;
+    const MapValue* map;
+    const core::Quantity* quantity;
+    const cel::Semver* semver;
+  };
+
+  ValueKind kind_ = ValueKind::kNull;
+  Rep rep_{.i = 0};
+  size_t size_ = 0;  // length of chars for strings, bytes, types and errors
+  std::shared_ptr<const void> owner_;
+};
+
+}  // namespace berth::cel
