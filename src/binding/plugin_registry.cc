@@ -1,7 +1,6 @@
 #include "binding/plugin_registry.h"
 
 #include "binding/balanced_allocation.h"
-#include "binding/gpu_sharing.h"
 #include "binding/inter_pod_affinity.h"
 #include "binding/node_affinity.h"
 #include "binding/node_name.h"
@@ -13,15 +12,13 @@
 
 namespace berth::binding {
 
-std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile,
-                                                             bool gpu_sharing) {
+std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile) {
   std::vector<std::unique_ptr<FilterPlugin>> all;
   all.push_back(std::make_unique<NodeUnschedulableFilter>());
   all.push_back(std::make_unique<NodeNameFilter>());
   all.push_back(std::make_unique<TaintTolerationFilter>());
   all.push_back(std::make_unique<NodeAffinityFilter>());
   all.push_back(std::make_unique<NodeResourcesFitFilter>());
-  if (gpu_sharing) all.push_back(std::make_unique<GpuSharingFilter>());
   all.push_back(std::make_unique<PodTopologySpreadFilter>());
   all.push_back(std::make_unique<InterPodAffinityFilter>());
   std::vector<std::unique_ptr<FilterPlugin>> enabled;

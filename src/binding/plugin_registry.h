@@ -13,10 +13,7 @@
 
 namespace berth::binding {
 
-// `gpu_sharing` adds GpuSharing after NodeResourcesFit: for pods with a fractional GPU
-// request only, so that it shows in no other pod's verdicts.
-std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile,
-                                                             bool gpu_sharing = false);
+std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile);
 
 struct WeightedScorePlugin {
   std::unique_ptr<ScorePlugin> plugin;

@@ -8,7 +8,7 @@ namespace berth::binding {
 
 ReferenceEvaluator::ReferenceEvaluator(const CycleContext& ctx)
     : ctx_(ctx),
-      filters_(MakeFilterPlugins(ctx.profile, ctx.info.RequestsGpuFraction())),
+      filters_(MakeFilterPlugins(ctx.profile)),
       scores_(MakeScorePlugins(ctx.profile, ctx.resources)) {}
 
 ReferenceEvaluator::PreFilterOutcome ReferenceEvaluator::RunPreFilter() {
