@@ -3,6 +3,7 @@
 // here with the same words.
 #include "cel/semver.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 #include <string_view>
@@ -194,8 +195,8 @@ int Semver::Compare(const Semver& other) const {
 }
 
 std::string Semver::ToString() const {
-  std::string out = std::to_string(major_) + "." + std::to_string(minor_) + "." +
-                    std::to_string(patch_);
+  std::string out =
+      std::to_string(major_) + "." + std::to_string(minor_) + "." + std::to_string(patch_);
   for (size_t i = 0; i < prerelease_.size(); ++i) {
     out += i == 0 ? '-' : '.';
     out += prerelease_[i];

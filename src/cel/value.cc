@@ -198,34 +198,6 @@ const char* ValueKindName(ValueKind kind) {
   return "unknown";
 }
 
-Value Value::Bool(bool v) {
-  Value out;
-  out.kind_ = ValueKind::kBool;
-  out.rep_.b = v;
-  return out;
-}
-
-Value Value::Int(int64_t v) {
-  Value out;
-  out.kind_ = ValueKind::kInt;
-  out.rep_.i = v;
-  return out;
-}
-
-Value Value::Uint(uint64_t v) {
-  Value out;
-  out.kind_ = ValueKind::kUint;
-  out.rep_.u = v;
-  return out;
-}
-
-Value Value::Double(double v) {
-  Value out;
-  out.kind_ = ValueKind::kDouble;
-  out.rep_.d = v;
-  return out;
-}
-
 namespace {
 
 // The text payload of strings, bytes and errors lives in a shared std::string.
@@ -242,14 +214,6 @@ Value Value::String(std::string v) {
   return out;
 }
 
-Value Value::StringView(std::string_view v) {
-  Value out;
-  out.kind_ = ValueKind::kString;
-  out.rep_.chars = v.data();
-  out.size_ = v.size();
-  return out;
-}
-
 Value Value::Bytes(std::string v) {
   auto owned = OwnText(std::move(v));
   Value out = BytesView(*owned);
@@ -257,26 +221,10 @@ Value Value::Bytes(std::string v) {
   return out;
 }
 
-Value Value::BytesView(std::string_view v) {
-  Value out;
-  out.kind_ = ValueKind::kBytes;
-  out.rep_.chars = v.data();
-  out.size_ = v.size();
-  return out;
-}
-
 Value Value::List(std::vector<Value> items) {
   auto owned = std::make_shared<const VectorList>(std::move(items));
   Value out = ListView(owned.get());
   out.owner_ = std::move(owned);
-  return out;
-}
-
-Value Value::ListView(const ListValue* list) {
-  BERTH_CHECK(list != nullptr, "Value::ListView needs a list");
-  Value out;
-  out.kind_ = ValueKind::kList;
-  out.rep_.list = list;
   return out;
 }
 
@@ -291,14 +239,6 @@ Value Value::Map(std::vector<std::pair<Value, Value>> entries) {
   return out;
 }
 
-Value Value::MapView(const MapValue* map) {
-  BERTH_CHECK(map != nullptr, "Value::MapView needs a map");
-  Value out;
-  out.kind_ = ValueKind::kMap;
-  out.rep_.map = map;
-  return out;
-}
-
 Value Value::Quantity(core::Quantity v) {
   auto owned = std::make_shared<const core::Quantity>(v);
   Value out = QuantityView(owned.get());
@@ -306,26 +246,10 @@ Value Value::Quantity(core::Quantity v) {
   return out;
 }
 
-Value Value::QuantityView(const core::Quantity* v) {
-  BERTH_CHECK(v != nullptr, "Value::QuantityView needs a quantity");
-  Value out;
-  out.kind_ = ValueKind::kQuantity;
-  out.rep_.quantity = v;
-  return out;
-}
-
 Value Value::Semver(cel::Semver v) {
   auto owned = std::make_shared<const cel::Semver>(std::move(v));
   Value out = SemverView(owned.get());
   out.owner_ = std::move(owned);
-  return out;
-}
-
-Value Value::SemverView(const cel::Semver* v) {
-  BERTH_CHECK(v != nullptr, "Value::SemverView needs a semver");
-  Value out;
-  out.kind_ = ValueKind::kSemver;
-  out.rep_.semver = v;
   return out;
 }
 
@@ -345,66 +269,6 @@ Value Value::Error(std::string message) {
   out.size_ = owned->size();
   out.owner_ = std::move(owned);
   return out;
-}
-
-bool Value::bool_value() const {
-  BERTH_DCHECK(kind_ == ValueKind::kBool, "not a bool");
-  return rep_.b;
-}
-
-int64_t Value::int_value() const {
-  BERTH_DCHECK(kind_ == ValueKind::kInt, "not an int");
-  return rep_.i;
-}
-
-uint64_t Value::uint_value() const {
-  BERTH_DCHECK(kind_ == ValueKind::kUint, "not a uint");
-  return rep_.u;
-}
-
-double Value::double_value() const {
-  BERTH_DCHECK(kind_ == ValueKind::kDouble, "not a double");
-  return rep_.d;
-}
-
-std::string_view Value::string_value() const {
-  BERTH_DCHECK(kind_ == ValueKind::kString, "not a string");
-  return {rep_.chars, size_};
-}
-
-std::string_view Value::bytes_value() const {
-  BERTH_DCHECK(kind_ == ValueKind::kBytes, "not bytes");
-  return {rep_.chars, size_};
-}
-
-const ListValue& Value::list_value() const {
-  BERTH_CHECK(kind_ == ValueKind::kList, "not a list");
-  return *rep_.list;
-}
-
-const MapValue& Value::map_value() const {
-  BERTH_CHECK(kind_ == ValueKind::kMap, "not a map");
-  return *rep_.map;
-}
-
-const core::Quantity& Value::quantity_value() const {
-  BERTH_CHECK(kind_ == ValueKind::kQuantity, "not a quantity");
-  return *rep_.quantity;
-}
-
-const cel::Semver& Value::semver_value() const {
-  BERTH_CHECK(kind_ == ValueKind::kSemver, "not a semver");
-  return *rep_.semver;
-}
-
-std::string_view Value::type_name() const {
-  BERTH_DCHECK(kind_ == ValueKind::kType, "not a type");
-  return {rep_.chars, size_};
-}
-
-std::string_view Value::error_message() const {
-  BERTH_DCHECK(kind_ == ValueKind::kError, "not an error");
-  return {rep_.chars, size_};
 }
 
 bool Value::owns_payload() const {
@@ -470,8 +334,35 @@ std::string Value::DebugString() const {
   return "?";
 }
 
+bool ValueAccess::IsSelfContained(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::kList: {
+      if (v.owner_ == nullptr) return false;
+      const ListValue& list = v.list_value();
+      for (size_t i = 0; i < list.Size(); ++i) {
+        if (!IsSelfContained(list.At(i))) return false;
+      }
+      return true;
+    }
+    case ValueKind::kMap: {
+      if (v.owner_ == nullptr) return false;
+      const MapValue& map = v.map_value();
+      for (size_t i = 0; i < map.Size(); ++i) {
+        Value key = map.KeyAt(i);
+        std::optional<Value> value = map.Find(key);
+        if (!IsSelfContained(key) || !value.has_value() || !IsSelfContained(*value)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    default:
+      return v.owns_payload();
+  }
+}
+
 Value ValueAccess::MakeOwned(const Value& v) {
-  if (v.owns_payload()) return v;
+  if (IsSelfContained(v)) return v;
   switch (v.kind()) {
     case ValueKind::kString:
       return Value::String(std::string(v.string_value()));
@@ -499,6 +390,8 @@ Value ValueAccess::MakeOwned(const Value& v) {
       return Value::Quantity(v.quantity_value());
     case ValueKind::kSemver:
       return Value::Semver(v.semver_value());
+    case ValueKind::kError:
+      return Value::Error(std::string(v.error_message()));
     default:
       return v;
   }

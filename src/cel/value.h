@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cel/semver.h"
+#include "core/check.h"
 #include "core/quantity.h"
 
 namespace berth::cel {
@@ -79,7 +80,7 @@ class Value {
   // null.
   Value() = default;
 
-  static Value Null() { return Value(); }
+  static Value Null() { return {}; }
   static Value Bool(bool v);
   static Value Int(int64_t v);
   static Value Uint(uint64_t v);
@@ -151,5 +152,145 @@ class Value {
   size_t size_ = 0;  // length of chars for strings, bytes, types and errors
   std::shared_ptr<const void> owner_;
 };
+
+// Scalars, views and accessors are defined here so that the evaluator's hot path inlines
+// them.
+
+inline Value Value::Bool(bool v) {
+  Value out;
+  out.kind_ = ValueKind::kBool;
+  out.rep_.b = v;
+  return out;
+}
+
+inline Value Value::Int(int64_t v) {
+  Value out;
+  out.kind_ = ValueKind::kInt;
+  out.rep_.i = v;
+  return out;
+}
+
+inline Value Value::Uint(uint64_t v) {
+  Value out;
+  out.kind_ = ValueKind::kUint;
+  out.rep_.u = v;
+  return out;
+}
+
+inline Value Value::Double(double v) {
+  Value out;
+  out.kind_ = ValueKind::kDouble;
+  out.rep_.d = v;
+  return out;
+}
+
+inline Value Value::StringView(std::string_view v) {
+  Value out;
+  out.kind_ = ValueKind::kString;
+  out.rep_.chars = v.data();
+  out.size_ = v.size();
+  return out;
+}
+
+inline Value Value::BytesView(std::string_view v) {
+  Value out;
+  out.kind_ = ValueKind::kBytes;
+  out.rep_.chars = v.data();
+  out.size_ = v.size();
+  return out;
+}
+
+inline Value Value::ListView(const ListValue* list) {
+  BERTH_CHECK(list != nullptr, "Value::ListView needs a list");
+  Value out;
+  out.kind_ = ValueKind::kList;
+  out.rep_.list = list;
+  return out;
+}
+
+inline Value Value::MapView(const MapValue* map) {
+  BERTH_CHECK(map != nullptr, "Value::MapView needs a map");
+  Value out;
+  out.kind_ = ValueKind::kMap;
+  out.rep_.map = map;
+  return out;
+}
+
+inline Value Value::QuantityView(const core::Quantity* v) {
+  BERTH_CHECK(v != nullptr, "Value::QuantityView needs a quantity");
+  Value out;
+  out.kind_ = ValueKind::kQuantity;
+  out.rep_.quantity = v;
+  return out;
+}
+
+inline Value Value::SemverView(const cel::Semver* v) {
+  BERTH_CHECK(v != nullptr, "Value::SemverView needs a semver");
+  Value out;
+  out.kind_ = ValueKind::kSemver;
+  out.rep_.semver = v;
+  return out;
+}
+
+inline bool Value::bool_value() const {
+  BERTH_DCHECK(kind_ == ValueKind::kBool, "not a bool");
+  return rep_.b;
+}
+
+inline int64_t Value::int_value() const {
+  BERTH_DCHECK(kind_ == ValueKind::kInt, "not an int");
+  return rep_.i;
+}
+
+inline uint64_t Value::uint_value() const {
+  BERTH_DCHECK(kind_ == ValueKind::kUint, "not a uint");
+  return rep_.u;
+}
+
+inline double Value::double_value() const {
+  BERTH_DCHECK(kind_ == ValueKind::kDouble, "not a double");
+  return rep_.d;
+}
+
+inline std::string_view Value::string_value() const {
+  BERTH_DCHECK(kind_ == ValueKind::kString, "not a string");
+  return {rep_.chars, size_};
+}
+
+inline std::string_view Value::bytes_value() const {
+  BERTH_DCHECK(kind_ == ValueKind::kBytes, "not bytes");
+  return {rep_.chars, size_};
+}
+
+// The pointer accessors check the kind always: a wrong kind would dereference garbage.
+inline const ListValue& Value::list_value() const {
+  BERTH_CHECK(kind_ == ValueKind::kList, "not a list");
+  return *rep_.list;
+}
+
+inline const MapValue& Value::map_value() const {
+  BERTH_CHECK(kind_ == ValueKind::kMap, "not a map");
+  return *rep_.map;
+}
+
+inline const core::Quantity& Value::quantity_value() const {
+  BERTH_CHECK(kind_ == ValueKind::kQuantity, "not a quantity");
+  return *rep_.quantity;
+}
+
+inline const cel::Semver& Value::semver_value() const {
+  BERTH_CHECK(kind_ == ValueKind::kSemver, "not a semver");
+  return *rep_.semver;
+}
+
+inline std::string_view Value::type_name() const {
+  BERTH_DCHECK(kind_ == ValueKind::kType, "not a type");
+  return {rep_.chars, size_};
+}
+
+inline std::string_view Value::error_message() const {
+  BERTH_DCHECK(kind_ == ValueKind::kError, "not an error");
+  return {rep_.chars, size_};
+}
 
 }  // namespace berth::cel

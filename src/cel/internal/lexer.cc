@@ -14,9 +14,7 @@ namespace berth::cel::internal {
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsHexDigit(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 bool IsIdentStart(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool IsIdentPart(char c) { return IsIdentStart(c) || IsDigit(c); }
 
@@ -461,9 +459,9 @@ bool IsIdentifier(std::string_view s) {
 
 bool IsReservedWord(std::string_view s) {
   static constexpr std::array<std::string_view, 20> kReserved = {
-      "as",      "break",     "const", "continue", "else", "false",  "for",
-      "function", "if",       "import", "in",      "let",  "loop",   "package",
-      "namespace", "null",    "return", "true",    "var",  "void"};
+      "as",        "break", "const",  "continue", "else", "false", "for",
+      "function",  "if",    "import", "in",       "let",  "loop",  "package",
+      "namespace", "null",  "return", "true",     "var",  "void"};
   for (std::string_view r : kReserved) {
     if (r == s) return true;
   }

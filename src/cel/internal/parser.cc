@@ -26,8 +26,8 @@ class Parser {
     ExprPtr e = ParseExpr();
     if (e == nullptr) return nullptr;
     if (Peek().kind != TokenKind::kEof) {
-      return Fail(Peek().offset, "Syntax error: mismatched input " + Describe(Peek()) +
-                                     " expecting <EOF>");
+      return Fail(Peek().offset,
+                  "Syntax error: mismatched input " + Describe(Peek()) + " expecting <EOF>");
     }
     return e;
   }
@@ -236,8 +236,7 @@ class Parser {
         ++count;
       }
       bool negative_literal = false;
-      if (op == TokenKind::kMinus &&
-          (At(TokenKind::kInt) || At(TokenKind::kDouble))) {
+      if (op == TokenKind::kMinus && (At(TokenKind::kInt) || At(TokenKind::kDouble))) {
         negative_literal = true;
         --count;
       }
@@ -352,8 +351,8 @@ class Parser {
     if (t.kind == TokenKind::kEof) {
       return Fail(t.offset, "Syntax error: mismatched input '<EOF>' expecting an expression");
     }
-    return Fail(t.offset, "Syntax error: mismatched input " + Describe(t) +
-                              " expecting an expression");
+    return Fail(t.offset,
+                "Syntax error: mismatched input " + Describe(t) + " expecting an expression");
   }
 
   ExprPtr Identifier() {
@@ -479,7 +478,7 @@ class Parser {
     // The offset of a negative literal is its sign, one token back.
     uint32_t offset = negative ? tokens_[pos_ - 2].offset : t.offset;
     uint64_t magnitude = 0;
-    constexpr uint64_t kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+    constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
     if (!ParseMagnitude(t.text, &magnitude) || magnitude > kMax + (negative ? 1 : 0)) {
       return Fail(offset, "invalid int literal");
     }
@@ -513,8 +512,7 @@ class Parser {
 
 }  // namespace
 
-std::unique_ptr<Expr> Parse(std::string_view source, int max_recursion_depth,
-                            SyntaxIssue* issue) {
+std::unique_ptr<Expr> Parse(std::string_view source, int max_recursion_depth, SyntaxIssue* issue) {
   std::vector<Token> tokens;
   if (!Tokenize(source, &tokens, issue)) return nullptr;
   Parser parser(source, std::move(tokens), max_recursion_depth, issue);

@@ -1,5 +1,6 @@
 #include "cel/internal/text.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -83,9 +84,10 @@ std::string FormatDouble(double v) {
   }
   if (v == 0) return out + "0";
   // Shortest round-trip digits, read back from scientific form "d.ddde+XX".
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific);
-  std::string_view sci(buf, static_cast<size_t>(end - buf));
+  std::array<char, 64> buf;
+  auto [end, ec] =
+      std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::scientific);
+  std::string_view sci(buf.data(), static_cast<size_t>(end - buf.data()));
   size_t e_pos = sci.find('e');
   std::string digits;
   for (char c : sci.substr(0, e_pos)) {
@@ -148,9 +150,9 @@ std::string QuoteString(std::string_view s) {
         break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
-          char hex[8];
-          std::snprintf(hex, sizeof(hex), "\\x%02x", static_cast<unsigned char>(c));
-          out += hex;
+          std::array<char, 8> hex;
+          std::snprintf(hex.data(), hex.size(), "\\x%02x", static_cast<unsigned char>(c));
+          out += hex.data();
         } else {
           out.push_back(c);
         }
@@ -167,9 +169,9 @@ std::string QuoteBytes(std::string_view s) {
     if (u >= 0x20 && u < 0x7F && c != '"' && c != '\\') {
       out.push_back(c);
     } else {
-      char hex[8];
-      std::snprintf(hex, sizeof(hex), "\\x%02x", u);
-      out += hex;
+      std::array<char, 8> hex;
+      std::snprintf(hex.data(), hex.size(), "\\x%02x", u);
+      out += hex.data();
     }
   }
   out.push_back('"');

@@ -17,8 +17,11 @@ class ValueAccess {
     out.owner_.reset();
     return out;
   }
-  // A value that keeps its whole payload alive by itself (deep copy of borrowed parts).
+  // A value that keeps its whole payload alive by itself: deep-copies whatever is borrowed,
+  // at any depth (an owned list may hold borrowed elements).
   static Value MakeOwned(const Value& v);
+  // True when `v` and everything it contains owns its payload.
+  static bool IsSelfContained(const Value& v);
 };
 
 }  // namespace berth::cel
