@@ -167,7 +167,7 @@ core::Result<Semver> Semver::ParseNormalized(std::string_view text) {
     if (part.size() > 1) {
       size_t first = part.find_first_not_of('0');
       part = first == std::string::npos ? std::string() : part.substr(first);
-      if (part.empty() || !IsDigit(part[0])) part.insert(0, "0");
+      if (part.empty() || !IsDigit(part[0])) part.insert(part.begin(), '0');
     }
     parts.push_back(std::move(part));
   }

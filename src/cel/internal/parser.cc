@@ -58,7 +58,11 @@ class Parser {
 
   std::string Describe(const Token& t) const {
     if (t.kind == TokenKind::kEof) return "'<EOF>'";
-    return "'" + std::string(source_.substr(t.offset, t.length)) + "'";
+    // Built piecewise: GCC 12 reports a false -Wrestrict on "'" + std::string(...).
+    std::string out(1, '\'');
+    out.append(source_.substr(t.offset, t.length));
+    out.push_back('\'');
+    return out;
   }
 
   ExprPtr Fail(size_t offset, std::string message) {
