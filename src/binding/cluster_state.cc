@@ -2,10 +2,14 @@
 
 #include <algorithm>
 
+#include "devices/gpu_inventory.h"
+
 namespace berth::binding {
 
 ClusterState::ClusterState(const model::Snapshot& snapshot, const ResourceTable& resources)
-    : width_(resources.size()) {
+    : width_(resources.size()), gpu_fractions_(snapshot) {
+  model::ResourceId gpu;
+  if (resources.Find(devices::kResourceGpu, &gpu)) gpu_ = gpu;
   size_t n = snapshot.nodes.size();
   nodes_.reserve(n);
   allocatable_.assign(n * width_, 0);
@@ -54,6 +58,14 @@ void ClusterState::AddPod(model::PodIndex pod, model::NodeIndex node, const PodI
     sigs.push_back(SigCount{info.label_sig, 1});
   } else {
     ++it->count;
+  }
+  if (info.gpu_fraction.has_value() && gpu_fractions_.active() && gpu_.has_value()) {
+    devices::FractionLedger& ledger = gpu_fractions_.mutable_ledger(node);
+    int64_t free_whole = allocatable_[i * width_ + gpu_->v] - row[gpu_->v];
+    // A bound pod whose fraction fits nowhere (inconsistent input) takes no GPU.
+    if (auto choice = ledger.Choose(*info.gpu_fraction, free_whole)) {
+      row[gpu_->v] += ledger.Apply(*info.gpu_fraction, *choice, pod);
+    }
   }
   if (info.HasAffinityTerms()) affinity_pods_.push_back(PlacedPod{pod, node});
   ++version_[i];

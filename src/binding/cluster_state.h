@@ -4,6 +4,7 @@
 // inter-pod affinity terms run. Starts from the snapshot's bound, non-terminal pods; AddPod
 // records each bind. Every change bumps the node's version and appends the node to a change
 // log, which lets indexes catch up lazily. Amounts are dense rows indexed by ResourceId.
+// Also how fractional pods share each node's GPUs (devices::FractionBook; GpuSharing).
 // Not thread-safe.
 #pragma once
 
@@ -17,6 +18,7 @@
 #include "binding/label_sig_table.h"
 #include "binding/pod_info.h"
 #include "binding/resource_table.h"
+#include "devices/fraction_ledger.h"
 #include "model/snapshot.h"
 
 namespace berth::binding {
@@ -63,7 +65,12 @@ class ClusterState {
   // Node indexes in the order their state changed (a node appears once per change).
   const std::vector<int32_t>& change_log() const { return change_log_; }
 
-  // Places `pod` (described by `info`) on `node`.
+  // Fractional GPU use per node; inactive unless a pod carries gpu-fraction annotations.
+  const devices::FractionBook& gpu_fractions() const { return gpu_fractions_; }
+
+  // Places `pod` (described by `info`) on `node`. A fractional pod takes its GPU portions
+  // in the node's ledger; each GPU it newly reserves adds 1 to the node's requested
+  // nvidia.com/gpu, as KAI's reservation pod does, so whole-GPU pods cannot take it.
   void AddPod(model::PodIndex pod, model::NodeIndex node, const PodInfo& info);
 
  private:
@@ -83,6 +90,8 @@ class ClusterState {
   std::vector<PlacedPod> affinity_pods_;
   std::vector<uint32_t> version_;
   std::vector<int32_t> change_log_;
+  devices::FractionBook gpu_fractions_;
+  std::optional<model::ResourceId> gpu_;  // nvidia.com/gpu, when some object names it
 };
 
 }  // namespace berth::binding

@@ -1,6 +1,7 @@
 // CycleContext: what the plugins may read while one pod is evaluated (upstream's framework
 // handle plus CycleState's inputs): the snapshot, the cluster state, the pod and its
-// PodInfo, the profile. Built per evaluation by the evaluator; borrows everything.
+// PodInfo, the profile, the cluster's ResourceClaims. Built per evaluation by the
+// evaluator; borrows everything.
 #pragma once
 
 #include "binding/cluster_state.h"
@@ -15,6 +16,8 @@
 
 namespace berth::binding {
 
+class ClaimTracker;
+
 struct CycleContext {
   const model::Snapshot& snapshot;
   const ResourceTable& resources;
@@ -26,6 +29,9 @@ struct CycleContext {
   const model::Pod& pod;
   const PodInfo& info;
   ReasonTable& reasons;  // filters intern reason texts (taint keys, resource names) here
+  // The cluster's ResourceClaims and device allocator (DynamicResources); null when the
+  // snapshot has no DRA objects and no pod references a claim.
+  const ClaimTracker* claims;
 };
 
 }  // namespace berth::binding

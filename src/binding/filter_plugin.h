@@ -3,6 +3,7 @@
 // runs per node. Made by MakeFilterPlugins (plugin_registry.h).
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -33,6 +34,10 @@ class FilterPlugin {
   // only from NodeResourcesFit.
   virtual void Filter(const CycleContext& ctx, model::NodeIndex node,
                       std::vector<ReasonId>* reasons) const = 0;
+  // After Filter ran on `node`: what the plugin found beyond its reason text, for explain
+  // (DynamicResources: the devices each request got, or which request failed and why).
+  // Empty for most plugins.
+  virtual std::string Detail(model::NodeIndex node) const { return {}; }
 };
 
 }  // namespace berth::binding

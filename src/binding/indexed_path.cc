@@ -82,6 +82,8 @@ bool IndexedPath::Eligible(const CycleContext& ctx) {
       ctx.info.HasAffinityTerms()) {
     return false;
   }
+  // A fractional GPU pod is filtered by GpuSharing on per-GPU state no class captures.
+  if (ctx.info.RequestsGpuFraction()) return false;
   for (const auto& [k, v] : pod.node_selector) {
     if (classes_.IsPerNodeKey(k)) return false;
   }

@@ -2,8 +2,9 @@
 // on nodes only through their class (node_classes.h) and their resource state (fit_index.h):
 // no topology spread constraints, no inter-pod (anti-)affinity terms of its own and none of
 // a placed pod selecting it, no spec.nodeName, no matchFields, no selector on a per-node
-// label key. For such a pod PodTopologySpread and InterPodAffinity skip, the static filters
-// (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity) and the raw TaintToleration /
+// label key, no fractional GPU request. For such a pod PodTopologySpread
+// and InterPodAffinity skip, the static filters (NodeUnschedulable, NodeName,
+// TaintToleration, NodeAffinity) and the raw TaintToleration /
 // NodeAffinity scores are the same for a whole class and are computed once per (static
 // signature, class), and the resource filter and scores come from the FitIndex of the pod's
 // request signature. The winner is the best class head by total score, ties to the first

@@ -1,6 +1,8 @@
 #include "binding/plugin_registry.h"
 
 #include "binding/balanced_allocation.h"
+#include "binding/dynamic_resources.h"
+#include "binding/gpu_sharing.h"
 #include "binding/inter_pod_affinity.h"
 #include "binding/node_affinity.h"
 #include "binding/node_name.h"
@@ -12,15 +14,19 @@
 
 namespace berth::binding {
 
-std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile) {
+std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile,
+                                                             bool gpu_sharing,
+                                                             bool dynamic_resources) {
   std::vector<std::unique_ptr<FilterPlugin>> all;
   all.push_back(std::make_unique<NodeUnschedulableFilter>());
   all.push_back(std::make_unique<NodeNameFilter>());
   all.push_back(std::make_unique<TaintTolerationFilter>());
   all.push_back(std::make_unique<NodeAffinityFilter>());
   all.push_back(std::make_unique<NodeResourcesFitFilter>());
+  if (gpu_sharing) all.push_back(std::make_unique<GpuSharingFilter>());
   all.push_back(std::make_unique<PodTopologySpreadFilter>());
   all.push_back(std::make_unique<InterPodAffinityFilter>());
+  if (dynamic_resources) all.push_back(std::make_unique<DynamicResourcesFilter>());
   std::vector<std::unique_ptr<FilterPlugin>> enabled;
   for (auto& p : all) {
     if (profile.FilterEnabled(p->Name())) enabled.push_back(std::move(p));

@@ -13,7 +13,13 @@
 
 namespace berth::binding {
 
-std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile);
+// `gpu_sharing` adds GpuSharing after NodeResourcesFit: for pods with a fractional GPU
+// request only, so that it shows in no other pod's verdicts. `dynamic_resources` adds
+// DynamicResources last (after InterPodAffinity, upstream's default order): for pods with
+// ResourceClaims only, for the same reason.
+std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile,
+                                                             bool gpu_sharing = false,
+                                                             bool dynamic_resources = false);
 
 struct WeightedScorePlugin {
   std::unique_ptr<ScorePlugin> plugin;

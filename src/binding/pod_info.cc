@@ -1,5 +1,7 @@
 #include "binding/pod_info.h"
 
+#include "devices/gpu_inventory.h"
+
 namespace berth::binding {
 
 namespace {
@@ -42,6 +44,16 @@ PodInfo MakePodInfo(const model::Pod& pod, const ResourceTable& resources, Label
   }
   for (const auto& t : pod.pod_anti_affinity.preferred) {
     info.preferred_anti_affinity.emplace_back(t.term, t.weight, pod);
+  }
+  if (devices::HasFractionAnnotations(pod.meta.annotations)) {
+    model::ResourceId gpu;
+    int64_t whole = resources.Find(devices::kResourceGpu, &gpu) ? info.resources.request(gpu) : 0;
+    auto parsed = devices::ParseFractionRequest(pod.meta.annotations, whole);
+    if (parsed.has_value()) {
+      info.gpu_fraction = parsed.value();
+    } else {
+      info.gpu_fraction_error = parsed.error().ToString();
+    }
   }
   for (const auto& c : pod.topology_spread_constraints) {
     if (c.when_unsatisfiable == model::UnsatisfiableAction::kDoNotSchedule) {

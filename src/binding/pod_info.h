@@ -14,6 +14,7 @@
 #include "binding/pod_resources.h"
 #include "binding/resource_table.h"
 #include "core/selector.h"
+#include "devices/fraction_request.h"
 #include "model/pod.h"
 
 namespace berth::binding {
@@ -42,6 +43,14 @@ struct PodInfo {
   std::vector<AffinityTerm> preferred_anti_affinity;  // weight() set
   std::vector<SpreadConstraint> hard_spread;          // DoNotSchedule
   std::vector<SpreadConstraint> soft_spread;          // ScheduleAnyway
+  // KAI-style fractional GPU request (gpu-fraction / gpu-memory annotations; GpuSharing),
+  // or why the annotations are malformed.
+  std::optional<devices::FractionRequest> gpu_fraction;
+  std::string gpu_fraction_error;
+
+  bool RequestsGpuFraction() const {
+    return gpu_fraction.has_value() || !gpu_fraction_error.empty();
+  }
 
   bool HasAffinityTerms() const {
     return !required_affinity.empty() || !required_anti_affinity.empty() ||

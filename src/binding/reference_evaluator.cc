@@ -1,14 +1,17 @@
 #include "binding/reference_evaluator.h"
 
+#include <algorithm>
 #include <string>
 
+#include "binding/dynamic_resources.h"
 #include "binding/plugin_names.h"
 
 namespace berth::binding {
 
 ReferenceEvaluator::ReferenceEvaluator(const CycleContext& ctx)
     : ctx_(ctx),
-      filters_(MakeFilterPlugins(ctx.profile)),
+      filters_(MakeFilterPlugins(ctx.profile, ctx.info.RequestsGpuFraction(),
+                                 !ctx.pod.resource_claims.empty())),
       scores_(MakeScorePlugins(ctx.profile, ctx.resources)) {}
 
 ReferenceEvaluator::PreFilterOutcome ReferenceEvaluator::RunPreFilter() {
@@ -133,6 +136,53 @@ model::PodDecision ReferenceEvaluator::Decide() {
   return decision;
 }
 
+model::PodDecision ReferenceEvaluator::DecideLastFilterLazily() {
+  PreFilterOutcome pre = RunPreFilter();
+  if (filters_.empty() || filters_.back()->Name() != kDynamicResources || pre.skipped.back() ||
+      pre.rejection.has_value()) {
+    return Decide();
+  }
+  const size_t last = filters_.size() - 1;
+  model::PodDecision decision;
+  ReasonHistogram histogram;
+  if (pre.absent.has_value()) histogram.Add(*pre.absent, pre.absent_nodes);
+  std::vector<model::NodeIndex> passing;
+  std::vector<ReasonId> reasons;
+  for (model::NodeIndex n : ctx_.state.by_name()) {
+    if (!pre.candidate[static_cast<size_t>(n.v)]) continue;
+    bool failed = false;
+    for (size_t i = 0; i < last && !failed; ++i) {
+      if (pre.skipped[i]) continue;
+      reasons.clear();
+      filters_[i]->Filter(ctx_, n, &reasons);
+      if (reasons.empty()) continue;
+      failed = true;
+      for (ReasonId r : reasons) histogram.Add(r);
+    }
+    if (!failed) passing.push_back(n);
+  }
+  std::vector<int64_t> totals;
+  if (passing.size() > 1) totals = RunScores(passing).totals;
+  totals.resize(passing.size(), 0);
+  std::vector<size_t> order(passing.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (totals[a] != totals[b]) return totals[a] > totals[b];
+    return ctx_.state.rank(passing[a]) < ctx_.state.rank(passing[b]);
+  });
+  for (size_t i : order) {
+    reasons.clear();
+    filters_[last]->Filter(ctx_, passing[i], &reasons);
+    if (reasons.empty()) {
+      decision.node = passing[i];
+      return decision;
+    }
+    for (ReasonId r : reasons) histogram.Add(r);
+  }
+  Conclude({}, {}, histogram, &decision);
+  return decision;
+}
+
 PodExplanation ReferenceEvaluator::Explain() {
   PodExplanation out;
   ReasonHistogram histogram;
@@ -157,6 +207,7 @@ PodExplanation ReferenceEvaluator::Explain() {
         if (k > 0) f.reason += ", ";
         f.reason += ctx_.reasons.Text(reasons[i][k]);
       }
+      if (!pre.skipped[i]) f.detail = filters_[i]->Detail(n);
       v.filters.push_back(std::move(f));
     }
     bool candidate = !pre.rejection.has_value() && pre.candidate[static_cast<size_t>(n.v)];

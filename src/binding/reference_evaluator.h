@@ -26,6 +26,13 @@ class ReferenceEvaluator {
 
   model::PodDecision Decide();
   PodExplanation Explain();
+  // Decide() for a pod whose totals do not depend on which nodes are feasible (the
+  // conditions of Scheduler's TryDecideWithClaims, docs/binding.md) and whose last filter
+  // is DynamicResources: the other filters run on every node, the scores on the nodes they
+  // pass, and DynamicResources on those nodes in decreasing total order (ties by name) until
+  // one passes, which is then the best feasible node. The same decision as Decide(), with
+  // one allocator call per node only when no node can take the claims.
+  model::PodDecision DecideLastFilterLazily();
 
  private:
   struct PreFilterOutcome {

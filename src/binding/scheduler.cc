@@ -3,11 +3,14 @@
 #include <utility>
 #include <vector>
 
+#include "binding/claim_tracker.h"
 #include "binding/cluster_state.h"
 #include "binding/cycle_context.h"
+#include "binding/dynamic_resources.h"
 #include "binding/indexed_path.h"
 #include "binding/label_sig_table.h"
 #include "binding/namespace_table.h"
+#include "binding/plugin_names.h"
 #include "binding/pod_info_store.h"
 #include "binding/queue_order.h"
 #include "binding/reason_table.h"
@@ -30,6 +33,11 @@ class Scheduler::Impl {
         state_(snapshot, resources_),
         assigned_(snapshot.pods.size(), -1) {
     if (options_.use_index) index_ = std::make_unique<IndexedPath>(state_, resources_);
+    if (HasDraObjects(snapshot)) {
+      core::Diagnostics& sink =
+          options_.diagnostics != nullptr ? *options_.diagnostics : dropped_diagnostics_;
+      claims_ = std::make_unique<ClaimTracker>(snapshot, ClusterName(snapshot, options_), sink);
+    }
     for (size_t i = 0; i < config_.profiles.size(); ++i) {
       profiles_.emplace_back(config_.profiles[i], static_cast<int32_t>(i), resources_);
     }
@@ -71,9 +79,14 @@ class Scheduler::Impl {
     const PodInfo& info = pod_infos_.Get(pod);
     CycleContext ctx = Context(p, info, *profile);
     std::optional<model::PodDecision> indexed;
-    if (index_ != nullptr) indexed = index_->TryDecide(ctx);
+    const bool uses_claims =
+        !p.resource_claims.empty() && profile->FilterEnabled(kDynamicResources);
+    bool node_by_node = false;
+    if (index_ != nullptr) {
+      indexed = uses_claims ? TryDecideWithClaims(ctx, &node_by_node) : index_->TryDecide(ctx);
+    }
     if (indexed.has_value()) {
-      ++stats_.indexed;
+      ++(node_by_node ? stats_.reference : stats_.indexed);
       decision = std::move(*indexed);
     } else {
       ++stats_.reference;
@@ -83,6 +96,10 @@ class Scheduler::Impl {
     if (decision.node.has_value()) {
       state_.AddPod(pod, *decision.node, info);
       assigned_[static_cast<size_t>(pod.v)] = decision.node->v;
+      // DynamicResources' Reserve: the claims the filter found room for are allocated there.
+      if (claims_ != nullptr && uses_claims) {
+        claims_->Bind(pod, claims_->Resolve(p).claims, *decision.node);
+      }
     }
     return decision;
   }
@@ -107,6 +124,10 @@ class Scheduler::Impl {
     return out;
   }
 
+  const std::vector<ClaimBinding>& ClaimBindings() const {
+    return claims_ != nullptr ? claims_->bindings() : no_bindings_;
+  }
+
   SchedulerStats stats() const {
     SchedulerStats out = stats_;
     out.node_classes = index_ != nullptr ? index_->classes().num_classes() : 0;
@@ -123,8 +144,67 @@ class Scheduler::Impl {
 
   CycleContext Context(const model::Pod& pod, const PodInfo& info,
                        const ResolvedProfile& profile) const {
-    return CycleContext{snapshot_,  resources_, state_, namespaces_, label_sigs_,
-                        pod_infos_, profile,    pod,    info,        reasons_};
+    return CycleContext{snapshot_, resources_, state_, namespaces_, label_sigs_,  pod_infos_,
+                        profile,   pod,        info,   reasons_,    claims_.get()};
+  }
+
+  // The decision for a pod with ResourceClaims through the index, when it provably equals
+  // the reference path's; nullopt sends the pod there. DynamicResources runs last and only
+  // removes nodes, so with F the nodes passing the other filters and D those where the
+  // claims can be allocated, the reference path picks the best node of F ∩ D. For a pod the
+  // index takes, a node's total depends on F only through TaintToleration's and
+  // NodeAffinity's normalization (docs/binding.md); when neither can vary (no node has a
+  // PreferNoSchedule taint, or the profile does not weigh it; no preferred node affinity,
+  // or no weight) totals do not depend on F at all, so if the best node of F is in D it is
+  // the best of F ∩ D. If F is empty DynamicResources never runs and the index's message is
+  // the reference path's. PreFilter rejections are left to the reference path.
+  // `*node_by_node` is set when the decision came from visiting every node.
+  std::optional<model::PodDecision> TryDecideWithClaims(const CycleContext& ctx,
+                                                        bool* node_by_node) {
+    if (claims_ == nullptr) return std::nullopt;
+    const bool taint_norm = has_prefer_no_schedule_ && ctx.profile.Weight(kTaintToleration) > 0;
+    const bool affinity_norm =
+        !ctx.pod.node_affinity.preferred.empty() && ctx.profile.Weight(kNodeAffinity) > 0;
+    if (taint_norm || affinity_norm) return std::nullopt;
+    PodClaims resolved = claims_->Resolve(ctx.pod);
+    if (!resolved.rejection.empty()) return std::nullopt;
+    std::optional<model::PodDecision> decision = index_->TryDecide(ctx);
+    if (!decision.has_value() || !decision->node.has_value()) return decision;
+    if (claims_->allocator().Allocate(resolved.claims, *decision->node).ok()) return decision;
+    // The best node's devices are taken. Totals still do not depend on the feasible set,
+    // so the nodes can be probed in total order (the pod is one the index takes, so
+    // PodTopologySpread and InterPodAffinity skip, and no other score normalizes).
+    *node_by_node = true;
+    return ReferenceEvaluator(ctx).DecideLastFilterLazily();
+  }
+
+  static bool AnyPreferNoScheduleTaint(const model::Snapshot& snapshot) {
+    for (const model::Node& node : snapshot.nodes) {
+      for (const core::Taint& t : node.taints) {
+        if (t.effect == core::TaintEffect::kPreferNoSchedule) return true;
+      }
+    }
+    return false;
+  }
+
+  // Whether the cluster needs a ClaimTracker: any DRA object, or a pod that references a
+  // claim (which then fits nowhere, with upstream's message, when the claim is missing).
+  static bool HasDraObjects(const model::Snapshot& snapshot) {
+    if (!snapshot.resource_claims.empty() || !snapshot.resource_slices.empty() ||
+        !snapshot.device_classes.empty()) {
+      return true;
+    }
+    for (const model::Pod& pod : snapshot.pods) {
+      if (!pod.resource_claims.empty()) return true;
+    }
+    return false;
+  }
+
+  static std::string ClusterName(const model::Snapshot& snapshot, const SchedulerOptions& options) {
+    if (!options.cluster.empty()) return options.cluster;
+    if (!snapshot.nodes.empty()) return snapshot.nodes.front().cluster;
+    if (!snapshot.pods.empty()) return snapshot.pods.front().cluster;
+    return "default";
   }
 
   const model::Snapshot& snapshot_;
@@ -138,8 +218,12 @@ class Scheduler::Impl {
   mutable ReasonTable reasons_;
   ClusterState state_;
   std::vector<ResolvedProfile> profiles_;
-  std::vector<int32_t> assigned_;       // node each pod was bound to by this scheduler, or -1
-  std::unique_ptr<IndexedPath> index_;  // null when options_.use_index is false
+  std::vector<int32_t> assigned_;          // node each pod was bound to by this scheduler, or -1
+  std::unique_ptr<IndexedPath> index_;     // null when options_.use_index is false
+  core::Diagnostics dropped_diagnostics_;  // the allocator's sink when none was given
+  std::unique_ptr<ClaimTracker> claims_;   // null without DRA objects
+  const bool has_prefer_no_schedule_ = AnyPreferNoScheduleTaint(snapshot_);
+  const std::vector<ClaimBinding> no_bindings_;
   SchedulerStats stats_;
 };
 
@@ -165,5 +249,7 @@ std::vector<model::PodDecision> Scheduler::ScheduleAll() {
 PodExplanation Scheduler::Explain(model::PodIndex pod) const { return impl_->Explain(pod); }
 
 SchedulerStats Scheduler::stats() const { return impl_->stats(); }
+
+const std::vector<ClaimBinding>& Scheduler::ClaimBindings() const { return impl_->ClaimBindings(); }
 
 }  // namespace berth::binding

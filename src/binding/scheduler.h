@@ -1,6 +1,7 @@
 // Scheduler: kube-scheduler's semantics for one cluster, one pod at a time. Filters
 // (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodeResourcesFit,
-// PodTopologySpread, InterPodAffinity) then scores (NodeResourcesFit with the profile's
+// PodTopologySpread, InterPodAffinity, and DynamicResources for pods with ResourceClaims,
+// which allocates their devices on bind) then scores (NodeResourcesFit with the profile's
 // strategy, NodeResourcesBalancedAllocation, TaintToleration, NodeAffinity,
 // PodTopologySpread, InterPodAffinity), highest total wins, ties to the node name that
 // sorts first.
@@ -12,8 +13,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/diagnostics.h"
+#include "devices/allocator.h"
 #include "model/decision.h"
 #include "model/scheduler_config.h"
 #include "model/snapshot.h"
@@ -31,9 +35,21 @@ struct PluginScore {
 
 // One filter's verdict on one node.
 struct FilterVerdict {
+  FilterVerdict() = default;
+  // {plugin, passed, reason}, as callers wrote it before `detail` came.
+  FilterVerdict(std::string plugin_name, bool passed_value, std::string reason_text,
+                std::string detail_text = "")
+      : plugin(std::move(plugin_name)),
+        passed(passed_value),
+        reason(std::move(reason_text)),
+        detail(std::move(detail_text)) {}
+
   std::string plugin;
   bool passed = true;
   std::string reason;  // kube-scheduler's reason text when not passed
+  // berth's detail beyond the reason, when the plugin has one (DynamicResources: the devices
+  // each request got, or which claim and request could not be satisfied and why).
+  std::string detail;
 };
 
 struct NodeVerdict {
@@ -51,10 +67,31 @@ struct PodExplanation {
 };
 
 struct SchedulerOptions {
+  SchedulerOptions() = default;
+  // SchedulerOptions{use_index}, as callers wrote it before the DRA fields came.
+  explicit SchedulerOptions(bool use_index_value) : use_index(use_index_value) {}
+
   // Decide the pods the index covers through it (docs/binding.md). false sends every pod
   // through the per-node reference path: the baseline the index is tested and benchmarked
   // against. Both decide identically.
   bool use_index = true;
+  // The member cluster the snapshot holds, whose ResourceClaims and ResourceSlices the
+  // device allocator reads; empty: the cluster of the first node (or pod), else "default".
+  std::string cluster;
+  // Where the device allocator reports problems in the DRA objects (a selector that does
+  // not compile, an unknown DeviceClass, an invalid pool) when it is built; null: dropped.
+  // Borrowed for the Scheduler's lifetime.
+  core::Diagnostics* diagnostics = nullptr;
+};
+
+// One ResourceClaim placed with a pod: the DynamicResources plugin's Reserve and PreBind.
+struct ClaimBinding {
+  model::PodIndex pod;
+  devices::ClaimIndex claim;  // index into Snapshot::resource_claims
+  // True when this bind allocated the claim; false when it was allocated already (read so,
+  // or allocated for an earlier pod sharing it) and the pod only joins its consumers.
+  bool allocated = false;
+  model::AllocationResult allocation;  // the claim's allocation after the bind
 };
 
 // How ScheduleOne decided, for benchmarks and tests.
@@ -90,6 +127,10 @@ class Scheduler {
   PodExplanation Explain(model::PodIndex pod) const;
 
   SchedulerStats stats() const;
+
+  // The ResourceClaims of every pod bound so far, in bind order: each claim's allocation and
+  // whether the bind made it. The pod is then reserved for the claim (status.reservedFor).
+  const std::vector<ClaimBinding>& ClaimBindings() const;
 
  private:
   class Impl;

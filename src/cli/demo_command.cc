@@ -58,7 +58,9 @@ int RunDemoCommand(const DemoFlags& flags, std::ostream& out, std::ostream& err)
   if (code == ExitCode::kFailed) return ToInt(code);
 
   const engine::Plan plan = engine::RunPlan(input.snapshot, options.value());
-  io::WritePlanList(plan.planned, plan.pod_decisions, input.documents, format.value(), out);
+  PrintDiagnostics(WithSourceFiles(plan.diagnostics, input.documents), err);
+  io::WritePlanList(plan.planned, plan.pod_decisions, plan.changed_claims, input.documents,
+                    format.value(), out);
   if (format.value() != io::OutputFormat::kTable) return ToInt(code);
 
   std::string featured;

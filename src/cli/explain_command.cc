@@ -54,8 +54,11 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
     PrintError(explanation.error(), err);
     return ToInt(ExitCode::kFailed);
   }
+  const core::Diagnostics plan_diags =
+      WithSourceFiles(explanation.value().diagnostics, input->documents);
+  PrintDiagnostics(plan_diags, err);
   PrintExplanation(input->snapshot, explanation.value(), ExplainDetail::kFull, out);
-  return ToInt(code);
+  return ToInt(code == ExitCode::kOk && plan_diags.has_errors() ? ExitCode::kPartial : code);
 }
 
 }  // namespace berth::cli

@@ -104,6 +104,14 @@ void PrintPodHeader(const model::Snapshot& snapshot, const engine::Explanation& 
   if (pod.node_affinity.required) {
     table.AddRow({"Node affinity:", FormatNodeSelector(*pod.node_affinity.required)});
   }
+  if (!pod.resource_claims.empty()) {
+    std::string claims;
+    for (const auto& ref : pod.resource_claims) {
+      claims += (claims.empty() ? "" : ", ") + ref.name + " -> ResourceClaim " + ref.claim_name;
+      if (!ref.template_name.empty()) claims += " (from template " + ref.template_name + ")";
+    }
+    table.AddRow({"Resource claims:", claims});
+  }
   // Always shown: a missing toleration is the most common reason a GPU pod waits.
   std::string tolerations;
   for (const auto& t : pod.tolerations) {
@@ -171,7 +179,10 @@ void PrintFull(const model::Snapshot& snapshot, const engine::Explanation& expla
     TextTable filters({Align::kLeft, Align::kLeft});
     filters.AddRow({"FILTER", "VERDICT"});
     for (const auto& filter : verdict->filters) {
-      filters.AddRow({filter.plugin, filter.passed ? "passed" : filter.reason});
+      std::string text = filter.passed ? "passed" : filter.reason;
+      // DynamicResources' detail: the devices each request got, or why none fit.
+      if (!filter.detail.empty() && filter.detail != text) text += " (" + filter.detail + ")";
+      filters.AddRow({filter.plugin, text});
     }
     filters.Print(out, "    ");
     if (!verdict->feasible) continue;

@@ -21,4 +21,10 @@ std::optional<io::Input> LoadPaths(const std::vector<std::string>& paths, core::
 // Reads the demo fleet (demo_fleet.h); files are named "<demo>/<path>".
 io::Input LoadDemoFleet(core::Diagnostics& diags);
 
+// A copy of `diags` in which each entry that names an object ("Kind/ns/name") but no file
+// gets the file that object was read from: the engine reports problems in objects it
+// knows by name, and users look for them by file. Linear in entries plus documents.
+core::Diagnostics WithSourceFiles(const core::Diagnostics& diags,
+                                  const io::DocumentStore& documents);
+
 }  // namespace berth::cli

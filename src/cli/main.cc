@@ -8,6 +8,7 @@
 #include "cli/demo_command.h"
 #include "cli/exit_code.h"
 #include "cli/explain_command.h"
+#include "cli/inventory_command.h"
 #include "cli/plan_command.h"
 #include "cli/version.h"
 
@@ -25,14 +26,16 @@ constexpr const char* kFooter =
     "  berth plan -f manifests/ -o table    one line per pod: its node or why it waits\n"
     "  kubectl get nodes,pods -A -o yaml | berth plan -f -\n"
     "  berth explain pod/ml/train-0 -f dir  every node's filter verdicts and scores\n"
+    "  berth inventory -f manifests/        GPUs per node: MIG layout, sharing, which pods\n"
     "\nExit codes: 0 all objects planned; 1 some objects were bad (the rest are planned);\n"
     "2 nothing could be planned (bad flags, unreadable input, unknown pod).";
 
 constexpr const char* kPlanFooter =
     "\nReads multi-document YAML, JSON and kind: List (kubectl get -o yaml|json), from files,\n"
     "directories (*.yaml, *.yml, *.json, recursively) or - (stdin). Prints a v1 List of the\n"
-    "pods with spec.nodeName and the PodScheduled condition written, or one line per pod\n"
-    "with -o table.\n"
+    "pods with spec.nodeName and the PodScheduled condition written, then the ResourceClaims\n"
+    "the plan allocated (status.allocation, status.reservedFor); or one line per pod, and\n"
+    "one per allocated device, with -o table.\n"
     "\nExit codes: 0 all objects planned; 1 some objects were bad (the rest are planned);\n"
     "2 nothing could be planned (bad flags, unreadable input).";
 
@@ -92,6 +95,17 @@ int Run(int argc, char** argv) {
   demo_cmd->add_option("--scoring", demo.scoring, kScoringHelp)
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
 
+  berth::cli::InventoryFlags inventory;
+  CLI::App* inventory_cmd = app.add_subcommand(
+      "inventory", "Show every node's GPUs: model, MIG layout, sharing, which pods use them");
+  inventory_cmd->add_option("-f,--filename", inventory.files, kFilesHelp)->required();
+  inventory_cmd->add_option("-o,--output", inventory.output, "Output format: table or json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+  inventory_cmd->add_option("--scoring", inventory.scoring, kScoringHelp)
+      ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
+  inventory_cmd->add_option("--now", inventory.now, kNowHelp);
+
   CLI::App* version_cmd = app.add_subcommand("version", "Print the berth version");
 
   // Set after the subcommands, which would otherwise inherit the top-level footer.
@@ -114,6 +128,7 @@ int Run(int argc, char** argv) {
   if (*plan_cmd) return berth::cli::RunPlanCommand(plan, std::cout, std::cerr);
   if (*explain_cmd) return berth::cli::RunExplainCommand(explain, std::cout, std::cerr);
   if (*demo_cmd) return berth::cli::RunDemoCommand(demo, std::cout, std::cerr);
+  if (*inventory_cmd) return berth::cli::RunInventoryCommand(inventory, std::cout, std::cerr);
   if (*version_cmd) {
     std::cout << berth::cli::VersionString() << '\n';
     return 0;

@@ -46,8 +46,13 @@ int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err)
   }
 
   const engine::Plan plan = engine::RunPlan(input->snapshot, options.value());
-  io::WritePlanList(plan.planned, plan.pod_decisions, input->documents, format.value(), out);
-  return ToInt(code);
+  // Problems the allocator found in the DRA objects: those objects were left out, the rest
+  // is planned (exit 1, as for objects the reader dropped).
+  const core::Diagnostics plan_diags = WithSourceFiles(plan.diagnostics, input->documents);
+  PrintDiagnostics(plan_diags, err);
+  io::WritePlanList(plan.planned, plan.pod_decisions, plan.changed_claims, input->documents,
+                    format.value(), out);
+  return ToInt(code == ExitCode::kOk && plan_diags.has_errors() ? ExitCode::kPartial : code);
 }
 
 }  // namespace berth::cli

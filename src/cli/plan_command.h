@@ -16,9 +16,10 @@ struct PlanFlags {
   std::string now;                 // --now (RFC 3339); empty: unset
 };
 
-// Prints the plan to `out` and diagnostics to `err`. Exit codes: 0 every object good; 1 some
-// objects bad, the rest planned and printed; 2 bad flags, an unreadable path, or nothing
-// read (stdout stays empty).
+// Prints the plan to `out` and diagnostics to `err` (the reader's, then the device
+// allocator's). Exit codes: 0 every object good; 1 some objects bad (unreadable, or DRA
+// objects the allocator cannot use), the rest planned and printed; 2 bad flags, an
+// unreadable path, or nothing read (stdout stays empty).
 int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err);
 
 }  // namespace berth::cli

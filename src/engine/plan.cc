@@ -17,6 +17,8 @@ struct ClusterPart {
   std::optional<model::Snapshot> owned;  // the cluster's objects, when the input has several
   std::vector<model::PodIndex> pods;     // local index -> index in `whole`; empty: identity
   std::vector<model::NodeIndex> nodes;   // local index -> index in `whole`; empty: identity
+  std::vector<int32_t> claims;           // local claim index -> index in `whole`
+  std::string cluster;                   // empty: the only cluster (Scheduler picks the name)
 
   const model::Snapshot& snapshot() const { return owned ? *owned : *whole; }
 
@@ -25,6 +27,9 @@ struct ClusterPart {
   }
   model::NodeIndex ToWhole(model::NodeIndex local) const {
     return nodes.empty() ? local : nodes[static_cast<size_t>(local.v)];
+  }
+  int32_t ToWholeClaim(devices::ClaimIndex local) const {
+    return owned ? claims[static_cast<size_t>(local.v)] : local.v;
   }
   std::optional<model::PodIndex> ToLocal(model::PodIndex in_whole) const {
     if (!owned) return in_whole;
@@ -41,11 +46,11 @@ std::vector<ClusterPart> SplitByCluster(const model::Snapshot& whole) {
 
   std::vector<ClusterPart> parts;
   if (clusters.size() <= 1) {
-    parts.push_back(ClusterPart{&whole, std::nullopt, {}, {}});
+    parts.push_back(ClusterPart{&whole, std::nullopt, {}, {}, {}, ""});
     return parts;
   }
   for (const auto& cluster : clusters) {
-    ClusterPart part{&whole, model::Snapshot{}, {}, {}};
+    ClusterPart part{&whole, model::Snapshot{}, {}, {}, {}, cluster};
     model::Snapshot& s = *part.owned;
     // The catalog is copied whole so that ResourceIds mean the same in every part.
     s.resources = whole.resources;
@@ -64,6 +69,20 @@ std::vector<ClusterPart> SplitByCluster(const model::Snapshot& whole) {
     }
     for (const auto& workload : whole.workloads) {
       if (workload.cluster == cluster) s.workloads.push_back(workload);
+    }
+    // DeviceClasses carry no cluster (each member cluster has its own copy of the same
+    // classes); claims, templates and slices belong to one.
+    s.device_classes = whole.device_classes;
+    for (size_t i = 0; i < whole.resource_claims.size(); ++i) {
+      if (whole.resource_claims[i].cluster != cluster) continue;
+      s.resource_claims.push_back(whole.resource_claims[i]);
+      part.claims.push_back(static_cast<int32_t>(i));
+    }
+    for (const auto& t : whole.resource_claim_templates) {
+      if (t.cluster == cluster) s.resource_claim_templates.push_back(t);
+    }
+    for (const auto& slice : whole.resource_slices) {
+      if (slice.cluster == cluster) s.resource_slices.push_back(slice);
     }
     parts.push_back(std::move(part));
   }
@@ -100,6 +119,49 @@ void WriteDecision(const model::PodDecision& decision, model::Snapshot& planned)
   } else {
     SetCondition(pod, {"PodScheduled", "False", "Unschedulable", decision.message});
   }
+}
+
+// Writes what DynamicResources' PreBind writes: the allocation of a claim the bind
+// allocated, and the pod in status.reservedFor. Returns the claim's index in `planned`.
+int32_t WriteClaimBinding(const ClusterPart& part, const binding::ClaimBinding& binding,
+                          model::Snapshot& planned) {
+  const int32_t index = part.ToWholeClaim(binding.claim);
+  model::ResourceClaim& claim = planned.resource_claims[static_cast<size_t>(index)];
+  if (binding.allocated) claim.allocation = binding.allocation;
+  const std::string& pod = planned.pod(part.ToWhole(binding.pod)).meta.name;
+  if (std::find(claim.reserved_for.begin(), claim.reserved_for.end(), pod) ==
+      claim.reserved_for.end()) {
+    claim.reserved_for.push_back(pod);
+  }
+  return index;
+}
+
+// Appends `from`'s entries to `to`, each distinct (message, location, severity) once: every
+// cluster's allocator sees the same DeviceClasses, so their problems would repeat.
+void MergeDiagnostics(const core::Diagnostics& from, core::Diagnostics& to) {
+  for (const core::Diagnostic& d : from.entries()) {
+    bool seen = false;
+    for (const core::Diagnostic& e : to.entries()) {
+      if (e.severity == d.severity && e.error.message() == d.error.message() &&
+          e.error.location() == d.error.location()) {
+        seen = true;
+        break;
+      }
+    }
+    if (seen) continue;
+    if (d.severity == core::Severity::kError) {
+      to.Report(d.error);
+    } else {
+      to.Warn(d.error);
+    }
+  }
+}
+
+binding::SchedulerOptions PartOptions(const ClusterPart& part, core::Diagnostics* diags) {
+  binding::SchedulerOptions options;
+  options.cluster = part.cluster;
+  options.diagnostics = diags;
+  return options;
 }
 
 const char* PhaseName(model::PodPhase phase) {
@@ -167,14 +229,21 @@ Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options) {
   Plan plan;
   plan.planned = snapshot;
   const model::SchedulerConfig config = EffectiveSchedulerConfig(snapshot, options);
+  std::set<int32_t> changed;
   for (const ClusterPart& part : SplitByCluster(snapshot)) {
-    binding::Scheduler scheduler(part.snapshot(), config);
+    core::Diagnostics diags;
+    binding::Scheduler scheduler(part.snapshot(), config, PartOptions(part, &diags));
     for (model::PodDecision& local : scheduler.ScheduleAll()) {
       model::PodDecision decision = ToWhole(part, std::move(local));
       WriteDecision(decision, plan.planned);
       plan.pod_decisions.push_back(std::move(decision));
     }
+    for (const binding::ClaimBinding& binding : scheduler.ClaimBindings()) {
+      changed.insert(WriteClaimBinding(part, binding, plan.planned));
+    }
+    MergeDiagnostics(diags, plan.diagnostics);
   }
+  plan.changed_claims.assign(changed.begin(), changed.end());
   return plan;
 }
 
@@ -210,7 +279,8 @@ core::Result<Explanation> ExplainPod(const model::Snapshot& snapshot, const std:
   for (const ClusterPart& part : SplitByCluster(snapshot)) {
     std::optional<model::PodIndex> local = part.ToLocal(target);
     if (!local) continue;
-    binding::Scheduler scheduler(part.snapshot(), config);
+    core::Diagnostics diags;
+    binding::Scheduler scheduler(part.snapshot(), config, PartOptions(part, &diags));
     const std::vector<model::PodIndex> queue = scheduler.QueueOrder();
     auto it = std::find(queue.begin(), queue.end(), *local);
     if (it == queue.end()) return NotQueued(snapshot.pod(target), config);
@@ -225,6 +295,7 @@ core::Result<Explanation> ExplainPod(const model::Snapshot& snapshot, const std:
     explanation.pod.decision = ToWhole(part, std::move(explanation.pod.decision));
     explanation.queue_position = static_cast<int32_t>(it - queue.begin()) + 1;
     explanation.queue_length = static_cast<int32_t>(queue.size());
+    MergeDiagnostics(diags, explanation.diagnostics);
     return explanation;
   }
   // FindPod returned an index of `snapshot`, and the parts cover every pod.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "binding/scheduler.h"
+#include "core/diagnostics.h"
 #include "core/result.h"
 #include "core/time.h"
 #include "model/decision.h"
@@ -29,23 +30,35 @@ struct PlanOptions {
 };
 
 struct Plan {
-  model::Snapshot planned;  // pods with spec.nodeName and PodScheduled conditions written
+  // Pods with spec.nodeName and PodScheduled conditions written; ResourceClaims with the
+  // allocation made for them and the pods bound with them added to reserved_for.
+  model::Snapshot planned;
   std::vector<model::PodDecision> pod_decisions;  // in scheduling order
+  // The ResourceClaims whose status the cycle changed (allocated, or a pod added to
+  // reserved_for), as indices into `planned.resource_claims`, ascending: what the plan
+  // prints after the pods.
+  std::vector<int32_t> changed_claims;
+  // Problems the device allocator found in the DRA objects (a selector that does not
+  // compile, an unknown DeviceClass, an invalid pool), each once: those objects were left
+  // out and everything else was planned. Errors make the CLI exit 1.
+  core::Diagnostics diagnostics;
 };
 
 // Runs the cycle. Each member cluster (Pod::cluster, Node::cluster) is scheduled on its own,
-// clusters in name order; pods see only their own cluster's nodes. Decisions index into
-// `snapshot` (and so into Plan::planned). Bound pods get spec.nodeName and
-// PodScheduled=True; unschedulable pods PodScheduled=False, reason Unschedulable, with
-// kube-scheduler's message; skipped pods (another scheduler's) are left unchanged.
+// clusters in name order; pods see only their own cluster's nodes, claims and devices.
+// Decisions index into `snapshot` (and so into Plan::planned). Bound pods get spec.nodeName
+// and PodScheduled=True, and their ResourceClaims the devices allocated on that node and
+// the pod in reserved_for; unschedulable pods PodScheduled=False, reason Unschedulable,
+// with kube-scheduler's message; skipped pods (another scheduler's) are left unchanged.
 // Cost: one binding::Scheduler pass, plus one copy of the snapshot.
 Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options);
 
 // One pod's explanation at the state it meets in the cycle.
 struct Explanation {
-  binding::PodExplanation pod;  // indices refer to the snapshot passed to ExplainPod
-  int32_t queue_position = 0;   // 1-based position in its cluster's scheduling queue
-  int32_t queue_length = 0;     // pending pods in that queue
+  binding::PodExplanation pod;    // indices refer to the snapshot passed to ExplainPod
+  int32_t queue_position = 0;     // 1-based position in its cluster's scheduling queue
+  int32_t queue_length = 0;       // pending pods in that queue
+  core::Diagnostics diagnostics;  // as Plan::diagnostics, for the pod's cluster
 };
 
 // "namespace/name", with "default" for an empty namespace: the key FindPod matches and the

@@ -16,6 +16,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "io/internal/claim_templates.h"
 #include "io/internal/decoders.h"
 #include "io/internal/expand.h"
 #include "io/internal/json_fields.h"
@@ -61,6 +62,10 @@ enum class KnownKind {
   kPyTorchJob,
   kLeaderWorkerSet,
   kSchedulerConfig,
+  kDeviceClass,
+  kResourceClaim,
+  kResourceClaimTemplate,
+  kResourceSlice,
   kUnknown,
 };
 
@@ -90,13 +95,20 @@ KnownKind Classify(std::string_view api_version, std::string_view kind) {
     return KnownKind::kLeaderWorkerSet;
   } else if (group == "kubescheduler.config.k8s.io" && kind == "KubeSchedulerConfiguration") {
     return KnownKind::kSchedulerConfig;
+  } else if (group == "resource.k8s.io" && internal::ResourceApiShapeOf(api_version)) {
+    // v1, v1beta2, v1beta1 and v1alpha3; older alphas had another model and stay unknown.
+    if (kind == "DeviceClass") return KnownKind::kDeviceClass;
+    if (kind == "ResourceClaim") return KnownKind::kResourceClaim;
+    if (kind == "ResourceClaimTemplate") return KnownKind::kResourceClaimTemplate;
+    if (kind == "ResourceSlice") return KnownKind::kResourceSlice;
   }
   return KnownKind::kUnknown;
 }
 
 bool IsNamespaced(KnownKind k) {
   return !(k == KnownKind::kNamespace || k == KnownKind::kNode || k == KnownKind::kPriorityClass ||
-           k == KnownKind::kSchedulerConfig);
+           k == KnownKind::kSchedulerConfig || k == KnownKind::kDeviceClass ||
+           k == KnownKind::kResourceSlice);
 }
 
 // Name and namespace for error messages, read leniently (decoding reports type errors).
@@ -385,6 +397,44 @@ class FileReader {
         snap.scheduler_config = std::move(*config);
         break;
       }
+      case KnownKind::kDeviceClass: {
+        auto dc = internal::DecodeDeviceClass(obj);
+        if (!dc.has_value()) return Fail(std::move(dc).error(), kind, obj, IsNamespaced(known));
+        dc->source = Store(obj, api_version, kind, dc->meta);
+        snap.device_classes.push_back(std::move(*dc));
+        break;
+      }
+      case KnownKind::kResourceClaim: {
+        auto claim = internal::DecodeResourceClaim(obj, *internal::ResourceApiShapeOf(api_version));
+        if (!claim.has_value()) {
+          return Fail(std::move(claim).error(), kind, obj, IsNamespaced(known));
+        }
+        claim->cluster = ClusterOf(claim->meta);
+        claim->source = Store(obj, api_version, kind, claim->meta);
+        snap.resource_claims.push_back(std::move(*claim));
+        break;
+      }
+      case KnownKind::kResourceClaimTemplate: {
+        auto tmpl =
+            internal::DecodeResourceClaimTemplate(obj, *internal::ResourceApiShapeOf(api_version));
+        if (!tmpl.has_value()) {
+          return Fail(std::move(tmpl).error(), kind, obj, IsNamespaced(known));
+        }
+        tmpl->cluster = ClusterOf(tmpl->meta);
+        tmpl->source = Store(obj, api_version, kind, tmpl->meta);
+        snap.resource_claim_templates.push_back(std::move(*tmpl));
+        break;
+      }
+      case KnownKind::kResourceSlice: {
+        auto slice = internal::DecodeResourceSlice(obj, *internal::ResourceApiShapeOf(api_version));
+        if (!slice.has_value()) {
+          return Fail(std::move(slice).error(), kind, obj, IsNamespaced(known));
+        }
+        slice->cluster = ClusterOf(slice->meta);
+        slice->source = Store(obj, api_version, kind, slice->meta);
+        snap.resource_slices.push_back(std::move(*slice));
+        break;
+      }
       case KnownKind::kUnknown:
         return;
     }
@@ -593,6 +643,10 @@ Input Reader::Finish() {
     workloads.push_back(std::move(workload));
   }
   snap.workloads = std::move(workloads);
+
+  // Pods (given and expanded) that use a ResourceClaimTemplate get their claim, as the
+  // resourceclaim controller creates it.
+  internal::ResolveClaimTemplates(&snap, &input.documents, diags_);
   return std::move(input);
 }
 

@@ -50,7 +50,9 @@ class Reader {
   // PriorityClasses (a pod naming a missing class is reported and dropped, as the admission
   // plugin rejects it), and expands workloads (Job, Deployment, StatefulSet, JobSet,
   // PyTorchJob, LeaderWorkerSet) into Pods named per DESIGN.md, skipping pods that already
-  // exist under that name. Call once; the Reader is spent afterwards.
+  // exist under that name, and generates the ResourceClaim of every pod reference to a
+  // ResourceClaimTemplate (`<pod>-<claim>`, claim_templates.h) unless one of that name
+  // exists. Call once; the Reader is spent afterwards.
   Input Finish();
 
  private:

@@ -1,8 +1,10 @@
 // Writer: prints a `v1` List of objects in upstream schema, with berth's decisions patched
 // into the documents as they were read: for Pods spec.nodeName and the PodScheduled
-// condition in status.conditions. Output is deterministic (same input, same bytes).
+// condition in status.conditions; for ResourceClaims status.allocation and
+// status.reservedFor. Output is deterministic (same input, same bytes).
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <vector>
 
@@ -23,5 +25,17 @@ enum class OutputFormat { kYaml, kJson, kTable };
 // document is written as a minimal v1 Pod. Linear in the size of the documents written.
 void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodDecision>& decisions,
                    const DocumentStore& documents, OutputFormat format, std::ostream& out);
+
+// The same, followed by the ResourceClaims `claims` (indices into planned.resource_claims,
+// written in that order) after the pods, as kube-scheduler's DynamicResources plugin leaves
+// them: status.allocation (devices.results[] with request, driver, pool, device, and
+// adminAccess, tolerations, shareID, consumedCapacity when set; devices.config[]; the
+// nodeSelector) written when the document has none and the planned claim has one, and
+// status.reservedFor extended with {resource: pods, name, uid} for each planned consumer the
+// document does not list. Every other field comes back as read. kTable adds a claims table
+// (table_writer.h). A claim without a document is written as a minimal ResourceClaim.
+void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodDecision>& decisions,
+                   const std::vector<int32_t>& claims, const DocumentStore& documents,
+                   OutputFormat format, std::ostream& out);
 
 }  // namespace berth::io

@@ -200,5 +200,98 @@ spec:
             "ns          bare   <none>   Pending   no nodes\n");
 }
 
+// Claims allocated in the plan come after the pods, their allocation and consumers patched
+// into the document as read; a claim allocated before keeps its allocation as read.
+TEST(ClaimWriterTest, PatchesAllocationAndReservedForAfterThePods) {
+  core::Diagnostics diags;
+  Reader reader(diags);
+  ASSERT_TRUE(reader.ReadPath(FixturePath("dra.yaml")).ok());
+  Input in = reader.Finish();
+  ASSERT_FALSE(diags.has_errors()) << Dump(diags);
+  model::Snapshot planned = in.snapshot;
+  ASSERT_EQ(planned.resource_claims.size(), 2u);
+  planned.pods[0].meta.uid = "pod-uid-1";
+  // claims[1] is trainer-0-gpu, generated from the template.
+  model::ResourceClaim& generated = planned.resource_claims[1];
+  ASSERT_EQ(generated.meta.name, "trainer-0-gpu");
+  model::AllocationResult a;
+  model::DeviceRequestAllocationResult r;
+  r.request = "gpu";
+  r.driver = "gpu.nvidia.com";
+  r.pool = "node-a";
+  r.device = "gpu-0";
+  r.consumed_capacity["memory"] = core::Quantity::Parse("10Gi").value();
+  r.share_id = "share-1";
+  core::Toleration t;
+  t.key = "example.com/unhealthy";
+  t.op = core::TolerationOp::kExists;
+  r.tolerations.push_back(t);
+  a.results.push_back(r);
+  model::DeviceAllocationConfiguration c;
+  c.source = model::AllocationConfigSource::kFromClass;
+  c.opaque.driver = "gpu.nvidia.com";
+  c.opaque.parameters_json = R"({"k":"v"})";
+  a.config.push_back(c);
+  core::NodeSelectorTerm term;
+  term.match_fields.push_back({"metadata.name", core::SelectorOp::kIn, {"node-a"}});
+  a.node_selector = core::NodeSelector{{term}};
+  generated.allocation = a;
+  generated.reserved_for.push_back("trainer-0");
+  // claims[0] ("big") was allocated before; the plan adds a consumer only.
+  planned.resource_claims[0].reserved_for.push_back("trainer-0");  // already listed
+  planned.resource_claims[0].reserved_for.push_back("trainer-1");
+  planned.resource_claims[0].allocation->results.clear();  // must not be written
+
+  std::vector<model::PodDecision> decisions(1);
+  decisions[0].pod = model::PodIndex{0};
+  decisions[0].node = model::NodeIndex{0};
+  model::Node node;
+  node.meta.name = "node-a";
+  planned.nodes.push_back(node);
+  std::ostringstream out;
+  WritePlanList(planned, decisions, {1, 0}, in.documents, OutputFormat::kJson, out);
+  OrderedJson list = OrderedJson::parse(out.str());
+  ASSERT_EQ(list["items"].size(), 3u);
+  EXPECT_EQ(list["items"][0]["kind"], "Pod");
+
+  const OrderedJson& claim = list["items"][1];
+  EXPECT_EQ(claim["kind"], "ResourceClaim");
+  EXPECT_EQ(claim["metadata"]["name"], "trainer-0-gpu");
+  OrderedJson expected_status = OrderedJson::parse(R"({
+    "allocation": {
+      "devices": {
+        "results": [{"request": "gpu", "driver": "gpu.nvidia.com", "pool": "node-a",
+                     "device": "gpu-0",
+                     "tolerations": [{"key": "example.com/unhealthy", "operator": "Exists"}],
+                     "shareID": "share-1", "consumedCapacity": {"memory": "10Gi"}}],
+        "config": [{"source": "FromClass",
+                    "opaque": {"driver": "gpu.nvidia.com", "parameters": {"k": "v"}}}]
+      },
+      "nodeSelector": {"nodeSelectorTerms": [
+        {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["node-a"]}]}]}
+    },
+    "reservedFor": [{"resource": "pods", "name": "trainer-0", "uid": "pod-uid-1"}]
+  })");
+  EXPECT_EQ(claim["status"].dump(2), expected_status.dump(2));
+
+  const OrderedJson& big = list["items"][2];
+  EXPECT_EQ(big["metadata"]["name"], "big");
+  // As read: the first result and the non-pod consumer stay.
+  EXPECT_EQ(big["status"]["allocation"]["devices"]["results"][0]["device"], "gpu-0");
+  ASSERT_EQ(big["status"]["reservedFor"].size(), 3u);
+  EXPECT_EQ(big["status"]["reservedFor"][1]["resource"], "things");
+  EXPECT_EQ(big["status"]["reservedFor"][2],
+            OrderedJson::parse(R"({"resource": "pods", "name": "trainer-1"})"));
+
+  std::ostringstream table;
+  WritePlanList(planned, decisions, {1}, in.documents, OutputFormat::kTable, table);
+  EXPECT_EQ(table.str(),
+            "NAMESPACE   NAME        NODE     STATUS   REASON\n"
+            "ml          trainer-0   node-a   Bound\n"
+            "\n"
+            "NAMESPACE   CLAIM           RESERVED FOR   REQUEST   DEVICE\n"
+            "ml          trainer-0-gpu   trainer-0      gpu       gpu.nvidia.com/node-a/gpu-0\n");
+}
+
 }  // namespace
 }  // namespace berth::io

@@ -103,6 +103,10 @@ core::Status DecodeResources(dom::object container, model::ResourceCatalog& cata
                                    " limit of " + limit->quantity.ToString());
     }
   }
+  // Named even as 0 (a limit defaults the request): NodeResourcesFit's score then takes the
+  // amount as given instead of the 100m / 200Mi it assumes for containers that name none.
+  out->cpu_request_named = FindQuantity(requests, "cpu") != nullptr;
+  out->memory_request_named = FindQuantity(requests, "memory") != nullptr;
   BERTH_RETURN_IF_ERROR(ToResourceVector(requests, "resources.requests", catalog, &out->requests));
   BERTH_RETURN_IF_ERROR(ToResourceVector(limits, "resources.limits", catalog, &out->limits));
   return core::OkStatus();
@@ -307,6 +311,8 @@ core::Status DecodeAffinity(dom::object affinity, model::Pod* pod) {
   return core::OkStatus();
 }
 
+}  // namespace
+
 core::Result<core::Toleration> DecodeToleration(dom::element e) {
   BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
   core::Toleration t;
@@ -337,6 +343,8 @@ core::Result<core::Toleration> DecodeToleration(dom::element e) {
   }
   return t;
 }
+
+namespace {
 
 core::Result<model::TopologySpreadConstraint> DecodeSpreadConstraint(dom::element e) {
   BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
@@ -400,6 +408,42 @@ core::Status DecodeList(dom::object obj, std::string_view key, Decode decode, st
   return core::OkStatus();
 }
 
+// spec.resourceClaims[]: a name and exactly one of resourceClaimName and
+// resourceClaimTemplateName (validatePodResourceClaim). A template reference's claim_name is
+// filled in by Reader::Finish, which generates the claim.
+core::Status DecodePodResourceClaims(dom::object spec, model::Pod* pod) {
+  dom::array array;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(spec, "resourceClaims", &array, &found));
+  if (!found) return core::OkStatus();
+  size_t i = 0;
+  for (dom::element item : array) {
+    const std::string field = "resourceClaims" + IndexField(i++);
+    auto obj = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(obj, field);
+    model::PodResourceClaim claim;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "name", &claim.name), field);
+    if (claim.name.empty()) return FieldError(field + ".name", "required value");
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "resourceClaimName", &claim.claim_name), field);
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "resourceClaimTemplateName", &claim.template_name),
+                                field);
+    if (claim.claim_name.empty() == claim.template_name.empty()) {
+      return FieldError(field, claim.claim_name.empty()
+                                   ? "required value: must specify one of: `resourceClaimName`, "
+                                     "`resourceClaimTemplateName`"
+                                   : "at most one of `resourceClaimName` or "
+                                     "`resourceClaimTemplateName` may be specified");
+    }
+    for (const model::PodResourceClaim& other : pod->resource_claims) {
+      if (other.name == claim.name) {
+        return FieldError(field + ".name", "duplicate value \"" + claim.name + "\"");
+      }
+    }
+    pod->resource_claims.push_back(std::move(claim));
+  }
+  return core::OkStatus();
+}
+
 core::Status DecodePodSpec(dom::object spec, model::ResourceCatalog& catalog, model::Pod* pod,
                            bool* has_priority) {
   BERTH_RETURN_IF_ERROR(
@@ -422,6 +466,7 @@ core::Status DecodePodSpec(dom::object spec, model::ResourceCatalog& catalog, mo
                                    &pod->topology_spread_constraints));
   BERTH_RETURN_IF_ERROR(GetString(spec, "priorityClassName", &pod->priority_class_name));
   BERTH_RETURN_IF_ERROR(GetInt32(spec, "priority", &pod->priority, has_priority));
+  BERTH_RETURN_IF_ERROR(DecodePodResourceClaims(spec, pod));
   return core::OkStatus();
 }
 
@@ -449,7 +494,27 @@ core::Status DecodePodStatus(dom::object status, model::Pod* pod) {
   } else {
     pod->phase = model::PodPhase::kUnknown;
   }
-  return DecodeList(status, "conditions", DecodeCondition, &pod->conditions);
+  BERTH_RETURN_IF_ERROR(DecodeList(status, "conditions", DecodeCondition, &pod->conditions));
+  // The claims the resourceclaim controller generated for template references (a cluster
+  // dump names them `<pod>-<claim>-<suffix>`): the pod uses those, as kube-scheduler does.
+  dom::array claim_statuses;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(status, "resourceClaimStatuses", &claim_statuses, &found));
+  if (!found) return core::OkStatus();
+  size_t i = 0;
+  for (dom::element item : claim_statuses) {
+    const std::string field = "resourceClaimStatuses" + IndexField(i++);
+    auto obj = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(obj, field);
+    std::string name;
+    std::string claim_name;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "name", &name), field);
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "resourceClaimName", &claim_name), field);
+    for (model::PodResourceClaim& claim : pod->resource_claims) {
+      if (claim.name == name && !claim.template_name.empty()) claim.claim_name = claim_name;
+    }
+  }
+  return core::OkStatus();
 }
 
 // The controller among metadata.ownerReferences (metav1.GetControllerOf).
@@ -480,6 +545,20 @@ core::Status DecodeControllerRef(dom::object obj, std::optional<model::OwnerRef>
 }
 
 }  // namespace
+
+core::Result<core::NodeSelector> DecodeNodeSelector(dom::object obj) {
+  core::NodeSelector selector;
+  dom::array terms;
+  BERTH_RETURN_IF_ERROR(GetArray(obj, "nodeSelectorTerms", &terms));
+  size_t i = 0;
+  for (dom::element item : terms) {
+    auto term = DecodeNodeSelectorTerm(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(term, "nodeSelectorTerms" + IndexField(i++));
+    selector.terms.push_back(std::move(*term));
+  }
+  BERTH_RETURN_IF_ERROR(selector.Validate());
+  return selector;
+}
 
 core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& catalog) {
   model::Node node;

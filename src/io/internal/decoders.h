@@ -1,20 +1,27 @@
 // Decoders from one Kubernetes object (a simdjson DOM object) to the model, one source file
 // per API group: core_v1.cc, scheduling_v1.cc, batch_v1.cc, apps_v1.cc, jobset_v1alpha2.cc,
-// kubeflow_v1.cc, leaderworkerset_v1.cc, kubescheduler_config_v1.cc. Each returns the
-// decoded value or the first error, with the field path relative to the object
+// kubeflow_v1.cc, leaderworkerset_v1.cc, kubescheduler_config_v1.cc, resource_v1.cc. Each returns
+// the decoded value or the first error, with the field path relative to the object
 // ("spec.containers[0].resources.requests.cpu"); the reader adds file and object. Internal
 // to io; stateless apart from the ResourceCatalog they intern names into.
 #pragma once
 
 #include <simdjson.h>
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
+#include "core/selector.h"
+#include "core/taint.h"
+#include "model/device_class.h"
 #include "model/node.h"
 #include "model/pod.h"
 #include "model/priority_class.h"
+#include "model/resource_claim.h"
+#include "model/resource_slice.h"
 #include "model/resources.h"
 #include "model/scheduler_config.h"
 #include "model/workload_object.h"
@@ -34,6 +41,10 @@ core::Result<model::Namespace> DecodeNamespace(dom::object obj);
 // A Pod. `*has_priority` says whether spec.priority was set (else Finish resolves it).
 core::Result<model::Pod> DecodePod(dom::object obj, model::ResourceCatalog& catalog,
                                    bool* has_priority);
+// Shared with resource_v1.cc: a v1 NodeSelector ({nodeSelectorTerms: [...]}, validated) and
+// a toleration (validated as upstream's validateTolerations).
+core::Result<core::NodeSelector> DecodeNodeSelector(dom::object obj);
+core::Result<core::Toleration> DecodeToleration(dom::element e);
 
 // How one pod set of a workload is expanded into Pods (reader.cc, Finish).
 struct PodSetSource {
@@ -76,6 +87,17 @@ core::Result<DecodedWorkload> DecodeLeaderWorkerSet(dom::object obj,
                                                     model::ResourceCatalog& catalog);
 // kubescheduler.config.k8s.io/v1
 core::Result<model::SchedulerConfig> DecodeSchedulerConfig(dom::object obj);
+
+// resource.k8s.io. kV1: v1 and v1beta2 (requests under `exactly`, device fields inline);
+// kV1beta1: v1beta1 and v1alpha3 (request fields inline, device fields under `basic`).
+enum class ResourceApiShape { kV1, kV1beta1 };
+// The shape of a resource.k8s.io apiVersion; nullopt for versions berth does not read.
+std::optional<ResourceApiShape> ResourceApiShapeOf(std::string_view api_version);
+core::Result<model::DeviceClass> DecodeDeviceClass(dom::object obj);
+core::Result<model::ResourceClaim> DecodeResourceClaim(dom::object obj, ResourceApiShape shape);
+core::Result<model::ResourceClaimTemplate> DecodeResourceClaimTemplate(dom::object obj,
+                                                                       ResourceApiShape shape);
+core::Result<model::ResourceSlice> DecodeResourceSlice(dom::object obj, ResourceApiShape shape);
 
 // Pods a Job-shaped spec creates: parallelism (default 1) capped by completions when set.
 // Errors for negative values name "parallelism"/"completions".

@@ -1,0 +1,437 @@
+#include "cli/inventory_command.h"
+
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include "cli/exit_code.h"
+#include "cli/flags.h"
+#include "cli/input_loader.h"
+#include "cli/text_table.h"
+#include "engine/plan.h"
+
+namespace berth::cli {
+
+namespace {
+
+// The devices module's types reach cli through engine/inventory.h.
+using devices::DeviceOccupancy;
+using devices::GpuDevice;
+using devices::NodeGpuInventory;
+using devices::PhysicalGpu;
+using devices::SharedGpu;
+
+// 750 -> "0.75", 1000 -> "1", 0 -> "0".
+std::string Milli(int64_t milli) {
+  std::string out = std::to_string(milli / 1000);
+  int64_t rest = milli % 1000;
+  if (rest == 0) return out;
+  std::string digits = std::to_string(rest);
+  digits.insert(0, 3 - digits.size(), '0');
+  while (digits.back() == '0') digits.pop_back();
+  return out + "." + digits;
+}
+
+std::string PodName(const model::Snapshot& snapshot, model::PodIndex pod) {
+  return engine::PodKey(snapshot.pod(pod));
+}
+
+// The shared GPU (KAI reservation) on physical GPU `gpu`, or nullptr.
+const SharedGpu* SharedOn(const devices::NodeOccupancy& occ, int32_t gpu) {
+  for (const SharedGpu& s : occ.fractions.shared()) {
+    if (s.gpu == gpu) return &s;
+  }
+  return nullptr;
+}
+
+std::string DeviceName(const PhysicalGpu& gpu, const GpuDevice& d) {
+  if (d.mig_instance < 0) return "whole";
+  const devices::GpuMigInstance& m = gpu.mig[static_cast<size_t>(d.mig_instance)];
+  if (m.start < 0) return m.profile;
+  std::string slices = std::to_string(m.start);
+  if (m.size > 1) slices += "-" + std::to_string(m.start + m.size - 1);
+  return m.profile + " [" + slices + "]";
+}
+
+std::string NodeHeader(const model::Node& node, const NodeGpuInventory& inv) {
+  std::string out = "Node " + node.meta.name + ": " + std::to_string(inv.gpus.size()) + " x " +
+                    (inv.product.empty() ? "unlabelled GPU" : inv.product);
+  const PhysicalGpu& g = inv.gpus.front();
+  std::vector<std::string> parts;
+  if (g.memory_mib > 0) parts.push_back(std::to_string(g.memory_mib) + " MiB");
+  if (!g.family.empty()) parts.push_back(g.family);
+  if (!g.compute_capability.empty()) parts.push_back("compute " + g.compute_capability);
+  if (!g.clique.empty()) parts.push_back("NVLink clique " + g.clique);
+  for (size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? " (" : ", ") + parts[i];
+  if (!parts.empty()) out += ")";
+  return out;
+}
+
+std::string MigLine(const NodeGpuInventory& inv) {
+  std::string out = "MIG: " + std::string(devices::MigStrategyName(inv.mig_strategy));
+  if (inv.mig_strategy != devices::MigStrategy::kNone) out += " strategy";
+  size_t partitioned = 0;
+  for (const PhysicalGpu& g : inv.gpus) partitioned += g.mig_enabled ? 1 : 0;
+  if (partitioned > 0) {
+    out += ", " + std::to_string(partitioned) + " of " + std::to_string(inv.gpus.size()) +
+           " GPUs partitioned";
+    if (inv.geometry != nullptr) out += " (" + std::string(inv.geometry->name) + " geometry)";
+  }
+  if (!inv.mig_config.empty()) {
+    out += ", mig.config " + inv.mig_config;
+    if (!inv.mig_config_state.empty()) out += " (" + inv.mig_config_state + ")";
+  }
+  return out;
+}
+
+std::string SharingLine(const NodeGpuInventory& inv) {
+  const devices::GpuSharing& s = inv.sharing;
+  std::string out = "Sharing: " + std::string(devices::SharingModeName(s.mode));
+  if (s.mode == devices::SharingMode::kNone) return out;
+  out += ", " + std::to_string(s.replicas) + " replicas per device";
+  if (s.renamed) out += ", renamed to <resource>.shared";
+  if (s.fail_requests_greater_than_one) out += ", failRequestsGreaterThanOne";
+  return out;
+}
+
+void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, std::ostream& out) {
+  const NodeGpuInventory& inv = n.gpus;
+  const devices::NodeOccupancy& occ = n.occupancy;
+  out << NodeHeader(snapshot.node(n.node), inv) << '\n';
+  out << "  " << MigLine(inv) << '\n';
+  out << "  " << SharingLine(inv) << '\n';
+  using Align = TextTable::Align;
+  TextTable table(
+      {Align::kRight, Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kLeft});
+  table.AddRow({"GPU", "DEVICE", "RESOURCE", "USED", "FREE", "PODS"});
+  const int64_t gpu_memory = inv.GpuMemoryMib();
+  for (size_t i = 0; i < inv.devices.size(); ++i) {
+    const GpuDevice& d = inv.devices[i];
+    const DeviceOccupancy& o = occ.devices[i];
+    const PhysicalGpu& gpu = inv.gpus[static_cast<size_t>(d.gpu)];
+    std::string used = std::to_string(o.used) + "/" + std::to_string(d.replicas);
+    std::string free = std::to_string(d.replicas - o.used);
+    std::string pods;
+    const SharedGpu* shared = d.mig_instance < 0 ? SharedOn(occ, d.gpu) : nullptr;
+    if (shared != nullptr) {
+      used = Milli(shared->milli_used);
+      free = Milli(devices::kMilliGpu - shared->milli_used);
+      if (gpu_memory > 0) {
+        used += ", " + std::to_string(shared->memory_used_mib) + " MiB";
+        free += ", " + std::to_string(gpu_memory - shared->memory_used_mib) + " MiB";
+      }
+      for (const devices::FractionHolder& h : shared->holders) {
+        pods +=
+            (pods.empty() ? "" : ", ") + PodName(snapshot, h.pod) + " " + Milli(h.portion.milli);
+      }
+    } else {
+      for (const devices::DeviceHolder& h : o.holders) {
+        if (h.pod.v < 0) continue;
+        pods += (pods.empty() ? "" : ", ") + PodName(snapshot, h.pod);
+        if (h.replicas > 1) pods += " x" + std::to_string(h.replicas);
+      }
+    }
+    table.AddRow({std::to_string(d.gpu), DeviceName(gpu, d),
+                  shared != nullptr ? "gpu-fraction" : d.resource, used, free,
+                  pods.empty() ? "-" : pods});
+  }
+  table.Print(out, "  ");
+  for (const devices::UnassignedDemand& u : occ.unassigned) {
+    out << "  on no device: " << PodName(snapshot, u.pod) << " (" << u.resource;
+    if (u.amount > 0) out << " " << u.amount;
+    out << "): " << u.reason << '\n';
+  }
+  for (const std::string& note : inv.notes) out << "  note: " << note << '\n';
+}
+
+// A small pretty-printing JSON writer: two-space indentation, one member per line, keys in
+// the order written.
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::ostream& out) : out_(out) {}
+
+  void BeginObject() { Open('{'); }
+  void EndObject() { Close('}'); }
+  void BeginArray() { Open('['); }
+  void EndArray() { Close(']'); }
+  void Key(std::string_view key) {
+    Separate();
+    Quote(key);
+    out_ << ": ";
+    after_key_ = true;
+  }
+  void String(std::string_view v) {
+    Separate();
+    Quote(v);
+  }
+  void Int(int64_t v) {
+    Separate();
+    out_ << v;
+  }
+  void Bool(bool v) {
+    Separate();
+    out_ << (v ? "true" : "false");
+  }
+  void Null() {
+    Separate();
+    out_ << "null";
+  }
+  void Field(std::string_view key, std::string_view v) {
+    Key(key);
+    String(v);
+  }
+  void Field(std::string_view key, int64_t v) {
+    Key(key);
+    Int(v);
+  }
+  void FieldBool(std::string_view key, bool v) {
+    Key(key);
+    Bool(v);
+  }
+  void Finish() { out_ << '\n'; }
+
+ private:
+  void Separate() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (stack_.empty()) return;
+    if (!stack_.back()) out_ << ',';
+    stack_.back() = false;
+    out_ << '\n' << std::string(2 * stack_.size(), ' ');
+  }
+  void Open(char c) {
+    Separate();
+    out_ << c;
+    stack_.push_back(true);
+  }
+  void Close(char c) {
+    bool empty = stack_.back();
+    stack_.pop_back();
+    if (!empty) out_ << '\n' << std::string(2 * stack_.size(), ' ');
+    out_ << c;
+  }
+  void Quote(std::string_view s) {
+    out_ << '"';
+    for (char c : s) {
+      switch (c) {
+        case '"':
+          out_ << "\\\"";
+          break;
+        case '\\':
+          out_ << "\\\\";
+          break;
+        case '\n':
+          out_ << "\\n";
+          break;
+        case '\t':
+          out_ << "\\t";
+          break;
+        default:
+          if (static_cast<unsigned char>(c) < 0x20) {
+            static constexpr std::string_view kHex = "0123456789abcdef";
+            out_ << "\\u00" << kHex[(c >> 4) & 0xF] << kHex[c & 0xF];
+          } else {
+            out_ << c;
+          }
+      }
+    }
+    out_ << '"';
+  }
+
+  std::ostream& out_;
+  std::vector<bool> stack_;  // per open container: nothing written in it yet
+  bool after_key_ = false;
+};
+
+void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, JsonWriter& w) {
+  const NodeGpuInventory& inv = n.gpus;
+  const devices::NodeOccupancy& occ = n.occupancy;
+  const PhysicalGpu& first = inv.gpus.front();
+  w.BeginObject();
+  w.Field("name", snapshot.node(n.node).meta.name);
+  w.Field("product", inv.product);
+  w.Field("gpuCount", static_cast<int64_t>(inv.gpus.size()));
+  w.Field("memoryMiB", first.memory_mib);
+  w.Field("family", first.family);
+  w.Field("computeCapability", first.compute_capability);
+  w.Field("clique", first.clique);
+  w.Key("mig");
+  w.BeginObject();
+  w.Field("strategy", devices::MigStrategyName(inv.mig_strategy));
+  w.Field("geometry", inv.geometry != nullptr ? inv.geometry->name : "");
+  w.Field("config", inv.mig_config);
+  w.Field("configState", inv.mig_config_state);
+  w.EndObject();
+  w.Key("sharing");
+  w.BeginObject();
+  w.Field("strategy", devices::SharingModeName(inv.sharing.mode));
+  w.Field("replicas", int64_t{inv.sharing.replicas});
+  w.FieldBool("renamed", inv.sharing.renamed);
+  w.FieldBool("failRequestsGreaterThanOne", inv.sharing.fail_requests_greater_than_one);
+  w.EndObject();
+  w.Key("gpus");
+  w.BeginArray();
+  for (const PhysicalGpu& g : inv.gpus) {
+    w.BeginObject();
+    w.Field("index", int64_t{g.index});
+    w.FieldBool("migEnabled", g.mig_enabled);
+    w.Key("devices");
+    w.BeginArray();
+    for (size_t i = 0; i < inv.devices.size(); ++i) {
+      const GpuDevice& d = inv.devices[i];
+      if (d.gpu != g.index) continue;
+      const DeviceOccupancy& o = occ.devices[i];
+      w.BeginObject();
+      if (d.mig_instance < 0) {
+        w.Field("kind", "gpu");
+      } else {
+        const devices::GpuMigInstance& m = g.mig[static_cast<size_t>(d.mig_instance)];
+        w.Field("kind", "mig");
+        w.Field("profile", m.profile);
+        w.Key("placement");
+        if (m.start < 0) {
+          w.Null();
+        } else {
+          w.BeginObject();
+          w.Field("start", int64_t{m.start});
+          w.Field("size", int64_t{m.size});
+          w.EndObject();
+        }
+      }
+      w.Field("resource", d.resource);
+      w.Field("replicas", int64_t{d.replicas});
+      w.Field("used", int64_t{o.used});
+      bool reserved = false;
+      w.Key("pods");
+      w.BeginArray();
+      for (const devices::DeviceHolder& h : o.holders) {
+        if (h.pod.v < 0) {
+          reserved = true;
+          continue;
+        }
+        w.BeginObject();
+        w.Field("pod", PodName(snapshot, h.pod));
+        w.Field("replicas", int64_t{h.replicas});
+        w.EndObject();
+      }
+      w.EndArray();
+      w.FieldBool("reservedForFractions", reserved);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Key("fractions");
+    const SharedGpu* shared = SharedOn(occ, g.index);
+    if (shared == nullptr) {
+      w.Null();
+    } else {
+      w.BeginObject();
+      w.Field("usedMilli", shared->milli_used);
+      w.Field("usedMemoryMiB", shared->memory_used_mib);
+      w.Key("pods");
+      w.BeginArray();
+      for (const devices::FractionHolder& h : shared->holders) {
+        w.BeginObject();
+        w.Field("pod", PodName(snapshot, h.pod));
+        w.Field("milli", h.portion.milli);
+        w.Field("memoryMiB", h.portion.memory_mib);
+        w.EndObject();
+      }
+      w.EndArray();
+      w.EndObject();
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("unassigned");
+  w.BeginArray();
+  for (const devices::UnassignedDemand& u : occ.unassigned) {
+    w.BeginObject();
+    w.Field("pod", PodName(snapshot, u.pod));
+    w.Field("resource", u.resource);
+    w.Field("amount", u.amount);
+    w.Field("reason", u.reason);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("notes");
+  w.BeginArray();
+  for (const std::string& note : inv.notes) w.String(note);
+  w.EndArray();
+  w.EndObject();
+}
+
+}  // namespace
+
+void PrintInventoryTable(const model::Snapshot& snapshot, const engine::Inventory& inventory,
+                         std::ostream& out) {
+  if (inventory.clusters.empty()) {
+    out << "No node advertises NVIDIA GPUs (nvidia.com/gpu, nvidia.com/mig-*) or carries GPU "
+           "Feature Discovery labels.\n";
+    return;
+  }
+  bool first = true;
+  for (const engine::ClusterInventory& cluster : inventory.clusters) {
+    if (!first) out << '\n';
+    first = false;
+    out << "Cluster " << cluster.name << '\n';
+    for (const engine::NodeInventory& node : cluster.nodes) {
+      out << '\n';
+      PrintNode(snapshot, node, out);
+    }
+  }
+}
+
+void PrintInventoryJson(const model::Snapshot& snapshot, const engine::Inventory& inventory,
+                        std::ostream& out) {
+  JsonWriter w(out);
+  w.BeginObject();
+  w.Key("clusters");
+  w.BeginArray();
+  for (const engine::ClusterInventory& cluster : inventory.clusters) {
+    w.BeginObject();
+    w.Field("name", cluster.name);
+    w.Key("nodes");
+    w.BeginArray();
+    for (const engine::NodeInventory& node : cluster.nodes) JsonNode(snapshot, node, w);
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  w.Finish();
+}
+
+int RunInventoryCommand(const InventoryFlags& flags, std::ostream& out, std::ostream& err) {
+  if (flags.output != "table" && flags.output != "json") {
+    PrintError(core::InvalidArgument("--output: unknown format \"" + flags.output +
+                                     "\" (want table or json)"),
+               err);
+    return ToInt(ExitCode::kFailed);
+  }
+  auto options = ParsePlanOptions(flags.scoring, flags.now);
+  if (!options.has_value()) {
+    PrintError(options.error(), err);
+    return ToInt(ExitCode::kFailed);
+  }
+  core::Diagnostics diags;
+  std::optional<io::Input> input = LoadPaths(flags.files, diags);
+  PrintDiagnostics(diags, err);
+  if (!input) return ToInt(ExitCode::kFailed);
+  const ExitCode code = ExitCodeFor(diags, input->objects_read);
+  if (code == ExitCode::kFailed) {
+    if (!diags.has_errors()) PrintError(core::NotFound("no Kubernetes objects found"), err);
+    return ToInt(code);
+  }
+  const engine::Plan plan = engine::RunPlan(input->snapshot, options.value());
+  const engine::Inventory inventory = engine::BuildInventory(input->snapshot, plan);
+  if (flags.output == "json") {
+    PrintInventoryJson(input->snapshot, inventory, out);
+  } else {
+    PrintInventoryTable(input->snapshot, inventory, out);
+  }
+  return ToInt(code);
+}
+
+}  // namespace berth::cli

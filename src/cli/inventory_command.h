@@ -1,0 +1,39 @@
+// `berth inventory`: the GPUs of every node, per cluster: model, memory, MIG layout,
+// sharing mode, and which pods hold which GPU, MIG instance, replica or fraction once the
+// plan has placed the pending pods. Called by main.cc; returns the process exit code
+// (exit_code.h). Not thread-safe (may read stdin). Model and assumptions: docs/gpus.md.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "engine/inventory.h"
+#include "model/snapshot.h"
+
+namespace berth::cli {
+
+struct InventoryFlags {
+  std::vector<std::string> files;  // -f: files, directories, "-" for stdin
+  std::string output = "table";    // -o: table or json
+  std::string scoring;             // --scoring, as for plan
+  std::string now;                 // --now, as for plan
+};
+
+// Prints the inventory to `out` and diagnostics to `err`. Exit codes as for plan: 0 every
+// object good; 1 some objects bad, the rest planned and printed; 2 bad flags, an
+// unreadable path, or nothing read. A input without GPU nodes prints a sentence saying so
+// (table) or no clusters (json), exit 0.
+int RunInventoryCommand(const InventoryFlags& flags, std::ostream& out, std::ostream& err);
+
+// The aligned text: per cluster, per node a header (GPUs, MIG strategy and layout source,
+// sharing) and one row per device (GPU, device, resource, used, free, pods), then notes
+// and pods that hold no device. Deterministic.
+void PrintInventoryTable(const model::Snapshot& snapshot, const engine::Inventory& inventory,
+                         std::ostream& out);
+
+// The same as JSON with a fixed key order (docs/gpus.md), two-space indented.
+void PrintInventoryJson(const model::Snapshot& snapshot, const engine::Inventory& inventory,
+                        std::ostream& out);
+
+}  // namespace berth::cli

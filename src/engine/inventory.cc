@@ -1,0 +1,58 @@
+#include "engine/inventory.h"
+
+#include <algorithm>
+#include <map>
+#include <span>
+#include <unordered_map>
+
+namespace berth::engine {
+
+Inventory BuildInventory(const model::Snapshot& snapshot, const Plan& plan) {
+  // Nodes are per cluster by name; a pod's node is the node of that name in its cluster.
+  std::map<std::pair<std::string, std::string>, size_t> node_by_key;
+  for (size_t i = 0; i < snapshot.nodes.size(); ++i) {
+    const model::Node& n = snapshot.nodes[i];
+    node_by_key.emplace(std::make_pair(n.cluster, n.meta.name), i);
+  }
+  std::vector<std::vector<devices::PodGpuDemand>> per_node(snapshot.nodes.size());
+  auto add = [&](model::PodIndex p, const std::string& node_name) {
+    const model::Pod& pod = snapshot.pod(p);
+    auto it = node_by_key.find(std::make_pair(pod.cluster, node_name));
+    if (it == node_by_key.end()) return;
+    devices::PodGpuDemand demand = devices::GpuDemandOf(pod, p, snapshot.resources);
+    if (!demand.empty()) per_node[it->second].push_back(std::move(demand));
+  };
+  // The order binding's ClusterState::AddPod sees them, which FractionLedger replays.
+  for (size_t i = 0; i < snapshot.pods.size(); ++i) {
+    const model::Pod& pod = snapshot.pods[i];
+    if (pod.IsBound() && !pod.IsTerminal()) {
+      add(model::PodIndex{static_cast<int32_t>(i)}, pod.node_name);
+    }
+  }
+  for (const model::PodDecision& d : plan.pod_decisions) {
+    if (d.skipped || !d.node.has_value()) continue;
+    add(d.pod, snapshot.node(*d.node).meta.name);
+  }
+
+  std::map<std::string, std::vector<NodeInventory>> clusters;
+  for (size_t i = 0; i < snapshot.nodes.size(); ++i) {
+    const model::Node& node = snapshot.nodes[i];
+    NodeInventory inv;
+    inv.node = model::NodeIndex{static_cast<int32_t>(i)};
+    inv.gpus = devices::ReadNodeGpus(node, snapshot.resources);
+    if (inv.gpus.empty()) continue;
+    inv.occupancy = devices::AssignGpus(inv.gpus, per_node[i]);
+    clusters[node.cluster].push_back(std::move(inv));
+  }
+  Inventory out;
+  for (auto& [name, nodes] : clusters) {
+    std::stable_sort(nodes.begin(), nodes.end(),
+                     [&](const NodeInventory& a, const NodeInventory& b) {
+                       return snapshot.node(a.node).meta.name < snapshot.node(b.node).meta.name;
+                     });
+    out.clusters.push_back(ClusterInventory{name, std::move(nodes)});
+  }
+  return out;
+}
+
+}  // namespace berth::engine

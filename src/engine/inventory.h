@@ -1,0 +1,38 @@
+// Inventory: every node's GPUs after one planning pass, for `berth inventory`: what the
+// device plugin advertises (devices/gpu_inventory.h) and which pods hold which GPU, MIG
+// instance, replica or fraction (devices/gpu_occupancy.h), pods the plan placed included.
+// Pure; thread-compatible.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "devices/gpu_inventory.h"
+#include "devices/gpu_occupancy.h"
+#include "engine/plan.h"
+#include "model/snapshot.h"
+
+namespace berth::engine {
+
+struct NodeInventory {
+  model::NodeIndex node;
+  devices::NodeGpuInventory gpus;
+  devices::NodeOccupancy occupancy;  // pod indices refer to the snapshot
+};
+
+struct ClusterInventory {
+  std::string name;
+  std::vector<NodeInventory> nodes;  // nodes with GPUs, by name
+};
+
+struct Inventory {
+  std::vector<ClusterInventory> clusters;  // clusters with GPU nodes, by name
+};
+
+// The inventory of `snapshot` once `plan` (RunPlan(snapshot, ...)) is applied. Pods reach
+// their node's devices in the order binding saw them: pods bound in the input (snapshot
+// order, terminal ones left out), then the plan's binds in scheduling order. Linear in
+// pods plus nodes times their devices.
+Inventory BuildInventory(const model::Snapshot& snapshot, const Plan& plan);
+
+}  // namespace berth::engine
