@@ -21,7 +21,7 @@ set(BERTH_ALLOWED_DEPS_diag "engine;model;core")
 set(BERTH_ALLOWED_DEPS_sim "engine;model;core")
 set(BERTH_ALLOWED_DEPS_store "model;core")
 set(BERTH_ALLOWED_DEPS_server "engine;store;model;core")
-set(BERTH_ALLOWED_DEPS_cli "io;engine;binding;model;core;diag;sim;server;store")
+set(BERTH_ALLOWED_DEPS_cli "io;engine;binding;queueing;placement;data;dispatch;devices;cel;model;core;diag;sim;server;store")
 
 function(berth_module)
   cmake_parse_arguments(M "" "NAME" "SRCS;DEPS;PUBLIC_DEPS;EXTERNAL;PUBLIC_EXTERNAL" ${ARGN})

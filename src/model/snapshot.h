@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "model/device_class.h"
+#include "model/kueue.h"
 #include "model/node.h"
 #include "model/pod.h"
+#include "model/pod_group.h"
 #include "model/priority_class.h"
 #include "model/resource_claim.h"
 #include "model/resource_slice.h"
@@ -32,6 +34,20 @@ struct Snapshot {
   std::vector<ResourceClaim> resource_claims;  // given, then generated from templates
   std::vector<ResourceClaimTemplate> resource_claim_templates;
   std::vector<ResourceSlice> resource_slices;
+
+  // Kueue (kueue.x-k8s.io) and gangs outside Kueue.
+  std::vector<ResourceFlavor> resource_flavors;
+  std::vector<ClusterQueue> cluster_queues;
+  std::vector<Cohort> cohorts;
+  std::vector<LocalQueue> local_queues;
+  std::vector<WorkloadPriorityClass> workload_priority_classes;
+  std::vector<Topology> topologies;
+  std::vector<AdmissionCheck> admission_checks;
+  // Given Workloads first, then the ones io creates for jobs carrying the
+  // kueue.x-k8s.io/queue-name label (named `<kind lowercased>-<name>`).
+  std::vector<Workload> kueue_workloads;
+  std::optional<KueueConfig> kueue_config;
+  std::vector<PodGroup> pod_groups;
 
   const Node& node(NodeIndex i) const { return nodes[static_cast<size_t>(i.v)]; }
   const Pod& pod(PodIndex i) const { return pods[static_cast<size_t>(i.v)]; }

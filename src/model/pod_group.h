@@ -1,0 +1,23 @@
+// PodGroup: a gang of pods not behind Kueue (scheduling.x-k8s.io/v1alpha1 coscheduling and
+// scheduling.volcano.sh/v1beta1). Pods join one through the label
+// `scheduling.x-k8s.io/pod-group` or the annotation `scheduling.k8s.io/group-name`; they
+// bind only when min_member of them can bind at once. Plain data, owned by Snapshot.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/object_meta.h"
+
+namespace berth::model {
+
+struct PodGroup {
+  std::string api_version;
+  ObjectMeta meta;
+  int32_t min_member = 1;
+  std::string queue;  // volcano spec.queue, informational
+  std::string cluster = "default";
+  SourceRef source;
+};
+
+}  // namespace berth::model
