@@ -12,7 +12,8 @@ ClaimTracker::ClaimTracker(const model::Snapshot& snapshot, const std::string& c
     : snapshot_(snapshot),
       allocator_(std::make_unique<devices::Allocator>(snapshot, cluster, diags)),
       allocations_(snapshot.resource_claims.size()),
-      reserved_for_(snapshot.resource_claims.size()) {
+      reserved_for_(snapshot.resource_claims.size()),
+      in_bindings_(snapshot.pods.size(), 0) {
   for (size_t i = 0; i < snapshot.resource_claims.size(); ++i) {
     const model::ResourceClaim& c = snapshot.resource_claims[i];
     allocations_[i] = c.allocation;
@@ -121,6 +122,59 @@ void ClaimTracker::Bind(model::PodIndex pod, const std::vector<devices::ClaimInd
       reserved.push_back(name);
     }
     bindings_.push_back(std::move(binding));
+  }
+  in_bindings_[static_cast<size_t>(pod.v)] = 1;
+}
+
+std::vector<devices::ClaimIndex> ClaimTracker::ClaimsOf(const model::Pod& pod) const {
+  std::vector<devices::ClaimIndex> out;
+  for (const model::PodResourceClaim& ref : pod.resource_claims) {
+    if (ref.claim_name.empty()) continue;
+    std::optional<devices::ClaimIndex> found =
+        allocator_->FindClaim(pod.meta.namespace_, ref.claim_name);
+    if (found.has_value() && std::find(out.begin(), out.end(), *found) == out.end()) {
+      out.push_back(*found);
+    }
+  }
+  return out;
+}
+
+void ClaimTracker::Unbind(model::PodIndex pod, const std::vector<devices::ClaimIndex>& claims) {
+  const std::string& name = snapshot_.pod(pod).meta.name;
+  for (devices::ClaimIndex claim : claims) {
+    const auto c = static_cast<size_t>(claim.v);
+    std::vector<std::string>& reserved = reserved_for_[c];
+    auto it = std::find(reserved.begin(), reserved.end(), name);
+    if (it == reserved.end()) continue;  // not reserved for the pod: nothing of it to undo
+    reserved.erase(it);                  // keeps the others' order
+    if (reserved.empty() && allocations_[c].has_value()) {
+      allocator_->Release({claim});
+      allocations_[c].reset();
+    }
+  }
+  if (in_bindings_[static_cast<size_t>(pod.v)] == 0) return;
+  in_bindings_[static_cast<size_t>(pod.v)] = 0;
+  // The pod's bindings are one run (Bind appends them together); searched from the back,
+  // where a gang rollback finds them, and done once the run is passed.
+  bool seen = false;
+  for (size_t i = bindings_.size(); i-- > 0;) {
+    if (bindings_[i].pod != pod) {
+      if (seen) break;
+      continue;
+    }
+    seen = true;
+    const ClaimBinding gone = std::move(bindings_[i]);
+    bindings_.erase(bindings_.begin() + static_cast<std::ptrdiff_t>(i));
+    const auto c = static_cast<size_t>(gone.claim.v);
+    if (!gone.allocated || !allocations_[c].has_value()) continue;
+    // The claim stays allocated for a pod bound after this one, whose binding now carries
+    // the allocation (ClaimBindings must still show who made it).
+    for (size_t j = i; j < bindings_.size(); ++j) {
+      if (bindings_[j].claim == gone.claim) {
+        bindings_[j].allocated = true;
+        break;
+      }
+    }
   }
 }
 

@@ -2,10 +2,11 @@
 // claim assume cache and the DynamicResources plugin's per-pod state in one place): which
 // claim each pod reference names, which claims hold an allocation and which pods they are
 // reserved for, and the devices::Allocator that finds devices for the others. Built by the
-// Scheduler when its snapshot has DRA objects; the DynamicResources filter reads it, and
-// Bind() records a placement. Not thread-safe.
+// Scheduler when its snapshot has DRA objects; the DynamicResources filter reads it, Bind()
+// records a placement and Unbind() undoes one. Not thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -70,7 +71,21 @@ class ClaimTracker {
   void Bind(model::PodIndex pod, const std::vector<devices::ClaimIndex>& claims,
             model::NodeIndex node);
 
-  // Every claim placement so far, in bind order.
+  // Undoes the placement of `pod` (a gang rolled back, a preemption victim; bound by Bind or
+  // in the snapshot): the pod leaves the reservedFor of each of `claims`, and a claim then
+  // reserved for no pod is deallocated (Allocator::Release), as the resource claim
+  // controller does, so its devices, counters and capacity are free. The pod's
+  // ClaimBindings go; where one of them made the allocation of a claim that stays
+  // allocated, the claim's next binding becomes the one that made it. Unbinding the pods
+  // bound last, newest first, restores the state before them. O(claims x reservedFor +
+  // bindings made after the pod's; a pod without bindings skips them).
+  void Unbind(model::PodIndex pod, const std::vector<devices::ClaimIndex>& claims);
+
+  // The claims `pod` references that exist, distinct, in spec.resourceClaims order
+  // (Resolve's list without its checks): what a bound pod holds.
+  std::vector<devices::ClaimIndex> ClaimsOf(const model::Pod& pod) const;
+
+  // Every claim placement in effect, in bind order.
   const std::vector<ClaimBinding>& bindings() const { return bindings_; }
 
  private:
@@ -79,6 +94,7 @@ class ClaimTracker {
   std::vector<std::optional<model::AllocationResult>> allocations_;  // by claim index
   std::vector<std::vector<std::string>> reserved_for_;               // by claim index
   std::vector<ClaimBinding> bindings_;
+  std::vector<uint8_t> in_bindings_;  // by pod index: 1 while the pod has entries in bindings_
 };
 
 // "ns/claim: gpu=driver/pool/device, nic=..." per claim, "; " between claims: what explain

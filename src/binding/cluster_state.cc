@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "binding/ledger_release.h"
+#include "core/check.h"
 #include "devices/gpu_inventory.h"
 
 namespace berth::binding {
@@ -68,6 +70,41 @@ void ClusterState::AddPod(model::PodIndex pod, model::NodeIndex node, const PodI
     }
   }
   if (info.HasAffinityTerms()) affinity_pods_.push_back(PlacedPod{pod, node});
+  ++version_[i];
+  change_log_.push_back(node.v);
+}
+
+void ClusterState::RemovePod(model::PodIndex pod, model::NodeIndex node, const PodInfo& info) {
+  size_t i = idx(node);
+  // The pod was added here (the caller's bookkeeping says so); a count going negative
+  // would mean it was not, and every later decision on the node would be wrong.
+  BERTH_CHECK(pod_count_[i] > 0, "RemovePod of a pod that is not on the node");
+  int64_t* row = &requested_[i * width_];
+  for (size_t r = 0; r < width_; ++r) row[r] -= info.resources.requests[r];
+  nonzero_cpu_[i] -= info.resources.nonzero_cpu;
+  nonzero_memory_[i] -= info.resources.nonzero_memory;
+  --pod_count_[i];
+  auto& sigs = sigs_[i];
+  auto it = std::find_if(sigs.begin(), sigs.end(),
+                         [&](const SigCount& s) { return s.sig == info.label_sig; });
+  BERTH_CHECK(it != sigs.end() && it->count > 0, "RemovePod of a signature not on the node");
+  // At zero the entry goes, keeping the others' order: as if the pod had never come.
+  if (--it->count == 0) sigs.erase(it);
+  if (info.gpu_fraction.has_value() && gpu_fractions_.active() && gpu_.has_value()) {
+    devices::FractionLedger& ledger = gpu_fractions_.mutable_ledger(node);
+    int32_t released = 0;
+    ledger = LedgerWithout(ledger, pod, &released);
+    row[gpu_->v] -= released;
+  }
+  if (info.HasAffinityTerms()) {
+    // Searched from the back: a gang rolls back its newest pods first.
+    auto placed = std::find_if(affinity_pods_.rbegin(), affinity_pods_.rend(),
+                               [&](const PlacedPod& p) { return p.pod == pod; });
+    if (placed != affinity_pods_.rend()) {
+      affinity_pods_.erase(std::next(placed).base());
+      ++affinity_removals_;
+    }
+  }
   ++version_[i];
   change_log_.push_back(node.v);
 }

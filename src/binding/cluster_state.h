@@ -2,8 +2,9 @@
 // (allocatable) and what its pods take (requested, the non-zero cpu/memory the scores use,
 // the pod count), which (namespace, labels) signatures run there, and where the pods with
 // inter-pod affinity terms run. Starts from the snapshot's bound, non-terminal pods; AddPod
-// records each bind. Every change bumps the node's version and appends the node to a change
-// log, which lets indexes catch up lazily. Amounts are dense rows indexed by ResourceId.
+// records each bind and RemovePod undoes one (a gang rolled back, a preemption victim).
+// Every change bumps the node's version and appends the node to a change log, which lets
+// indexes catch up lazily. Amounts are dense rows indexed by ResourceId.
 // Also how fractional pods share each node's GPUs (devices::FractionBook; GpuSharing).
 // Not thread-safe.
 #pragma once
@@ -60,6 +61,9 @@ class ClusterState {
   std::span<const SigCount> label_sigs(model::NodeIndex n) const { return sigs_[idx(n)]; }
   // Pods with any inter-pod affinity or anti-affinity term, in the order they were placed.
   const std::vector<PlacedPod>& affinity_pods() const { return affinity_pods_; }
+  // How many pods RemovePod took out of affinity_pods(): a position in it names the same
+  // pod only while this count is unchanged (appending keeps positions, removing shifts them).
+  uint64_t affinity_removals() const { return affinity_removals_; }
 
   uint32_t version(model::NodeIndex n) const { return version_[idx(n)]; }
   // Node indexes in the order their state changed (a node appears once per change).
@@ -72,6 +76,17 @@ class ClusterState {
   // in the node's ledger; each GPU it newly reserves adds 1 to the node's requested
   // nvidia.com/gpu, as KAI's reservation pod does, so whole-GPU pods cannot take it.
   void AddPod(model::PodIndex pod, model::NodeIndex node, const PodInfo& info);
+
+  // Undoes AddPod(pod, node, info), whatever came after it: the node's amounts and counts
+  // lose the pod's, its signature count drops (the entry goes at zero), it leaves
+  // affinity_pods(), and its GPU portions leave the node's ledger, where a shared GPU no
+  // fractional pod holds any more is unreserved and its nvidia.com/gpu counts as free again
+  // (LedgerWithout). Removing the pods added last, newest first, restores every value as it
+  // was before them; only versions and the change log keep moving forward, so indexes see
+  // the node as changed. `info` must describe the pod as AddPod saw it. Precondition: the
+  // pod is on `node` (BERTH_CHECK on the counts). O(resources + placed pods with affinity
+  // terms + the node's fractional holders).
+  void RemovePod(model::PodIndex pod, model::NodeIndex node, const PodInfo& info);
 
  private:
   static size_t idx(model::NodeIndex n) { return static_cast<size_t>(n.v); }
@@ -88,6 +103,7 @@ class ClusterState {
   std::unordered_map<std::string_view, int32_t> by_name_map_;
   std::vector<std::vector<SigCount>> sigs_;
   std::vector<PlacedPod> affinity_pods_;
+  uint64_t affinity_removals_ = 0;
   std::vector<uint32_t> version_;
   std::vector<int32_t> change_log_;
   devices::FractionBook gpu_fractions_;

@@ -68,7 +68,12 @@ bool IndexedPath::SelectedByPlacedTerms(const CycleContext& ctx) {
   if (placed_checks_.size() <= sig) placed_checks_.resize(sig + 1);
   PlacedTermCheck& check = placed_checks_[sig];
   const auto& placed = state_.affinity_pods();
-  // Placed pods only accumulate, so a signature is checked against each of them once.
+  // Between removals placed pods only accumulate, so a signature is checked against each
+  // of them once; a removal (unbind, gang rollback) shifts positions and may take away the
+  // pod that selected the signature, so the check starts over.
+  if (check.removals != state_.affinity_removals()) {
+    check = PlacedTermCheck{0, false, state_.affinity_removals()};
+  }
   while (!check.selected && check.checked < placed.size()) {
     const PlacedPod& p = placed[check.checked++];
     check.selected = PlacedTermSelects(ctx, ctx.pod_infos.Get(p.pod), ctx.pod);

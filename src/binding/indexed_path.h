@@ -65,10 +65,12 @@ class IndexedPath {
   std::unordered_map<std::string, std::unique_ptr<StaticClasses>> statics_;
   std::unordered_map<std::string, std::unique_ptr<FitIndex>> fits_;
   // Per (namespace, labels) signature: how many placed affinity pods were checked against it
-  // and whether one of them selects it (then it stays on the reference path).
+  // and whether one of them selects it (then it stays on the reference path), valid while
+  // ClusterState::affinity_removals() is `removals`.
   struct PlacedTermCheck {
     size_t checked = 0;
     bool selected = false;
+    uint64_t removals = 0;
   };
   std::vector<PlacedTermCheck> placed_checks_;
   // A class's best fitting node, scratch space of TryDecide.

@@ -17,6 +17,7 @@
 #include "binding/reference_evaluator.h"
 #include "binding/resolved_profile.h"
 #include "binding/resource_table.h"
+#include "core/check.h"
 
 namespace berth::binding {
 
@@ -31,7 +32,8 @@ class Scheduler::Impl {
         namespaces_(snapshot),
         pod_infos_(snapshot, resources_, &label_sigs_),
         state_(snapshot, resources_),
-        assigned_(snapshot.pods.size(), -1) {
+        placed_(snapshot.pods.size(), -1),
+        bound_here_(snapshot.pods.size(), 0) {
     if (options_.use_index) index_ = std::make_unique<IndexedPath>(state_, resources_);
     if (HasDraObjects(snapshot)) {
       core::Diagnostics& sink =
@@ -50,24 +52,23 @@ class Scheduler::Impl {
       if (!node.has_value()) continue;
       model::PodIndex p{static_cast<int32_t>(i)};
       state_.AddPod(p, *node, pod_infos_.Get(p));
+      placed_[i] = node->v;
     }
   }
 
   std::vector<model::PodIndex> QueueOrder() const {
     std::vector<model::PodIndex> queue = PendingPodsInQueueOrder(snapshot_, config_);
     // Pods this scheduler already bound are no longer pending.
-    std::erase_if(queue,
-                  [&](model::PodIndex p) { return assigned_[static_cast<size_t>(p.v)] >= 0; });
+    std::erase_if(queue, [&](model::PodIndex p) { return bound_here_[idx(p)] != 0; });
     return queue;
   }
 
   model::PodDecision ScheduleOne(model::PodIndex pod) {
     model::PodDecision decision;
     decision.pod = pod;
-    const model::Pod& p = snapshot_.pod(pod);
-    int32_t assigned = assigned_[static_cast<size_t>(pod.v)];
-    if (assigned >= 0) {
-      decision.node = model::NodeIndex{assigned};
+    const model::Pod& p = pod_infos_.pod(pod);
+    if (bound_here_[idx(pod)] != 0) {
+      decision.node = model::NodeIndex{placed_[idx(pod)]};
       return decision;
     }
     const ResolvedProfile* profile = FindProfile(p);
@@ -95,7 +96,8 @@ class Scheduler::Impl {
     decision.pod = pod;
     if (decision.node.has_value()) {
       state_.AddPod(pod, *decision.node, info);
-      assigned_[static_cast<size_t>(pod.v)] = decision.node->v;
+      placed_[idx(pod)] = decision.node->v;
+      bound_here_[idx(pod)] = 1;
       // DynamicResources' Reserve: the claims the filter found room for are allocated there.
       if (claims_ != nullptr && uses_claims) {
         claims_->Bind(pod, claims_->Resolve(p).claims, *decision.node);
@@ -105,7 +107,7 @@ class Scheduler::Impl {
   }
 
   PodExplanation Explain(model::PodIndex pod) const {
-    const model::Pod& p = snapshot_.pod(pod);
+    const model::Pod& p = pod_infos_.pod(pod);
     const ResolvedProfile* profile = FindProfile(p);
     // A pod no profile serves is explained with the first profile, so the user still sees
     // what the default scheduler would say.
@@ -121,6 +123,88 @@ class Scheduler::Impl {
     out = ReferenceEvaluator(ctx).Explain();
     out.pod = pod;
     out.decision.pod = pod;
+    return out;
+  }
+
+  void OverridePod(model::PodIndex pod, const model::Pod& replacement) {
+    const model::Pod& current = pod_infos_.pod(pod);
+    // The caller overrides pods it is about to schedule; a bound pod's PodInfo is in the
+    // node state, and a different name would break claim reservations and the queue.
+    BERTH_CHECK(bound_here_[idx(pod)] == 0 && !current.IsBound(), "OverridePod of a bound pod");
+    BERTH_CHECK(replacement.node_name.empty() && replacement.meta.name == current.meta.name &&
+                    replacement.meta.namespace_ == current.meta.namespace_,
+                "OverridePod with a different pod");
+    pod_infos_.Override(pod, replacement);
+  }
+
+  void Unbind(model::PodIndex pod) {
+    const model::Pod& p = pod_infos_.pod(pod);
+    const bool here = bound_here_[idx(pod)] != 0;
+    BERTH_CHECK(here || p.IsBound(), "Unbind of a pod that is not bound");
+    if (placed_[idx(pod)] >= 0) {
+      state_.RemovePod(pod, model::NodeIndex{placed_[idx(pod)]}, pod_infos_.Get(pod));
+    }
+    if (claims_ != nullptr) claims_->Unbind(pod, claims_->ClaimsOf(p));
+    placed_[idx(pod)] = -1;
+    bound_here_[idx(pod)] = 0;
+    if (!here) {
+      // Bound in the input: from now on the pod is the same pod without spec.nodeName, so
+      // ScheduleOne sees it as pending (and NodeName no longer pins it).
+      model::Pod unbound = p;
+      unbound.node_name.clear();
+      pod_infos_.Override(pod, unbound);
+    }
+  }
+
+  GangOutcome ScheduleGang(const std::vector<model::PodIndex>& pods, int32_t min_bound) {
+    const auto size = static_cast<int32_t>(pods.size());
+    const int32_t need = min_bound < 0 ? size : min_bound;
+    GangOutcome out;
+    out.decisions.reserve(pods.size());
+    std::vector<size_t> bound_now;          // positions in `pods` this call bound, in bind order
+    std::optional<model::PodIndex> failed;  // the pod whose failure put `need` out of reach
+    for (int32_t i = 0; i < size; ++i) {
+      // Even if every pod left binds, the gang cannot reach `need`: stop here, as upstream's
+      // coscheduling rejects the rest of a group once one member cannot be placed.
+      if (out.bound + (size - i) < need) break;
+      const model::PodIndex pod = pods[static_cast<size_t>(i)];
+      const bool before = IsBound(pod);
+      model::PodDecision decision = ScheduleOne(pod);
+      if (decision.node.has_value()) {
+        ++out.bound;
+        if (!before) bound_now.push_back(static_cast<size_t>(i));
+      } else if (out.bound + (size - i - 1) < need) {
+        failed = pod;
+      }
+      out.decisions.push_back(std::move(decision));
+    }
+    if (out.bound >= need) {
+      out.placed = true;
+      return out;
+    }
+    // Newest first: each Unbind then finds the state its pod's bind left, so the rollback
+    // restores every value (ClusterState::RemovePod, ClaimTracker::Unbind).
+    for (auto it = bound_now.rbegin(); it != bound_now.rend(); ++it) Unbind(pods[*it]);
+    out.bound -= static_cast<int32_t>(bound_now.size());
+    const model::Rejection rejection = GangRejection(need, size, failed);
+    for (size_t at : bound_now) out.decisions[at] = Rejected(pods[at], rejection);
+    for (size_t at = out.decisions.size(); at < pods.size(); ++at) {
+      out.decisions.push_back(Rejected(pods[at], rejection));
+    }
+    return out;
+  }
+
+  model::ResourceClaim ClaimStatus(devices::ClaimIndex claim) const {
+    BERTH_CHECK(claim.v >= 0 && static_cast<size_t>(claim.v) < snapshot_.resource_claims.size(),
+                "ClaimStatus of a claim index outside the snapshot");
+    model::ResourceClaim out = snapshot_.resource_claims[static_cast<size_t>(claim.v)];
+    // Without a tracker there are no claims, so the index above was out of range.
+    if (claims_ != nullptr) {
+      const model::AllocationResult* allocation = claims_->Allocation(claim);
+      out.allocation.reset();
+      if (allocation != nullptr) out.allocation = *allocation;
+      out.reserved_for = claims_->ReservedFor(claim);
+    }
     return out;
   }
 
@@ -140,6 +224,45 @@ class Scheduler::Impl {
       if (profile.source().scheduler_name == pod.scheduler_name) return &profile;
     }
     return nullptr;
+  }
+
+  static size_t idx(model::PodIndex pod) { return static_cast<size_t>(pod.v); }
+
+  // Bound by this Scheduler, or in the input and not unbound since.
+  bool IsBound(model::PodIndex pod) const {
+    return bound_here_[idx(pod)] != 0 || pod_infos_.pod(pod).IsBound();
+  }
+
+  // The decision of a gang member undone or left untried: Coscheduling's rejection, naming
+  // the member whose failure sank the gang.
+  model::Rejection GangRejection(int32_t need, int32_t size,
+                                 std::optional<model::PodIndex> failed) const {
+    std::string message(kReasonGangRejected);
+    message += ": pod group needs ";
+    message += std::to_string(need);
+    message += " bound pods; ";
+    if (failed.has_value()) {
+      const model::Pod& p = pod_infos_.pod(*failed);
+      message += "pod \"";
+      message += p.meta.namespace_.empty() ? "default" : p.meta.namespace_;
+      message += '/';
+      message += p.meta.name;
+      message += "\" is unschedulable";
+    } else {
+      message += "it has ";
+      message += std::to_string(size);
+    }
+    // No node gave this reason: the group as a whole did not fit.
+    return model::Rejection{"binding", std::string(kCoscheduling), std::string(kReasonGangRejected),
+                            std::move(message), 0};
+  }
+
+  static model::PodDecision Rejected(model::PodIndex pod, const model::Rejection& rejection) {
+    model::PodDecision d;
+    d.pod = pod;
+    d.message = rejection.message;
+    d.rejections.push_back(rejection);
+    return d;
   }
 
   CycleContext Context(const model::Pod& pod, const PodInfo& info,
@@ -214,11 +337,13 @@ class Scheduler::Impl {
   const NamespaceTable namespaces_;
   // Explain is const but interns label signatures, pod infos and reason texts it meets.
   mutable LabelSigTable label_sigs_;
-  const PodInfoStore pod_infos_;
+  // The pods as scheduled (OverridePod, Unbind of input pods replace them) and their infos.
+  PodInfoStore pod_infos_;
   mutable ReasonTable reasons_;
   ClusterState state_;
   std::vector<ResolvedProfile> profiles_;
-  std::vector<int32_t> assigned_;          // node each pod was bound to by this scheduler, or -1
+  std::vector<int32_t> placed_;      // node whose state holds the pod (input or bound here), or -1
+  std::vector<uint8_t> bound_here_;  // 1: bound by this scheduler
   std::unique_ptr<IndexedPath> index_;     // null when options_.use_index is false
   core::Diagnostics dropped_diagnostics_;  // the allocator's sink when none was given
   std::unique_ptr<ClaimTracker> claims_;   // null without DRA objects
@@ -251,5 +376,19 @@ PodExplanation Scheduler::Explain(model::PodIndex pod) const { return impl_->Exp
 SchedulerStats Scheduler::stats() const { return impl_->stats(); }
 
 const std::vector<ClaimBinding>& Scheduler::ClaimBindings() const { return impl_->ClaimBindings(); }
+
+void Scheduler::OverridePod(model::PodIndex pod, const model::Pod& replacement) {
+  impl_->OverridePod(pod, replacement);
+}
+
+GangOutcome Scheduler::ScheduleGang(const std::vector<model::PodIndex>& pods, int32_t min_bound) {
+  return impl_->ScheduleGang(pods, min_bound);
+}
+
+void Scheduler::Unbind(model::PodIndex pod) { impl_->Unbind(pod); }
+
+model::ResourceClaim Scheduler::ClaimStatus(devices::ClaimIndex claim) const {
+  return impl_->ClaimStatus(claim);
+}
 
 }  // namespace berth::binding

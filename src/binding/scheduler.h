@@ -5,14 +5,17 @@
 // strategy, NodeResourcesBalancedAllocation, TaintToleration, NodeAffinity,
 // PodTopologySpread, InterPodAffinity), highest total wins, ties to the node name that
 // sorts first.
-// Pods already bound consume capacity. Borrows the Snapshot for its lifetime (it copies the
-// config); holds the evolving per-node state. Semantics and the index: docs/binding.md.
-// Not thread-safe.
+// Pods already bound consume capacity. Beyond one pod at a time: ScheduleGang places a pod
+// group all or nothing, Unbind takes a pod off its node (preemption victims, rollback), and
+// OverridePod changes a pending pod's node constraints (Kueue's flavor, a topology domain).
+// Borrows the Snapshot for its lifetime (it copies the config); holds the evolving per-node
+// state. Semantics and the index: docs/binding.md. Not thread-safe.
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -94,6 +97,27 @@ struct ClaimBinding {
   model::AllocationResult allocation;  // the claim's allocation after the bind
 };
 
+// What ScheduleGang did.
+struct GangOutcome {
+  // At least min_bound of the pods are bound (and stay bound).
+  bool placed = false;
+  // One per pod given, in order. Bound pods carry their node. When the gang failed, every
+  // pod this call had bound was unbound again and carries a Coscheduling rejection
+  // (kReasonGangRejected), the pods that did not fit carry their own unschedulable
+  // decision, and the pods left untried once min_bound was out of reach carry the
+  // Coscheduling rejection too.
+  std::vector<model::PodDecision> decisions;
+  // How many of the pods are bound when the call returns: 0 after a failure unless some
+  // were bound before the call (those are never unbound by it).
+  int32_t bound = 0;
+};
+
+// The plugin and reason of the decisions of a gang's pods undone or left untried because
+// the gang as a whole could not be placed: scheduler-plugins' Coscheduling, whose PostFilter
+// rejects the group's waiting pods with this text.
+inline constexpr std::string_view kCoscheduling = "Coscheduling";
+inline constexpr std::string_view kReasonGangRejected = "optimistic rejection in PostFilter";
+
 // How ScheduleOne decided, for benchmarks and tests.
 struct SchedulerStats {
   int64_t indexed = 0;       // pods decided by the index
@@ -122,14 +146,52 @@ class Scheduler {
   // ScheduleOne over QueueOrder().
   std::vector<model::PodDecision> ScheduleAll();
 
+  // Replaces the scheduling constraints of a pending pod before it is scheduled: Kueue
+  // injects the admitted flavor's nodeLabels into nodeSelector and its tolerations, and
+  // topology-aware scheduling pins pods to a domain through a nodeSelector. `replacement`
+  // is the pod as it must be scheduled from now on (ScheduleOne, ScheduleGang, Explain;
+  // QueueOrder keeps the snapshot's order); only node_selector, node_affinity, tolerations
+  // and labels/annotations may differ from the pod's. Adding GPU-fraction annotations in a
+  // snapshot where no pod has them finds no GPU to share. Preconditions (BERTH_CHECK): the
+  // pod is not bound, and the replacement has its name, namespace and no spec.nodeName.
+  void OverridePod(model::PodIndex pod, const model::Pod& replacement);
+
+  // All or nothing, as kube-scheduler's coscheduling and Kueue's gangs: schedules `pods`
+  // (distinct) in the given order; once fewer than `min_bound` (-1: all of them) can end
+  // up bound, stops and unbinds every pod this call bound, newest first, which restores
+  // node resources, the index, inter-pod affinity and spread counts, fractional GPUs,
+  // device allocations and claim reservations exactly: the next pod gets the node it would
+  // have got without the attempt. With placed=true the pods beyond min_bound that did not
+  // fit stay unbound. Pods bound before the call count as bound and are left alone. Cost:
+  // the pods' ScheduleOne, plus their Unbind on failure.
+  GangOutcome ScheduleGang(const std::vector<model::PodIndex>& pods, int32_t min_bound = -1);
+
+  // Removes a bound pod (bound in the input or by this Scheduler), as its deletion would:
+  // its node's resources, signature and affinity counts and GPU portions come free, it
+  // leaves the reservedFor of its ResourceClaims, and a claim no pod reserves any more is
+  // deallocated (its devices free), so later pods can use all of it. For preemption
+  // victims and rollback. A pod this Scheduler bound is pending again (QueueOrder lists it);
+  // a pod bound in the input is not listed but may be passed to ScheduleOne, which then
+  // places it as if its spec.nodeName were empty. Precondition (BERTH_CHECK): the pod is
+  // bound. O(resources + the pod's claims + placed pods with affinity terms), no rebuild.
+  void Unbind(model::PodIndex pod);
+
+  // The ResourceClaim `claim` (an index into Snapshot::resource_claims) with the status
+  // this Scheduler now gives it: its allocation (as read, made by a bind, or none once an
+  // Unbind released it) and the pods it is reserved for. What the engine writes for claims
+  // whose pods were unbound in the input.
+  model::ResourceClaim ClaimStatus(devices::ClaimIndex claim) const;
+
   // Evaluates every filter and score on every node for `pod` at the current state, without
   // binding. Linear in nodes; for explain, and as the reference the index is tested against.
   PodExplanation Explain(model::PodIndex pod) const;
 
   SchedulerStats stats() const;
 
-  // The ResourceClaims of every pod bound so far, in bind order: each claim's allocation and
-  // whether the bind made it. The pod is then reserved for the claim (status.reservedFor).
+  // The ResourceClaims of every pod this Scheduler bound and that is still bound, in bind
+  // order: each claim's allocation and whether the bind made it (after an Unbind, the next
+  // binding of a claim that stays allocated is the one that made it; a claim released by
+  // an Unbind is in none). The pod is then reserved for the claim (status.reservedFor).
   const std::vector<ClaimBinding>& ClaimBindings() const;
 
  private:

@@ -59,8 +59,11 @@ int RunDemoCommand(const DemoFlags& flags, std::ostream& out, std::ostream& err)
 
   const engine::Plan plan = engine::RunPlan(input.snapshot, options.value());
   PrintDiagnostics(WithSourceFiles(plan.diagnostics, input.documents), err);
-  io::WritePlanList(plan.planned, plan.pod_decisions, plan.changed_claims, input.documents,
-                    format.value(), out);
+  io::PlanItems items;
+  items.pods = &plan.pod_decisions;
+  items.claims = plan.changed_claims;
+  items.workloads = plan.workloads;
+  io::WritePlan(plan.planned, items, input.documents, format.value(), out);
   if (format.value() != io::OutputFormat::kTable) return ToInt(code);
 
   std::string featured;

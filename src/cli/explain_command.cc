@@ -7,9 +7,28 @@
 #include "cli/explain_printer.h"
 #include "cli/flags.h"
 #include "cli/input_loader.h"
+#include "cli/workload_printer.h"
+#include "engine/explain_workload.h"
 #include "engine/plan.h"
 
 namespace berth::cli {
+
+core::Result<ExplainTarget> ParseExplainTarget(const std::string& target) {
+  for (const char* prefix : {"workload/", "workloads/", "wl/"}) {
+    const std::string p(prefix);
+    if (target.rfind(p, 0) != 0) continue;
+    std::string name = target.substr(p.size());
+    const size_t slashes = static_cast<size_t>(std::count(name.begin(), name.end(), '/'));
+    if (name.empty() || slashes > 1 || name.front() == '/' || name.back() == '/') break;
+    return ExplainTarget{ExplainTarget::Kind::kWorkload, name};
+  }
+  auto pod = ParsePodTarget(target);
+  if (!pod.has_value()) {
+    return core::InvalidArgument("expected pod/NAME, pod/NAMESPACE/NAME, workload/NAME or "
+                                 "workload/NAMESPACE/NAME, got \"" + target + "\"");
+  }
+  return ExplainTarget{ExplainTarget::Kind::kPod, pod.value()};
+}
 
 core::Result<std::string> ParsePodTarget(const std::string& target) {
   for (const char* prefix : {"pod/", "pods/", "po/"}) {
@@ -24,9 +43,9 @@ core::Result<std::string> ParsePodTarget(const std::string& target) {
 }
 
 int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream& err) {
-  auto name = ParsePodTarget(flags.target);
-  if (!name.has_value()) {
-    PrintError(name.error(), err);
+  auto target = ParseExplainTarget(flags.target);
+  if (!target.has_value()) {
+    PrintError(target.error(), err);
     return ToInt(ExitCode::kFailed);
   }
   if (flags.demo == !flags.files.empty()) {
@@ -49,7 +68,20 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
   const ExitCode code = ExitCodeFor(diags, input->objects_read);
   if (code == ExitCode::kFailed) return ToInt(code);
 
-  auto explanation = engine::ExplainPod(input->snapshot, name.value(), options.value());
+  if (target.value().kind == ExplainTarget::Kind::kWorkload) {
+    auto explanation =
+        engine::ExplainWorkload(input->snapshot, target.value().name, options.value());
+    if (!explanation.has_value()) {
+      PrintError(explanation.error(), err);
+      return ToInt(ExitCode::kFailed);
+    }
+    const core::Diagnostics plan_diags =
+        WithSourceFiles(explanation.value().plan.diagnostics, input->documents);
+    PrintDiagnostics(plan_diags, err);
+    PrintWorkloadExplanation(explanation.value(), out);
+    return ToInt(code == ExitCode::kOk && plan_diags.has_errors() ? ExitCode::kPartial : code);
+  }
+  auto explanation = engine::ExplainPod(input->snapshot, target.value().name, options.value());
   if (!explanation.has_value()) {
     PrintError(explanation.error(), err);
     return ToInt(ExitCode::kFailed);

@@ -1,5 +1,7 @@
 // `berth explain pod/NAME`: why one pod goes where it goes, or why it goes nowhere: every
 // node's filter verdicts and score breakdown at the state the pod meets in the cycle.
+// `berth explain workload/NAME`: why Kueue admitted, preempted or left a workload waiting,
+// flavor by flavor and resource by resource.
 // Called by main.cc; returns the process exit code (exit_code.h). Not thread-safe (stdin).
 #pragma once
 
@@ -12,7 +14,7 @@
 namespace berth::cli {
 
 struct ExplainFlags {
-  std::string target;              // pod/NAME or pod/NAMESPACE/NAME (also pods/, po/)
+  std::string target;              // pod/[NS/]NAME (also pods/, po/) or workload/[NS/]NAME
   std::vector<std::string> files;  // -f, as for plan
   bool demo = false;               // --demo: the built-in demo fleet instead of -f
   std::string scoring;             // --scoring, as for plan
@@ -22,6 +24,15 @@ struct ExplainFlags {
 // Prints the explanation to `out` and diagnostics to `err`. Exit codes: 0 explained; 1
 // explained, but some objects were bad; 2 bad flags, unreadable input or an unknown pod.
 int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream& err);
+
+struct ExplainTarget {
+  enum class Kind { kPod, kWorkload };
+  Kind kind = Kind::kPod;
+  std::string name;  // "NAME" or "NAMESPACE/NAME"
+};
+
+// pod/NAME, pods/, po/ and workload/NAME, workloads/, wl/ (with an optional NAMESPACE/).
+core::Result<ExplainTarget> ParseExplainTarget(const std::string& target);
 
 // "pod/NAME" -> "NAME", "pod/NS/NAME" -> "NS/NAME"; InvalidArgument for anything else.
 core::Result<std::string> ParsePodTarget(const std::string& target);

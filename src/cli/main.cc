@@ -63,7 +63,7 @@ int Run(int argc, char** argv) {
 
   berth::cli::PlanFlags plan;
   CLI::App* plan_cmd = app.add_subcommand(
-      "plan", "Schedule pending pods; print them with the decisions written back");
+      "plan", "Admit queued workloads, schedule pending pods; print them with the decisions");
   plan_cmd->add_option("-f,--filename", plan.files, kFilesHelp)->required();
   plan_cmd->add_option("-o,--output", plan.output, "Output format: yaml, json or table")
       ->check(CLI::IsMember({"yaml", "json", "table"}))
@@ -74,8 +74,10 @@ int Run(int argc, char** argv) {
 
   berth::cli::ExplainFlags explain;
   CLI::App* explain_cmd = app.add_subcommand(
-      "explain", "Show why a pod goes where it goes, or nowhere: filters and scores");
-  explain_cmd->add_option("pod", explain.target, "The pod: pod/NAME or pod/NAMESPACE/NAME")
+      "explain",
+      "Explain a pod's placement (filters, scores) or a Kueue workload's admission");
+  explain_cmd->add_option("target", explain.target,
+                          "pod/NAME, pod/NAMESPACE/NAME, workload/NAME or workload/NAMESPACE/NAME")
       ->required();
   CLI::Option* explain_files = explain_cmd->add_option("-f,--filename", explain.files, kFilesHelp);
   explain_cmd->add_flag("--demo", explain.demo, "Explain a pod of the built-in demo fleet")

@@ -50,8 +50,11 @@ int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err)
   // is planned (exit 1, as for objects the reader dropped).
   const core::Diagnostics plan_diags = WithSourceFiles(plan.diagnostics, input->documents);
   PrintDiagnostics(plan_diags, err);
-  io::WritePlanList(plan.planned, plan.pod_decisions, plan.changed_claims, input->documents,
-                    format.value(), out);
+  io::PlanItems items;
+  items.pods = &plan.pod_decisions;
+  items.claims = plan.changed_claims;
+  items.workloads = plan.workloads;
+  io::WritePlan(plan.planned, items, input->documents, format.value(), out);
   return ToInt(code == ExitCode::kOk && plan_diags.has_errors() ? ExitCode::kPartial : code);
 }
 

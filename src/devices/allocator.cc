@@ -22,6 +22,7 @@ class Allocator::Impl {
        std::unique_ptr<internal::SelectorMatcher> matcher)
       : snapshot_(snapshot),
         cluster_(cluster),
+        diags_(diags),
         matcher_(std::move(matcher)),
         pools_(snapshot, cluster, diags),
         selectors_(*matcher_, pools_),
@@ -29,6 +30,7 @@ class Allocator::Impl {
         allocated_(pools_),
         plans_(snapshot.resource_claims.size()),
         committed_(snapshot.resource_claims.size()),
+        released_(snapshot.resource_claims.size(), 0),
         search_({snapshot, pools_, selectors_, attributes_, allocated_}) {
     internal::ClaimPlanner planner(snapshot, cluster, selectors_, attributes_, diags);
     for (size_t i = 0; i < snapshot.resource_claims.size(); ++i) {
@@ -117,6 +119,36 @@ class Allocator::Impl {
     }
   }
 
+  void Release(const std::vector<ClaimIndex>& claims) {
+    for (ClaimIndex ci : claims) {
+      // An index outside the snapshot is a bug in the caller, which got it from FindClaim.
+      BERTH_CHECK(ci.v >= 0 && static_cast<size_t>(ci.v) < snapshot_.resource_claims.size(),
+                  "Release of a claim index outside the snapshot");
+      // Another cluster's claim holds nothing here (the constructor skipped it).
+      if (snapshot_.resource_claims[static_cast<size_t>(ci.v)].cluster != cluster_) continue;
+      const model::AllocationResult* held = Held(ci);
+      if (held == nullptr) continue;
+      allocated_.Remove(*held);
+      const auto i = static_cast<size_t>(ci.v);
+      if (committed_[i].has_value()) {
+        committed_[i].reset();
+        continue;
+      }
+      // Allocated in the snapshot, so never planned: plan it now (reporting its problems
+      // then), as the constructor does for unallocated claims.
+      released_[i] = 1;
+      if (!plans_[i].has_value()) {
+        internal::ClaimPlanner planner(snapshot_, cluster_, selectors_, attributes_, diags_);
+        plans_[i] = planner.Plan(ci.v);
+      }
+    }
+  }
+
+  const model::AllocationResult* Allocation(ClaimIndex ci) const {
+    if (ci.v < 0 || static_cast<size_t>(ci.v) >= snapshot_.resource_claims.size()) return nullptr;
+    return Held(ci);
+  }
+
   std::optional<ClaimIndex> FindClaim(const std::string& ns, const std::string& name) const {
     auto it = claim_ids_.find({ns, name});
     if (it == claim_ids_.end()) return std::nullopt;
@@ -134,7 +166,7 @@ class Allocator::Impl {
     size_t bytes = sizeof(*this) + pools_.MemoryBytes() + selectors_.MemoryBytes() +
                    attributes_.MemoryBytes() + allocated_.MemoryBytes() +
                    plans_.capacity() * sizeof(plans_[0]) +
-                   committed_.capacity() * sizeof(committed_[0]);
+                   committed_.capacity() * sizeof(committed_[0]) + released_.capacity();
     for (const auto& p : plans_) {
       if (!p.has_value()) continue;
       for (const auto& g : p->requests)
@@ -149,6 +181,7 @@ class Allocator::Impl {
   const model::AllocationResult* Held(ClaimIndex ci) const {
     const auto& committed = committed_[static_cast<size_t>(ci.v)];
     if (committed.has_value()) return &*committed;
+    if (released_[static_cast<size_t>(ci.v)] != 0) return nullptr;
     const auto& claim = snapshot_.resource_claims[static_cast<size_t>(ci.v)];
     return claim.allocation.has_value() ? &*claim.allocation : nullptr;
   }
@@ -165,6 +198,7 @@ class Allocator::Impl {
 
   const model::Snapshot& snapshot_;
   std::string cluster_;
+  core::Diagnostics& diags_;  // Release() plans claims the snapshot had allocated
   std::unique_ptr<internal::SelectorMatcher> matcher_;
   internal::PoolIndex pools_;
   internal::SelectorCache selectors_;
@@ -172,6 +206,9 @@ class Allocator::Impl {
   internal::AllocatedState allocated_;
   std::vector<std::optional<internal::ClaimPlan>> plans_;
   std::vector<std::optional<model::AllocationResult>> committed_;
+  // Per claim: 1 when its snapshot allocation was released (it is unallocated now unless
+  // committed_ holds a new one).
+  std::vector<uint8_t> released_;
   std::map<std::pair<std::string, std::string>, int32_t> claim_ids_;
   internal::Search search_;
   AllocatorStats stats_;
@@ -203,6 +240,12 @@ AllocationOutcome Allocator::Allocate(const std::vector<ClaimIndex>& claims,
 
 void Allocator::Commit(const std::vector<ClaimIndex>& claims, const AllocationOutcome& outcome) {
   impl_->Commit(claims, outcome);
+}
+
+void Allocator::Release(const std::vector<ClaimIndex>& claims) { impl_->Release(claims); }
+
+const model::AllocationResult* Allocator::Allocation(ClaimIndex claim) const {
+  return impl_->Allocation(claim);
 }
 
 std::optional<ClaimIndex> Allocator::FindClaim(const std::string& namespace_,

@@ -3,8 +3,9 @@
 // pass from a Snapshot: gathers pools (highest generation, completeness, validity), sorts them
 // by driver then pool name, compiles every CEL selector once, and records the devices,
 // counters and consumable capacity already held by allocated claims. Binding calls
-// Allocate() per candidate node, as kube-scheduler's DynamicResources plugin does, and
-// Commit() for the node it picks. Not thread-safe.
+// Allocate() per candidate node, as kube-scheduler's DynamicResources plugin does, Commit()
+// for the node it picks, and Release() when a pod is unbound and its claim deallocated (a
+// gang rolled back, a preemption victim). Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -64,10 +65,11 @@ struct AllocationOutcome {
 
 class Allocator {
  public:
-  // Borrows `snapshot` for its lifetime. Problems in the device objects (a selector that
-  // does not compile, an unknown DeviceClass, a pool with undefined counters or duplicate
-  // device names, a constraint on an attribute with mixed types) are reported to `diags`
-  // with object and field, and make only the affected claims or pools unusable.
+  // Borrows `snapshot` and `diags` for its lifetime. Problems in the device objects (a
+  // selector that does not compile, an unknown DeviceClass, a pool with undefined counters
+  // or duplicate device names, a constraint on an attribute with mixed types) are reported
+  // to `diags` with object and field, and make only the affected claims or pools unusable.
+  // Claims allocated in the snapshot are checked only when Release() frees them.
   Allocator(const model::Snapshot& snapshot, const std::string& cluster, core::Diagnostics& diags);
   ~Allocator();
   Allocator(const Allocator&) = delete;
@@ -83,6 +85,19 @@ class Allocator {
   // consumable capacity are consumed. Precondition: `outcome.ok()` and nothing committed
   // since it was computed.
   void Commit(const std::vector<ClaimIndex>& claims, const AllocationOutcome& outcome);
+
+  // Deallocates `claims` (the resource claim controller's work once no pod reserves a
+  // claim): each one's allocation, committed here or read from the snapshot, stops holding
+  // its devices, shares, counters and consumable capacity, and the claim is unallocated
+  // again, so Allocate() may place it anew. Releasing what Commit() recorded restores the
+  // state before it exactly: later Allocate() calls return what they returned then, share
+  // IDs included (they derive from the claim and the device). Claims without an allocation
+  // are left alone. O(devices of the claims + their pools' devices on the next Allocate).
+  void Release(const std::vector<ClaimIndex>& claims);
+
+  // The claim's allocation now (committed here, or read and not released); nullptr when it
+  // has none. Valid until the next Commit() or Release().
+  const model::AllocationResult* Allocation(ClaimIndex claim) const;
 
   // A claim's index by namespace and name; nullopt when there is none.
   std::optional<ClaimIndex> FindClaim(const std::string& namespace_, const std::string& name) const;

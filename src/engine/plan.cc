@@ -4,97 +4,12 @@
 #include <set>
 #include <utility>
 
+#include "engine/cluster_cycle.h"
+#include "engine/cluster_part.h"
+
 namespace berth::engine {
 
 namespace {
-
-// The part of the snapshot one member cluster's scheduler sees. kube-scheduler runs per
-// cluster and never sees another cluster's nodes, so each cluster is scheduled on its own.
-// With a single cluster (the common case: no berth.dev/cluster annotations) the part borrows
-// the whole snapshot and the index maps are the identity, so nothing is copied.
-struct ClusterPart {
-  const model::Snapshot* whole = nullptr;
-  std::optional<model::Snapshot> owned;  // the cluster's objects, when the input has several
-  std::vector<model::PodIndex> pods;     // local index -> index in `whole`; empty: identity
-  std::vector<model::NodeIndex> nodes;   // local index -> index in `whole`; empty: identity
-  std::vector<int32_t> claims;           // local claim index -> index in `whole`
-  std::string cluster;                   // empty: the only cluster (Scheduler picks the name)
-
-  const model::Snapshot& snapshot() const { return owned ? *owned : *whole; }
-
-  model::PodIndex ToWhole(model::PodIndex local) const {
-    return pods.empty() ? local : pods[static_cast<size_t>(local.v)];
-  }
-  model::NodeIndex ToWhole(model::NodeIndex local) const {
-    return nodes.empty() ? local : nodes[static_cast<size_t>(local.v)];
-  }
-  int32_t ToWholeClaim(devices::ClaimIndex local) const {
-    return owned ? claims[static_cast<size_t>(local.v)] : local.v;
-  }
-  std::optional<model::PodIndex> ToLocal(model::PodIndex in_whole) const {
-    if (!owned) return in_whole;
-    auto it = std::find(pods.begin(), pods.end(), in_whole);
-    if (it == pods.end()) return std::nullopt;
-    return model::PodIndex{static_cast<int32_t>(it - pods.begin())};
-  }
-};
-
-std::vector<ClusterPart> SplitByCluster(const model::Snapshot& whole) {
-  std::set<std::string> clusters;
-  for (const auto& node : whole.nodes) clusters.insert(node.cluster);
-  for (const auto& pod : whole.pods) clusters.insert(pod.cluster);
-
-  std::vector<ClusterPart> parts;
-  if (clusters.size() <= 1) {
-    parts.push_back(ClusterPart{&whole, std::nullopt, {}, {}, {}, ""});
-    return parts;
-  }
-  for (const auto& cluster : clusters) {
-    ClusterPart part{&whole, model::Snapshot{}, {}, {}, {}, cluster};
-    model::Snapshot& s = *part.owned;
-    // The catalog is copied whole so that ResourceIds mean the same in every part.
-    s.resources = whole.resources;
-    s.priority_classes = whole.priority_classes;
-    s.namespaces = whole.namespaces;
-    s.scheduler_config = whole.scheduler_config;
-    for (size_t i = 0; i < whole.nodes.size(); ++i) {
-      if (whole.nodes[i].cluster != cluster) continue;
-      s.nodes.push_back(whole.nodes[i]);
-      part.nodes.push_back(model::NodeIndex{static_cast<int32_t>(i)});
-    }
-    for (size_t i = 0; i < whole.pods.size(); ++i) {
-      if (whole.pods[i].cluster != cluster) continue;
-      s.pods.push_back(whole.pods[i]);
-      part.pods.push_back(model::PodIndex{static_cast<int32_t>(i)});
-    }
-    for (const auto& workload : whole.workloads) {
-      if (workload.cluster == cluster) s.workloads.push_back(workload);
-    }
-    // DeviceClasses carry no cluster (each member cluster has its own copy of the same
-    // classes); claims, templates and slices belong to one.
-    s.device_classes = whole.device_classes;
-    for (size_t i = 0; i < whole.resource_claims.size(); ++i) {
-      if (whole.resource_claims[i].cluster != cluster) continue;
-      s.resource_claims.push_back(whole.resource_claims[i]);
-      part.claims.push_back(static_cast<int32_t>(i));
-    }
-    for (const auto& t : whole.resource_claim_templates) {
-      if (t.cluster == cluster) s.resource_claim_templates.push_back(t);
-    }
-    for (const auto& slice : whole.resource_slices) {
-      if (slice.cluster == cluster) s.resource_slices.push_back(slice);
-    }
-    parts.push_back(std::move(part));
-  }
-  return parts;
-}
-
-// Rewrites the indices of a part's decision so that they refer to the whole snapshot.
-model::PodDecision ToWhole(const ClusterPart& part, model::PodDecision decision) {
-  decision.pod = part.ToWhole(decision.pod);
-  if (decision.node) decision.node = part.ToWhole(*decision.node);
-  return decision;
-}
 
 // Sets (or replaces) a pod condition, as the kubelet and scheduler patch status.conditions.
 void SetCondition(model::Pod& pod, model::PodCondition condition) {
@@ -199,6 +114,21 @@ core::Error NotQueued(const model::Pod& pod, const model::SchedulerConfig& confi
   return core::FailedPrecondition("pod " + key + " is not in the scheduling queue");
 }
 
+// A pod of a Kueue Workload is placed with its workload, all at once, when Kueue admits it.
+core::Error NotQueuedBehindKueue(const model::Snapshot& snapshot, model::PodIndex pod) {
+  for (const model::Workload& w : snapshot.kueue_workloads) {
+    for (const auto& pods : w.pods) {
+      if (std::find(pods.begin(), pods.end(), pod.v) == pods.end()) continue;
+      return core::FailedPrecondition(
+          "pod " + PodKey(snapshot.pod(pod)) + " belongs to Kueue workload " +
+          (w.meta.namespace_.empty() ? "default" : w.meta.namespace_) + "/" + w.meta.name +
+          " (queue " + w.queue_name + "); its pods are placed together when Kueue admits it: run "
+          "`berth explain workload/" + w.meta.name + "`");
+    }
+  }
+  return core::FailedPrecondition("pod " + PodKey(snapshot.pod(pod)) + " belongs to a Kueue workload");
+}
+
 }  // namespace
 
 std::string PodKey(const model::Pod& pod) {
@@ -225,25 +155,42 @@ model::SchedulerConfig EffectiveSchedulerConfig(const model::Snapshot& snapshot,
   return config;
 }
 
+core::Timestamp PlanTime(const model::Snapshot& snapshot, const PlanOptions& options) {
+  if (options.now) return *options.now;
+  core::Timestamp latest;
+  for (const auto& w : snapshot.kueue_workloads) latest = std::max(latest, w.meta.creation_timestamp);
+  for (const auto& p : snapshot.pods) latest = std::max(latest, p.meta.creation_timestamp);
+  for (const auto& w : snapshot.workloads) latest = std::max(latest, w.meta.creation_timestamp);
+  return latest;
+}
+
 Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options) {
   Plan plan;
   plan.planned = snapshot;
   const model::SchedulerConfig config = EffectiveSchedulerConfig(snapshot, options);
+  const core::Timestamp now = PlanTime(snapshot, options);
   std::set<int32_t> changed;
   for (const ClusterPart& part : SplitByCluster(snapshot)) {
     core::Diagnostics diags;
     binding::Scheduler scheduler(part.snapshot(), config, PartOptions(part, &diags));
-    for (model::PodDecision& local : scheduler.ScheduleAll()) {
-      model::PodDecision decision = ToWhole(part, std::move(local));
+    ClusterCycleResult cycle = RunClusterCycle(snapshot, part, scheduler, now, diags);
+    for (model::PodDecision& decision : cycle.pod_decisions) {
       WriteDecision(decision, plan.planned);
       plan.pod_decisions.push_back(std::move(decision));
     }
     for (const binding::ClaimBinding& binding : scheduler.ClaimBindings()) {
       changed.insert(WriteClaimBinding(part, binding, plan.planned));
     }
+    if (cycle.admission) {
+      queueing::ApplyDecisions(*cycle.admission, now, &plan.planned);
+      plan.admissions.push_back({part.name, std::move(*cycle.admission)});
+    }
     MergeDiagnostics(diags, plan.diagnostics);
   }
   plan.changed_claims.assign(changed.begin(), changed.end());
+  for (size_t i = 0; i < plan.planned.kueue_workloads.size(); ++i) {
+    plan.workloads.push_back(static_cast<int32_t>(i));
+  }
   return plan;
 }
 
@@ -284,10 +231,15 @@ core::Result<Explanation> ExplainPod(const model::Snapshot& snapshot, const std:
     const std::vector<model::PodIndex> queue = scheduler.QueueOrder();
     auto it = std::find(queue.begin(), queue.end(), *local);
     if (it == queue.end()) return NotQueued(snapshot.pod(target), config);
-    // Replay the cycle up to the pod so that it meets the nodes as the cycle leaves them.
-    for (auto ahead = queue.begin(); ahead != it; ++ahead) {
-      (void)scheduler.ScheduleOne(*ahead);
+    if (KueuePodMask(snapshot, part)[static_cast<size_t>(target.v)]) {
+      return NotQueuedBehindKueue(snapshot, target);
     }
+    // Replay the cycle up to the pod so that it meets the nodes as the cycle leaves them.
+    bool reached = false;
+    (void)RunClusterCycle(snapshot, part, scheduler, PlanTime(snapshot, options), diags, *local,
+                          &reached);
+    // RunClusterCycle reaches every queued pod that is not a Kueue pod.
+    BERTH_CHECK(reached, "a queued pod the cluster cycle never reached");
     Explanation explanation;
     explanation.pod = scheduler.Explain(*local);
     explanation.pod.pod = target;

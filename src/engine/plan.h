@@ -16,6 +16,7 @@
 #include "core/time.h"
 #include "model/decision.h"
 #include "model/snapshot.h"
+#include "queueing/admission.h"
 
 namespace berth::engine {
 
@@ -24,8 +25,8 @@ struct PlanOptions {
   // RequestedToCapacityRatio without a shape in the configuration gets the bin-packing shape
   // {0%: 0, 100%: 10} (the example of the upstream documentation).
   std::optional<model::ScoringStrategyType> scoring;
-  // The time the cycle runs at (the CLI's --now). Binding reads no clock; later stages
-  // (queueing's waiting times) will, and must take it from here, never from the wall clock.
+  // The time the cycle runs at (the CLI's --now): Kueue's condition times. Unset: the
+  // latest creationTimestamp in the input, so that output never depends on the wall clock.
   std::optional<core::Timestamp> now;
 };
 
@@ -38,11 +39,25 @@ struct Plan {
   // reserved_for), as indices into `planned.resource_claims`, ascending: what the plan
   // prints after the pods.
   std::vector<int32_t> changed_claims;
+  // Kueue Workloads to print after the claims, as indices into `planned.kueue_workloads`,
+  // ascending: every Workload given and every one created for a queued job, with
+  // status.admission and conditions as Kueue's controllers leave them.
+  std::vector<int32_t> workloads;
+  // What Kueue admission decided, per member cluster that has Workloads (for tables and
+  // explain).
+  struct ClusterAdmission {
+    std::string cluster;
+    queueing::AdmissionResult result;
+  };
+  std::vector<ClusterAdmission> admissions;
   // Problems the device allocator found in the DRA objects (a selector that does not
   // compile, an unknown DeviceClass, an invalid pool), each once: those objects were left
   // out and everything else was planned. Errors make the CLI exit 1.
   core::Diagnostics diagnostics;
 };
+
+// The time a plan runs at: options.now, else the latest creationTimestamp of the input.
+core::Timestamp PlanTime(const model::Snapshot& snapshot, const PlanOptions& options);
 
 // Runs the cycle. Each member cluster (Pod::cluster, Node::cluster) is scheduled on its own,
 // clusters in name order; pods see only their own cluster's nodes, claims and devices.

@@ -12,8 +12,9 @@
 #include <iostream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string_view>
-#include <unordered_set>
+#include <unordered_map>
 #include <utility>
 
 #include "io/internal/claim_templates.h"
@@ -21,6 +22,7 @@
 #include "io/internal/expand.h"
 #include "io/internal/json_fields.h"
 #include "io/internal/json_split.h"
+#include "io/internal/kueue_workloads.h"
 #include "io/internal/yaml_to_json.h"
 
 namespace berth::io {
@@ -66,6 +68,16 @@ enum class KnownKind {
   kResourceClaim,
   kResourceClaimTemplate,
   kResourceSlice,
+  kResourceFlavor,
+  kClusterQueue,
+  kCohort,
+  kLocalQueue,
+  kWorkloadPriorityClass,
+  kTopology,
+  kAdmissionCheck,
+  kKueueWorkload,
+  kKueueConfig,
+  kPodGroup,
   kUnknown,
 };
 
@@ -101,6 +113,26 @@ KnownKind Classify(std::string_view api_version, std::string_view kind) {
     if (kind == "ResourceClaim") return KnownKind::kResourceClaim;
     if (kind == "ResourceClaimTemplate") return KnownKind::kResourceClaimTemplate;
     if (kind == "ResourceSlice") return KnownKind::kResourceSlice;
+  } else if (group == "kueue.x-k8s.io") {
+    auto version = internal::KueueVersionOf(api_version);
+    if (!version.has_value()) return KnownKind::kUnknown;
+    // v1alpha1 holds only Cohort and Topology of the kinds berth reads.
+    if (kind == "Cohort") return KnownKind::kCohort;
+    if (kind == "Topology") return KnownKind::kTopology;
+    if (*version == internal::KueueVersion::kV1alpha1) return KnownKind::kUnknown;
+    if (kind == "ResourceFlavor") return KnownKind::kResourceFlavor;
+    if (kind == "ClusterQueue") return KnownKind::kClusterQueue;
+    if (kind == "LocalQueue") return KnownKind::kLocalQueue;
+    if (kind == "WorkloadPriorityClass") return KnownKind::kWorkloadPriorityClass;
+    if (kind == "AdmissionCheck") return KnownKind::kAdmissionCheck;
+    if (kind == "Workload") return KnownKind::kKueueWorkload;
+  } else if (group == "config.kueue.x-k8s.io" && kind == "Configuration" &&
+             (api_version == "config.kueue.x-k8s.io/v1beta1" ||
+              api_version == "config.kueue.x-k8s.io/v1beta2")) {
+    return KnownKind::kKueueConfig;
+  } else if (kind == "PodGroup" && (api_version == "scheduling.x-k8s.io/v1alpha1" ||
+                                    api_version == "scheduling.volcano.sh/v1beta1")) {
+    return KnownKind::kPodGroup;
   }
   return KnownKind::kUnknown;
 }
@@ -108,7 +140,10 @@ KnownKind Classify(std::string_view api_version, std::string_view kind) {
 bool IsNamespaced(KnownKind k) {
   return !(k == KnownKind::kNamespace || k == KnownKind::kNode || k == KnownKind::kPriorityClass ||
            k == KnownKind::kSchedulerConfig || k == KnownKind::kDeviceClass ||
-           k == KnownKind::kResourceSlice);
+           k == KnownKind::kResourceSlice || k == KnownKind::kResourceFlavor ||
+           k == KnownKind::kClusterQueue || k == KnownKind::kCohort ||
+           k == KnownKind::kWorkloadPriorityClass || k == KnownKind::kTopology ||
+           k == KnownKind::kAdmissionCheck || k == KnownKind::kKueueConfig);
 }
 
 // Name and namespace for error messages, read leniently (decoding reports type errors).
@@ -435,10 +470,96 @@ class FileReader {
         snap.resource_slices.push_back(std::move(*slice));
         break;
       }
+      case KnownKind::kResourceFlavor:
+      case KnownKind::kClusterQueue:
+      case KnownKind::kCohort:
+      case KnownKind::kLocalQueue:
+      case KnownKind::kWorkloadPriorityClass:
+      case KnownKind::kTopology:
+      case KnownKind::kAdmissionCheck:
+      case KnownKind::kKueueWorkload:
+      case KnownKind::kKueueConfig:
+      case KnownKind::kPodGroup:
+        if (!DecodeKueue(known, obj, api_version, kind)) return;
+        break;
       case KnownKind::kUnknown:
         return;
     }
     ++st_.input.objects_read;
+  }
+
+  // Decodes one object of a Kueue kind (or a PodGroup) into its snapshot vector, with its
+  // cluster and source set. Returns false when it was reported and dropped.
+  template <typename T>
+  bool Keep(core::Result<T>&& decoded, std::vector<T>* out, KnownKind known, dom::object obj,
+            const std::string& api_version, const std::string& kind) {
+    if (!decoded.has_value()) {
+      Fail(std::move(decoded).error(), kind, obj, IsNamespaced(known));
+      return false;
+    }
+    decoded->cluster = ClusterOf(decoded->meta);
+    decoded->source = Store(obj, api_version, kind, decoded->meta);
+    out->push_back(std::move(*decoded));
+    return true;
+  }
+
+  bool DecodeKueue(KnownKind known, dom::object obj, const std::string& api_version,
+                   const std::string& kind) {
+    model::Snapshot& snap = st_.input.snapshot;
+    auto version = internal::KueueVersionOf(api_version);
+    switch (known) {
+      case KnownKind::kResourceFlavor:
+        return Keep(internal::DecodeResourceFlavor(obj), &snap.resource_flavors, known, obj,
+                    api_version, kind);
+      case KnownKind::kClusterQueue:
+        return Keep(internal::DecodeClusterQueue(obj, *version, snap.resources),
+                    &snap.cluster_queues, known, obj, api_version, kind);
+      case KnownKind::kCohort:
+        return Keep(internal::DecodeCohort(obj, *version, snap.resources), &snap.cohorts, known,
+                    obj, api_version, kind);
+      case KnownKind::kLocalQueue:
+        return Keep(internal::DecodeLocalQueue(obj), &snap.local_queues, known, obj, api_version,
+                    kind);
+      case KnownKind::kWorkloadPriorityClass:
+        return Keep(internal::DecodeWorkloadPriorityClass(obj), &snap.workload_priority_classes,
+                    known, obj, api_version, kind);
+      case KnownKind::kTopology:
+        return Keep(internal::DecodeTopology(obj), &snap.topologies, known, obj, api_version, kind);
+      case KnownKind::kAdmissionCheck:
+        return Keep(internal::DecodeAdmissionCheck(obj), &snap.admission_checks, known, obj,
+                    api_version, kind);
+      case KnownKind::kPodGroup:
+        return Keep(internal::DecodePodGroup(obj, api_version), &snap.pod_groups, known, obj,
+                    api_version, kind);
+      case KnownKind::kKueueWorkload: {
+        auto wl = internal::DecodeKueueWorkload(obj, *version, snap.resources);
+        if (wl.has_value()) {
+          std::string cluster = ClusterOf(wl->meta);
+          for (model::KueuePodSet& set : wl->pod_sets) set.pod_template.cluster = cluster;
+        }
+        return Keep(std::move(wl), &snap.kueue_workloads, known, obj, api_version, kind);
+      }
+      case KnownKind::kKueueConfig: {
+        if (snap.kueue_config.has_value()) {
+          Fail(
+              core::FailedPrecondition("a second Kueue Configuration is ignored; give one per run"),
+              kind, obj, false);
+          return false;
+        }
+        auto config = internal::DecodeKueueConfig(obj, api_version);
+        if (!config.has_value()) {
+          Fail(std::move(config).error(), kind, obj, false);
+          return false;
+        }
+        model::ObjectMeta meta;
+        PeekName(obj, false, &meta.namespace_, &meta.name);
+        config->source = Store(obj, api_version, kind, meta);
+        snap.kueue_config = std::move(*config);
+        return true;
+      }
+      default:
+        return false;
+    }
   }
 
   static core::Result<internal::DecodedWorkload> DecodeWorkload(KnownKind known, dom::object obj,
@@ -615,9 +736,22 @@ Input Reader::Finish() {
   }
   snap.pods = std::move(pods);
 
-  // Workloads: resolve their templates' priorities, then expand the ones not suspended.
-  std::unordered_set<std::string> existing;
-  for (const model::Pod& pod : snap.pods) existing.insert(internal::PodKey(pod));
+  // Workloads: resolve their templates' priorities, then expand the ones not suspended and
+  // the queued ones (Kueue keeps those suspended until admitted; their pods are what the job
+  // would create, and the Kueue Workload made for the job lists them).
+  std::unordered_map<std::string, int32_t> existing;
+  for (size_t i = 0; i < snap.pods.size(); ++i) {
+    existing.emplace(internal::PodKey(snap.pods[i]), static_cast<int32_t>(i));
+  }
+  internal::WorkloadCreator creator(&snap, &input.documents, priorities);
+  struct PendingJob {
+    model::Workload workload;
+    int32_t owner;
+    std::vector<std::vector<int32_t>> pods;
+    size_t source_index;  // into state_->workload_sources
+    std::string file;
+  };
+  std::vector<PendingJob> pending_jobs;
   std::vector<model::WorkloadObject> workloads;
   workloads.reserve(snap.workloads.size());
   for (size_t w = 0; w < snap.workloads.size(); ++w) {
@@ -635,14 +769,36 @@ Input Reader::Finish() {
       }
     }
     if (!ok) continue;
-    if (!workload.suspended) {
-      // A copy: expansion adds documents, which may move the one this name lives in.
-      std::string file = input.documents.Get(workload.source).file;
-      internal::ExpandWorkload(workload, sources, file, &existing, &snap, &input.documents);
+    std::optional<model::Workload> queued;
+    if (internal::IsQueued(workload.meta.labels)) {
+      auto created = creator.ForJob(workload, sources);
+      if (!created.has_value()) {
+        error_for(std::move(created).error(), workload.source);
+        continue;
+      }
+      queued = std::move(*created);
+    }
+    // A copy: expansion adds documents, which may move the one this name lives in.
+    std::string file = input.documents.Get(workload.source).file;
+    std::vector<std::vector<int32_t>> pod_indices;
+    if (!workload.suspended || queued.has_value()) {
+      internal::ExpandWorkload(workload, sources, file, &existing, &snap, &input.documents,
+                               &pod_indices);
     }
     workloads.push_back(std::move(workload));
+    if (queued.has_value()) {
+      // Indices into `workloads`, which becomes snap.workloads below; AddForJob reads the
+      // job through snap.workloads, so it runs after the swap.
+      pending_jobs.push_back({std::move(*queued), static_cast<int32_t>(workloads.size() - 1),
+                              std::move(pod_indices), w, std::move(file)});
+    }
   }
   snap.workloads = std::move(workloads);
+  for (PendingJob& job : pending_jobs) {
+    creator.AddForJob(std::move(job.workload), job.owner, std::move(job.pods),
+                      state_->workload_sources[job.source_index], job.file);
+  }
+  creator.AddForPods(diags_);
 
   // Pods (given and expanded) that use a ResourceClaimTemplate get their claim, as the
   // resourceclaim controller creates it.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 namespace berth::io {
 
@@ -59,16 +60,96 @@ void WriteClaimTable(const model::Snapshot& planned, const std::vector<int32_t>&
   PrintAligned(rows, out);
 }
 
+bool HasCondition(const model::Workload& wl, const char* type, const char* status) {
+  const model::WorkloadCondition* c = wl.FindCondition(type);
+  return c != nullptr && c->status == status;
+}
+
+std::string ConditionMessage(const model::Workload& wl, const char* type) {
+  const model::WorkloadCondition* c = wl.FindCondition(type);
+  return c == nullptr ? "" : c->message;
+}
+
+// "main: cpu,memory=default nvidia.com/gpu=h100; worker: ...": resources sharing a flavor
+// are joined, flavors in order of their first resource by name.
+std::string FlavorsColumn(const model::Workload& wl) {
+  if (!wl.admission.has_value()) return "<none>";
+  std::string out;
+  for (const model::PodSetAssignment& psa : wl.admission->pod_set_assignments) {
+    std::vector<std::pair<std::string, std::string>> groups;  // flavor, resources
+    for (const auto& [resource, flavor] : psa.flavors) {
+      auto it = std::find_if(groups.begin(), groups.end(),
+                             [&](const auto& g) { return g.first == flavor; });
+      if (it == groups.end()) {
+        groups.emplace_back(flavor, resource);
+      } else {
+        it->second += "," + resource;
+      }
+    }
+    if (!out.empty()) out += "; ";
+    out += psa.name + ":";
+    for (const auto& [flavor, resources] : groups) out += " " + resources + "=" + flavor;
+  }
+  return out.empty() ? "<none>" : out;
+}
+
+void WriteWorkloadTable(const model::Snapshot& planned, const std::vector<int32_t>& workloads,
+                        std::ostream& out) {
+  std::vector<Row> rows;
+  rows.push_back({"NAMESPACE", "NAME", "QUEUE", "CLUSTERQUEUE", "STATUS", "FLAVORS", "MESSAGE"});
+  for (int32_t index : workloads) {
+    const model::Workload& wl = planned.kueue_workloads[static_cast<size_t>(index)];
+    std::string status = WorkloadStatusName(wl);
+    std::string message;
+    if (status == "Finished") {
+      message = ConditionMessage(wl, "Finished");
+    } else if (status == "Admitted") {
+      message = ConditionMessage(wl, "Admitted");
+    } else if (status == "Preempted") {
+      message = ConditionMessage(wl, "Preempted");
+      if (message.empty()) message = ConditionMessage(wl, "Evicted");
+    } else {
+      message = ConditionMessage(wl, "QuotaReserved");
+    }
+    std::string cq = wl.admission.has_value() ? wl.admission->cluster_queue : "";
+    rows.push_back({wl.meta.namespace_, wl.meta.name,
+                    wl.queue_name.empty() ? "<none>" : wl.queue_name, cq.empty() ? "<none>" : cq,
+                    status, FlavorsColumn(wl), message});
+  }
+  PrintAligned(rows, out);
+}
+
 }  // namespace
+
+const char* WorkloadStatusName(const model::Workload& wl) {
+  if (HasCondition(wl, "Finished", "True")) return "Finished";
+  if (HasCondition(wl, "Admitted", "True")) return "Admitted";
+  if (HasCondition(wl, "Evicted", "True") || HasCondition(wl, "Preempted", "True")) {
+    return "Preempted";
+  }
+  if (HasCondition(wl, "QuotaReserved", "True")) return "QuotaReserved";
+  const model::WorkloadCondition* qr = wl.FindCondition("QuotaReserved");
+  if (!wl.active || (qr != nullptr && qr->status == "False" && qr->reason == "Inadmissible")) {
+    return "Inadmissible";
+  }
+  return "Pending";
+}
 
 void WritePlanTable(const model::Snapshot& planned,
                     const std::vector<model::PodDecision>& decisions, std::ostream& out) {
-  WritePlanTable(planned, decisions, {}, out);
+  WritePlanTable(planned, decisions, {}, {}, out);
 }
 
 void WritePlanTable(const model::Snapshot& planned,
                     const std::vector<model::PodDecision>& decisions,
                     const std::vector<int32_t>& claims, std::ostream& out) {
+  WritePlanTable(planned, decisions, claims, {}, out);
+}
+
+void WritePlanTable(const model::Snapshot& planned,
+                    const std::vector<model::PodDecision>& decisions,
+                    const std::vector<int32_t>& claims, const std::vector<int32_t>& workloads,
+                    std::ostream& out) {
   std::vector<Row> rows;
   rows.reserve(decisions.size() + 1);
   rows.push_back({"NAMESPACE", "NAME", "NODE", "STATUS", "REASON"});
@@ -88,9 +169,14 @@ void WritePlanTable(const model::Snapshot& planned,
                     bound ? "Bound" : "Pending", reason});
   }
   PrintAligned(rows, out);
-  if (claims.empty()) return;
-  out << '\n';
-  WriteClaimTable(planned, claims, out);
+  if (!claims.empty()) {
+    out << '\n';
+    WriteClaimTable(planned, claims, out);
+  }
+  if (!workloads.empty()) {
+    out << '\n';
+    WriteWorkloadTable(planned, workloads, out);
+  }
 }
 
 }  // namespace berth::io

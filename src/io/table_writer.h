@@ -1,7 +1,8 @@
 // Table output of a plan (`berth plan -o table`): one row per decided pod, in decision
 // order, with columns NAMESPACE, NAME, NODE, STATUS (Bound/Pending) and REASON (the
 // scheduler's message for pending pods), aligned with spaces as kubectl aligns its tables;
-// then the devices allocated to ResourceClaims, when the plan allocated any.
+// then the devices allocated to ResourceClaims, when the plan allocated any, and the Kueue
+// Workloads the plan decided.
 // Called by WritePlanList for OutputFormat::kTable. Deterministic; stateless.
 #pragma once
 
@@ -24,5 +25,20 @@ void WritePlanTable(const model::Snapshot& planned,
 void WritePlanTable(const model::Snapshot& planned,
                     const std::vector<model::PodDecision>& decisions,
                     const std::vector<int32_t>& claims, std::ostream& out);
+
+// The same, then, when `workloads` (indices into planned.kueue_workloads) is not empty, a
+// blank line and the WORKLOADS table: NAMESPACE, NAME, QUEUE, CLUSTERQUEUE, STATUS,
+// FLAVORS (per pod set, `main: cpu,memory=default nvidia.com/gpu=h100`; pod sets joined
+// by "; "), MESSAGE (the message of the condition the status comes from).
+void WritePlanTable(const model::Snapshot& planned,
+                    const std::vector<model::PodDecision>& decisions,
+                    const std::vector<int32_t>& claims, const std::vector<int32_t>& workloads,
+                    std::ostream& out);
+
+// A Workload's STATUS column, from its planned conditions, first match wins: Finished
+// (Finished=True), Admitted (Admitted=True), Preempted (Evicted=True or Preempted=True),
+// QuotaReserved (QuotaReserved=True), Inadmissible (spec.active false, or
+// QuotaReserved=False with reason Inadmissible), else Pending.
+const char* WorkloadStatusName(const model::Workload& wl);
 
 }  // namespace berth::io

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "io/internal/workload_json.h"
 #include "io/internal/yaml_emitter.h"
 #include "io/table_writer.h"
 
@@ -271,8 +272,18 @@ void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodD
 void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodDecision>& decisions,
                    const std::vector<int32_t>& claims, const DocumentStore& documents,
                    OutputFormat format, std::ostream& out) {
+  PlanItems items;
+  items.pods = &decisions;
+  items.claims = claims;
+  WritePlan(planned, items, documents, format, out);
+}
+
+void WritePlan(const model::Snapshot& planned, const PlanItems& plan,
+               const DocumentStore& documents, OutputFormat format, std::ostream& out) {
+  const std::vector<model::PodDecision> none;
+  const std::vector<model::PodDecision>& decisions = plan.pods != nullptr ? *plan.pods : none;
   if (format == OutputFormat::kTable) {
-    WritePlanTable(planned, decisions, claims, out);
+    WritePlanTable(planned, decisions, plan.claims, plan.workloads, out);
     return;
   }
   OrderedJson list = OrderedJson::object();
@@ -281,12 +292,16 @@ void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodD
   list["items"] = OrderedJson::array();
   OrderedJson& items = list["items"];
   for (const model::PodDecision& d : decisions) items.push_back(PatchedPod(planned, d, documents));
-  if (!claims.empty()) {
+  if (!plan.claims.empty()) {
     const auto pods = PodsByKey(planned);
-    for (int32_t c : claims) {
+    for (int32_t c : plan.claims) {
       items.push_back(
           PatchedClaim(planned.resource_claims[static_cast<size_t>(c)], pods, documents));
     }
+  }
+  for (int32_t w : plan.workloads) {
+    items.push_back(
+        internal::PatchedWorkload(planned.kueue_workloads[static_cast<size_t>(w)], documents));
   }
   list["metadata"] = OrderedJson::object({{"resourceVersion", ""}});
   if (format == OutputFormat::kJson) {

@@ -1,7 +1,8 @@
 // Writer: prints a `v1` List of objects in upstream schema, with berth's decisions patched
 // into the documents as they were read: for Pods spec.nodeName and the PodScheduled
 // condition in status.conditions; for ResourceClaims status.allocation and
-// status.reservedFor. Output is deterministic (same input, same bytes).
+// status.reservedFor; for Kueue Workloads status.admission, conditions and admissionChecks
+// (created Workloads print whole). Output is deterministic (same input, same bytes).
 #pragma once
 
 #include <cstdint>
@@ -37,5 +38,25 @@ void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodD
 void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodDecision>& decisions,
                    const std::vector<int32_t>& claims, const DocumentStore& documents,
                    OutputFormat format, std::ostream& out);
+
+// What a plan prints, in this order: pods (decisions, may be null for none), claims and
+// Kueue Workloads (indices into planned.resource_claims and planned.kueue_workloads).
+struct PlanItems {
+  const std::vector<model::PodDecision>* pods = nullptr;
+  std::vector<int32_t> claims;
+  std::vector<int32_t> workloads;
+};
+
+// WritePlanList's pods and claims, followed by the Workloads `items.workloads` in that
+// order: a given Workload's document with status.admission (clusterQueue,
+// podSetAssignments[] with name, flavors, resourceUsage as canonical quantities, count,
+// topologyAssignment: `domains` in a v1beta1 document, `slices` in v1beta2), the planned
+// conditions (replaced by type in place, else appended) and status.admissionChecks patched
+// in, everything else as read; a created Workload (model::Workload::created) as the
+// kueue.x-k8s.io/v1beta2 document io made for its job (owner reference, spec.queueName,
+// priority, priorityClassRef, podSets with the job's templates as read) with the same
+// status. kTable adds a WORKLOADS section (table_writer.h).
+void WritePlan(const model::Snapshot& planned, const PlanItems& items,
+               const DocumentStore& documents, OutputFormat format, std::ostream& out);
 
 }  // namespace berth::io

@@ -1,5 +1,7 @@
 #include "devices/internal/allocated_state.h"
 
+#include "core/check.h"
+
 namespace berth::devices::internal {
 
 void AllocatedState::Grow() {
@@ -28,7 +30,7 @@ void AllocatedState::Add(const model::AllocationResult& allocation) {
     const DeviceKeyId key = pools_.InternKey(r.driver, r.pool, r.device);
     Grow();
     if (r.share_id.empty()) {
-      exclusive_[key.v] = 1;
+      ++exclusive_[key.v];
     } else {
       ++shared_[key.v];
       std::map<std::string, core::Int128>& used = consumed_[key.v];
@@ -36,6 +38,38 @@ void AllocatedState::Add(const model::AllocationResult& allocation) {
         const std::string qualified =
             name.find('/') == std::string::npos ? r.driver + "/" + name : name;
         used[qualified] += amount.milli();
+      }
+    }
+    Touch(key);
+  }
+}
+
+void AllocatedState::Remove(const model::AllocationResult& allocation) {
+  for (const model::DeviceRequestAllocationResult& r : allocation.results) {
+    if (r.admin_access) continue;  // Add() recorded nothing for it
+    // Add() interned the key, so this finds it rather than making a new one.
+    const DeviceKeyId key = pools_.InternKey(r.driver, r.pool, r.device);
+    Grow();
+    if (r.share_id.empty()) {
+      BERTH_CHECK(exclusive_[key.v] > 0, "Remove of a device allocation that was not added");
+      --exclusive_[key.v];
+    } else {
+      BERTH_CHECK(shared_[key.v] > 0, "Remove of a device share that was not added");
+      --shared_[key.v];
+      auto it = consumed_.find(key.v);
+      if (it != consumed_.end()) {
+        std::map<std::string, core::Int128>& used = it->second;
+        for (const auto& [name, amount] : r.consumed_capacity) {
+          const std::string qualified =
+              name.find('/') == std::string::npos ? r.driver + "/" + name : name;
+          auto u = used.find(qualified);
+          if (u == used.end()) continue;
+          u->second -= amount.milli();
+          // A capacity nothing consumes any more is dropped, so consumed() reads exactly as
+          // before the Add() (nullptr once no share consumes anything).
+          if (u->second == 0) used.erase(u);
+        }
+        if (used.empty()) consumed_.erase(it);
       }
     }
     Touch(key);
@@ -73,7 +107,7 @@ const std::vector<CapacityEntry>& AllocatedState::Capacities(DeviceRecordId reco
 
 size_t AllocatedState::MemoryBytes() const {
   size_t bytes =
-      exclusive_.capacity() + shared_.capacity() * sizeof(int32_t) + available_valid_.capacity();
+      (exclusive_.capacity() + shared_.capacity()) * sizeof(int32_t) + available_valid_.capacity();
   for (const auto& v : available_) bytes += v.capacity() * sizeof(core::Int128);
   bytes += consumed_.size() * 96 + capacities_.size() * 96;
   return bytes;

@@ -1,8 +1,9 @@
 // AllocatedState: what allocated claims already hold in one cluster, as the search sees
 // it: devices in exclusive use, devices shared through consumable capacity (and how much
 // of each capacity the shares consume), and the shared counters left per pool generation.
-// Built from the Snapshot's allocated claims and updated by Allocator::Commit().
-// Allocations with adminAccess hold nothing, as in kube-scheduler. Not thread-safe.
+// Built from the Snapshot's allocated claims, updated by Allocator::Commit() and undone by
+// Allocator::Release(). Allocations with adminAccess hold nothing, as in kube-scheduler.
+// Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,11 @@ class AllocatedState {
 
   // Records every device of `allocation` as held.
   void Add(const model::AllocationResult& allocation);
+  // Undoes Add() of the same allocation: its devices, shares and consumed capacity are no
+  // longer held (by it; another allocation holding the same device still does), and the
+  // counters of their pool generations are recomputed. Precondition: `allocation` was
+  // added and not removed since (BERTH_CHECK on the counts).
+  void Remove(const model::AllocationResult& allocation);
 
   bool exclusive(DeviceKeyId key) const {
     return static_cast<size_t>(key.v) < exclusive_.size() && exclusive_[key.v] != 0;
@@ -53,7 +59,10 @@ class AllocatedState {
   void Touch(DeviceKeyId key);
 
   PoolIndex& pools_;
-  std::vector<uint8_t> exclusive_;
+  // Per device key, how many allocations hold it exclusively (more than one only for
+  // inconsistent input), and how many shares of it are allocated: counts, so that Remove()
+  // undoes exactly one Add().
+  std::vector<int32_t> exclusive_;
   std::vector<int32_t> shared_;
   std::unordered_map<int32_t, std::map<std::string, core::Int128>> consumed_;
   std::vector<std::vector<core::Int128>> available_;

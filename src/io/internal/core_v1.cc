@@ -168,6 +168,8 @@ core::Status DecodeRequirements(dom::object obj, std::string_view key, bool allo
   return core::OkStatus();
 }
 
+}  // namespace
+
 core::Result<core::LabelSelector> DecodeLabelSelector(dom::object obj) {
   core::LabelSelector selector;
   BERTH_RETURN_IF_ERROR(GetStringMap(obj, "matchLabels", &selector.match_labels));
@@ -176,6 +178,8 @@ core::Result<core::LabelSelector> DecodeLabelSelector(dom::object obj) {
   BERTH_RETURN_IF_ERROR(selector.Validate());
   return selector;
 }
+
+namespace {
 
 // obj[key] as an optional label selector: absent stays nullopt (matches nothing).
 core::Status DecodeOptionalSelector(dom::object obj, std::string_view key,

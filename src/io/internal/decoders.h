@@ -1,6 +1,8 @@
 // Decoders from one Kubernetes object (a simdjson DOM object) to the model, one source file
 // per API group: core_v1.cc, scheduling_v1.cc, batch_v1.cc, apps_v1.cc, jobset_v1alpha2.cc,
-// kubeflow_v1.cc, leaderworkerset_v1.cc, kubescheduler_config_v1.cc, resource_v1.cc. Each returns
+// kubeflow_v1.cc, leaderworkerset_v1.cc, kubescheduler_config_v1.cc, resource_v1.cc,
+// kueue_v1beta2.cc and kueue_workload_v1beta2.cc (kueue.x-k8s.io), kueue_config.cc
+// (config.kueue.x-k8s.io), pod_group.cc (scheduling.x-k8s.io, scheduling.volcano.sh). Each returns
 // the decoded value or the first error, with the field path relative to the object
 // ("spec.containers[0].resources.requests.cpu"); the reader adds file and object. Internal
 // to io; stateless apart from the ResourceCatalog they intern names into.
@@ -8,17 +10,22 @@
 
 #include <simdjson.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/labels.h"
+#include "core/quantity.h"
 #include "core/result.h"
 #include "core/selector.h"
 #include "core/taint.h"
 #include "model/device_class.h"
+#include "model/kueue.h"
 #include "model/node.h"
 #include "model/pod.h"
+#include "model/pod_group.h"
 #include "model/priority_class.h"
 #include "model/resource_claim.h"
 #include "model/resource_slice.h"
@@ -45,6 +52,8 @@ core::Result<model::Pod> DecodePod(dom::object obj, model::ResourceCatalog& cata
 // a toleration (validated as upstream's validateTolerations).
 core::Result<core::NodeSelector> DecodeNodeSelector(dom::object obj);
 core::Result<core::Toleration> DecodeToleration(dom::element e);
+// A metav1.LabelSelector (matchLabels, matchExpressions), validated.
+core::Result<core::LabelSelector> DecodeLabelSelector(dom::object obj);
 
 // How one pod set of a workload is expanded into Pods (reader.cc, Finish).
 struct PodSetSource {
@@ -98,6 +107,41 @@ core::Result<model::ResourceClaim> DecodeResourceClaim(dom::object obj, Resource
 core::Result<model::ResourceClaimTemplate> DecodeResourceClaimTemplate(dom::object obj,
                                                                        ResourceApiShape shape);
 core::Result<model::ResourceSlice> DecodeResourceSlice(dom::object obj, ResourceApiShape shape);
+
+// kueue.x-k8s.io. v1beta2 is the storage version; v1beta1 differs in a few field names
+// (ClusterQueue `cohort`, `admissionChecks[]`; Workload `priorityClassName` and
+// `priorityClassSource`; FlavorFungibility `Borrow`/`Preempt`); v1alpha1 is read for Cohort
+// (`parent`) and Topology only.
+enum class KueueVersion { kV1beta2, kV1beta1, kV1alpha1 };
+// The version of a kueue.x-k8s.io apiVersion; nullopt for versions berth does not read.
+std::optional<KueueVersion> KueueVersionOf(std::string_view api_version);
+core::Result<model::ResourceFlavor> DecodeResourceFlavor(dom::object obj);
+core::Result<model::ClusterQueue> DecodeClusterQueue(dom::object obj, KueueVersion version,
+                                                     model::ResourceCatalog& catalog);
+core::Result<model::Cohort> DecodeCohort(dom::object obj, KueueVersion version,
+                                         model::ResourceCatalog& catalog);
+core::Result<model::LocalQueue> DecodeLocalQueue(dom::object obj);
+core::Result<model::WorkloadPriorityClass> DecodeWorkloadPriorityClass(dom::object obj);
+core::Result<model::Topology> DecodeTopology(dom::object obj);
+core::Result<model::AdmissionCheck> DecodeAdmissionCheck(dom::object obj);
+core::Result<model::Workload> DecodeKueueWorkload(dom::object obj, KueueVersion version,
+                                                  model::ResourceCatalog& catalog);
+// The amount of `quantity` of resource `name` in ResourceVector units (cpu in milli-cores,
+// everything else in whole units rounded up); OutOfRange when it does not fit.
+core::Result<int64_t> ResourceUnits(std::string_view name, const core::Quantity& quantity);
+// A Kueue PodSet's topology request from the pod template annotations
+// kueue.x-k8s.io/podset-{required,preferred,unconstrained,slice-required}-topology,
+// podset-slice-size and podset-group-name; errors name the annotation.
+core::Result<model::TopologyRequest> TopologyRequestFromAnnotations(
+    const core::Labels& annotations);
+
+// config.kueue.x-k8s.io (v1beta1, v1beta2): Configuration.
+core::Result<model::KueueConfig> DecodeKueueConfig(dom::object obj, std::string_view api_version);
+// A Go time.Duration string ("5m", "1h30m", "300ms", "0s") in whole seconds (truncated).
+core::Result<int64_t> ParseDurationSeconds(std::string_view text);
+
+// scheduling.x-k8s.io/v1alpha1 and scheduling.volcano.sh/v1beta1: PodGroup.
+core::Result<model::PodGroup> DecodePodGroup(dom::object obj, std::string_view api_version);
 
 // Pods a Job-shaped spec creates: parallelism (default 1) capped by completions when set.
 // Errors for negative values name "parallelism"/"completions".

@@ -160,8 +160,10 @@ std::string PodKey(const model::Pod& pod) {
 }
 
 void ExpandWorkload(const model::WorkloadObject& workload, const std::vector<PodSetSource>& sources,
-                    const std::string& file, std::unordered_set<std::string>* existing,
-                    model::Snapshot* snapshot, DocumentStore* documents) {
+                    const std::string& file, std::unordered_map<std::string, int32_t>* existing,
+                    model::Snapshot* snapshot, DocumentStore* documents,
+                    std::vector<std::vector<int32_t>>* pod_indices) {
+  if (pod_indices != nullptr) pod_indices->assign(workload.pod_sets.size(), {});
   int32_t index = 0;
   for (size_t s = 0; s < workload.pod_sets.size(); ++s) {
     const model::PodSetTemplate& set = workload.pod_sets[s];
@@ -177,7 +179,10 @@ void ExpandWorkload(const model::WorkloadObject& workload, const std::vector<Pod
       pod.meta.name = std::move(id.name);
       for (auto& [k, v] : id.labels) pod.meta.labels.insert_or_assign(k, std::move(v));
       for (auto& [k, v] : id.annotations) pod.meta.annotations.insert_or_assign(k, std::move(v));
-      if (!existing->insert(PodKey(pod)).second) continue;
+      auto [it, added] =
+          existing->emplace(PodKey(pod), static_cast<int32_t>(snapshot->pods.size()));
+      if (pod_indices != nullptr) (*pod_indices)[s].push_back(it->second);
+      if (!added) continue;
       Document doc;
       doc.file = file;
       doc.api_version = "v1";

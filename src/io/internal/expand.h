@@ -5,7 +5,6 @@
 
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "core/result.h"
@@ -40,9 +39,12 @@ std::string PodKey(const model::Pod& pod);
 // Appends the pods of every pod set of `workload` to snapshot->pods, each with a synthetic
 // v1 Pod document built from its template, named `<workload>-<index>` (index across pod
 // sets in order) or, for a JobSet, `<jobset>-<replicatedJob>-<job>-<pod>`. Pods whose key is
-// already in `existing` are skipped; the keys of added pods are inserted.
+// already in `existing` (PodKey -> index into snapshot->pods) are skipped; added pods are
+// inserted. When `pod_indices` is given it receives, per pod set, the index of every pod
+// of that set, added or already there (what a Kueue Workload's `pods` holds).
 void ExpandWorkload(const model::WorkloadObject& workload, const std::vector<PodSetSource>& sources,
-                    const std::string& file, std::unordered_set<std::string>* existing,
-                    model::Snapshot* snapshot, DocumentStore* documents);
+                    const std::string& file, std::unordered_map<std::string, int32_t>* existing,
+                    model::Snapshot* snapshot, DocumentStore* documents,
+                    std::vector<std::vector<int32_t>>* pod_indices = nullptr);
 
 }  // namespace berth::io::internal

@@ -1,0 +1,27 @@
+// AdmittedPods: the pods of an admitted Kueue Workload as its job creates them once Kueue
+// unsuspends it: the first `count` pods of each pod set (partial admission runs fewer), each
+// with the nodeLabels of its assigned flavors merged into spec.nodeSelector and the flavors'
+// tolerations added (Kueue's podset info injection), and, under a topology assignment,
+// pinned to its domain by a nodeSelector on every topology level (Kueue's TAS ungater).
+// Pure; called by the engine's admission oracle and for workloads admitted in the input.
+#pragma once
+
+#include <vector>
+
+#include "model/kueue.h"
+#include "model/snapshot.h"
+
+namespace berth::engine {
+
+struct AdmittedPod {
+  model::PodIndex pod;  // index in the snapshot given
+  model::Pod spec;      // the pod as it must be scheduled
+};
+
+// Pods of `workload` (its `pods`, per pod set) under `admission`. Pod sets the admission
+// does not name get no pods. Linear in the workload's pods.
+std::vector<AdmittedPod> AdmittedPods(const model::Snapshot& snapshot,
+                                      const model::Workload& workload,
+                                      const model::Admission& admission);
+
+}  // namespace berth::engine

@@ -1,0 +1,96 @@
+#include "engine/binding_oracle.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "engine/admitted_pods.h"
+
+namespace berth::engine {
+
+BindingOracle::BindingOracle(const model::Snapshot& whole, const ClusterPart& part,
+                             binding::Scheduler& scheduler)
+    : whole_(whole), part_(part), scheduler_(scheduler) {}
+
+void BindingOracle::Override(int32_t workload, const model::Admission& admission,
+                             std::vector<model::PodIndex>* pending) {
+  const model::Workload& w = whole_.kueue_workloads[static_cast<size_t>(workload)];
+  const auto& mine = bound_[workload];
+  for (AdmittedPod& admitted : AdmittedPods(whole_, w, admission)) {
+    std::optional<model::PodIndex> local = part_.ToLocal(admitted.pod);
+    if (!local) continue;
+    const model::Pod& pod = part_.snapshot().pod(*local);
+    if (pod.IsBound() || pod.IsTerminal()) continue;
+    if (std::find(mine.begin(), mine.end(), *local) != mine.end()) continue;
+    scheduler_.OverridePod(*local, admitted.spec);
+    pending->push_back(*local);
+  }
+}
+
+void BindingOracle::PlaceAdmitted(int32_t workload, const model::Admission& admission) {
+  std::vector<model::PodIndex> pending;
+  Override(workload, admission, &pending);
+  for (model::PodIndex pod : pending) {
+    model::PodDecision decision = scheduler_.ScheduleOne(pod);
+    if (decision.node) bound_[workload].push_back(pod);
+    log_.push_back({workload, ToWhole(part_, std::move(decision)), true});
+  }
+}
+
+bool BindingOracle::TryPlace(int32_t workload, const model::Admission& admission,
+                             std::string* why) {
+  std::vector<model::PodIndex> pending;
+  Override(workload, admission, &pending);
+  // A Workload given without its job has no pods here: its quota is all there is to check.
+  if (pending.empty()) return true;
+  binding::GangOutcome outcome = scheduler_.ScheduleGang(pending);
+  if (outcome.placed) {
+    for (model::PodDecision& d : outcome.decisions) {
+      if (d.node) bound_[workload].push_back(d.pod);
+      log_.push_back({workload, ToWhole(part_, std::move(d)), false});
+    }
+    return true;
+  }
+  // Name the first pod that could not bind on its own (the others were undone or left
+  // untried: Coscheduling's rejection), with kube-scheduler's message for it.
+  int32_t failed = 0;
+  const model::PodDecision* first_failure = nullptr;
+  for (const auto& d : outcome.decisions) {
+    if (d.node) continue;
+    const bool gang_rejection =
+        !d.rejections.empty() && d.rejections.front().plugin == binding::kCoscheduling;
+    if (gang_rejection) continue;
+    ++failed;
+    if (first_failure == nullptr) first_failure = &d;
+  }
+  if (why != nullptr) {
+    *why = std::to_string(failed) + " of " + std::to_string(pending.size()) +
+           " pods cannot be bound";
+    if (first_failure != nullptr) {
+      const model::Pod& pod = part_.snapshot().pod(first_failure->pod);
+      *why += "; pod " + pod.meta.name + ": " + first_failure->message;
+    }
+  }
+  return false;
+}
+
+void BindingOracle::Release(int32_t workload) {
+  const model::Workload& w = whole_.kueue_workloads[static_cast<size_t>(workload)];
+  // Pods bound in the input, and pods bound during this plan.
+  for (const auto& pods : w.pods) {
+    for (int32_t p : pods) {
+      std::optional<model::PodIndex> local = part_.ToLocal(model::PodIndex{p});
+      if (!local) continue;
+      const model::Pod& pod = part_.snapshot().pod(*local);
+      if (pod.IsBound() && !pod.IsTerminal() && unbound_input_.insert(local->v).second) {
+        scheduler_.Unbind(*local);
+      }
+    }
+  }
+  for (model::PodIndex pod : bound_[workload]) scheduler_.Unbind(pod);
+  bound_.erase(workload);
+  // Its pods are deleted: what was decided for them is no longer printed.
+  std::erase_if(log_, [&](const Entry& e) { return e.workload == workload; });
+  released_.insert(workload);
+}
+
+}  // namespace berth::engine

@@ -1,0 +1,63 @@
+// BindingOracle: the engine's answer to queueing's question "can this admitted workload's
+// pods run now?" (queueing::PlacementOracle), given with the binding stage of one member
+// cluster: the workload's pods, with its flavors and topology assignment injected, are
+// bound all or nothing (binding::Scheduler::ScheduleGang). Also places the pods of
+// workloads admitted in the input, and unbinds the pods of preempted ones. Keeps, per
+// workload, the decisions made for its pods, in the order they were made. Borrows the
+// snapshot, part and scheduler; used from one thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "binding/scheduler.h"
+#include "engine/cluster_part.h"
+#include "model/decision.h"
+#include "model/snapshot.h"
+#include "queueing/placement_oracle.h"
+
+namespace berth::engine {
+
+class BindingOracle : public queueing::PlacementOracle {
+ public:
+  BindingOracle(const model::Snapshot& whole, const ClusterPart& part,
+                binding::Scheduler& scheduler);
+
+  // Binds the not-yet-bound pods of a workload that holds `admission` in the input, one at
+  // a time as kube-scheduler would once the job runs (no gang: the workload was admitted
+  // before this plan).
+  void PlaceAdmitted(int32_t workload, const model::Admission& admission);
+
+  bool TryPlace(int32_t workload, const model::Admission& admission, std::string* why) override;
+  void Release(int32_t workload) override;
+
+  struct Entry {
+    int32_t workload = -1;
+    model::PodDecision decision;  // indices into the whole snapshot
+    bool from_input = false;      // PlaceAdmitted (the workload was admitted in the input)
+  };
+  // Every decision made for a workload's pods, in order, except for pods since deleted
+  // (their workload was released).
+  const std::vector<Entry>& Decisions() const { return log_; }
+  // Workloads whose pods were unbound at some point (preempted): their pods were deleted.
+  const std::set<int32_t>& released() const { return released_; }
+
+ private:
+  // Gives the scheduler the admitted specs of the workload's pods it has not bound yet and
+  // appends them (local indices) to `pending`.
+  void Override(int32_t workload, const model::Admission& admission,
+                std::vector<model::PodIndex>* pending);
+
+  const model::Snapshot& whole_;
+  const ClusterPart& part_;
+  binding::Scheduler& scheduler_;
+  std::vector<Entry> log_;
+  std::map<int32_t, std::vector<model::PodIndex>> bound_;  // workload -> local pods bound here
+  std::set<int32_t> released_;
+  std::set<int32_t> unbound_input_;  // local pods bound in the input and unbound here
+};
+
+}  // namespace berth::engine

@@ -1,0 +1,159 @@
+#include "engine/cluster_cycle.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "engine/binding_oracle.h"
+#include "engine/pod_groups.h"
+
+namespace berth::engine {
+namespace {
+
+// A workload admitted in the input keeps running: QuotaReserved=True, not finished or
+// evicted.
+bool HoldsAdmission(const model::Workload& w) {
+  if (!w.admission) return false;
+  const model::WorkloadCondition* reserved = w.FindCondition("QuotaReserved");
+  if (reserved != nullptr && reserved->status != "True") return false;
+  const model::WorkloadCondition* finished = w.FindCondition("Finished");
+  if (finished != nullptr && finished->status == "True") return false;
+  const model::WorkloadCondition* evicted = w.FindCondition("Evicted");
+  return evicted == nullptr || evicted->status != "True";
+}
+
+// Pod groups: every pending pod of one group is tried together when the first of them
+// comes up in the queue.
+class GroupScheduler {
+ public:
+  GroupScheduler(const ClusterPart& part, binding::Scheduler& scheduler,
+                 const std::vector<model::PodIndex>& queue)
+      : part_(part), scheduler_(scheduler) {
+    const model::Snapshot& s = part.snapshot();
+    for (model::PodIndex pod : queue) {
+      if (auto ref = PodGroupOf(s, s.pod(pod))) {
+        groups_[ref->key].pending.push_back(pod);
+        groups_[ref->key].ref = *ref;
+        group_of_[pod.v] = ref->key;
+      }
+    }
+    for (const model::Pod& pod : s.pods) {
+      if (!pod.IsBound() || pod.IsTerminal()) continue;
+      if (auto ref = PodGroupOf(s, pod); ref && groups_.count(ref->key) != 0) {
+        ++groups_[ref->key].bound_in_input;
+      }
+    }
+  }
+
+  bool InGroup(model::PodIndex pod) const { return group_of_.count(pod.v) != 0; }
+
+  // Decides the whole group of `pod` the first time one of its pods comes up; later pods
+  // of the group were decided with it (empty result).
+  std::vector<model::PodDecision> Schedule(model::PodIndex pod) {
+    Group& g = groups_[group_of_.at(pod.v)];
+    if (g.done) return {};
+    g.done = true;
+    if (!g.ref.found) {
+      std::vector<model::PodDecision> out;
+      for (model::PodIndex p : g.pending) {
+        model::PodDecision d;
+        d.pod = p;
+        d.message = "pod group \"" + g.ref.key + "\" not found";
+        d.rejections.push_back({"binding", "Coscheduling", "PodGroupNotFound", d.message,
+                                static_cast<int32_t>(part_.snapshot().nodes.size())});
+        out.push_back(std::move(d));
+      }
+      return out;
+    }
+    const int32_t need = std::max(0, g.ref.min_member - g.bound_in_input);
+    // A failed gang's pods carry their own reasons, or Coscheduling's rejection when they
+    // were undone or never tried.
+    binding::GangOutcome outcome = scheduler_.ScheduleGang(g.pending, need);
+    return std::move(outcome.decisions);
+  }
+
+ private:
+  struct Group {
+    PodGroupRef ref;
+    std::vector<model::PodIndex> pending;
+    int32_t bound_in_input = 0;
+    bool done = false;
+  };
+  const ClusterPart& part_;
+  binding::Scheduler& scheduler_;
+  std::map<std::string, Group> groups_;
+  std::map<int32_t, std::string> group_of_;
+};
+
+}  // namespace
+
+std::vector<bool> KueuePodMask(const model::Snapshot& whole, const ClusterPart& part) {
+  std::vector<bool> mask(whole.pods.size(), false);
+  for (const model::Workload& w : whole.kueue_workloads) {
+    if (w.cluster != part.name) continue;
+    for (const auto& pods : w.pods) {
+      for (int32_t p : pods) mask[static_cast<size_t>(p)] = true;
+    }
+  }
+  return mask;
+}
+
+ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPart& part,
+                                   binding::Scheduler& scheduler, core::Timestamp now,
+                                   core::Diagnostics& diags,
+                                   std::optional<model::PodIndex> stop_before, bool* reached) {
+  ClusterCycleResult result;
+  if (reached != nullptr) *reached = false;
+  BindingOracle oracle(whole, part, scheduler);
+  bool has_workloads = false;
+  for (size_t i = 0; i < whole.kueue_workloads.size(); ++i) {
+    const model::Workload& w = whole.kueue_workloads[i];
+    if (w.cluster != part.name) continue;
+    has_workloads = true;
+    // (1) Workloads admitted in the input run their pods.
+    if (HoldsAdmission(w)) oracle.PlaceAdmitted(static_cast<int32_t>(i), *w.admission);
+  }
+
+  // (2) Every other pending pod, in queue order.
+  const std::vector<bool> kueue_pods = KueuePodMask(whole, part);
+  const std::vector<model::PodIndex> queue = scheduler.QueueOrder();
+  GroupScheduler groups(part, scheduler, queue);
+  std::vector<model::PodDecision> plain;
+  for (model::PodIndex pod : queue) {
+    if (kueue_pods[static_cast<size_t>(part.ToWhole(pod).v)]) continue;
+    if (stop_before && *stop_before == pod) {
+      if (reached != nullptr) *reached = true;
+      break;
+    }
+    if (groups.InGroup(pod)) {
+      for (model::PodDecision& d : groups.Schedule(pod)) plain.push_back(ToWhole(part, std::move(d)));
+      continue;
+    }
+    plain.push_back(ToWhole(part, scheduler.ScheduleOne(pod)));
+  }
+
+  // (3) Kueue admission, its placements checked by binding when the cluster has nodes
+  // (queues given without nodes are planned on quota alone, as Kueue does).
+  if (has_workloads && !(reached != nullptr && *reached)) {
+    queueing::AdmissionOptions options;
+    options.now = now;
+    options.cluster = part.name;
+    const bool check_placement = !part.snapshot().nodes.empty();
+    result.admission =
+        queueing::RunAdmission(whole, options, check_placement ? &oracle : nullptr, diags);
+  }
+
+  // Pods of workloads admitted in the input first (they were running), then the queue,
+  // then the pods of new admissions.
+  for (const BindingOracle::Entry& e : oracle.Decisions()) {
+    if (e.from_input) result.pod_decisions.push_back(e.decision);
+  }
+  result.pod_decisions.insert(result.pod_decisions.end(), plain.begin(), plain.end());
+  for (const BindingOracle::Entry& e : oracle.Decisions()) {
+    if (!e.from_input) result.pod_decisions.push_back(e.decision);
+  }
+  return result;
+}
+
+}  // namespace berth::engine

@@ -1,0 +1,41 @@
+// ClusterCycle: one member cluster's share of RunPlan, in the order things happen in a live
+// cluster: (1) pods of Workloads admitted in the input run (their jobs are unsuspended), (2)
+// every other pending pod is scheduled in kube-scheduler's queue order, pod groups
+// (coscheduling, Volcano) all or nothing, (3) Kueue admits pending Workloads cycle by cycle,
+// each admission checked by binding the workload's pods at once (BindingOracle), and
+// preempted workloads' pods are unbound. Jobs that stay queued keep no pods. Internal to
+// engine; called by RunPlan and ExplainPod.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "binding/scheduler.h"
+#include "core/diagnostics.h"
+#include "core/time.h"
+#include "engine/cluster_part.h"
+#include "model/decision.h"
+#include "queueing/admission.h"
+
+namespace berth::engine {
+
+struct ClusterCycleResult {
+  // Decisions in the order made, indices into the whole snapshot; pods of workloads that
+  // were preempted in this plan are left out (deleted).
+  std::vector<model::PodDecision> pod_decisions;
+  std::optional<queueing::AdmissionResult> admission;  // set when the cluster has Workloads
+};
+
+// Runs the cycle on `scheduler` (built on part.snapshot()). When `stop_before` is set, stops
+// right before that pod (local index) would be scheduled and returns what was decided so
+// far; *reached says whether it got there (explain replays the cycle this way).
+ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPart& part,
+                                   binding::Scheduler& scheduler, core::Timestamp now,
+                                   core::Diagnostics& diags,
+                                   std::optional<model::PodIndex> stop_before = std::nullopt,
+                                   bool* reached = nullptr);
+
+// The pods (whole indices) that belong to Kueue Workloads of the part's cluster.
+std::vector<bool> KueuePodMask(const model::Snapshot& whole, const ClusterPart& part);
+
+}  // namespace berth::engine

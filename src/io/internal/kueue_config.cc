@@ -1,0 +1,221 @@
+// config.kueue.x-k8s.io (v1beta1, v1beta2): Kueue's manager Configuration, the parts the
+// scheduler's decisions depend on (apis/config/v1beta2/configuration_types.go, defaults.go).
+// v1beta1 switched fairSharing and waitForPodsReady on with `enable: true`; v1beta2 dropped
+// `enable` and a present block means on. Durations are Go time.Duration strings.
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "io/internal/decoders.h"
+#include "io/internal/json_fields.h"
+
+namespace berth::io::internal {
+
+namespace {
+
+core::Error FieldError(std::string field, std::string message) {
+  return core::InvalidArgument(std::move(message), core::Location{"", "", std::move(field)});
+}
+
+core::Status GetDuration(dom::object obj, const char* key, int64_t* seconds, bool* found) {
+  std::string text;
+  BERTH_RETURN_IF_ERROR(GetString(obj, key, &text, found));
+  if (!*found) return core::OkStatus();
+  auto parsed = ParseDurationSeconds(text);
+  BERTH_IO_RETURN_IF_ERROR_AT(parsed, key);
+  if (*parsed < 0) return FieldError(key, "must not be negative");
+  *seconds = *parsed;
+  return core::OkStatus();
+}
+
+core::Status DecodeWaitForPodsReady(dom::object w, model::WaitForPodsReadyConfig* out) {
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetDuration(w, "timeout", &out->timeout_s, &found));
+  BERTH_RETURN_IF_ERROR(GetBool(w, "blockAdmission", &out->block_admission));
+  int64_t recovery = 0;
+  BERTH_RETURN_IF_ERROR(GetDuration(w, "recoveryTimeout", &recovery, &found));
+  if (found) out->recovery_timeout_s = recovery;
+  dom::object rs;
+  BERTH_RETURN_IF_ERROR(GetObject(w, "requeuingStrategy", &rs, &found));
+  if (!found) return core::OkStatus();
+  const std::string prefix = "requeuingStrategy";
+  BERTH_IO_RETURN_IF_ERROR_AT(GetString(rs, "timestamp", &out->requeuing_timestamp), prefix);
+  if (out->requeuing_timestamp.empty()) out->requeuing_timestamp = "Eviction";
+  if (out->requeuing_timestamp != "Eviction" && out->requeuing_timestamp != "Creation") {
+    return FieldError(prefix + ".timestamp", "unsupported value \"" + out->requeuing_timestamp +
+                                                 R"(": supported values: "Creation", "Eviction")");
+  }
+  int32_t value = 0;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(rs, "backoffLimitCount", &value, &found), prefix);
+  if (found) {
+    if (value < 0) return FieldError(prefix + ".backoffLimitCount", "must not be negative");
+    out->backoff_limit_count = value;
+  }
+  BERTH_IO_RETURN_IF_ERROR_AT(GetInt64(rs, "backoffBaseSeconds", &out->backoff_base_s), prefix);
+  BERTH_IO_RETURN_IF_ERROR_AT(GetInt64(rs, "backoffMaxSeconds", &out->backoff_max_s), prefix);
+  if (out->backoff_base_s < 0) {
+    return FieldError(prefix + ".backoffBaseSeconds", "must not be negative");
+  }
+  if (out->backoff_max_s < 0) {
+    return FieldError(prefix + ".backoffMaxSeconds", "must not be negative");
+  }
+  return core::OkStatus();
+}
+
+core::Status DecodeFairSharing(dom::object fs, model::FairSharingConfig* out) {
+  dom::array strategies;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(fs, "preemptionStrategies", &strategies, &found));
+  if (!found || strategies.size() == 0) return core::OkStatus();
+  out->preemption_strategies.clear();
+  size_t i = 0;
+  for (dom::element item : strategies) {
+    std::string field = "preemptionStrategies" + IndexField(i++);
+    std::string_view s;
+    if (item.get_string().get(s) != simdjson::SUCCESS) return FieldError(field, "must be a string");
+    if (s == "LessThanOrEqualToFinalShare") {
+      out->preemption_strategies.push_back(
+          model::FairSharingStrategy::kLessThanOrEqualToFinalShare);
+    } else if (s == "LessThanInitialShare") {
+      out->preemption_strategies.push_back(model::FairSharingStrategy::kLessThanInitialShare);
+    } else {
+      return FieldError(field, "unsupported value \"" + std::string(s) +
+                                   R"(": supported values: "LessThanInitialShare", )"
+                                   R"("LessThanOrEqualToFinalShare")");
+    }
+  }
+  // The lists upstream's validation allows: [a], [b], [a, b].
+  const auto& list = out->preemption_strategies;
+  bool allowed =
+      list.size() == 1 ||
+      (list.size() == 2 && list[0] == model::FairSharingStrategy::kLessThanOrEqualToFinalShare &&
+       list[1] == model::FairSharingStrategy::kLessThanInitialShare);
+  if (!allowed) {
+    return FieldError("preemptionStrategies",
+                      "must be [LessThanOrEqualToFinalShare], [LessThanInitialShare] or "
+                      "[LessThanOrEqualToFinalShare, LessThanInitialShare]");
+  }
+  return core::OkStatus();
+}
+
+core::Status DecodeAdmissionFairSharing(dom::object afs, model::AdmissionFairSharingConfig* out) {
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(
+      GetDuration(afs, "usageHalfLifeTime", &out->usage_half_life_time_s, &found));
+  BERTH_RETURN_IF_ERROR(
+      GetDuration(afs, "usageSamplingInterval", &out->usage_sampling_interval_s, &found));
+  dom::object weights;
+  BERTH_RETURN_IF_ERROR(GetObject(afs, "resourceWeights", &weights, &found));
+  if (!found) return core::OkStatus();
+  for (auto [name, value] : weights) {
+    std::string field = KeyField("resourceWeights", name);
+    double w = 0;
+    int64_t i = 0;
+    if (value.get_int64().get(i) == simdjson::SUCCESS) {
+      w = static_cast<double>(i);
+    } else if (value.get_double().get(w) != simdjson::SUCCESS) {
+      return FieldError(field, "must be a number");
+    }
+    if (w < 0 || !std::isfinite(w) || w > 9e15) return FieldError(field, "must not be negative");
+    out->resource_weights_milli[std::string(name)] = std::llround(w * 1000);
+  }
+  return core::OkStatus();
+}
+
+}  // namespace
+
+core::Result<int64_t> ParseDurationSeconds(std::string_view text) {
+  // Go's time.ParseDuration: [-+]? then one or more <decimal><unit>, or "0".
+  auto invalid = [&] {
+    return core::InvalidArgument("invalid duration \"" + std::string(text) +
+                                 "\": expected a Go duration such as \"300ms\", \"5m\", \"1h30m\"");
+  };
+  std::string_view s = text;
+  bool negative = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (s == "0") return int64_t{0};
+  if (s.empty()) return invalid();
+  long double total_ns = 0;
+  while (!s.empty()) {
+    size_t n = 0;
+    while (n < s.size() && ((s[n] >= '0' && s[n] <= '9') || s[n] == '.')) ++n;
+    if (n == 0) return invalid();
+    std::string number(s.substr(0, n));
+    if (number == "." || number.find('.') != number.rfind('.')) return invalid();
+    s.remove_prefix(n);
+    size_t u = 0;
+    while (u < s.size() && !((s[u] >= '0' && s[u] <= '9') || s[u] == '.')) ++u;
+    std::string_view unit = s.substr(0, u);
+    s.remove_prefix(u);
+    long double scale = 0;
+    if (unit == "ns") {
+      scale = 1;
+    } else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs") {
+      scale = 1e3L;
+    } else if (unit == "ms") {
+      scale = 1e6L;
+    } else if (unit == "s") {
+      scale = 1e9L;
+    } else if (unit == "m") {
+      scale = 60e9L;
+    } else if (unit == "h") {
+      scale = 3600e9L;
+    } else {
+      return invalid();
+    }
+    total_ns += std::strtold(number.c_str(), nullptr) * scale;
+  }
+  // time.Duration is an int64 of nanoseconds.
+  if (total_ns > static_cast<long double>(std::numeric_limits<int64_t>::max())) {
+    return core::OutOfRange("duration \"" + std::string(text) + "\" is out of range");
+  }
+  auto seconds = static_cast<int64_t>(total_ns / 1e9L);
+  return negative ? -seconds : seconds;
+}
+
+core::Result<model::KueueConfig> DecodeKueueConfig(dom::object obj, std::string_view api_version) {
+  model::KueueConfig config;
+  const bool v1beta1 = api_version == "config.kueue.x-k8s.io/v1beta1";
+  dom::object part;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "fairSharing", &part, &found));
+  if (found) {
+    bool enabled = !v1beta1;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetBool(part, "enable", &enabled), "fairSharing");
+    model::FairSharingConfig fs;
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeFairSharing(part, &fs), "fairSharing");
+    if (enabled) config.fair_sharing = std::move(fs);
+  }
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "admissionFairSharing", &part, &found));
+  if (found) {
+    model::AdmissionFairSharingConfig afs;
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeAdmissionFairSharing(part, &afs), "admissionFairSharing");
+    config.admission_fair_sharing = std::move(afs);
+  }
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "waitForPodsReady", &part, &found));
+  if (found) {
+    bool enabled = !v1beta1;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetBool(part, "enable", &enabled), "waitForPodsReady");
+    model::WaitForPodsReadyConfig w;
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeWaitForPodsReady(part, &w), "waitForPodsReady");
+    if (enabled) config.wait_for_pods_ready = std::move(w);
+  }
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "multiKueue", &part, &found));
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "dispatcherName", &config.multikueue_dispatcher),
+                                "multiKueue");
+    if (config.multikueue_dispatcher.empty()) {
+      config.multikueue_dispatcher = "kueue.x-k8s.io/multikueue-dispatcher-all-at-once";
+    }
+    BERTH_IO_RETURN_IF_ERROR_AT(
+        GetDuration(part, "workerLostTimeout", &config.multikueue_worker_lost_timeout_s, &found),
+        "multiKueue");
+  }
+  return config;
+}
+
+}  // namespace berth::io::internal

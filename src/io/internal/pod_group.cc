@@ -1,0 +1,33 @@
+// PodGroup of the coscheduling plugin (scheduling.x-k8s.io/v1alpha1) and of Volcano
+// (scheduling.volcano.sh/v1beta1): a gang of pods that binds only when spec.minMember of them
+// can. Volcano's spec.queue is kept for explanations; neither kind's other fields
+// (minResources, scheduleTimeoutSeconds) change a single-pass plan.
+#include <string>
+#include <utility>
+
+#include "io/internal/decoders.h"
+#include "io/internal/json_fields.h"
+
+namespace berth::io::internal {
+
+core::Result<model::PodGroup> DecodePodGroup(dom::object obj, std::string_view api_version) {
+  model::PodGroup pg;
+  pg.api_version = std::string(api_version);
+  BERTH_ASSIGN_OR_RETURN(pg.meta, DecodeObjectMeta(obj, /*namespaced=*/true,
+                                                   /*name_required=*/true));
+  dom::object spec;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));
+  if (!found) return pg;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(spec, "minMember", &pg.min_member), "spec");
+  if (pg.min_member < 0) {
+    return core::InvalidArgument("must be greater than or equal to 0",
+                                 core::Location{"", "", "spec.minMember"});
+  }
+  if (api_version.starts_with("scheduling.volcano.sh/")) {
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(spec, "queue", &pg.queue), "spec");
+  }
+  return pg;
+}
+
+}  // namespace berth::io::internal

@@ -1,0 +1,564 @@
+#include "queueing/admission_scheduler.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+namespace berth::queueing {
+namespace {
+
+const char* PreemptionText(const std::string& reason) {
+  if (reason == "InClusterQueue") return "prioritization in the ClusterQueue";
+  if (reason == "InCohortReclaimWhileBorrowing") {
+    return "reclamation within the cohort while borrowing";
+  }
+  if (reason == "InCohortFairSharing") return "fairly sharing within the cohort";
+  return "reclamation within the cohort";
+}
+
+std::string JobUid(const model::Workload& wl) {
+  auto it = wl.meta.labels.find("kueue.x-k8s.io/job-uid");
+  return it == wl.meta.labels.end() ? "UNKNOWN" : it->second;
+}
+
+bool NamespaceMatches(const model::ClusterQueue& cq, const model::Snapshot& snapshot,
+                      const QueueSetup& setup, const std::string& ns) {
+  if (!cq.namespace_selector) return false;
+  if (cq.namespace_selector->Empty()) return true;
+  core::Labels labels;
+  auto it = setup.namespace_by_name.find(ns);
+  if (it != setup.namespace_by_name.end()) {
+    labels = snapshot.namespaces[static_cast<size_t>(it->second)].meta.labels;
+  }
+  // The API server labels every namespace with its own name.
+  labels.emplace("kubernetes.io/metadata.name", ns);
+  return cq.namespace_selector->Matches(labels);
+}
+
+}  // namespace
+
+AdmissionScheduler::AdmissionScheduler(const model::Snapshot& snapshot,
+                                       const AdmissionOptions& options, PlacementOracle* oracle,
+                                       core::Diagnostics& diags)
+    : snapshot_(snapshot),
+      options_(options),
+      oracle_(oracle),
+      diags_(diags),
+      state_(snapshot, BuildQueueSetup(snapshot, options.cluster, diags)),
+      preemptor_(state_),
+      assigner_(state_, preemptor_),
+      decisions_(snapshot.kueue_workloads.size()),
+      in_cluster_(snapshot.kueue_workloads.size(), false) {
+  for (size_t q = 0; q < state_.setup().cqs.size(); ++q) queues_.emplace_back(&state_);
+}
+
+std::vector<model::CheckState> AdmissionScheduler::CheckStates(
+    int32_t wl, int32_t cq, const model::Admission& admission) const {
+  std::vector<model::CheckState> out;
+  const model::Workload& w = state_.workload(wl);
+  for (const auto& rule : state_.cq_spec(cq).admission_checks) {
+    bool applies = rule.on_flavors.empty();
+    for (const auto& psa : admission.pod_set_assignments) {
+      for (const auto& [res, flavor] : psa.flavors) {
+        applies = applies || std::find(rule.on_flavors.begin(), rule.on_flavors.end(), flavor) !=
+                                 rule.on_flavors.end();
+      }
+    }
+    if (!applies) continue;
+    model::CheckState st = model::CheckState::kPending;
+    for (const auto& s : w.admission_checks) {
+      if (s.name == rule.name) st = s.state;
+    }
+    out.push_back(st);
+  }
+  return out;
+}
+
+void AdmissionScheduler::ClassifyHolder(int32_t i, WorkloadDecision& d) {
+  const model::Workload& wl = state_.workload(i);
+  d.admission = wl.admission;
+  auto cq_it = state_.setup().cq_by_name.find(wl.admission->cluster_queue);
+  auto evict = [&](WorkloadOutcome outcome, const char* eviction, std::string message) {
+    d.outcome = outcome;
+    d.eviction_reason = eviction;
+    d.reason = outcome == WorkloadOutcome::kInactive ? "Inadmissible" : "Pending";
+    d.message = std::move(message);
+    d.admission.reset();
+    if (oracle_ != nullptr) oracle_->Release(i);
+  };
+  if (!wl.active) {
+    evict(WorkloadOutcome::kInactive, "Deactivated", "The workload is deactivated");
+    return;
+  }
+  if (cq_it == state_.setup().cq_by_name.end()) {
+    // Its ClusterQueue is gone: Kueue leaves it running and accounts it nowhere.
+    d.outcome = WorkloadOutcome::kAlreadyAdmitted;
+    return;
+  }
+  const int32_t q = cq_it->second;
+  state_.info(i).cq = q;
+  const std::vector<model::CheckState> checks = CheckStates(i, q, *wl.admission);
+  const auto has = [&](model::CheckState s) {
+    return std::find(checks.begin(), checks.end(), s) != checks.end();
+  };
+  if (has(model::CheckState::kRejected)) {
+    d.deactivate = true;
+    evict(WorkloadOutcome::kInactive, "AdmissionCheck",
+          "The workload is deactivated due to a rejected AdmissionCheck");
+    return;
+  }
+  if (has(model::CheckState::kRetry)) {
+    evict(WorkloadOutcome::kPending, "AdmissionCheck", "At least one admission check is false");
+    return;
+  }
+  if (state_.cq_spec(q).stop_policy == model::StopPolicy::kHoldAndDrain) {
+    evict(WorkloadOutcome::kPending, "ClusterQueueStopped", "The ClusterQueue is stopped");
+    return;
+  }
+  HeldQuota held;
+  held.cq = q;
+  held.admission = *wl.admission;
+  const model::WorkloadCondition* reserved = wl.FindCondition("QuotaReserved");
+  held.reserved_at = reserved->last_transition_time;
+  for (const auto& psa : wl.admission->pod_set_assignments) {
+    for (const auto& [res, flavor] : psa.flavors) {
+      model::ResourceId r;
+      auto amount = psa.resource_usage.find(res);
+      if (amount == psa.resource_usage.end() || !snapshot_.resources.Find(res, &r)) continue;
+      const int32_t fr = state_.setup().FrId(flavor, r);
+      if (fr < 0 || amount->second <= 0) continue;  // a flavor the queue no longer offers
+      held.usage.emplace_back(fr, amount->second);
+    }
+  }
+  std::sort(held.usage.begin(), held.usage.end());
+  // Merge repeated FRs (several pod sets on one flavor).
+  FrUsage merged;
+  for (const auto& [fr, v] : held.usage) {
+    if (!merged.empty() && merged.back().first == fr) {
+      merged.back().second += v;
+    } else {
+      merged.emplace_back(fr, v);
+    }
+  }
+  held.usage = std::move(merged);
+  state_.Hold(i, std::move(held));
+  const bool all_ready = !has(model::CheckState::kPending);
+  if (all_ready) {
+    d.outcome = ConditionTrue(wl, "Admitted") ? WorkloadOutcome::kAlreadyAdmitted
+                                              : WorkloadOutcome::kAdmitted;
+  } else {
+    d.outcome = WorkloadOutcome::kQuotaReserved;
+  }
+}
+
+void AdmissionScheduler::ClassifyPending(int32_t i, WorkloadDecision& d) {
+  const model::Workload& wl = state_.workload(i);
+  d.outcome = WorkloadOutcome::kInadmissible;
+  if (!wl.active) {
+    d.outcome = WorkloadOutcome::kInactive;
+    return;
+  }
+  const QueueSetup& setup = state_.setup();
+  auto lq_it = setup.local_queue_by_key.find(wl.meta.namespace_ + "/" + wl.queue_name);
+  if (lq_it == setup.local_queue_by_key.end()) {
+    d.reason = "Misconfigured";
+    d.message = "LocalQueue " + wl.queue_name + " doesn't exist";
+    return;
+  }
+  const model::LocalQueue& lq = snapshot_.local_queues[static_cast<size_t>(lq_it->second)];
+  if (lq.stop_policy != model::StopPolicy::kNone) {
+    d.reason = "Suspended";
+    d.message = "LocalQueue " + lq.meta.name + " is stopped";
+    return;
+  }
+  auto cq_it = setup.cq_by_name.find(lq.cluster_queue);
+  if (cq_it == setup.cq_by_name.end()) {
+    d.reason = "Misconfigured";
+    d.message = "ClusterQueue " + lq.cluster_queue + " doesn't exist";
+    return;
+  }
+  const int32_t q = cq_it->second;
+  state_.info(i).cq = q;
+  const ClusterQueueInfo& cq = state_.cq(q);
+  if (!cq.active) {
+    d.reason = cq.stopped ? "Suspended" : "Misconfigured";
+    d.message = "ClusterQueue " + cq.name + " is inactive";
+    return;
+  }
+  if (!NamespaceMatches(state_.cq_spec(q), snapshot_, setup, wl.meta.namespace_)) {
+    d.reason = "Misconfigured";
+    d.message = "Workload namespace doesn't match ClusterQueue selector";
+    return;
+  }
+  for (const auto& s : wl.admission_checks) {
+    if (s.state == model::CheckState::kRejected) {
+      d.outcome = WorkloadOutcome::kInactive;
+      d.deactivate = true;
+      d.reason = "Inadmissible";
+      d.message = "The workload is deactivated due to a rejected AdmissionCheck";
+      return;
+    }
+  }
+  d.outcome = WorkloadOutcome::kPending;
+  queues_[static_cast<size_t>(q)].Push(i);
+}
+
+void AdmissionScheduler::Classify() {
+  // Holders first, so every pending workload sees the quota already taken.
+  std::vector<int32_t> pending;
+  for (size_t i = 0; i < snapshot_.kueue_workloads.size(); ++i) {
+    const model::Workload& wl = snapshot_.kueue_workloads[i];
+    if (wl.cluster != options_.cluster) continue;
+    in_cluster_[i] = true;
+    const int32_t idx = static_cast<int32_t>(i);
+    state_.info(idx) = BuildWorkloadInfo(wl, idx);
+    WorkloadDecision& d = decisions_[i];
+    d.workload = idx;
+    if (ConditionTrue(wl, "Finished")) {
+      d.outcome = WorkloadOutcome::kFinished;
+      d.admission = wl.admission;
+      continue;
+    }
+    if (wl.admission && ConditionTrue(wl, "QuotaReserved") && !ConditionTrue(wl, "Evicted")) {
+      ClassifyHolder(idx, d);
+    } else {
+      pending.push_back(idx);
+    }
+  }
+  for (int32_t i : pending) ClassifyPending(i, decisions_[static_cast<size_t>(i)]);
+}
+
+AdmissionScheduler::Entry AdmissionScheduler::Nominate(int32_t wl) {
+  Entry e;
+  e.wl = wl;
+  const WorkloadInfo& info = state_.info(wl);
+  for (const auto& ps : info.pod_sets) e.counts.push_back(ps.count);
+  auto attempt = [&](const std::vector<int32_t>& counts, Entry& out) {
+    out.assignment = assigner_.Assign(info, counts, true);
+    out.preemption = {};
+    if (out.assignment.mode == Assignment::Mode::kPreempt) {
+      out.preemption = preemptor_.GetTargets(info, info.cq, out.assignment.usage,
+                                             out.assignment.contested, true);
+    }
+    return out.assignment.mode == Assignment::Mode::kFit ||
+           (out.assignment.mode == Assignment::Mode::kPreempt && !out.preemption.targets.empty());
+  };
+  if (attempt(e.counts, e)) return e;
+  // Partial admission (podset_reducer.go): binary search the smallest reduction k whose
+  // counts fit or preempt with targets.
+  std::vector<int32_t> deltas;
+  int64_t total = 0;
+  for (const auto& ps : info.pod_sets) {
+    const int32_t delta = ps.min_count ? std::max(0, ps.count - *ps.min_count) : 0;
+    deltas.push_back(delta);
+    total += delta;
+  }
+  if (total == 0) return e;
+  int64_t lo = 1, hi = total;
+  std::optional<Entry> best;
+  while (lo <= hi) {
+    const int64_t k = lo + (hi - lo) / 2;
+    Entry trial;
+    trial.wl = wl;
+    for (size_t p = 0; p < info.pod_sets.size(); ++p) {
+      trial.counts.push_back(static_cast<int32_t>(info.pod_sets[p].count - deltas[p] * k / total));
+    }
+    if (attempt(trial.counts, trial)) {
+      best = std::move(trial);
+      hi = k - 1;
+    } else {
+      lo = k + 1;
+    }
+  }
+  if (best) return std::move(*best);
+  return e;
+}
+
+bool AdmissionScheduler::QuotaFits(int32_t cq, const FrUsage& usage) const {
+  for (const auto& [fr, v] : usage) {
+    if (v > state_.tree().Available(cq, fr)) return false;
+  }
+  return true;
+}
+
+model::Admission AdmissionScheduler::BuildAdmission(const Entry& e) const {
+  model::Admission a;
+  const WorkloadInfo& info = state_.info(e.wl);
+  a.cluster_queue = state_.cq(info.cq).name;
+  for (const auto& ps : e.assignment.pod_sets) {
+    model::PodSetAssignment psa;
+    psa.name = ps.name;
+    psa.flavors = ps.flavors;
+    psa.resource_usage = ps.resource_usage;
+    psa.count = ps.count;
+    a.pod_set_assignments.push_back(std::move(psa));
+  }
+  return a;
+}
+
+void AdmissionScheduler::Requeue(int32_t wl, bool park) {
+  const int32_t q = state_.info(wl).cq;
+  const bool strict = state_.cq_spec(q).queueing_strategy == model::QueueingStrategy::kStrictFifo;
+  // StrictFIFO keeps its head in the heap (it blocks the queue); BestEffortFIFO parks it so
+  // the next workload becomes head, until quota frees in the cohort.
+  if (park && !strict) {
+    parked_by_[std::to_string(q) + '#' + state_.info(wl).equivalence] = wl;
+    queues_[static_cast<size_t>(q)].Park(wl);
+  } else {
+    queues_[static_cast<size_t>(q)].Push(wl);
+  }
+}
+
+bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
+  WorkloadDecision& d = decisions_[static_cast<size_t>(e.wl)];
+  const WorkloadInfo& info = state_.info(e.wl);
+  const int32_t q = info.cq;
+  const bool strict = state_.cq_spec(q).queueing_strategy == model::QueueingStrategy::kStrictFifo;
+  // A victim requeued in this run keeps its eviction as the story to tell unless it gets
+  // quota again; its later attempts still show in attempts/candidates.
+  struct Restore {
+    WorkloadDecision& d;
+    std::optional<WorkloadDecision> evicted;
+    ~Restore() {
+      if (evicted && d.outcome != WorkloadOutcome::kAdmitted &&
+          d.outcome != WorkloadOutcome::kQuotaReserved) {
+        d.outcome = WorkloadOutcome::kPreempted;
+        d.reason = std::move(evicted->reason);
+        d.message = std::move(evicted->message);
+        d.cycle = evicted->cycle;
+      }
+    }
+  } restore{d, d.outcome == WorkloadOutcome::kPreempted ? std::optional<WorkloadDecision>(d)
+                                                        : std::nullopt};
+  d.cycle = cycle;
+  d.attempts = e.assignment.attempts;
+  d.candidates = e.preemption.candidates;
+  d.outcome = WorkloadOutcome::kPending;
+  const Assignment& a = e.assignment;
+  if (a.mode == Assignment::Mode::kNoFit) {
+    d.reason = a.reason;
+    d.message = a.message;
+    Requeue(e.wl, true);
+    return !strict;
+  }
+  if (a.mode == Assignment::Mode::kPreempt) {
+    if (e.preemption.targets.empty()) {
+      d.reason = "WaitingForQuota";
+      d.message = a.message;
+      // Hold the quota it would need for the rest of the cycle so lower-ordered workloads
+      // cannot take what it could get by preemption (unless reclaim=Any frees it anyway).
+      if (state_.cq_spec(q).preemption.reclaim_within_cohort != model::PreemptionPolicy::kAny) {
+        state_.AddUsage(q, a.usage);
+        cycle_reservations_.emplace_back(q, a.usage);
+      }
+      Requeue(e.wl, true);
+      return !strict;
+    }
+    const bool overlaps = std::any_of(
+        e.preemption.targets.begin(), e.preemption.targets.end(),
+        [&](const PreemptionTarget& t) { return !state_.held(t.workload).has_value(); });
+    if (overlaps) {
+      // RecomputeAssignmentUponPreemptionTargetsOverlap: earlier entries of this cycle already
+      // evicted some of its targets (they are gone from the tree and the admitted sets), so
+      // search again. If their removal alone makes room it is a DeferredFit: it waits for
+      // those evictions holding the quota.
+      if (QuotaFits(q, a.usage)) {
+        state_.AddUsage(q, a.usage);
+        cycle_reservations_.emplace_back(q, a.usage);
+        d.reason = "WaitingForPreemptedWorkloads";
+        d.message = "Waiting for the preemption of workloads targeted by another workload";
+        queues_[static_cast<size_t>(q)].PushSticky(e.wl);
+        return true;
+      }
+      e.preemption = preemptor_.GetTargets(info, q, a.usage, a.contested, true);
+      d.candidates = e.preemption.candidates;
+      if (e.preemption.targets.empty()) {
+        d.reason = "WaitingForQuota";
+        d.message = "Workload has overlapping preemption targets with another workload";
+        Requeue(e.wl, false);
+        return false;
+      }
+    }
+    for (const auto& t : e.preemption.targets) {
+      const HeldQuota& h = *state_.held(t.workload);
+      state_.RemoveUsage(h.cq, h.usage);
+    }
+    const bool fits = QuotaFits(q, a.usage);
+    for (const auto& t : e.preemption.targets) {
+      const HeldQuota& h = *state_.held(t.workload);
+      state_.AddUsage(h.cq, h.usage);
+    }
+    if (!fits) {
+      d.reason = "WaitingForQuota";
+      d.message = "Workload no longer fits after processing another workload";
+      Requeue(e.wl, false);
+      return false;
+    }
+    const model::Workload& preemptor = state_.workload(e.wl);
+    for (const auto& t : e.preemption.targets) {
+      state_.Release(t.workload);
+      cycle_victims_.push_back(t.workload);
+      WorkloadDecision& v = decisions_[static_cast<size_t>(t.workload)];
+      v.outcome = WorkloadOutcome::kPreempted;
+      v.cycle = cycle;
+      v.admission.reset();
+      v.preempted_by = e.wl;
+      v.preemption_reason = t.reason;
+      v.eviction_reason = "Preempted";
+      v.reason = "Preempted";
+      v.message = "Preempted to accommodate a workload (UID: " + preemptor.meta.uid +
+                  ", JobUID: " + JobUid(preemptor) + ") due to " + PreemptionText(t.reason);
+      d.victims.push_back(t.workload);
+    }
+    state_.AddUsage(q, a.usage);
+    cycle_reservations_.emplace_back(q, a.usage);
+    d.reason = "WaitingForPreemptedWorkloads";
+    d.message =
+        "Pending the preemption of " + std::to_string(e.preemption.targets.size()) + " workload(s)";
+    queues_[static_cast<size_t>(q)].PushSticky(e.wl);
+    return true;
+  }
+  // Fit: the cohort re-check against what earlier entries of this cycle took.
+  if (!QuotaFits(q, a.usage)) {
+    d.reason = "WaitingForQuota";
+    d.message = "Workload no longer fits after processing another workload";
+    Requeue(e.wl, false);
+    return false;
+  }
+  model::Admission admission = BuildAdmission(e);
+  if (oracle_ != nullptr) {
+    std::string why;
+    if (!oracle_->TryPlace(e.wl, admission, &why)) {
+      d.reason = "TopologyPlacementFailed";
+      d.message = "couldn't place the workload's pods: " + why;
+      Requeue(e.wl, true);
+      return !strict;
+    }
+  }
+  const std::vector<model::CheckState> checks = CheckStates(e.wl, q, admission);
+  const bool all_ready = std::all_of(checks.begin(), checks.end(), [](model::CheckState s) {
+    return s == model::CheckState::kReady;
+  });
+  HeldQuota held;
+  held.cq = q;
+  held.usage = a.usage;
+  held.admission = admission;
+  held.reserved_at = options_.now;
+  held.sequence = state_.NextSequence();
+  state_.Hold(e.wl, std::move(held));
+  d.outcome = all_ready ? WorkloadOutcome::kAdmitted : WorkloadOutcome::kQuotaReserved;
+  d.admission = std::move(admission);
+  d.reason.clear();
+  d.message.clear();
+  return true;
+}
+
+ClusterQueueState AdmissionScheduler::CqState(int32_t q) const {
+  const ClusterQueueInfo& cq = state_.cq(q);
+  ClusterQueueState s;
+  s.name = cq.name;
+  s.active = cq.active;
+  s.reason = cq.reason;
+  s.message = cq.message;
+  const auto& catalog = snapshot_.resources;
+  for (const auto& group : cq.groups) {
+    for (const auto& flavor : group.flavors) {
+      for (size_t r = 0; r < flavor.frs.size(); ++r) {
+        const int32_t fr = flavor.frs[r];
+        const int64_t used = state_.tree().Usage(q, fr);
+        s.usage.push_back({flavor.name, catalog.Name(group.resources[r]), used,
+                           std::max<int64_t>(0, used - state_.tree().SubtreeQuota(q, fr))});
+      }
+    }
+  }
+  return s;
+}
+
+AdmissionResult AdmissionScheduler::Run() {
+  Classify();
+  const int64_t num_workloads = static_cast<int64_t>(snapshot_.kueue_workloads.size());
+  const int64_t num_cqs = static_cast<int64_t>(queues_.size());
+  const int64_t max_cycles =
+      options_.max_cycles > 0 ? options_.max_cycles : 4 * (num_workloads + num_cqs) + 64;
+  AdmissionResult result;
+  int32_t cycle = 0;
+  std::vector<Entry> entries;
+  while (cycle < max_cycles) {
+    entries.clear();
+    for (size_t q = 0; q < queues_.size(); ++q) {
+      if (auto wl = queues_[q].Pop()) entries.push_back(Nominate(*wl));
+    }
+    if (entries.empty()) break;
+    ++cycle;
+    // Classical order: lower borrowing level, higher priority, older, then UID and index.
+    std::sort(entries.begin(), entries.end(), [this](const Entry& a, const Entry& b) {
+      if (a.assignment.borrow_level != b.assignment.borrow_level) {
+        return a.assignment.borrow_level < b.assignment.borrow_level;
+      }
+      const WorkloadInfo& ia = state_.info(a.wl);
+      const WorkloadInfo& ib = state_.info(b.wl);
+      if (ia.priority != ib.priority) return ia.priority > ib.priority;
+      if (ia.queue_timestamp != ib.queue_timestamp) return ia.queue_timestamp < ib.queue_timestamp;
+      const std::string& ua = state_.workload(a.wl).meta.uid;
+      const std::string& ub = state_.workload(b.wl).meta.uid;
+      if (ua != ub) return ua < ub;
+      return a.wl < b.wl;
+    });
+    bool progress = false;
+    cycle_victims_.clear();
+    cycle_reservations_.clear();
+    for (Entry& e : entries) progress = Process(e, cycle) || progress;
+    for (const auto& [q, usage] : cycle_reservations_) state_.RemoveUsage(q, usage);
+    // Victims are evicted now: their quota is free for the next cycle, they are pending
+    // again, and every parked workload of their cohort tree gets another chance.
+    std::set<int32_t> freed_roots;
+    for (int32_t v : cycle_victims_) {
+      if (oracle_ != nullptr) oracle_->Release(v);
+      const int32_t q = state_.info(v).cq;
+      queues_[static_cast<size_t>(q)].Push(v);
+      if (!freed_roots.insert(state_.tree().Root(q)).second) continue;
+      for (int32_t member : state_.cq(q).same_tree)
+        queues_[static_cast<size_t>(member)].Reactivate();
+    }
+    if (!progress) break;
+  }
+  result.cycles = cycle;
+  // Workloads parked with an equivalent one never became head themselves: they wait for the
+  // same reason, so they carry its message (Kueue leaves them without a new condition).
+  for (size_t i = 0; i < decisions_.size(); ++i) {
+    WorkloadDecision& d = decisions_[i];
+    const int32_t q = state_.info(static_cast<int32_t>(i)).cq;
+    if (!in_cluster_[i] || d.outcome != WorkloadOutcome::kPending || !d.reason.empty() || q < 0) {
+      continue;
+    }
+    auto it =
+        parked_by_.find(std::to_string(q) + '#' + state_.info(static_cast<int32_t>(i)).equivalence);
+    if (it == parked_by_.end()) continue;
+    const WorkloadDecision& rep = decisions_[static_cast<size_t>(it->second)];
+    if (rep.outcome != WorkloadOutcome::kPending) continue;
+    d.reason = rep.reason;
+    d.message = rep.message;
+    d.cycle = rep.cycle;
+  }
+  for (size_t i = 0; i < decisions_.size(); ++i) {
+    if (in_cluster_[i]) result.decisions.push_back(std::move(decisions_[i]));
+  }
+  for (size_t q = 0; q < queues_.size(); ++q) {
+    result.cluster_queues.push_back(CqState(static_cast<int32_t>(q)));
+  }
+  // Status counts in one pass over the decisions (pending, reserving, admitted).
+  for (const WorkloadDecision& d : result.decisions) {
+    const int32_t q = state_.info(d.workload).cq;
+    if (q < 0) continue;
+    ClusterQueueState& s = result.cluster_queues[static_cast<size_t>(q)];
+    if (d.outcome == WorkloadOutcome::kPending) ++s.pending;
+    if (!state_.held(d.workload)) continue;
+    ++s.reserving;
+    if (d.outcome == WorkloadOutcome::kAdmitted || d.outcome == WorkloadOutcome::kAlreadyAdmitted) {
+      ++s.admitted;
+    }
+  }
+  return result;
+}
+
+}  // namespace berth::queueing

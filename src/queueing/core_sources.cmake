@@ -1,0 +1,12 @@
+# The admission core (everything but topology_*), appended to the queueing module's sources.
+list(APPEND QUEUEING_SRCS
+  admission.cc
+  admission_scheduler.cc
+  admission_state.cc
+  amount_text.cc
+  flavor_assigner.cc
+  pending_queue.cc
+  preemptor.cc
+  queue_setup.cc
+  quota_tree.cc
+  workload_info.cc)

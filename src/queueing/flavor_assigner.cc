@@ -1,0 +1,323 @@
+#include "queueing/flavor_assigner.h"
+
+#include <algorithm>
+
+#include "core/taint.h"
+#include "queueing/amount_text.h"
+
+namespace berth::queueing {
+namespace {
+
+struct FlavorResult {
+  FitMode mode = FitMode::kFit;
+  int32_t borrow = 0;
+};
+
+// Kueue's isPreferred: which of two viable flavor results wins.
+bool Better(const FlavorResult& a, const FlavorResult& b, model::FungibilityPreference pref) {
+  const bool a_viable = a.mode >= FitMode::kPreempt;
+  const bool b_viable = b.mode >= FitMode::kPreempt;
+  if (a_viable != b_viable) return a_viable;
+  if (pref == model::FungibilityPreference::kPreemptionOverBorrowing) {
+    if (a.borrow != b.borrow) return a.borrow < b.borrow;
+    return a.mode > b.mode;
+  }
+  if (a.mode != b.mode) return a.mode > b.mode;
+  return a.borrow < b.borrow;
+}
+
+bool ShouldTryNextFlavor(const FlavorResult& r, const model::FlavorFungibility& f) {
+  if (r.mode == FitMode::kNoFit || r.mode == FitMode::kNoCandidates) return true;
+  if ((r.mode == FitMode::kPreempt || r.mode == FitMode::kReclaim) &&
+      f.when_can_preempt == model::FungibilityPolicy::kTryNextFlavor) {
+    return true;
+  }
+  return r.borrow > 0 && f.when_can_borrow == model::FungibilityPolicy::kTryNextFlavor;
+}
+
+std::string TaintText(const core::Taint& t) {
+  std::string s = t.key;
+  if (!t.value.empty()) s += "=" + t.value;
+  s += ":";
+  s += core::TaintEffectName(t.effect);
+  return s;
+}
+
+// flavorassigner.go flavorSelector: only the keys the flavor itself labels are evaluated;
+// a required-affinity term left without expressions matches everything.
+bool MatchesFlavorLabels(const model::Pod& pod, const core::Labels& flavor_labels) {
+  for (const auto& [k, v] : pod.node_selector) {
+    auto it = flavor_labels.find(k);
+    if (it != flavor_labels.end() && it->second != v) return false;
+  }
+  if (!pod.node_affinity.required) return true;
+  for (const auto& term : pod.node_affinity.required->terms) {
+    core::NodeSelectorTerm kept;
+    for (const auto& req : term.match_expressions) {
+      if (flavor_labels.count(req.key) > 0) kept.match_expressions.push_back(req);
+    }
+    if (kept.match_expressions.empty()) return true;
+    if (kept.Matches(flavor_labels, "")) return true;
+  }
+  return false;
+}
+
+void Accumulate(FrUsage& usage, int32_t fr, int64_t v) {
+  auto it = std::lower_bound(usage.begin(), usage.end(), std::make_pair(fr, int64_t{0}),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (it != usage.end() && it->first == fr) {
+    it->second += v;
+  } else {
+    usage.insert(it, {fr, v});
+  }
+}
+
+int64_t Lookup(const FrUsage& usage, int32_t fr) {
+  for (const auto& [f, v] : usage) {
+    if (f == fr) return v;
+  }
+  return 0;
+}
+
+}  // namespace
+
+const char* FitModeName(FitMode mode, int32_t borrow_level) {
+  switch (mode) {
+    case FitMode::kNoFit:
+      return "NoFit";
+    case FitMode::kNoCandidates:
+      return "NoCandidates";
+    case FitMode::kPreempt:
+      return "Preempt";
+    case FitMode::kReclaim:
+      return "Reclaim";
+    case FitMode::kFit:
+      return borrow_level > 0 ? "Borrow" : "Fit";
+  }
+  return "NoFit";
+}
+
+Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int32_t>& counts,
+                                  bool explain) {
+  Assignment out;
+  const int32_t q = wl.cq;
+  const ClusterQueueInfo& cq = state_.cq(q);
+  const model::ClusterQueue& spec = state_.cq_spec(q);
+  const QuotaTree& tree = state_.tree();
+  const auto& catalog = state_.snapshot().resources;
+  const model::Workload& workload = state_.workload(wl.index);
+  const bool can_preempt_while_borrowing =
+      spec.preemption.borrow_within_cohort.policy != model::PreemptionPolicy::kNever;
+  const bool any_preemption =
+      spec.preemption.within_cluster_queue != model::PreemptionPolicy::kNever ||
+      spec.preemption.reclaim_within_cohort != model::PreemptionPolicy::kNever;
+  bool saw_quota_shortage = false, saw_exceeds_max = false;
+
+  for (size_t p = 0; p < wl.pod_sets.size(); ++p) {
+    const PodSetRequest& ps = wl.pod_sets[p];
+    const model::Pod& tmpl = workload.pod_sets[p].pod_template;
+    const int64_t count = counts[p];
+    PlannedPodSet planned;
+    planned.name = ps.name;
+    planned.count = static_cast<int32_t>(count);
+    // Totals for this pod set: per-pod requests × count, plus `pods` when covered.
+    std::vector<std::pair<model::ResourceId, int64_t>> totals;
+    for (const auto& [r, v] : ps.per_pod) {
+      if (r != model::kPods) totals.emplace_back(r, v * count);
+    }
+    if (cq.covers_pods && count > 0) {
+      totals.emplace_back(model::kPods, count);
+      std::sort(totals.begin(), totals.end());
+    }
+    std::vector<std::string> reasons;
+    FitMode ps_mode = FitMode::kFit;
+    std::vector<bool> done(totals.size(), false);
+    for (size_t t = 0; t < totals.size() && ps_mode != FitMode::kNoFit; ++t) {
+      if (done[t] || totals[t].second == 0) continue;
+      auto g_it = cq.group_of_resource.find(totals[t].first.v);
+      if (g_it == cq.group_of_resource.end()) {
+        reasons.push_back("resource " + catalog.Name(totals[t].first) +
+                          " unavailable in ClusterQueue");
+        ps_mode = FitMode::kNoFit;
+        break;
+      }
+      const QuotaGroup& group = cq.groups[static_cast<size_t>(g_it->second)];
+      // The group's resources this pod set requests (all get the same flavor).
+      std::vector<std::pair<size_t, int64_t>> wanted;  // (index in group.resources, amount)
+      for (size_t u = 0; u < totals.size(); ++u) {
+        auto pos = std::find(group.resources.begin(), group.resources.end(), totals[u].first);
+        if (pos != group.resources.end() && totals[u].second > 0) {
+          wanted.emplace_back(static_cast<size_t>(pos - group.resources.begin()), totals[u].second);
+          done[u] = true;
+        }
+      }
+      std::optional<size_t> best;
+      FlavorResult best_result{FitMode::kNoFit, 0};
+      std::vector<int32_t> best_contested;
+      for (size_t f = 0; f < group.flavors.size(); ++f) {
+        const GroupFlavor& gf = group.flavors[f];
+        FlavorAttempt attempt;
+        if (explain) {
+          attempt.pod_set = ps.name;
+          attempt.flavor = gf.name;
+        }
+        FlavorResult result;
+        std::vector<int32_t> contested;
+        std::string skip;
+        if (gf.flavor < 0 || gf.frs.size() != group.resources.size()) {
+          skip = "flavor " + gf.name + " not found";
+        } else {
+          const model::ResourceFlavor& flavor =
+              state_.snapshot().resource_flavors[static_cast<size_t>(gf.flavor)];
+          std::vector<core::Toleration> tolerations = tmpl.tolerations;
+          tolerations.insert(tolerations.end(), flavor.tolerations.begin(),
+                             flavor.tolerations.end());
+          if (const core::Taint* taint =
+                  core::FindUntoleratedHardTaint(flavor.node_taints, tolerations)) {
+            skip = "untolerated taint " + TaintText(*taint) + " in flavor " + gf.name;
+          } else if (!MatchesFlavorLabels(tmpl, flavor.node_labels)) {
+            skip = "flavor " + gf.name + " doesn't match node affinity";
+          }
+        }
+        if (!skip.empty()) {
+          reasons.push_back(skip);
+          if (explain) {
+            attempt.mode = "Skipped";
+            attempt.reason = skip;
+            out.attempts.push_back(std::move(attempt));
+          }
+          continue;
+        }
+        std::string flavor_reason;
+        for (const auto& [ri, amount] : wanted) {
+          const model::ResourceId r = group.resources[ri];
+          const int32_t fr = gf.frs[ri];
+          const int64_t previous = Lookup(out.usage, fr);
+          const int64_t val = previous + amount;
+          const int64_t available = tree.Available(q, fr);
+          const int64_t potential = tree.PotentialAvailable(q, fr);
+          FitMode mode;
+          int32_t borrow = 0;
+          std::string why;
+          if (val > potential) {
+            mode = FitMode::kNoFit;
+            saw_exceeds_max = true;
+            why = "insufficient quota for " + catalog.Name(r) + " in flavor " + gf.name +
+                  ", previously considered podsets requests (" + FormatAmount(r, previous) +
+                  ") + current podset request (" + FormatAmount(r, amount) +
+                  ") > maximum capacity (" + FormatAmount(r, potential) + ")";
+          } else {
+            auto [height, may_reclaim] = tree.LowestSubtreeThatFits(q, fr, val);
+            borrow = height;
+            if (val <= available) {
+              mode = FitMode::kFit;
+            } else {
+              saw_quota_shortage = true;
+              why = "insufficient unused quota for " + catalog.Name(r) + " in flavor " + gf.name +
+                    ", " + FormatAmount(r, val - available) + " more needed";
+              mode = FitMode::kNoFit;
+              if (val <= tree.SubtreeQuota(q, fr) || may_reclaim || can_preempt_while_borrowing) {
+                mode = FitMode::kNoCandidates;
+                if (any_preemption) {
+                  // The preemption oracle: a real target search limited to this resource.
+                  FrUsage single{{fr, val}};
+                  PreemptionResult sim = preemptor_.GetTargets(wl, q, single, {fr}, false);
+                  if (!sim.targets.empty()) {
+                    const bool all_outside =
+                        std::all_of(sim.targets.begin(), sim.targets.end(),
+                                    [](const PreemptionTarget& t) { return !t.same_queue; });
+                    mode = all_outside ? FitMode::kReclaim : FitMode::kPreempt;
+                    for (const auto& t : sim.targets) {
+                      state_.RemoveUsage(state_.held(t.workload)->cq,
+                                         state_.held(t.workload)->usage);
+                    }
+                    borrow = tree.LowestSubtreeThatFits(q, fr, val).first;
+                    for (const auto& t : sim.targets) {
+                      state_.AddUsage(state_.held(t.workload)->cq, state_.held(t.workload)->usage);
+                    }
+                    contested.push_back(fr);
+                  }
+                }
+              }
+            }
+          }
+          if (mode < result.mode) result.mode = mode;
+          result.borrow = std::max(result.borrow, borrow);
+          if (!why.empty()) {
+            if (!flavor_reason.empty()) flavor_reason += ", ";
+            flavor_reason += why;
+          }
+          if (explain) {
+            ResourceFit rf;
+            rf.resource = catalog.Name(r);
+            rf.requested = val;
+            rf.nominal = tree.Nominal(q, fr);
+            rf.used = tree.Usage(q, fr);
+            rf.available = available;
+            auto bl = tree.BorrowingLimit(q, fr);
+            rf.borrowing_limit = bl ? *bl : -1;
+            rf.verdict = FitModeName(mode, borrow);
+            attempt.resources.push_back(std::move(rf));
+          }
+        }
+        if (!flavor_reason.empty()) reasons.push_back(flavor_reason);
+        if (explain) {
+          attempt.mode = FitModeName(result.mode, result.borrow);
+          attempt.reason = flavor_reason;
+          out.attempts.push_back(std::move(attempt));
+        }
+        if (!best || Better(result, best_result, spec.flavor_fungibility.preference)) {
+          if (result.mode != FitMode::kNoFit && result.mode != FitMode::kNoCandidates) {
+            best = f;
+            best_result = result;
+            best_contested = contested;
+          } else if (!best) {
+            best_result = result;
+          }
+        }
+        if (!ShouldTryNextFlavor(result, spec.flavor_fungibility)) break;
+      }
+      if (!best) {
+        ps_mode = FitMode::kNoFit;
+        break;
+      }
+      const GroupFlavor& chosen = group.flavors[*best];
+      ps_mode = std::min(ps_mode, best_result.mode);
+      out.borrow_level = std::max(out.borrow_level, best_result.borrow);
+      for (int32_t fr : best_contested) out.contested.push_back(fr);
+      for (const auto& [ri, amount] : wanted) {
+        const model::ResourceId r = group.resources[ri];
+        planned.flavors[catalog.Name(r)] = chosen.name;
+        planned.resource_usage[catalog.Name(r)] = amount;
+        Accumulate(planned.usage, chosen.frs[ri], amount);
+        Accumulate(out.usage, chosen.frs[ri], amount);
+      }
+    }
+    out.pod_sets.push_back(std::move(planned));
+    if (ps_mode == FitMode::kNoFit || ps_mode == FitMode::kNoCandidates) {
+      out.mode = Assignment::Mode::kNoFit;
+      std::string joined;
+      for (const auto& r : reasons) joined += (joined.empty() ? "" : ", ") + r;
+      out.message = "couldn't assign flavors to pod set " + ps.name + ": " + joined;
+      out.reason = saw_quota_shortage ? "WaitingForQuota"
+                   : saw_exceeds_max  ? "ExceedsMaxQuota"
+                                      : "NoMatchingFlavor";
+      return out;
+    }
+    if (ps_mode != FitMode::kFit) {
+      out.mode = Assignment::Mode::kPreempt;
+      if (out.message.empty()) {
+        // Kueue keeps the first pod set's shortage as the message a preemptor waits with.
+        std::string joined;
+        for (const auto& r : reasons) joined += (joined.empty() ? "" : ", ") + r;
+        out.message = "couldn't assign flavors to pod set " + ps.name + ": " + joined;
+        out.reason = "WaitingForQuota";
+      }
+    }
+  }
+  std::sort(out.contested.begin(), out.contested.end());
+  out.contested.erase(std::unique(out.contested.begin(), out.contested.end()), out.contested.end());
+  return out;
+}
+
+}  // namespace berth::queueing

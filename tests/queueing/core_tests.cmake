@@ -1,0 +1,8 @@
+# The admission core's tests, appended to the queueing test binary.
+list(APPEND QUEUEING_TEST_SRCS
+  admission_test.cc
+  apply_decisions_test.cc
+  flavor_assigner_test.cc
+  preemption_test.cc
+  quota_tree_test.cc
+  queue_setup_test.cc)

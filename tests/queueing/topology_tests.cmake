@@ -1,0 +1,5 @@
+# Topology-aware scheduling (Kueue TAS) tests.
+list(APPEND QUEUEING_TEST_SRCS
+  topology_snapshot_test.cc
+  topology_assigner_test.cc
+  topology_scale_test.cc)
