@@ -5,12 +5,14 @@
 // and borrowing, and enables reclaimWithinCohort=Any and withinClusterQueue=LowerPriority, so
 // the high-priority work has to reclaim quota. Every run first checks its answer: no queue or
 // cohort holds more than its quota allows, and work was admitted.
-// `berth_queueing_bench --scale [--cohorts=N] [--queues=M] [--workloads=W] [--preemption=0|1]`
-// runs 10 cohorts × 100 ClusterQueues and 100,000 workloads once and prints admissions,
-// cycles, CPU seconds, admissions/s and peak RSS.
+// `berth_queueing_bench --scale [--cohorts=N] [--queues=M] [--workloads=W] [--preemption=0|1]
+// [--fair-sharing=0|1]` runs 10 cohorts × 100 ClusterQueues and 100,000 workloads once per
+// variant (classical and fair sharing) and prints admissions, cycles, CPU seconds,
+// admissions/s and peak RSS.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,6 +34,7 @@ struct FleetSpec {
   int32_t queues_per_cohort = 100;
   int32_t workloads = 100000;
   bool preemption = false;
+  bool fair_sharing = false;  // kueue_config.fairSharing with the default strategies
 };
 
 std::string Name(const char* prefix, int64_t i) {
@@ -130,12 +133,39 @@ model::Snapshot MakeFleet(const FleetSpec& spec) {
       }
     }
   }
+  if (spec.fair_sharing) {
+    s.kueue_config = model::KueueConfig{};
+    s.kueue_config->fair_sharing = model::FairSharingConfig{};
+  }
   return s;
 }
 
 struct Counts {
   int64_t admitted = 0, preempted = 0, pending = 0;
 };
+
+// FNV-1a over every decision (outcome, cycle, queue, flavors, victims, reasons), so an
+// optimization can be checked to leave the decisions unchanged, not just their counts.
+uint64_t Digest(const queueing::AdmissionResult& r) {
+  uint64_t h = 1469598103934665603ULL;
+  auto mix = [&](const std::string& text) {
+    for (char c : text) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    h = (h ^ 0xffU) * 1099511628211ULL;
+  };
+  for (const auto& d : r.decisions) {
+    mix(std::to_string(d.workload) + ":" + std::to_string(static_cast<int>(d.outcome)) + ":" +
+        std::to_string(d.cycle) + ":" + d.reason + ":" + d.preemption_reason);
+    if (d.admission) {
+      mix(d.admission->cluster_queue);
+      for (const auto& psa : d.admission->pod_set_assignments) {
+        for (const auto& [resource, flavor] : psa.flavors) mix(resource + "=" + flavor);
+      }
+    }
+    for (int32_t v : d.victims) mix(std::to_string(v));
+    if (d.preempted_by) mix(std::to_string(*d.preempted_by));
+  }
+  return h;
+}
 
 // The answer check: per-queue usage within nominal + borrowingLimit, per-cohort usage within
 // the cohort's quota, and something admitted. Returns an empty string when it holds.
@@ -173,8 +203,9 @@ queueing::AdmissionResult Admit(const model::Snapshot& s) {
   return queueing::RunAdmission(s, options, nullptr, diags);
 }
 
-void RunBenchmark(benchmark::State& state, bool preemption) {
+void RunBenchmark(benchmark::State& state, bool preemption, bool fair_sharing = false) {
   FleetSpec spec;
+  spec.fair_sharing = fair_sharing;
   spec.cohorts = 2;
   spec.queues_per_cohort = 10;
   spec.workloads = static_cast<int32_t>(state.range(0));
@@ -200,6 +231,11 @@ BENCHMARK(BM_Admission_20Queues)->Arg(2000)->Unit(benchmark::kMillisecond);
 
 void BM_AdmissionWithPreemption_20Queues(benchmark::State& state) { RunBenchmark(state, true); }
 BENCHMARK(BM_AdmissionWithPreemption_20Queues)->Arg(2000)->Unit(benchmark::kMillisecond);
+
+void BM_FairSharingWithPreemption_20Queues(benchmark::State& state) {
+  RunBenchmark(state, true, true);
+}
+BENCHMARK(BM_FairSharingWithPreemption_20Queues)->Arg(2000)->Unit(benchmark::kMillisecond);
 
 double CpuSeconds() {
   rusage usage{};
@@ -229,22 +265,30 @@ int RunScale(int argc, char** argv) {
   base.queues_per_cohort = static_cast<int32_t>(Flag(argc, argv, "--queues", 100));
   base.workloads = static_cast<int32_t>(Flag(argc, argv, "--workloads", 100000));
   const int64_t only = Flag(argc, argv, "--preemption", -1);
-  for (int preemption = 0; preemption < 2; ++preemption) {
+  const int64_t only_fair = Flag(argc, argv, "--fair-sharing", -1);
+  // Runs: quota only, with preemption, then the same two with fair sharing.
+  for (int run = 0; run < 4; ++run) {
+    const int preemption = run % 2;
+    const int fair = run / 2;
     if (only >= 0 && only != preemption) continue;
+    if (only_fair >= 0 && only_fair != fair) continue;
     FleetSpec spec = base;
     spec.preemption = preemption == 1;
+    spec.fair_sharing = fair == 1;
     model::Snapshot s = MakeFleet(spec);
     const double c0 = CpuSeconds();
     queueing::AdmissionResult r = Admit(s);
     const double cpu = CpuSeconds() - c0;
     Counts counts;
     const std::string problem = Check(s, r, spec, &counts);
-    std::printf("%s: %d cohorts x %d ClusterQueues, %zu workloads\n",
+    std::printf("%s%s: %d cohorts x %d ClusterQueues, %zu workloads\n",
+                spec.fair_sharing ? "fair sharing, " : "",
                 spec.preemption ? "with preemption" : "quota only", spec.cohorts,
                 spec.queues_per_cohort, s.kueue_workloads.size());
     std::printf("  admitted %lld, preempted %lld, pending %lld in %d cycles\n",
                 static_cast<long long>(counts.admitted), static_cast<long long>(counts.preempted),
                 static_cast<long long>(counts.pending), r.cycles);
+    std::printf("  decisions digest %016llx\n", static_cast<unsigned long long>(Digest(r)));
     std::printf("  %.3f s CPU = %.0f admissions/s, %.0f decisions/s; peak RSS %.0f MiB\n", cpu,
                 static_cast<double>(counts.admitted) / cpu,
                 static_cast<double>(r.decisions.size()) / cpu, PeakRssMiB());

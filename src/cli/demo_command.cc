@@ -63,6 +63,7 @@ int RunDemoCommand(const DemoFlags& flags, std::ostream& out, std::ostream& err)
   items.pods = &plan.pod_decisions;
   items.claims = plan.changed_claims;
   items.workloads = plan.workloads;
+  items.deleted_pods = plan.deleted_pods;
   io::WritePlan(plan.planned, items, input.documents, format.value(), out);
   if (format.value() != io::OutputFormat::kTable) return ToInt(code);
 

@@ -54,6 +54,7 @@ int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err)
   items.pods = &plan.pod_decisions;
   items.claims = plan.changed_claims;
   items.workloads = plan.workloads;
+  items.deleted_pods = plan.deleted_pods;
   io::WritePlan(plan.planned, items, input->documents, format.value(), out);
   return ToInt(code == ExitCode::kOk && plan_diags.has_errors() ? ExitCode::kPartial : code);
 }

@@ -44,6 +44,8 @@ class BindingOracle : public queueing::PlacementOracle {
   const std::vector<Entry>& Decisions() const { return log_; }
   // Workloads whose pods were unbound at some point (preempted): their pods were deleted.
   const std::set<int32_t>& released() const { return released_; }
+  // Pods bound in the input that Release() unbound (local indices), ascending.
+  const std::set<int32_t>& unbound_input_pods() const { return unbound_input_; }
 
  private:
   // Gives the scheduler the admitted specs of the workload's pods it has not bound yet and

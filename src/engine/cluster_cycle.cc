@@ -153,6 +153,7 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
   for (const BindingOracle::Entry& e : oracle.Decisions()) {
     if (!e.from_input) result.pod_decisions.push_back(e.decision);
   }
+  for (int32_t p : oracle.unbound_input_pods()) result.deleted_pods.push_back(model::PodIndex{p});
   return result;
 }
 

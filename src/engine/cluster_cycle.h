@@ -24,6 +24,8 @@ struct ClusterCycleResult {
   // were preempted in this plan are left out (deleted).
   std::vector<model::PodDecision> pod_decisions;
   std::optional<queueing::AdmissionResult> admission;  // set when the cluster has Workloads
+  // Pods bound in the input whose workload was preempted: deleted (local indices).
+  std::vector<model::PodIndex> deleted_pods;
 };
 
 // Runs the cycle on `scheduler` (built on part.snapshot()). When `stop_before` is set, stops

@@ -51,6 +51,39 @@ int32_t WriteClaimBinding(const ClusterPart& part, const binding::ClaimBinding& 
   return index;
 }
 
+// Why a pod is deleted: the preempted workload it belongs to.
+std::string DeletionReason(const model::Snapshot& snapshot, model::PodIndex pod,
+                           const ClusterCycleResult& cycle) {
+  if (!cycle.admission) return "deleted";
+  for (const auto& d : cycle.admission->decisions) {
+    const model::Workload& w = snapshot.kueue_workloads[static_cast<size_t>(d.workload)];
+    for (const auto& pods : w.pods) {
+      if (std::find(pods.begin(), pods.end(), pod.v) == pods.end()) continue;
+      std::string reason = "workload " + (w.meta.namespace_.empty() ? "default" : w.meta.namespace_) +
+                           "/" + w.meta.name + " was evicted";
+      if (!d.preemption_reason.empty()) reason += " (" + d.preemption_reason + ")";
+      return reason;
+    }
+  }
+  return "deleted";
+}
+
+// The claims (local indices) a pod of the part references by name or template.
+std::vector<int32_t> ClaimsOf(const ClusterPart& part, model::PodIndex pod) {
+  std::vector<int32_t> out;
+  const model::Snapshot& s = part.snapshot();
+  const model::Pod& p = s.pod(pod);
+  for (const auto& ref : p.resource_claims) {
+    for (size_t i = 0; i < s.resource_claims.size(); ++i) {
+      const model::ResourceClaim& c = s.resource_claims[i];
+      if (c.meta.name == ref.claim_name && c.meta.namespace_ == p.meta.namespace_) {
+        out.push_back(static_cast<int32_t>(i));
+      }
+    }
+  }
+  return out;
+}
+
 // Appends `from`'s entries to `to`, each distinct (message, location, severity) once: every
 // cluster's allocator sees the same DeviceClasses, so their problems would repeat.
 void MergeDiagnostics(const core::Diagnostics& from, core::Diagnostics& to) {
@@ -180,6 +213,19 @@ Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options) {
     }
     for (const binding::ClaimBinding& binding : scheduler.ClaimBindings()) {
       changed.insert(WriteClaimBinding(part, binding, plan.planned));
+    }
+    // Deleted pods (preempted workloads) leave their claims' reservedFor, and a claim no pod
+    // reserves any more is deallocated, as the resource claim controller does.
+    for (model::PodIndex pod : cycle.deleted_pods) {
+      plan.deleted_pods.push_back({part.ToWhole(pod), DeletionReason(snapshot, part.ToWhole(pod), cycle)});
+      for (int32_t local_claim : ClaimsOf(part, pod)) {
+        const int32_t whole = part.ToWholeClaim(devices::ClaimIndex{local_claim});
+        const model::ResourceClaim status = scheduler.ClaimStatus(devices::ClaimIndex{local_claim});
+        model::ResourceClaim& claim = plan.planned.resource_claims[static_cast<size_t>(whole)];
+        claim.allocation = status.allocation;
+        claim.reserved_for = status.reserved_for;
+        changed.insert(whole);
+      }
     }
     if (cycle.admission) {
       queueing::ApplyDecisions(*cycle.admission, now, &plan.planned);

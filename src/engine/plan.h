@@ -43,6 +43,9 @@ struct Plan {
   // ascending: every Workload given and every one created for a queued job, with
   // status.admission and conditions as Kueue's controllers leave them.
   std::vector<int32_t> workloads;
+  // Pods bound in the input that the cycle deletes (their workload was preempted), in
+  // order: not printed as objects; tables and explain list them.
+  std::vector<model::PodDeletion> deleted_pods;
   // What Kueue admission decided, per member cluster that has Workloads (for tables and
   // explain).
   struct ClusterAdmission {

@@ -149,7 +149,7 @@ void WritePlanTable(const model::Snapshot& planned,
 void WritePlanTable(const model::Snapshot& planned,
                     const std::vector<model::PodDecision>& decisions,
                     const std::vector<int32_t>& claims, const std::vector<int32_t>& workloads,
-                    std::ostream& out) {
+                    std::ostream& out, const std::vector<model::PodDeletion>& deleted) {
   std::vector<Row> rows;
   rows.reserve(decisions.size() + 1);
   rows.push_back({"NAMESPACE", "NAME", "NODE", "STATUS", "REASON"});
@@ -167,6 +167,11 @@ void WritePlanTable(const model::Snapshot& planned,
     }
     rows.push_back({pod.meta.namespace_, pod.meta.name, bound ? node : "<none>",
                     bound ? "Bound" : "Pending", reason});
+  }
+  for (const model::PodDeletion& d : deleted) {
+    const model::Pod& pod = planned.pod(d.pod);
+    rows.push_back({pod.meta.namespace_, pod.meta.name,
+                    pod.node_name.empty() ? "<none>" : pod.node_name, "Deleted", d.reason});
   }
   PrintAligned(rows, out);
   if (!claims.empty()) {

@@ -29,11 +29,12 @@ void WritePlanTable(const model::Snapshot& planned,
 // The same, then, when `workloads` (indices into planned.kueue_workloads) is not empty, a
 // blank line and the WORKLOADS table: NAMESPACE, NAME, QUEUE, CLUSTERQUEUE, STATUS,
 // FLAVORS (per pod set, `main: cpu,memory=default nvidia.com/gpu=h100`; pod sets joined
-// by "; "), MESSAGE (the message of the condition the status comes from).
+// by "; "), MESSAGE (the message of the condition the status comes from). Pods in
+// `deleted` follow the decided ones in the pods table with STATUS Deleted and their reason.
 void WritePlanTable(const model::Snapshot& planned,
                     const std::vector<model::PodDecision>& decisions,
                     const std::vector<int32_t>& claims, const std::vector<int32_t>& workloads,
-                    std::ostream& out);
+                    std::ostream& out, const std::vector<model::PodDeletion>& deleted = {});
 
 // A Workload's STATUS column, from its planned conditions, first match wins: Finished
 // (Finished=True), Admitted (Admitted=True), Preempted (Evicted=True or Preempted=True),

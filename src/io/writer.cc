@@ -283,7 +283,7 @@ void WritePlan(const model::Snapshot& planned, const PlanItems& plan,
   const std::vector<model::PodDecision> none;
   const std::vector<model::PodDecision>& decisions = plan.pods != nullptr ? *plan.pods : none;
   if (format == OutputFormat::kTable) {
-    WritePlanTable(planned, decisions, plan.claims, plan.workloads, out);
+    WritePlanTable(planned, decisions, plan.claims, plan.workloads, out, plan.deleted_pods);
     return;
   }
   OrderedJson list = OrderedJson::object();

@@ -45,6 +45,7 @@ struct PlanItems {
   const std::vector<model::PodDecision>* pods = nullptr;
   std::vector<int32_t> claims;
   std::vector<int32_t> workloads;
+  std::vector<model::PodDeletion> deleted_pods;  // listed by kTable only
 };
 
 // WritePlanList's pods and claims, followed by the Workloads `items.workloads` in that

@@ -33,4 +33,11 @@ struct PodDecision {
   bool skipped = false;  // not for this scheduler (schedulerName matches no profile)
 };
 
+// A pod the cycle deletes (its workload was preempted): not printed as an object; tables
+// and explain list it with the reason.
+struct PodDeletion {
+  PodIndex pod;
+  std::string reason;  // "workload team-b/job-b-running was preempted (InCohortReclamation)"
+};
+
 }  // namespace berth::model

@@ -95,6 +95,9 @@ struct ClusterQueueState {
   bool active = true;
   std::string reason, message;  // the Active condition
   int32_t pending = 0, reserving = 0, admitted = 0;
+  // status.fairSharing.weightedShare with fair sharing on: ceil(DRS), INT64_MAX for a zero
+  // weight that borrows; 0 when fair sharing is off.
+  int64_t weighted_share = 0;
   std::vector<FlavorResourceUsage> usage;  // after the plan, per flavor and resource
 };
 

@@ -50,6 +50,13 @@ AdmissionScheduler::AdmissionScheduler(const model::Snapshot& snapshot,
       decisions_(snapshot.kueue_workloads.size()),
       in_cluster_(snapshot.kueue_workloads.size(), false) {
   for (size_t q = 0; q < state_.setup().cqs.size(); ++q) queues_.emplace_back(&state_);
+  if (snapshot.kueue_config && snapshot.kueue_config->fair_sharing) {
+    fair_sharing_ = std::make_unique<FairSharing>(snapshot, state_.setup());
+    fair_preemptor_ = std::make_unique<FairSharingPreemptor>(
+        state_, *fair_sharing_, snapshot.kueue_config->fair_sharing->preemption_strategies);
+    fair_order_ = std::make_unique<FairSharingIterator>(state_, *fair_sharing_);
+    preemptor_.UseFairSharing(fair_preemptor_.get());
+  }
 }
 
 std::vector<model::CheckState> AdmissionScheduler::CheckStates(
@@ -239,6 +246,8 @@ AdmissionScheduler::Entry AdmissionScheduler::Nominate(int32_t wl) {
     if (out.assignment.mode == Assignment::Mode::kPreempt) {
       out.preemption = preemptor_.GetTargets(info, info.cq, out.assignment.usage,
                                              out.assignment.contested, true);
+      // TAS: victims for the placement too, or NoFit if none would make it fit.
+      assigner_.CompleteTopologyTargets(info, out.assignment, out.preemption);
     }
     return out.assignment.mode == Assignment::Mode::kFit ||
            (out.assignment.mode == Assignment::Mode::kPreempt && !out.preemption.targets.empty());
@@ -291,6 +300,7 @@ model::Admission AdmissionScheduler::BuildAdmission(const Entry& e) const {
     psa.flavors = ps.flavors;
     psa.resource_usage = ps.resource_usage;
     psa.count = ps.count;
+    psa.topology_assignment = ps.topology_assignment;
     a.pod_set_assignments.push_back(std::move(psa));
   }
   return a;
@@ -425,6 +435,13 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
     Requeue(e.wl, false);
     return false;
   }
+  // TAS: place again on what earlier entries of this cycle took.
+  if (!assigner_.PlaceTopology(info, e.assignment)) {
+    d.reason = "WaitingForQuota";
+    d.message = "Workload no longer fits after processing another workload";
+    Requeue(e.wl, false);
+    return false;
+  }
   model::Admission admission = BuildAdmission(e);
   if (oracle_ != nullptr) {
     std::string why;
@@ -453,6 +470,44 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
   return true;
 }
 
+bool AdmissionScheduler::ProcessCycle(std::vector<Entry>& entries, int32_t cycle) {
+  bool progress = false;
+  if (fair_order_ != nullptr) {
+    // Fair sharing: each pick reads the tree as the entries processed before it left it.
+    std::vector<FairSharingIterator::Nominee> nominees;
+    nominees.reserve(entries.size());
+    for (const Entry& e : entries) {
+      nominees.push_back({e.wl, state_.info(e.wl).cq, e.assignment.usage});
+    }
+    fair_order_->Reset(std::move(nominees));
+    while (!fair_order_->Empty()) {
+      Entry& e = entries[fair_order_->Pop()];
+      const bool changed = Process(e, cycle);
+      progress = changed || progress;
+      if (!changed && e.assignment.mode != Assignment::Mode::kPreempt) continue;
+      fair_order_->UsageChanged(state_.info(e.wl).cq);
+      for (const auto& t : e.preemption.targets) fair_order_->UsageChanged(state_.info(t.workload).cq);
+    }
+    return progress;
+  }
+  // Classical order: lower borrowing level, higher priority, older, then UID and index.
+  std::sort(entries.begin(), entries.end(), [this](const Entry& a, const Entry& b) {
+    if (a.assignment.borrow_level != b.assignment.borrow_level) {
+      return a.assignment.borrow_level < b.assignment.borrow_level;
+    }
+    const WorkloadInfo& ia = state_.info(a.wl);
+    const WorkloadInfo& ib = state_.info(b.wl);
+    if (ia.priority != ib.priority) return ia.priority > ib.priority;
+    if (ia.queue_timestamp != ib.queue_timestamp) return ia.queue_timestamp < ib.queue_timestamp;
+    const std::string& ua = state_.workload(a.wl).meta.uid;
+    const std::string& ub = state_.workload(b.wl).meta.uid;
+    if (ua != ub) return ua < ub;
+    return a.wl < b.wl;
+  });
+  for (Entry& e : entries) progress = Process(e, cycle) || progress;
+  return progress;
+}
+
 ClusterQueueState AdmissionScheduler::CqState(int32_t q) const {
   const ClusterQueueInfo& cq = state_.cq(q);
   ClusterQueueState s;
@@ -460,6 +515,7 @@ ClusterQueueState AdmissionScheduler::CqState(int32_t q) const {
   s.active = cq.active;
   s.reason = cq.reason;
   s.message = cq.message;
+  if (fair_sharing_ != nullptr) s.weighted_share = fair_sharing_->Share(state_.tree(), q).Rounded();
   const auto& catalog = snapshot_.resources;
   for (const auto& group : cq.groups) {
     for (const auto& flavor : group.flavors) {
@@ -490,24 +546,9 @@ AdmissionResult AdmissionScheduler::Run() {
     }
     if (entries.empty()) break;
     ++cycle;
-    // Classical order: lower borrowing level, higher priority, older, then UID and index.
-    std::sort(entries.begin(), entries.end(), [this](const Entry& a, const Entry& b) {
-      if (a.assignment.borrow_level != b.assignment.borrow_level) {
-        return a.assignment.borrow_level < b.assignment.borrow_level;
-      }
-      const WorkloadInfo& ia = state_.info(a.wl);
-      const WorkloadInfo& ib = state_.info(b.wl);
-      if (ia.priority != ib.priority) return ia.priority > ib.priority;
-      if (ia.queue_timestamp != ib.queue_timestamp) return ia.queue_timestamp < ib.queue_timestamp;
-      const std::string& ua = state_.workload(a.wl).meta.uid;
-      const std::string& ub = state_.workload(b.wl).meta.uid;
-      if (ua != ub) return ua < ub;
-      return a.wl < b.wl;
-    });
-    bool progress = false;
     cycle_victims_.clear();
     cycle_reservations_.clear();
-    for (Entry& e : entries) progress = Process(e, cycle) || progress;
+    const bool progress = ProcessCycle(entries, cycle);
     for (const auto& [q, usage] : cycle_reservations_) state_.RemoveUsage(q, usage);
     // Victims are evicted now: their quota is free for the next cycle, they are pending
     // again, and every parked workload of their cohort tree gets another chance.
@@ -551,7 +592,11 @@ AdmissionResult AdmissionScheduler::Run() {
     const int32_t q = state_.info(d.workload).cq;
     if (q < 0) continue;
     ClusterQueueState& s = result.cluster_queues[static_cast<size_t>(q)];
-    if (d.outcome == WorkloadOutcome::kPending) ++s.pending;
+    // A preempted workload is requeued by Kueue: it waits like any pending one.
+    if (!state_.held(d.workload) && (d.outcome == WorkloadOutcome::kPending ||
+                                     d.outcome == WorkloadOutcome::kPreempted)) {
+      ++s.pending;
+    }
     if (!state_.held(d.workload)) continue;
     ++s.reserving;
     if (d.outcome == WorkloadOutcome::kAdmitted || d.outcome == WorkloadOutcome::kAlreadyAdmitted) {

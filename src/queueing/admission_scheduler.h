@@ -1,13 +1,15 @@
 // AdmissionScheduler: Kueue's scheduling loop (pkg/scheduler/scheduler.go) for one cluster:
 // classifies every Workload (finished, inactive, holding quota, pending, inadmissible),
 // charges the holders' quota first, then runs cycles: one head per ClusterQueue, nominate
-// (flavor assignment, preemption targets, partial admission), order (non-borrowing first,
-// priority, age), process against the mutating quota tree (cohort re-check), and requeue.
+// (flavor assignment, preemption targets, partial admission), order (classical: non-borrowing
+// first, priority, age; fair sharing: the DRS tournament, fair_sharing_iterator.h), process
+// against the mutating quota tree (cohort re-check), and requeue.
 // Used by RunAdmission; one instance per run; not thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -16,6 +18,9 @@
 #include "model/snapshot.h"
 #include "queueing/admission.h"
 #include "queueing/admission_state.h"
+#include "queueing/fair_sharing.h"
+#include "queueing/fair_sharing_iterator.h"
+#include "queueing/fair_sharing_preemptor.h"
 #include "queueing/flavor_assigner.h"
 #include "queueing/pending_queue.h"
 #include "queueing/placement_oracle.h"
@@ -51,6 +56,8 @@ class AdmissionScheduler {
   std::vector<model::CheckState> CheckStates(int32_t wl, int32_t cq,
                                              const model::Admission& admission) const;
   ClusterQueueState CqState(int32_t q) const;
+  // Processes the cycle's entries in classical or fair-sharing order; true on any change.
+  bool ProcessCycle(std::vector<Entry>& entries, int32_t cycle);
 
   const model::Snapshot& snapshot_;
   AdmissionOptions options_;
@@ -58,6 +65,10 @@ class AdmissionScheduler {
   core::Diagnostics& diags_;
   AdmissionState state_;
   Preemptor preemptor_;
+  // Set when snapshot.kueue_config has fairSharing; the preemptor hands searches to it.
+  std::unique_ptr<FairSharing> fair_sharing_;
+  std::unique_ptr<FairSharingPreemptor> fair_preemptor_;
+  std::unique_ptr<FairSharingIterator> fair_order_;
   FlavorAssigner assigner_;
   std::deque<PendingQueue> queues_;          // per ClusterQueue (stable addresses)
   std::vector<WorkloadDecision> decisions_;  // by snapshot index

@@ -15,6 +15,7 @@
 #include "core/time.h"
 #include "model/snapshot.h"
 #include "queueing/queue_setup.h"
+#include "queueing/topology_cache.h"
 #include "queueing/workload_info.h"
 
 namespace berth::queueing {
@@ -50,7 +51,10 @@ class AdmissionState {
         setup_(std::move(setup)),
         infos_(snapshot.kueue_workloads.size()),
         held_(snapshot.kueue_workloads.size()),
-        admitted_by_cq_(setup_.cqs.size(), AdmittedSet(VictimOrder{this})) {}
+        admitted_by_cq_(setup_.cqs.size(), AdmittedSet(VictimOrder{this})),
+        topology_(snapshot) {
+    MarkMissingTopologies();
+  }
   // The admitted sets point back at this object.
   AdmissionState(const AdmissionState&) = delete;
   AdmissionState& operator=(const AdmissionState&) = delete;
@@ -72,21 +76,35 @@ class AdmissionState {
   const std::optional<HeldQuota>& held(int32_t wl) const { return held_[static_cast<size_t>(wl)]; }
   // The queue's quota holders in VictimOrder.
   const AdmittedSet& admitted(int32_t q) const { return admitted_by_cq_[static_cast<size_t>(q)]; }
-  // Adds the usage to the tree and indexes the workload under its ClusterQueue. O(|usage|·depth).
+  // Adds the usage to the tree and indexes the workload under its ClusterQueue; pod sets
+  // with a topology assignment on a TAS flavor also charge that flavor's TopologySnapshot
+  // (unless their pods are bound: Build counted those). O(|usage|·depth + domains).
   void Hold(int32_t wl, HeldQuota quota);
-  // Reverses Hold; returns what was held.
+  // Reverses Hold (quota and topology usage); returns what was held.
   HeldQuota Release(int32_t wl);
   int64_t NextSequence() { return ++sequence_; }
 
   void AddUsage(int32_t q, const FrUsage& usage);
   void RemoveUsage(int32_t q, const FrUsage& usage);
 
+  // The TAS capacity trees of this run and the holders' usage on them.
+  TopologyCache& topology() { return topology_; }
+  // Whether every flavor of ClusterQueue `q` is a TAS flavor (Kueue's IsTASOnly): pod sets
+  // without a topology annotation are then placed as unconstrained.
+  bool IsTasOnly(int32_t q) const;
+
  private:
+  // Kueue's TopologyNotFound: a ClusterQueue with a TAS flavor whose Topology is missing
+  // admits nothing (clusterqueue.go inactiveReason).
+  void MarkMissingTopologies();
+  std::vector<TopologyUsage> TopologyUsageOf(int32_t wl, const model::Admission& admission);
+
   const model::Snapshot& snapshot_;
   QueueSetup setup_;
   std::vector<WorkloadInfo> infos_;
   std::vector<std::optional<HeldQuota>> held_;
   std::vector<AdmittedSet> admitted_by_cq_;
+  TopologyCache topology_;
   int64_t sequence_ = 0;
 };
 

@@ -10,3 +10,8 @@ list(APPEND QUEUEING_SRCS
   queue_setup.cc
   quota_tree.cc
   workload_info.cc)
+# Fair sharing (#4): DRS, the admission tournament, fair-sharing preemption.
+list(APPEND QUEUEING_SRCS
+  fair_sharing.cc
+  fair_sharing_iterator.cc
+  fair_sharing_preemptor.cc)

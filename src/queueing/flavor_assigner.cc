@@ -177,6 +177,8 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
             skip = "untolerated taint " + TaintText(*taint) + " in flavor " + gf.name;
           } else if (!MatchesFlavorLabels(tmpl, flavor.node_labels)) {
             skip = "flavor " + gf.name + " doesn't match node affinity";
+          } else {
+            skip = fitter_.FlavorMismatch(wl, p, gf.flavor);
           }
         }
         if (!skip.empty()) {
@@ -216,7 +218,12 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
               why = "insufficient unused quota for " + catalog.Name(r) + " in flavor " + gf.name +
                     ", " + FormatAmount(r, val - available) + " more needed";
               mode = FitMode::kNoFit;
-              if (val <= tree.SubtreeQuota(q, fr) || may_reclaim || can_preempt_while_borrowing) {
+              // Fair sharing (#4): any queue that may reclaim runs the oracle.
+              const bool fair_reclaim =
+                  preemptor_.fair_sharing() &&
+                  spec.preemption.reclaim_within_cohort != model::PreemptionPolicy::kNever;
+              if (val <= tree.SubtreeQuota(q, fr) || may_reclaim || can_preempt_while_borrowing ||
+                  fair_reclaim) {
                 mode = FitMode::kNoCandidates;
                 if (any_preemption) {
                   // The preemption oracle: a real target search limited to this resource.
@@ -312,6 +319,21 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
         for (const auto& r : reasons) joined += (joined.empty() ? "" : ", ") + r;
         out.message = "couldn't assign flavors to pod set " + ps.name + ": " + joined;
         out.reason = "WaitingForQuota";
+      }
+    }
+  }
+  if (out.mode == Assignment::Mode::kFit) {
+    // Quota fits: the TAS pod sets must also be placed. A placement that fails turns the
+    // pod set's flavors into Preempt (flavorassigner.go updateMode): victims may free the
+    // domains even though quota is not short.
+    if (std::optional<TopologyFitter::Failure> failure = fitter_.Place(wl, out)) {
+      out.mode = Assignment::Mode::kPreempt;
+      out.reason = "WaitingForQuota";
+      out.message = "couldn't assign flavors to pod set " + failure->pod_set + ": " +
+                    failure->message;
+      for (const PlannedPodSet& ps : out.pod_sets) {
+        if (ps.name != failure->pod_set) continue;
+        for (const auto& [fr, v] : ps.usage) out.contested.push_back(fr);
       }
     }
   }

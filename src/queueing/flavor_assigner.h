@@ -8,12 +8,14 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "queueing/admission.h"
 #include "queueing/admission_state.h"
 #include "queueing/preemptor.h"
+#include "queueing/topology_fitter.h"
 
 namespace berth::queueing {
 
@@ -28,6 +30,8 @@ struct PlannedPodSet {
   std::map<std::string, std::string> flavors;  // resource name -> flavor
   FrUsage usage;                               // this pod set's total
   std::map<std::string, int64_t> resource_usage;
+  // Where the pods go when the pod set got a TAS flavor (set once the placement fits).
+  std::optional<model::TopologyAssignment> topology_assignment;
 };
 
 struct Assignment {
@@ -45,15 +49,32 @@ struct Assignment {
 class FlavorAssigner {
  public:
   FlavorAssigner(AdmissionState& state, Preemptor& preemptor)
-      : state_(state), preemptor_(preemptor) {}
+      : state_(state), preemptor_(preemptor), fitter_(state) {}
 
   // Assigns flavors for `counts` pods per pod set (parallel to wl.pod_sets; partial admission
-  // passes reduced counts). `explain` fills Assignment::attempts.
+  // passes reduced counts). `explain` fills Assignment::attempts. TAS (docs/topology.md): a
+  // pod set skips flavors that do not match its topology request; when quota fits, the TAS
+  // pod sets are placed (PlannedPodSet::topology_assignment), and a placement that fails
+  // makes the mode Preempt on that pod set's flavors, with Kueue's message.
   Assignment Assign(const WorkloadInfo& wl, const std::vector<int32_t>& counts, bool explain);
+
+  // Kueue's TAS step after the preemption targets of a Preempt assignment are known
+  // (TopologyFitter::CompleteTargets): more same-queue victims for the placement, or NoFit
+  // with reason TopologyPlacementFailed when no set of candidates would make it fit.
+  void CompleteTopologyTargets(const WorkloadInfo& wl, Assignment& a,
+                               PreemptionResult& preemption) {
+    fitter_.CompleteTargets(wl, a, preemption);
+  }
+  // Places the TAS pod sets of a Fit assignment again on the current usage (what this cycle
+  // admitted before it); false when they no longer fit. True when nothing needs TAS.
+  bool PlaceTopology(const WorkloadInfo& wl, Assignment& a) {
+    return !fitter_.Place(wl, a).has_value();
+  }
 
  private:
   AdmissionState& state_;
   Preemptor& preemptor_;
+  TopologyFitter fitter_;
 };
 
 }  // namespace berth::queueing

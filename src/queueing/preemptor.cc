@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "queueing/fair_sharing_preemptor.h"
+
 namespace berth::queueing {
 namespace {
 
@@ -171,6 +173,7 @@ class CandidateStream {
 
 PreemptionResult Preemptor::GetTargets(const WorkloadInfo& wl, int32_t cq, const FrUsage& usage,
                                        const std::vector<int32_t>& contested, bool explain) {
+  if (fair_ != nullptr) return fair_->GetTargets(wl, cq, usage, contested, explain);
   PreemptionResult result;
   const QuotaTree& tree = state_.tree();
   const auto& policy = state_.cq_spec(cq).preemption;

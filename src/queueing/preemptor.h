@@ -27,9 +27,16 @@ struct PreemptionResult {
   std::vector<CandidateVerdict> candidates;  // filled only when asked (explain)
 };
 
+class FairSharingPreemptor;
+
 class Preemptor {
  public:
   explicit Preemptor(AdmissionState& state) : state_(state) {}
+
+  // With fair sharing on, every search (including the flavor assigner's oracle) is handed to
+  // `fair` (fair_sharing_preemptor.h), which must outlive this object; null: classical.
+  void UseFairSharing(FairSharingPreemptor* fair) { fair_ = fair; }
+  bool fair_sharing() const { return fair_ != nullptr; }
 
   // Targets for `wl` in ClusterQueue `cq` needing `usage` (every FR of its assignment),
   // contesting `contested` (FRs whose flavor was chosen in a preempt mode). Candidates are
@@ -45,6 +52,7 @@ class Preemptor {
   bool IsBorrowingOnAny(int32_t node, const std::vector<int32_t>& frs) const;
 
   AdmissionState& state_;
+  FairSharingPreemptor* fair_ = nullptr;
 };
 
 // Kueue's preemption policy check (common/preemption_policy.go).

@@ -6,3 +6,5 @@ list(APPEND QUEUEING_TEST_SRCS
   preemption_test.cc
   quota_tree_test.cc
   queue_setup_test.cc)
+# Fair sharing (#4).
+list(APPEND QUEUEING_TEST_SRCS fair_sharing_test.cc)

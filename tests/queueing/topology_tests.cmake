@@ -2,4 +2,5 @@
 list(APPEND QUEUEING_TEST_SRCS
   topology_snapshot_test.cc
   topology_assigner_test.cc
-  topology_scale_test.cc)
+  topology_scale_test.cc
+  tas_admission_test.cc)

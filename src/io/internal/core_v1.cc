@@ -24,10 +24,6 @@ struct NamedQuantity {
   core::Quantity quantity;
 };
 
-core::Error FieldError(std::string field, std::string message) {
-  return core::InvalidArgument(std::move(message), core::Location{"", "", std::move(field)});
-}
-
 // Upstream IsOvercommitAllowed: native resources other than hugepages may be overcommitted.
 bool OvercommitAllowed(std::string_view name) {
   return model::IsNativeResourceName(name) && name.rfind("hugepages-", 0) != 0;
@@ -395,23 +391,6 @@ core::Result<model::TopologySpreadConstraint> DecodeSpreadConstraint(dom::elemen
   return c;
 }
 
-// Decodes each element of obj[key] with `decode` into `out`, naming errors key[i].
-template <typename T, typename Decode>
-core::Status DecodeList(dom::object obj, std::string_view key, Decode decode, std::vector<T>* out) {
-  dom::array array;
-  bool found = false;
-  BERTH_RETURN_IF_ERROR(GetArray(obj, key, &array, &found));
-  if (!found) return core::OkStatus();
-  out->reserve(array.size());
-  size_t i = 0;
-  for (dom::element item : array) {
-    auto value = decode(item);
-    BERTH_IO_RETURN_IF_ERROR_AT(value, std::string(key) + IndexField(i++));
-    out->push_back(std::move(*value));
-  }
-  return core::OkStatus();
-}
-
 // spec.resourceClaims[]: a name and exactly one of resourceClaimName and
 // resourceClaimTemplateName (validatePodResourceClaim). A template reference's claim_name is
 // filled in by Reader::Finish, which generates the claim.
@@ -564,6 +543,20 @@ core::Result<core::NodeSelector> DecodeNodeSelector(dom::object obj) {
   return selector;
 }
 
+core::Result<core::Taint> DecodeTaint(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object t, AsObject(e));
+  core::Taint taint;
+  BERTH_RETURN_IF_ERROR(GetString(t, "key", &taint.key));
+  if (taint.key.empty()) return FieldError("key", "required value");
+  BERTH_RETURN_IF_ERROR(GetString(t, "value", &taint.value));
+  std::string effect;
+  BERTH_RETURN_IF_ERROR(GetString(t, "effect", &effect));
+  auto parsed = core::ParseTaintEffect(effect);
+  BERTH_IO_RETURN_IF_ERROR_AT(parsed, "effect");
+  taint.effect = *parsed;
+  return taint;
+}
+
 core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& catalog) {
   model::Node node;
   BERTH_ASSIGN_OR_RETURN(node.meta, DecodeObjectMeta(obj, /*namespaced=*/false,
@@ -573,20 +566,7 @@ core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& ca
   BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));
   if (found) {
     BERTH_IO_RETURN_IF_ERROR_AT(GetBool(spec, "unschedulable", &node.unschedulable), "spec");
-    auto decode_taint = [](dom::element e) -> core::Result<core::Taint> {
-      BERTH_ASSIGN_OR_RETURN(dom::object t, AsObject(e));
-      core::Taint taint;
-      BERTH_RETURN_IF_ERROR(GetString(t, "key", &taint.key));
-      if (taint.key.empty()) return FieldError("key", "required value");
-      BERTH_RETURN_IF_ERROR(GetString(t, "value", &taint.value));
-      std::string effect;
-      BERTH_RETURN_IF_ERROR(GetString(t, "effect", &effect));
-      auto parsed = core::ParseTaintEffect(effect);
-      BERTH_IO_RETURN_IF_ERROR_AT(parsed, "effect");
-      taint.effect = *parsed;
-      return taint;
-    };
-    BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(spec, "taints", decode_taint, &node.taints), "spec");
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(spec, "taints", DecodeTaint, &node.taints), "spec");
   }
   dom::object status;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "status", &status, &found));

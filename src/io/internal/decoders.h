@@ -52,6 +52,8 @@ core::Result<model::Pod> DecodePod(dom::object obj, model::ResourceCatalog& cata
 // a toleration (validated as upstream's validateTolerations).
 core::Result<core::NodeSelector> DecodeNodeSelector(dom::object obj);
 core::Result<core::Toleration> DecodeToleration(dom::element e);
+// A v1 Taint (Node spec.taints[], ResourceFlavor spec.nodeTaints[]).
+core::Result<core::Taint> DecodeTaint(dom::element e);
 // A metav1.LabelSelector (matchLabels, matchExpressions), validated.
 core::Result<core::LabelSelector> DecodeLabelSelector(dom::object obj);
 

@@ -167,6 +167,10 @@ core::Result<core::Quantity> ParseQuantityElement(dom::element e) {
   return core::InvalidArgument("must be a quantity (a string such as \"500m\" or a number)");
 }
 
+core::Error FieldError(std::string field, std::string message) {
+  return core::InvalidArgument(std::move(message), core::Location{"", "", std::move(field)});
+}
+
 std::string IndexField(size_t index) {
   // Built by appending: GCC 12 warns falsely (-Wrestrict) on "[" + std::to_string(i).
   std::string out = "[";

@@ -50,6 +50,9 @@ core::Result<core::Quantity> ParseQuantityElement(dom::element e);
 std::string IndexField(size_t index);
 std::string KeyField(std::string_view prefix, std::string_view key);
 
+// An InvalidArgument error about `field` (a path relative to the object being decoded).
+core::Error FieldError(std::string field, std::string message);
+
 // "Kind/namespace/name", "Kind/name" for cluster-scoped objects, "Kind" when unnamed.
 std::string ObjectLabel(std::string_view kind, std::string_view ns, std::string_view name);
 
@@ -66,3 +69,29 @@ std::string ObjectLabel(std::string_view kind, std::string_view ns, std::string_
       return berth_io_error_;                                                     \
     }                                                                             \
   } while (false)
+
+namespace berth::io::internal {
+
+// Decodes each element of obj[key] with `decode` into `out`, naming errors key[i]; more than
+// `max_items` elements (a CRD's MaxItems) is an error on key.
+template <typename T, typename Decode>
+core::Status DecodeList(dom::object obj, std::string_view key, Decode decode, std::vector<T>* out,
+                        size_t max_items = SIZE_MAX) {
+  dom::array array;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(obj, key, &array, &found));
+  if (!found) return core::OkStatus();
+  if (array.size() > max_items) {
+    return FieldError(std::string(key), "must have at most " + std::to_string(max_items) + " items");
+  }
+  out->reserve(out->size() + array.size());
+  size_t i = 0;
+  for (dom::element item : array) {
+    auto value = decode(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(value, std::string(key) + IndexField(i++));
+    out->push_back(std::move(*value));
+  }
+  return core::OkStatus();
+}
+
+}  // namespace berth::io::internal

@@ -24,10 +24,6 @@ constexpr std::array<const char*, 12> kDefaultFilters = {
     "VolumeBinding",     "VolumeZone",       "PodTopologySpread",  "InterPodAffinity",
 };
 
-core::Error FieldError(std::string field, std::string message) {
-  return core::InvalidArgument(std::move(message), core::Location{"", "", std::move(field)});
-}
-
 struct PluginRef {
   std::string name;
   int32_t weight = 0;

@@ -14,10 +14,6 @@ namespace berth::io::internal {
 
 namespace {
 
-core::Error FieldError(std::string field, std::string message) {
-  return core::InvalidArgument(std::move(message), core::Location{"", "", std::move(field)});
-}
-
 core::Status GetDuration(dom::object obj, const char* key, int64_t* seconds, bool* found) {
   std::string text;
   BERTH_RETURN_IF_ERROR(GetString(obj, key, &text, found));

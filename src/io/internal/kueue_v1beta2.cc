@@ -17,10 +17,6 @@ namespace berth::io::internal {
 
 namespace {
 
-core::Error FieldError(std::string field, std::string message) {
-  return core::InvalidArgument(std::move(message), core::Location{"", "", std::move(field)});
-}
-
 // "unsupported value \"Foo\": supported values: \"A\", \"B\"", as apimachinery words it.
 core::Error EnumError(std::string field, const std::string& value,
                       std::initializer_list<const char*> allowed) {
@@ -314,40 +310,6 @@ core::Status DecodeAdmissionChecks(dom::object spec, KueueVersion version,
   return core::OkStatus();
 }
 
-core::Result<core::Taint> DecodeFlavorTaint(dom::element e) {
-  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
-  core::Taint taint;
-  BERTH_RETURN_IF_ERROR(GetString(obj, "key", &taint.key));
-  if (taint.key.empty()) return FieldError("key", "required value");
-  BERTH_RETURN_IF_ERROR(GetString(obj, "value", &taint.value));
-  std::string effect;
-  BERTH_RETURN_IF_ERROR(GetString(obj, "effect", &effect));
-  auto parsed = core::ParseTaintEffect(effect);
-  BERTH_IO_RETURN_IF_ERROR_AT(parsed, "effect");
-  taint.effect = *parsed;
-  return taint;
-}
-
-// obj[key] decoded item by item with `decode`, at most `max_items` (the CRD's MaxItems).
-template <typename T, typename Decode>
-core::Status DecodeItems(dom::object obj, const char* key, size_t max_items, Decode decode,
-                         std::vector<T>* out) {
-  dom::array array;
-  bool found = false;
-  BERTH_RETURN_IF_ERROR(GetArray(obj, key, &array, &found));
-  if (!found) return core::OkStatus();
-  if (array.size() > max_items) {
-    return FieldError(key, "must have at most " + std::to_string(max_items) + " items");
-  }
-  size_t i = 0;
-  for (dom::element item : array) {
-    auto value = decode(item);
-    BERTH_IO_RETURN_IF_ERROR_AT(value, std::string(key) + IndexField(i++));
-    out->push_back(std::move(*value));
-  }
-  return core::OkStatus();
-}
-
 }  // namespace
 
 std::optional<KueueVersion> KueueVersionOf(std::string_view api_version) {
@@ -374,9 +336,9 @@ core::Result<model::ResourceFlavor> DecodeResourceFlavor(dom::object obj) {
     return FieldError("spec.nodeLabels", "must have at most 8 items");
   }
   BERTH_IO_RETURN_IF_ERROR_AT(
-      DecodeItems(spec, "nodeTaints", 8, DecodeFlavorTaint, &rf.node_taints), "spec");
+      DecodeList(spec, "nodeTaints", DecodeTaint, &rf.node_taints, 8), "spec");
   BERTH_IO_RETURN_IF_ERROR_AT(
-      DecodeItems(spec, "tolerations", 8, DecodeToleration, &rf.tolerations), "spec");
+      DecodeList(spec, "tolerations", DecodeToleration, &rf.tolerations, 8), "spec");
   BERTH_IO_RETURN_IF_ERROR_AT(GetString(spec, "topologyName", &rf.topology_name), "spec");
   if (!rf.topology_name.empty() && rf.node_labels.empty()) {
     return FieldError("spec.nodeLabels", "at least one nodeLabel is required when topology is set");

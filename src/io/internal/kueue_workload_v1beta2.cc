@@ -19,10 +19,6 @@ namespace {
 constexpr const char* kWorkloadPriorityClassSource = "kueue.x-k8s.io/workloadpriorityclass";
 constexpr const char* kPodPriorityClassSource = "scheduling.k8s.io/priorityclass";
 
-core::Error FieldError(std::string field, std::string message) {
-  return core::InvalidArgument(std::move(message), core::Location{"", "", std::move(field)});
-}
-
 core::Status DecodeTopologyRequest(dom::object tr, model::TopologyRequest* out) {
   BERTH_RETURN_IF_ERROR(GetString(tr, "required", &out->required));
   BERTH_RETURN_IF_ERROR(GetString(tr, "preferred", &out->preferred));
@@ -268,22 +264,6 @@ core::Result<model::AdmissionCheckStatus> DecodeCheckStatus(dom::element e) {
   BERTH_RETURN_IF_ERROR(GetString(obj, "message", &s.message));
   return s;
 }
-
-template <typename T, typename Decode>
-core::Status DecodeArray(dom::object obj, const char* key, Decode decode, std::vector<T>* out) {
-  dom::array array;
-  bool found = false;
-  BERTH_RETURN_IF_ERROR(GetArray(obj, key, &array, &found));
-  if (!found) return core::OkStatus();
-  size_t i = 0;
-  for (dom::element item : array) {
-    auto value = decode(item);
-    BERTH_IO_RETURN_IF_ERROR_AT(value, std::string(key) + IndexField(i++));
-    out->push_back(std::move(*value));
-  }
-  return core::OkStatus();
-}
-
 core::Status DecodePriorityClass(dom::object spec, KueueVersion version, model::Workload* wl) {
   if (version == KueueVersion::kV1beta2) {
     dom::object ref;
@@ -329,13 +309,13 @@ core::Status DecodeWorkloadStatus(dom::object status, model::Workload* wl) {
     BERTH_IO_RETURN_IF_ERROR_AT(GetString(admission, "clusterQueue", &a.cluster_queue),
                                 "admission");
     BERTH_IO_RETURN_IF_ERROR_AT(
-        DecodeArray(admission, "podSetAssignments", DecodePodSetAssignment, &a.pod_set_assignments),
+        DecodeList(admission, "podSetAssignments", DecodePodSetAssignment, &a.pod_set_assignments),
         "admission");
     wl->admission = std::move(a);
   }
-  BERTH_RETURN_IF_ERROR(DecodeArray(status, "conditions", DecodeCondition, &wl->conditions));
+  BERTH_RETURN_IF_ERROR(DecodeList(status, "conditions", DecodeCondition, &wl->conditions));
   BERTH_RETURN_IF_ERROR(
-      DecodeArray(status, "admissionChecks", DecodeCheckStatus, &wl->admission_checks));
+      DecodeList(status, "admissionChecks", DecodeCheckStatus, &wl->admission_checks));
   BERTH_RETURN_IF_ERROR(
       GetStringList(status, "nominatedClusterNames", &wl->nominated_cluster_names));
   BERTH_RETURN_IF_ERROR(GetString(status, "clusterName", &wl->cluster_name));

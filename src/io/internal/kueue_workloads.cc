@@ -38,10 +38,6 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-core::Error FieldError(std::string field, std::string message) {
-  return core::InvalidArgument(std::move(message), core::Location{"", "", std::move(field)});
-}
-
 // A positive decimal integer annotation value, else an error naming `field`.
 core::Result<int32_t> PositiveInt(const std::string& value, const std::string& field) {
   bool ok = !value.empty() && value.size() <= 10;

@@ -26,34 +26,12 @@ namespace {
 // Upstream limits (pkg/apis/resource/types.go) that bound what a valid object holds.
 constexpr size_t kAttributeValueMaxLength = 64;  // DeviceAttributeMaxValueLength
 
-core::Error FieldError(std::string field, std::string message) {
-  return core::InvalidArgument(std::move(message), core::Location{"", "", std::move(field)});
-}
-
 std::string Quote(std::string_view s) {
   std::string out = "\"";
   out += s;
   out += '"';
   return out;
 }
-
-// Decodes each element of obj[key] with `decode` into `out`, naming errors key[i].
-template <typename T, typename Decode>
-core::Status DecodeEach(dom::object obj, std::string_view key, Decode decode, std::vector<T>* out) {
-  dom::array array;
-  bool found = false;
-  BERTH_RETURN_IF_ERROR(GetArray(obj, key, &array, &found));
-  if (!found) return core::OkStatus();
-  out->reserve(array.size());
-  size_t i = 0;
-  for (dom::element item : array) {
-    auto value = decode(item);
-    BERTH_IO_RETURN_IF_ERROR_AT(value, std::string(key) + IndexField(i++));
-    out->push_back(std::move(*value));
-  }
-  return core::OkStatus();
-}
-
 // A map of name -> quantity (capacity.requests, consumedCapacity).
 core::Status DecodeQuantityMap(dom::object obj, std::string_view key,
                                std::map<std::string, core::Quantity>* out) {
@@ -156,7 +134,7 @@ core::Status DecodeExactFields(dom::object obj, bool admin_access_allowed,
                                model::ExactDeviceRequest* out) {
   BERTH_RETURN_IF_ERROR(GetString(obj, "deviceClassName", &out->device_class_name));
   if (out->device_class_name.empty()) return FieldError("deviceClassName", "required value");
-  BERTH_RETURN_IF_ERROR(DecodeEach(obj, "selectors", DecodeSelector, &out->selectors));
+  BERTH_RETURN_IF_ERROR(DecodeList(obj, "selectors", DecodeSelector, &out->selectors));
   std::string mode;
   BERTH_RETURN_IF_ERROR(GetString(obj, "allocationMode", &mode));
   BERTH_ASSIGN_OR_RETURN(out->allocation_mode, ParseAllocationMode(mode));
@@ -180,7 +158,7 @@ core::Status DecodeExactFields(dom::object obj, bool admin_access_allowed,
   if (admin_access_allowed) {
     BERTH_RETURN_IF_ERROR(GetBool(obj, "adminAccess", &out->admin_access));
   }
-  BERTH_RETURN_IF_ERROR(DecodeEach(obj, "tolerations", DecodeDeviceToleration, &out->tolerations));
+  BERTH_RETURN_IF_ERROR(DecodeList(obj, "tolerations", DecodeDeviceToleration, &out->tolerations));
   dom::object capacity;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "capacity", &capacity, &found));
@@ -220,7 +198,7 @@ core::Result<model::DeviceRequest> DecodeRequestV1(dom::element e) {
   bool has_exactly = false;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "exactly", &exactly, &has_exactly));
   BERTH_RETURN_IF_ERROR(
-      DecodeEach(obj, "firstAvailable", DecodeSubRequest, &request.first_available));
+      DecodeList(obj, "firstAvailable", DecodeSubRequest, &request.first_available));
   if (has_exactly && !request.first_available.empty()) {
     return FieldError("",
                       "exactly one of `exactly` or `firstAvailable` is required, but "
@@ -248,7 +226,7 @@ core::Result<model::DeviceRequest> DecodeRequestV1beta1(dom::element e) {
   BERTH_RETURN_IF_ERROR(GetString(obj, "name", &request.name));
   if (request.name.empty()) return FieldError("name", "required value");
   BERTH_RETURN_IF_ERROR(
-      DecodeEach(obj, "firstAvailable", DecodeSubRequest, &request.first_available));
+      DecodeList(obj, "firstAvailable", DecodeSubRequest, &request.first_available));
   if (!request.first_available.empty()) {
     for (const char* key : {"deviceClassName", "selectors", "allocationMode", "count",
                             "adminAccess", "tolerations", "capacity"}) {
@@ -320,8 +298,8 @@ core::Status DecodeClaimSpec(dom::object spec, ResourceApiShape shape,
   BERTH_RETURN_IF_ERROR(GetObject(spec, "devices", &devices, &found));
   if (!found) return core::OkStatus();
   auto status = shape == ResourceApiShape::kV1
-                    ? DecodeEach(devices, "requests", DecodeRequestV1, &out->requests)
-                    : DecodeEach(devices, "requests", DecodeRequestV1beta1, &out->requests);
+                    ? DecodeList(devices, "requests", DecodeRequestV1, &out->requests)
+                    : DecodeList(devices, "requests", DecodeRequestV1beta1, &out->requests);
   BERTH_IO_RETURN_IF_ERROR_AT(status, "devices");
   std::set<std::string> names;
   for (size_t i = 0; i < out->requests.size(); ++i) {
@@ -331,8 +309,8 @@ core::Status DecodeClaimSpec(dom::object spec, ResourceApiShape shape,
     }
   }
   BERTH_IO_RETURN_IF_ERROR_AT(
-      DecodeEach(devices, "constraints", DecodeConstraint, &out->constraints), "devices");
-  BERTH_IO_RETURN_IF_ERROR_AT(DecodeEach(devices, "config", DecodeClaimConfig, &out->config),
+      DecodeList(devices, "constraints", DecodeConstraint, &out->constraints), "devices");
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(devices, "config", DecodeClaimConfig, &out->config),
                               "devices");
   BERTH_IO_RETURN_IF_ERROR_AT(CheckRequestReferences(*out), "devices");
   return core::OkStatus();
@@ -352,7 +330,7 @@ core::Result<model::DeviceRequestAllocationResult> DecodeAllocationResult(dom::e
     if (value->empty()) return FieldError(key, "required value");
   }
   BERTH_RETURN_IF_ERROR(GetBool(obj, "adminAccess", &r.admin_access));
-  BERTH_RETURN_IF_ERROR(DecodeEach(obj, "tolerations", DecodeDeviceToleration, &r.tolerations));
+  BERTH_RETURN_IF_ERROR(DecodeList(obj, "tolerations", DecodeDeviceToleration, &r.tolerations));
   BERTH_RETURN_IF_ERROR(GetString(obj, "shareID", &r.share_id));
   BERTH_RETURN_IF_ERROR(DecodeQuantityMap(obj, "consumedCapacity", &r.consumed_capacity));
   return r;
@@ -390,10 +368,10 @@ core::Status DecodeClaimStatus(dom::object status, model::ResourceClaim* claim) 
                                 "allocation");
     if (has_devices) {
       BERTH_IO_RETURN_IF_ERROR_AT(
-          DecodeEach(devices, "results", DecodeAllocationResult, &result.results),
+          DecodeList(devices, "results", DecodeAllocationResult, &result.results),
           "allocation.devices");
       BERTH_IO_RETURN_IF_ERROR_AT(
-          DecodeEach(devices, "config", DecodeAllocationConfig, &result.config),
+          DecodeList(devices, "config", DecodeAllocationConfig, &result.config),
           "allocation.devices");
     }
     dom::object selector;
@@ -658,8 +636,8 @@ core::Status DecodeDeviceFields(dom::object fields, model::Device* d) {
     }
   }
   BERTH_RETURN_IF_ERROR(
-      DecodeEach(fields, "consumesCounters", DecodeCounterConsumption, &d->consumes_counters));
-  BERTH_RETURN_IF_ERROR(DecodeEach(fields, "taints", DecodeDeviceTaint, &d->taints));
+      DecodeList(fields, "consumesCounters", DecodeCounterConsumption, &d->consumes_counters));
+  BERTH_RETURN_IF_ERROR(DecodeList(fields, "taints", DecodeDeviceTaint, &d->taints));
   BERTH_RETURN_IF_ERROR(
       GetBool(fields, "allowMultipleAllocations", &d->allow_multiple_allocations));
   BERTH_RETURN_IF_ERROR(GetString(fields, "nodeName", &d->node_name));
@@ -758,7 +736,7 @@ core::Status DecodeSliceSpec(dom::object spec, ResourceApiShape shape, model::Re
                                 "are set");
   }
   auto decode_device = [shape](dom::element e) { return DecodeDevice(e, shape); };
-  BERTH_RETURN_IF_ERROR(DecodeEach(spec, "devices", decode_device, &s->devices));
+  BERTH_RETURN_IF_ERROR(DecodeList(spec, "devices", decode_device, &s->devices));
   std::set<std::string> names;
   for (size_t i = 0; i < s->devices.size(); ++i) {
     const model::Device& d = s->devices[i];
@@ -782,7 +760,7 @@ core::Status DecodeSliceSpec(dom::object spec, ResourceApiShape shape, model::Re
                         "may only be set when the slice sets `perDeviceNodeSelection`");
     }
   }
-  BERTH_RETURN_IF_ERROR(DecodeEach(spec, "sharedCounters", DecodeCounterSet, &s->shared_counters));
+  BERTH_RETURN_IF_ERROR(DecodeList(spec, "sharedCounters", DecodeCounterSet, &s->shared_counters));
   names.clear();
   for (size_t i = 0; i < s->shared_counters.size(); ++i) {
     if (!names.insert(s->shared_counters[i].name).second) {
@@ -813,8 +791,8 @@ core::Result<model::DeviceClass> DecodeDeviceClass(dom::object obj) {
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));
   if (!found) return c;
-  BERTH_IO_RETURN_IF_ERROR_AT(DecodeEach(spec, "selectors", DecodeSelector, &c.selectors), "spec");
-  BERTH_IO_RETURN_IF_ERROR_AT(DecodeEach(spec, "config", DecodeClassConfig, &c.config), "spec");
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(spec, "selectors", DecodeSelector, &c.selectors), "spec");
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(spec, "config", DecodeClassConfig, &c.config), "spec");
   BERTH_IO_RETURN_IF_ERROR_AT(GetString(spec, "extendedResourceName", &c.extended_resource_name),
                               "spec");
   return c;
