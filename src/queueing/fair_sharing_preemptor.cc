@@ -4,6 +4,25 @@
 #include <utility>
 
 namespace berth::queueing {
+namespace {
+
+// A share reduced to what CompareDrs reads, so the ordering compares two numbers: infinite
+// shares (a zero weight that borrows) above all others and among themselves by their
+// unweighted ratio, finite ones by the weighted share.
+struct ShareKey {
+  bool infinite = false;
+  double value = 0;
+
+  static ShareKey Of(const Drs& d) {
+    return d.ZeroWeightBorrows() ? ShareKey{true, d.ratio} : ShareKey{false, d.Weighted()};
+  }
+  bool IsZero() const { return !infinite && value == 0; }
+  bool operator<(const ShareKey& o) const {
+    return infinite != o.infinite ? o.infinite : value < o.value;
+  }
+};
+
+}  // namespace
 
 // Per tree node, reused by every search; an entry counts only when its stamp is the current
 // search's (or ordering's), so nothing is cleared between calls.
@@ -16,12 +35,13 @@ struct FairSharingPreemptor::Scratch {
   };
   explicit Scratch(size_t nodes)
       : queues(nodes), queue_stamp(nodes, 0), pruned_stamp(nodes, 0), path_stamp(nodes, 0),
-        drs(nodes), drs_stamp(nodes, 0) {}
+        live(nodes), live_stamp(nodes, 0), drs(nodes), drs_stamp(nodes, 0) {}
   uint32_t NextStamp() {
     if (++stamp == 0) {  // wrapped: forget every old mark
       std::fill(queue_stamp.begin(), queue_stamp.end(), 0);
       std::fill(pruned_stamp.begin(), pruned_stamp.end(), 0);
       std::fill(path_stamp.begin(), path_stamp.end(), 0);
+      std::fill(live_stamp.begin(), live_stamp.end(), 0);
       std::fill(drs_stamp.begin(), drs_stamp.end(), 0);
       stamp = 1;
     }
@@ -31,9 +51,15 @@ struct FairSharingPreemptor::Scratch {
   uint32_t stamp = 0;
   std::vector<Queue> queues;
   std::vector<uint32_t> queue_stamp, pruned_stamp, path_stamp;
-  // The share of each node on the current tree, valid while drs_stamp is the search's stamp;
-  // a usage change resets the stamps on its path (only those nodes' usage moved).
-  std::vector<Drs> drs;
+  // Per cohort, its children not yet pruned in the current ordering, ascending (rebuilt at
+  // the ordering's first visit, compacted as children are pruned): a descent reads only
+  // the queues that still hold candidates, not every child.
+  std::vector<std::vector<int32_t>> live;
+  std::vector<uint32_t> live_stamp;
+  // The share of each node on the current tree as an ordering key, valid while drs_stamp is
+  // the search's stamp; a usage change resets the stamps on its path (only those nodes'
+  // usage moved).
+  std::vector<ShareKey> drs;
   std::vector<uint32_t> drs_stamp;
   uint32_t search = 0;
   std::vector<std::pair<int32_t, int32_t>> retry;  // (cq, workload) the first rule passed over
@@ -105,6 +131,22 @@ class TargetOrdering {
     return *q.it++;
   }
   void Drop(int32_t cq) { Prune(cq); }
+  // True when `cq` can give no more candidates to this ordering.
+  bool Exhausted(int32_t cq) {
+    return Pruned(cq) || s_.queue_stamp[static_cast<size_t>(cq)] != stamp_ || !HasWorkload(cq);
+  }
+  // Calls f(s) for every ClusterQueue under the same cohort as `t` that still holds
+  // candidates, in ascending order. Precondition: Next() returned `t` (so its cohort's
+  // live list is built).
+  template <typename F>
+  void ForEachLiveSibling(int32_t t, F f) {
+    for (int32_t s : s_.live[static_cast<size_t>(state_.tree().parent(t))]) {
+      if (fs_.IsClusterQueue(s) && !Pruned(s) &&
+          s_.queue_stamp[static_cast<size_t>(s)] == stamp_) {
+        f(s);
+      }
+    }
+  }
 
   // The next target ClusterQueue, or -1 when the tree holds no more candidates.
   int32_t Next() {
@@ -128,10 +170,10 @@ class TargetOrdering {
   bool Pruned(int32_t v) const { return s_.pruned_stamp[static_cast<size_t>(v)] == stamp_; }
   void Prune(int32_t v) { s_.pruned_stamp[static_cast<size_t>(v)] = stamp_; }
   bool OnPath(int32_t v) const { return s_.path_stamp[static_cast<size_t>(v)] == stamp_; }
-  const Drs& Share(int32_t v) {
+  ShareKey Share(int32_t v) {
     const auto i = static_cast<size_t>(v);
     if (s_.drs_stamp[i] != s_.search) {
-      s_.drs[i] = fs_.ShareValue(state_.tree(), v);
+      s_.drs[i] = ShareKey::Of(fs_.ShareValue(state_.tree(), v));
       s_.drs_stamp[i] = s_.search;
     }
     return s_.drs[i];
@@ -145,44 +187,56 @@ class TargetOrdering {
     }
     return false;
   }
-  static bool IsZero(const Drs& d) { return CompareDrs(d, Drs{}) == 0; }
-
   int32_t NextTarget(int32_t node) {
     int32_t best_cq = -1, best_cohort = -1;
-    const Drs* best_cq_drs = nullptr;
-    const Drs* best_cohort_drs = nullptr;
-    for (int32_t child : fs_.children(node)) {
+    ShareKey best_cq_drs, best_cohort_drs;
+    std::vector<int32_t>& live = s_.live[static_cast<size_t>(node)];
+    if (s_.live_stamp[static_cast<size_t>(node)] != stamp_) {
+      s_.live_stamp[static_cast<size_t>(node)] = stamp_;
+      live.clear();
+      for (int32_t child : fs_.children(node)) {
+        // Queues that hold no candidate never enter.
+        if (!fs_.IsClusterQueue(child) || s_.queue_stamp[static_cast<size_t>(child)] == stamp_) {
+          live.push_back(child);
+        }
+      }
+    }
+    size_t kept = 0;
+    for (size_t k = 0; k < live.size(); ++k) {
+      const int32_t child = live[k];
       if (Pruned(child)) continue;
+      live[kept++] = child;
       if (fs_.IsClusterQueue(child)) {
         // Queues that hold no candidate are pruned before their share is read.
         if (s_.queue_stamp[static_cast<size_t>(child)] != stamp_) {
           Prune(child);
           continue;
         }
-        const Drs& d = Share(child);
+        const ShareKey d = Share(child);
         // The preemptor's own queue stays until it runs out of candidates.
-        if ((IsZero(d) && child != pre_.cq) || !HasWorkload(child)) {
+        if ((d.IsZero() && child != pre_.cq) || !HasWorkload(child)) {
           Prune(child);
-        } else if (best_cq < 0 || CompareDrs(d, *best_cq_drs) >= 0) {
+        } else if (best_cq < 0 || !(d < best_cq_drs)) {
           best_cq = child;
-          best_cq_drs = &d;
+          best_cq_drs = d;
         }
         continue;
       }
-      const Drs& d = Share(child);
-      if (IsZero(d) && !OnPath(child)) {
+      const ShareKey d = Share(child);
+      if (d.IsZero() && !OnPath(child)) {
         Prune(child);
-      } else if (best_cohort < 0 || CompareDrs(d, *best_cohort_drs) >= 0) {
+      } else if (best_cohort < 0 || !(d < best_cohort_drs)) {
         best_cohort = child;
-        best_cohort_drs = &d;
+        best_cohort_drs = d;
       }
     }
+    live.resize(kept);
     if (best_cq < 0 && best_cohort < 0) {
       Prune(node);
       return -1;
     }
     // Ties go to the cohort: inside it the most unfair node can be chosen.
-    if (best_cohort >= 0 && (best_cq < 0 || CompareDrs(*best_cohort_drs, *best_cq_drs) >= 0)) {
+    if (best_cohort >= 0 && (best_cq < 0 || !(best_cohort_drs < best_cq_drs))) {
       return NextTarget(best_cohort);
     }
     return best_cq;
@@ -343,6 +397,25 @@ PreemptionResult FairSharingPreemptor::GetTargets(const WorkloadInfo& wl, int32_
         if (!explain) break;
       }
       first.Drop(t);
+      if (!explain && tree.parent(t) == tree.parent(cq) && first.Exhausted(cq)) {
+        // The preemptor's share against its siblings is its own, which no longer changes
+        // (its queue gives no more victims), and a sibling's share only changes when it is
+        // visited: every sibling that fails the same test now would fail it when its turn
+        // came, so settle them all here instead of one descent each.
+        first.ForEachLiveSibling(t, [&](int32_t sib) {
+          if (sib == cq) return;
+          const Drs sib_share = fs_.ShareValue(tree, sib);
+          if (CompareDrs(sib_share, Drs{}) != 0 &&
+              StrategyAllows(strategy, preemptor_new, sib_share, sib_share)) {
+            return;
+          }
+          // A zero share is pruned without a retry entry, as the descent would.
+          if (CompareDrs(sib_share, Drs{}) != 0 && first.HasWorkload(sib)) {
+            s.retry.emplace_back(sib, first.Pop(sib));
+          }
+          first.Drop(sib);
+        });
+      }
       continue;
     }
     while (first.HasWorkload(t)) {

@@ -7,4 +7,4 @@ list(APPEND QUEUEING_TEST_SRCS
   quota_tree_test.cc
   queue_setup_test.cc)
 # Fair sharing (#4).
-list(APPEND QUEUEING_TEST_SRCS fair_sharing_test.cc)
+list(APPEND QUEUEING_TEST_SRCS fair_sharing_test.cc fair_sharing_preemptor_test.cc)
