@@ -63,6 +63,12 @@ function(berth_test)
   if(T_LABELS)
     set(labels ${T_LABELS})
   endif()
+  # The whole binary as one test too (label unit_binary): the sanitizer run uses it, because
+  # one process per test case pays the sanitizer's start-up hundreds of times.
+  add_test(NAME berth_${T_NAME}_test.all COMMAND berth_${T_NAME}_test)
+  set_tests_properties(berth_${T_NAME}_test.all PROPERTIES
+    LABELS unit_binary WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+    ENVIRONMENT "BERTH_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
   gtest_discover_tests(berth_${T_NAME}_test
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
     PROPERTIES LABELS "${labels}" ENVIRONMENT "BERTH_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
