@@ -22,6 +22,7 @@ void BindingOracle::Override(int32_t workload, const model::Admission& admission
     if (pod.IsBound() || pod.IsTerminal()) continue;
     if (std::find(mine.begin(), mine.end(), *local) != mine.end()) continue;
     scheduler_.OverridePod(*local, admitted.spec);
+    overrides_[local->v] = std::move(admitted.spec);
     pending->push_back(*local);
   }
 }
@@ -32,7 +33,9 @@ void BindingOracle::PlaceAdmitted(int32_t workload, const model::Admission& admi
   for (model::PodIndex pod : pending) {
     model::PodDecision decision = scheduler_.ScheduleOne(pod);
     if (decision.node) bound_[workload].push_back(pod);
-    log_.push_back({workload, ToWhole(part_, std::move(decision)), true});
+    const model::Pod& spec = overrides_.at(pod.v);
+    log_.push_back({workload, ToWhole(part_, std::move(decision)), true, spec.node_selector,
+                    spec.tolerations});
   }
 }
 
@@ -46,7 +49,9 @@ bool BindingOracle::TryPlace(int32_t workload, const model::Admission& admission
   if (outcome.placed) {
     for (model::PodDecision& d : outcome.decisions) {
       if (d.node) bound_[workload].push_back(d.pod);
-      log_.push_back({workload, ToWhole(part_, std::move(d)), false});
+      const model::Pod& spec = overrides_.at(d.pod.v);
+      log_.push_back({workload, ToWhole(part_, std::move(d)), false, spec.node_selector,
+                      spec.tolerations});
     }
     return true;
   }

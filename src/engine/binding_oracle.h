@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "binding/scheduler.h"
+#include "core/labels.h"
+#include "core/taint.h"
 #include "engine/cluster_part.h"
 #include "model/decision.h"
 #include "model/snapshot.h"
@@ -38,6 +40,9 @@ class BindingOracle : public queueing::PlacementOracle {
     int32_t workload = -1;
     model::PodDecision decision;  // indices into the whole snapshot
     bool from_input = false;      // PlaceAdmitted (the workload was admitted in the input)
+    // The pod's nodeSelector and tolerations as Kueue injects them (flavors, topology).
+    core::Labels node_selector;
+    std::vector<core::Toleration> tolerations;
   };
   // Every decision made for a workload's pods, in order, except for pods since deleted
   // (their workload was released).
@@ -58,6 +63,7 @@ class BindingOracle : public queueing::PlacementOracle {
   binding::Scheduler& scheduler_;
   std::vector<Entry> log_;
   std::map<int32_t, std::vector<model::PodIndex>> bound_;  // workload -> local pods bound here
+  std::map<int32_t, model::Pod> overrides_;  // local pod -> the spec it was scheduled with
   std::set<int32_t> released_;
   std::set<int32_t> unbound_input_;  // local pods bound in the input and unbound here
 };

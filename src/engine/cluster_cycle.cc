@@ -153,6 +153,9 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
   for (const BindingOracle::Entry& e : oracle.Decisions()) {
     if (!e.from_input) result.pod_decisions.push_back(e.decision);
   }
+  for (const BindingOracle::Entry& e : oracle.Decisions()) {
+    result.injections.push_back({e.decision.pod, e.node_selector, e.tolerations});
+  }
   for (int32_t p : oracle.unbound_input_pods()) result.deleted_pods.push_back(model::PodIndex{p});
   return result;
 }

@@ -12,6 +12,8 @@
 
 #include "binding/scheduler.h"
 #include "core/diagnostics.h"
+#include "core/labels.h"
+#include "core/taint.h"
 #include "core/time.h"
 #include "engine/cluster_part.h"
 #include "model/decision.h"
@@ -24,6 +26,14 @@ struct ClusterCycleResult {
   // were preempted in this plan are left out (deleted).
   std::vector<model::PodDecision> pod_decisions;
   std::optional<queueing::AdmissionResult> admission;  // set when the cluster has Workloads
+  // The nodeSelector and tolerations Kueue injected into admitted workloads' pods (whole
+  // indices), for the pods in pod_decisions.
+  struct Injection {
+    model::PodIndex pod;
+    core::Labels node_selector;
+    std::vector<core::Toleration> tolerations;
+  };
+  std::vector<Injection> injections;
   // Pods bound in the input whose workload was preempted: deleted (local indices).
   std::vector<model::PodIndex> deleted_pods;
 };

@@ -207,6 +207,13 @@ Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options) {
     core::Diagnostics diags;
     binding::Scheduler scheduler(part.snapshot(), config, PartOptions(part, &diags));
     ClusterCycleResult cycle = RunClusterCycle(snapshot, part, scheduler, now, diags);
+    // Kueue's job integration writes the flavors' nodeSelector and tolerations into the pod
+    // template when it unsuspends the job, so the pods carry them.
+    for (const ClusterCycleResult::Injection& i : cycle.injections) {
+      model::Pod& pod = plan.planned.pods[static_cast<size_t>(i.pod.v)];
+      pod.node_selector = i.node_selector;
+      pod.tolerations = i.tolerations;
+    }
     for (model::PodDecision& decision : cycle.pod_decisions) {
       WriteDecision(decision, plan.planned);
       plan.pod_decisions.push_back(std::move(decision));

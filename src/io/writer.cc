@@ -72,6 +72,39 @@ void PatchCondition(OrderedJson& doc, const model::PodCondition& cond) {
   conditions.push_back(std::move(c));
 }
 
+OrderedJson TolerationJson(const core::Toleration& t) {
+  OrderedJson out = OrderedJson::object();
+  if (!t.key.empty()) out["key"] = t.key;
+  out["operator"] = t.op == core::TolerationOp::kExists ? "Exists" : "Equal";
+  if (!t.value.empty()) out["value"] = t.value;
+  if (t.effect.has_value()) out["effect"] = core::TaintEffectName(*t.effect);
+  if (t.toleration_seconds.has_value()) out["tolerationSeconds"] = *t.toleration_seconds;
+  return out;
+}
+
+// The planned nodeSelector and tolerations where they differ from the document (Kueue
+// injects its flavors' into admitted pods): nodeSelector keys added or replaced; tolerations
+// the planned pod has beyond the document's (they are appended, never reordered).
+void PatchScheduling(const model::Pod& pod, OrderedJson& doc) {
+  if (pod.node_selector.empty() && pod.tolerations.empty()) return;
+  if (!doc["spec"].is_object()) doc["spec"] = OrderedJson::object();
+  OrderedJson& spec = doc["spec"];
+  for (const auto& [key, value] : pod.node_selector) {
+    if (!spec["nodeSelector"].is_object()) spec["nodeSelector"] = OrderedJson::object();
+    OrderedJson& selector = spec["nodeSelector"];
+    if (!selector.contains(key) || selector[key] != value) selector[key] = value;
+  }
+  const size_t have = spec.contains("tolerations") && spec["tolerations"].is_array()
+                          ? spec["tolerations"].size()
+                          : 0;
+  if (pod.tolerations.size() > have) {
+    if (!spec["tolerations"].is_array()) spec["tolerations"] = OrderedJson::array();
+    for (size_t i = have; i < pod.tolerations.size(); ++i) {
+      spec["tolerations"].push_back(TolerationJson(pod.tolerations[i]));
+    }
+  }
+}
+
 OrderedJson PatchedPod(const model::Snapshot& planned, const model::PodDecision& d,
                        const DocumentStore& documents) {
   const model::Pod& pod = planned.pod(d.pod);
@@ -94,19 +127,11 @@ OrderedJson PatchedPod(const model::Snapshot& planned, const model::PodDecision&
     if (!doc["spec"].is_object()) doc["spec"] = OrderedJson::object();
     doc["spec"]["nodeName"] = node;
   }
+  PatchScheduling(pod, doc);
   if (auto cond = ScheduledCondition(pod, d, !node.empty())) PatchCondition(doc, *cond);
   return doc;
 }
 
-OrderedJson TolerationJson(const core::Toleration& t) {
-  OrderedJson out = OrderedJson::object();
-  if (!t.key.empty()) out["key"] = t.key;
-  out["operator"] = t.op == core::TolerationOp::kExists ? "Exists" : "Equal";
-  if (!t.value.empty()) out["value"] = t.value;
-  if (t.effect.has_value()) out["effect"] = core::TaintEffectName(*t.effect);
-  if (t.toleration_seconds.has_value()) out["tolerationSeconds"] = *t.toleration_seconds;
-  return out;
-}
 
 OrderedJson RequirementsJson(const std::vector<core::SelectorRequirement>& reqs) {
   OrderedJson out = OrderedJson::array();

@@ -102,6 +102,10 @@ TEST(KueuePlanTest, AdmittedJobPodsLandOnTheirFlavorsNodes) {
   EXPECT_EQ(w.admission->pod_set_assignments[0].flavors.at("nvidia.com/gpu"), "a100");
   EXPECT_EQ(Placements(plan), (std::map<std::string, std::string>{{"train-0", "b-a100"},
                                                                   {"train-1", "b-a100"}}));
+  // Kueue injects the flavor's nodeLabels into the pods it creates.
+  for (const auto& d : plan.pod_decisions) {
+    EXPECT_EQ(plan.planned.pod(d.pod).node_selector.at("gpu.product"), "a100");
+  }
 }
 
 TEST(KueuePlanTest, GangThatCannotBindStaysPendingAndPrintsNoPods) {
