@@ -49,7 +49,16 @@ AdmissionScheduler::AdmissionScheduler(const model::Snapshot& snapshot,
       assigner_(state_, preemptor_),
       decisions_(snapshot.kueue_workloads.size()),
       in_cluster_(snapshot.kueue_workloads.size(), false) {
-  for (size_t q = 0; q < state_.setup().cqs.size(); ++q) queues_.emplace_back(&state_);
+  if (snapshot.kueue_config && snapshot.kueue_config->admission_fair_sharing) {
+    afs_ = std::make_unique<AdmissionFairSharing>(
+        snapshot, state_.setup(), *snapshot.kueue_config->admission_fair_sharing,
+        options.cluster, options.now);
+    preemptor_.UseAdmissionFairSharing(afs_.get());
+  }
+  for (size_t q = 0; q < state_.setup().cqs.size(); ++q) {
+    const bool afs_on = afs_ != nullptr && afs_->Enabled(static_cast<int32_t>(q));
+    queues_.emplace_back(&state_, afs_on ? afs_.get() : nullptr);
+  }
   if (snapshot.kueue_config && snapshot.kueue_config->fair_sharing) {
     fair_sharing_ = std::make_unique<FairSharing>(snapshot, state_.setup());
     fair_preemptor_ = std::make_unique<FairSharingPreemptor>(
@@ -463,6 +472,11 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
   held.reserved_at = options_.now;
   held.sequence = state_.NextSequence();
   state_.Hold(e.wl, std::move(held));
+  // AFS entry penalty: the LocalQueue's usage grows at once, so its other workloads move back
+  // in this queue before the next cycle picks a head.
+  if (afs_ != nullptr && afs_->Enabled(q)) {
+    queues_[static_cast<size_t>(q)].UsageChanged(afs_->AddEntryPenalty(e.wl, admission));
+  }
   d.outcome = all_ready ? WorkloadOutcome::kAdmitted : WorkloadOutcome::kQuotaReserved;
   d.admission = std::move(admission);
   d.reason.clear();

@@ -3,7 +3,9 @@
 // charges the holders' quota first, then runs cycles: one head per ClusterQueue, nominate
 // (flavor assignment, preemption targets, partial admission), order (classical: non-borrowing
 // first, priority, age; fair sharing: the DRS tournament, fair_sharing_iterator.h), process
-// against the mutating quota tree (cohort re-check), and requeue.
+// against the mutating quota tree (cohort re-check), and requeue. With Admission Fair Sharing
+// the ClusterQueues that use it order their heads by LocalQueue usage, and every admission
+// adds its entry penalty (admission_fair_sharing.h).
 // Used by RunAdmission; one instance per run; not thread-safe.
 #pragma once
 
@@ -17,6 +19,7 @@
 #include "core/diagnostics.h"
 #include "model/snapshot.h"
 #include "queueing/admission.h"
+#include "queueing/admission_fair_sharing.h"
 #include "queueing/admission_state.h"
 #include "queueing/fair_sharing.h"
 #include "queueing/fair_sharing_iterator.h"
@@ -70,6 +73,8 @@ class AdmissionScheduler {
   std::unique_ptr<FairSharingPreemptor> fair_preemptor_;
   std::unique_ptr<FairSharingIterator> fair_order_;
   FlavorAssigner assigner_;
+  // Set when snapshot.kueue_config has admissionFairSharing (before queues_, which read it).
+  std::unique_ptr<AdmissionFairSharing> afs_;
   std::deque<PendingQueue> queues_;          // per ClusterQueue (stable addresses)
   std::vector<WorkloadDecision> decisions_;  // by snapshot index
   std::vector<bool> in_cluster_;

@@ -15,3 +15,5 @@ list(APPEND QUEUEING_SRCS
   fair_sharing.cc
   fair_sharing_iterator.cc
   fair_sharing_preemptor.cc)
+# Admission Fair Sharing (#4): LocalQueue usage, entry penalties.
+list(APPEND QUEUEING_SRCS admission_fair_sharing.cc)

@@ -16,6 +16,10 @@ bool PendingQueue::Before(int32_t a, int32_t b) const {
 }
 
 bool PendingQueue::GroupOrder::operator()(int32_t a, int32_t b) const {
+  // AFS: lower LocalQueue usage first (queueOrderingFunc), before priority and age.
+  const double ua = q->groups_[static_cast<size_t>(a)].usage;
+  const double ub = q->groups_[static_cast<size_t>(b)].usage;
+  if (ua != ub) return ua < ub;
   const int32_t ta = q->Top(a);
   const int32_t tb = q->Top(b);
   if (ta == tb) return a < b;
@@ -23,10 +27,39 @@ bool PendingQueue::GroupOrder::operator()(int32_t a, int32_t b) const {
 }
 
 int32_t PendingQueue::GroupOf(int32_t wl) {
+  if (afs_ == nullptr) {
+    auto [it, inserted] =
+        group_by_key_.emplace(state_->info(wl).equivalence, static_cast<int32_t>(groups_.size()));
+    if (inserted) groups_.emplace_back();
+    return it->second;
+  }
+  // One LocalQueue per group, so every member shares the group's usage key and a usage change
+  // never reorders a group's heap.
+  const int32_t lq = afs_->LocalQueueOf(wl);
   auto [it, inserted] =
-      group_by_key_.emplace(state_->info(wl).equivalence, static_cast<int32_t>(groups_.size()));
-  if (inserted) groups_.emplace_back();
+      group_by_key_.emplace(state_->info(wl).equivalence + '\x1f' + std::to_string(lq),
+                            static_cast<int32_t>(groups_.size()));
+  if (inserted) {
+    groups_.emplace_back();
+    groups_.back().usage = lq < 0 ? 0.0 : afs_->Usage(lq);
+    groups_by_lq_[lq].push_back(it->second);
+  }
   return it->second;
+}
+
+void PendingQueue::UsageChanged(int32_t lq) {
+  if (afs_ == nullptr || lq < 0) return;
+  auto it = groups_by_lq_.find(lq);
+  if (it == groups_by_lq_.end()) return;
+  const double usage = afs_->Usage(lq);
+  for (int32_t g : it->second) {
+    Group& group = groups_[static_cast<size_t>(g)];
+    // Leave the set under the old key, re-enter under the new one.
+    const bool listed = !group.parked && !group.heap.empty();
+    if (listed) active_.erase(g);
+    group.usage = usage;
+    if (listed) active_.insert(g);
+  }
 }
 
 void PendingQueue::Push(int32_t wl) {

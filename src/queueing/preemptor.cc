@@ -1,7 +1,9 @@
 #include "queueing/preemptor.h"
 
 #include <algorithm>
+#include <set>
 
+#include "queueing/admission_fair_sharing.h"
 #include "queueing/fair_sharing_preemptor.h"
 
 namespace berth::queueing {
@@ -81,6 +83,9 @@ class CandidateStream {
     AdmittedSet::const_iterator it, end;
     int32_t cq;
     bool hierarchy;  // this queue's candidates are hierarchy candidates
+    // AFS: the source reads only the workloads of LocalQueue `lq` of its queue's set.
+    const AdmissionFairSharing* afs = nullptr;
+    int32_t lq = -1;
   };
   CandidateStream(const AdmissionState& state, const WorkloadInfo& preemptor,
                   const model::ClusterQueuePreemption& policy,
@@ -108,9 +113,13 @@ class CandidateStream {
     while (true) {
       int32_t best = -1;
       for (size_t s = 0; s < sources_.size(); ++s) {
-        if (sources_[s].it == sources_[s].end) continue;
-        if (best < 0 ||
-            VictimOrder{&state_}(*sources_[s].it, *sources_[static_cast<size_t>(best)].it)) {
+        Source& src = sources_[s];
+        while (src.afs != nullptr && src.it != src.end &&
+               src.afs->LocalQueueOf(*src.it) != src.lq) {
+          ++src.it;
+        }
+        if (src.it == src.end) continue;
+        if (best < 0 || Before(src, sources_[static_cast<size_t>(best)])) {
           best = static_cast<int32_t>(s);
         }
       }
@@ -158,6 +167,17 @@ class CandidateStream {
         return true;
       }
     }
+  }
+
+  // Head of `a` before head of `b`: within one queue split by LocalQueue (AFS), the higher
+  // LocalQueue usage first; otherwise candidate order.
+  bool Before(const Source& a, const Source& b) const {
+    if (a.afs != nullptr && b.afs != nullptr && a.cq == b.cq && a.lq != b.lq) {
+      const double ua = a.lq < 0 ? 0.0 : a.afs->Usage(a.lq);
+      const double ub = b.lq < 0 ? 0.0 : b.afs->Usage(b.lq);
+      if (ua != ub) return ua > ub;
+    }
+    return VictimOrder{&state_}(*a.it, *b.it);
   }
 
   const AdmissionState& state_;
@@ -218,8 +238,17 @@ PreemptionResult Preemptor::GetTargets(const WorkloadInfo& wl, int32_t cq, const
   streams.reserve(3);
   streams.emplace_back(state_, wl, policy, contested, std::move(hierarchy_sources));
   streams.emplace_back(state_, wl, policy, contested, std::move(priority_sources));
-  streams.emplace_back(state_, wl, policy, contested,
-                       std::vector<CandidateStream::Source>{{own.begin(), own.end(), cq, false}});
+  std::vector<CandidateStream::Source> own_sources;
+  if (afs_ != nullptr && afs_->Enabled(cq)) {
+    // One source per LocalQueue of the own queue (each still in candidate order, so the
+    // priority cut-off holds per source); O(n) to find them, n the queue's holders.
+    std::set<int32_t> lqs;
+    for (int32_t w : own) lqs.insert(afs_->LocalQueueOf(w));
+    for (int32_t lq : lqs) own_sources.push_back({own.begin(), own.end(), cq, false, afs_, lq});
+  } else {
+    own_sources.push_back({own.begin(), own.end(), cq, false});
+  }
+  streams.emplace_back(state_, wl, policy, contested, std::move(own_sources));
 
   // Which borrowing modes to try, and in which order (classical preemption.go).
   std::vector<bool> attempts;

@@ -27,6 +27,7 @@ struct PreemptionResult {
   std::vector<CandidateVerdict> candidates;  // filled only when asked (explain)
 };
 
+class AdmissionFairSharing;
 class FairSharingPreemptor;
 
 class Preemptor {
@@ -37,6 +38,10 @@ class Preemptor {
   // `fair` (fair_sharing_preemptor.h), which must outlive this object; null: classical.
   void UseFairSharing(FairSharingPreemptor* fair) { fair_ = fair; }
   bool fair_sharing() const { return fair_ != nullptr; }
+  // With Admission Fair Sharing, the candidates of a preemptor's own ClusterQueue that uses it
+  // are taken from the LocalQueue with the higher usage first, then in candidate order
+  // (Kueue's CandidatesOrdering). `afs` must outlive this object; null: off.
+  void UseAdmissionFairSharing(const AdmissionFairSharing* afs) { afs_ = afs; }
 
   // Targets for `wl` in ClusterQueue `cq` needing `usage` (every FR of its assignment),
   // contesting `contested` (FRs whose flavor was chosen in a preempt mode). Candidates are
@@ -53,6 +58,7 @@ class Preemptor {
 
   AdmissionState& state_;
   FairSharingPreemptor* fair_ = nullptr;
+  const AdmissionFairSharing* afs_ = nullptr;
 };
 
 // Kueue's preemption policy check (common/preemption_policy.go).

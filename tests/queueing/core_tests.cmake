@@ -8,3 +8,5 @@ list(APPEND QUEUEING_TEST_SRCS
   queue_setup_test.cc)
 # Fair sharing (#4).
 list(APPEND QUEUEING_TEST_SRCS fair_sharing_test.cc fair_sharing_preemptor_test.cc)
+# Admission Fair Sharing (#4).
+list(APPEND QUEUEING_TEST_SRCS admission_fair_sharing_test.cc)

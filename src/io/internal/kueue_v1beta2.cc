@@ -446,6 +446,9 @@ core::Result<model::LocalQueue> DecodeLocalQueue(dom::object obj) {
                               "status.fairSharing");
   if (!found) return lq;
   const std::string prefix = "status.fairSharing.admissionFairSharingStatus";
+  // consumedResources in model units (ResourceUnits): cpu in milli, every other resource as
+  // Quantity.Value(), which rounds a fractional amount up (Kueue stores decayed floats, e.g.
+  // "1500m" GPUs reads as 2). queueing's AFS converts cpu back to cores.
   dom::object consumed;
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(afs, "consumedResources", &consumed, &found), prefix);
   if (found) {
