@@ -78,8 +78,34 @@ enum class KnownKind {
   kKueueWorkload,
   kKueueConfig,
   kPodGroup,
+  // cluster.open-cluster-management.io
+  kManagedCluster,
+  kClusterClaim,
+  kManagedClusterSet,
+  kManagedClusterSetBinding,
+  kPlacement,
+  kPlacementDecision,
+  kAddOnPlacementScore,
   kUnknown,
 };
+
+// cluster.open-cluster-management.io: each kind in the version(s) berth reads (ocm.md).
+KnownKind ClassifyOcm(std::string_view api_version, std::string_view kind) {
+  std::string_view version = api_version.substr(api_version.find('/') + 1);
+  if (version == "v1" && kind == "ManagedCluster") return KnownKind::kManagedCluster;
+  if (version == "v1alpha1" && kind == "ClusterClaim") return KnownKind::kClusterClaim;
+  if (version == "v1alpha1" && kind == "AddOnPlacementScore") {
+    return KnownKind::kAddOnPlacementScore;
+  }
+  if (version == "v1beta2" || version == "v1beta1") {
+    // v1beta1 sets and bindings carry the same fields berth reads.
+    if (kind == "ManagedClusterSet") return KnownKind::kManagedClusterSet;
+    if (kind == "ManagedClusterSetBinding") return KnownKind::kManagedClusterSetBinding;
+  }
+  if (version == "v1beta1" && kind == "Placement") return KnownKind::kPlacement;
+  if (version == "v1beta1" && kind == "PlacementDecision") return KnownKind::kPlacementDecision;
+  return KnownKind::kUnknown;
+}
 
 // Any version of a known group is read: the fields berth reads kept their shape across
 // versions (v1beta1 vs v1 of jobset, kubescheduler.config v1beta3 vs v1).
@@ -133,6 +159,8 @@ KnownKind Classify(std::string_view api_version, std::string_view kind) {
   } else if (kind == "PodGroup" && (api_version == "scheduling.x-k8s.io/v1alpha1" ||
                                     api_version == "scheduling.volcano.sh/v1beta1")) {
     return KnownKind::kPodGroup;
+  } else if (group == "cluster.open-cluster-management.io") {
+    return ClassifyOcm(api_version, kind);
   }
   return KnownKind::kUnknown;
 }
@@ -143,7 +171,9 @@ bool IsNamespaced(KnownKind k) {
            k == KnownKind::kResourceSlice || k == KnownKind::kResourceFlavor ||
            k == KnownKind::kClusterQueue || k == KnownKind::kCohort ||
            k == KnownKind::kWorkloadPriorityClass || k == KnownKind::kTopology ||
-           k == KnownKind::kAdmissionCheck || k == KnownKind::kKueueConfig);
+           k == KnownKind::kAdmissionCheck || k == KnownKind::kKueueConfig ||
+           k == KnownKind::kManagedCluster || k == KnownKind::kClusterClaim ||
+           k == KnownKind::kManagedClusterSet);
 }
 
 // Name and namespace for error messages, read leniently (decoding reports type errors).
@@ -482,6 +512,15 @@ class FileReader {
       case KnownKind::kPodGroup:
         if (!DecodeKueue(known, obj, api_version, kind)) return;
         break;
+      case KnownKind::kManagedCluster:
+      case KnownKind::kClusterClaim:
+      case KnownKind::kManagedClusterSet:
+      case KnownKind::kManagedClusterSetBinding:
+      case KnownKind::kPlacement:
+      case KnownKind::kPlacementDecision:
+      case KnownKind::kAddOnPlacementScore:
+        if (!DecodeOcm(known, obj, api_version, kind)) return;
+        break;
       case KnownKind::kUnknown:
         return;
     }
@@ -501,6 +540,37 @@ class FileReader {
     decoded->source = Store(obj, api_version, kind, decoded->meta);
     out->push_back(std::move(*decoded));
     return true;
+  }
+
+  // Decodes one object of an OCM kind into its snapshot vector (false: reported, dropped).
+  bool DecodeOcm(KnownKind known, dom::object obj, const std::string& api_version,
+                 const std::string& kind) {
+    model::Snapshot& snap = st_.input.snapshot;
+    switch (known) {
+      case KnownKind::kManagedCluster:
+        return Keep(internal::DecodeManagedCluster(obj), &snap.managed_clusters, known, obj,
+                    api_version, kind);
+      case KnownKind::kClusterClaim:
+        return Keep(internal::DecodeClusterClaim(obj), &snap.cluster_claims, known, obj,
+                    api_version, kind);
+      case KnownKind::kManagedClusterSet:
+        return Keep(internal::DecodeManagedClusterSet(obj), &snap.managed_cluster_sets, known,
+                    obj, api_version, kind);
+      case KnownKind::kManagedClusterSetBinding:
+        return Keep(internal::DecodeManagedClusterSetBinding(obj),
+                    &snap.managed_cluster_set_bindings, known, obj, api_version, kind);
+      case KnownKind::kPlacement:
+        return Keep(internal::DecodePlacement(obj), &snap.placements, known, obj, api_version,
+                    kind);
+      case KnownKind::kPlacementDecision:
+        return Keep(internal::DecodePlacementDecision(obj), &snap.placement_decisions, known, obj,
+                    api_version, kind);
+      case KnownKind::kAddOnPlacementScore:
+        return Keep(internal::DecodeAddOnPlacementScore(obj), &snap.addon_placement_scores, known,
+                    obj, api_version, kind);
+      default:
+        return false;
+    }
   }
 
   bool DecodeKueue(KnownKind known, dom::object obj, const std::string& api_version,

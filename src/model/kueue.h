@@ -135,8 +135,9 @@ struct LocalQueue {
   std::string cluster_queue;
   StopPolicy stop_policy = StopPolicy::kNone;
   int64_t fair_sharing_weight_milli = 1000;
-  // status.fairSharing.admissionFairSharingStatus.consumedResources (AFS), when given.
-  std::map<std::string, int64_t> consumed_resources;
+  // status.fairSharing.admissionFairSharingStatus.consumedResources (AFS), when given, in
+  // milli-units for every resource (Kueue stores decayed, fractional amounts: "1500m" GPUs).
+  std::map<std::string, int64_t> consumed_resources_milli;
   std::optional<core::Timestamp> consumed_last_update;
   std::string cluster = "default";
   SourceRef source;

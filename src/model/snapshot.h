@@ -9,6 +9,7 @@
 #include "model/device_class.h"
 #include "model/kueue.h"
 #include "model/node.h"
+#include "model/ocm.h"
 #include "model/pod.h"
 #include "model/pod_group.h"
 #include "model/priority_class.h"
@@ -48,6 +49,15 @@ struct Snapshot {
   std::vector<Workload> kueue_workloads;
   std::optional<KueueConfig> kueue_config;
   std::vector<PodGroup> pod_groups;
+
+  // Open Cluster Management (cluster.open-cluster-management.io), hub side.
+  std::vector<ManagedCluster> managed_clusters;
+  std::vector<ClusterClaim> cluster_claims;
+  std::vector<ManagedClusterSet> managed_cluster_sets;
+  std::vector<ManagedClusterSetBinding> managed_cluster_set_bindings;
+  std::vector<Placement> placements;
+  std::vector<PlacementDecision> placement_decisions;
+  std::vector<AddOnPlacementScore> addon_placement_scores;
 
   const Node& node(NodeIndex i) const { return nodes[static_cast<size_t>(i.v)]; }
   const Pod& pod(PodIndex i) const { return pods[static_cast<size_t>(i.v)]; }

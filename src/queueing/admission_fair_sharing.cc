@@ -60,8 +60,8 @@ AdmissionFairSharing::AdmissionFairSharing(const model::Snapshot& snapshot, cons
     const model::LocalQueue& lq = snapshot.local_queues[static_cast<size_t>(index)];
     LocalQueueUsage& u = lqs_[static_cast<size_t>(index)];
     u.weight = static_cast<double>(lq.fair_sharing_weight_milli) / 1000.0;
-    for (const auto& [res, amount] : lq.consumed_resources)
-      u.consumed[res] = AfsAmount(res, amount);
+    for (const auto& [res, milli] : lq.consumed_resources_milli)
+      u.consumed[res] = static_cast<double>(milli) / 1000.0;
     if (lq.consumed_last_update) {
       const double elapsed = static_cast<double>(now.unix_s - lq.consumed_last_update->unix_s);
       const auto& current = admitted[static_cast<size_t>(index)];

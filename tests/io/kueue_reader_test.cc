@@ -79,7 +79,7 @@ spec:
 status:
   fairSharing:
     admissionFairSharingStatus:
-      consumedResources: {cpu: 1500m, memory: 1Gi}
+      consumedResources: {cpu: 1500m, memory: 1Gi, nvidia.com/gpu: 1500m}
       lastUpdate: "2026-01-02T03:04:05Z"
 ---
 apiVersion: kueue.x-k8s.io/v1beta2
@@ -171,8 +171,9 @@ TEST(KueueReaderTest, DecodesEveryV1beta2Kind) {
   EXPECT_EQ(lq.cluster_queue, "team-a");
   EXPECT_EQ(lq.stop_policy, model::StopPolicy::kHoldAndDrain);
   EXPECT_EQ(lq.fair_sharing_weight_milli, 3000);
-  EXPECT_EQ(lq.consumed_resources.at("cpu"), 1500);
-  EXPECT_EQ(lq.consumed_resources.at("memory"), 1LL << 30);
+  EXPECT_EQ(lq.consumed_resources_milli.at("cpu"), 1500);
+  EXPECT_EQ(lq.consumed_resources_milli.at("nvidia.com/gpu"), 1500);  // not rounded to 2
+  EXPECT_EQ(lq.consumed_resources_milli.at("memory"), (1LL << 30) * 1000);
   ASSERT_TRUE(lq.consumed_last_update.has_value());
   EXPECT_EQ(lq.consumed_last_update->ToString(), "2026-01-02T03:04:05Z");
 

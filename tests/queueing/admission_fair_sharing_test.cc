@@ -105,7 +105,7 @@ TEST(AfsAmountTest, CpuInCoresOthersAsStored) {
 TEST(AdmissionFairSharingTest, ConsumedDecaysFromLastUpdateToNow) {
   KueueSnapshot k = OneQueue(8000);
   EnableAfs(k, /*half_life_s=*/600, /*sampling_s=*/300);
-  Lq(k, "lq-a").consumed_resources = {{"cpu", 8000}, {"nvidia.com/gpu", 4}};
+  Lq(k, "lq-a").consumed_resources_milli = {{"cpu", 8000}, {"nvidia.com/gpu", 4000}};
   Lq(k, "lq-a").consumed_last_update = core::Timestamp{kNow - 600};
   // lq-b: one admitted workload of 2 cpu pulls its consumed usage up towards 2.
   Lq(k, "lq-b").consumed_last_update = core::Timestamp{kNow - 600};
@@ -114,7 +114,7 @@ TEST(AdmissionFairSharingTest, ConsumedDecaysFromLastUpdateToNow) {
             .Requests({{"cpu", 2000}})
             .Admitted("cq", {{"cpu", "default", 2000}}));
   // lq-p: no lastUpdate, consumed stays as given.
-  Lq(k, "lq-p").consumed_resources = {{"cpu", 3000}};
+  Lq(k, "lq-p").consumed_resources_milli = {{"cpu", 3000}};
   Built b = Build(k);
   EXPECT_DOUBLE_EQ(b.afs->ConsumedForTest(LqIndex(k, "lq-a"), "cpu"), 4);
   EXPECT_DOUBLE_EQ(b.afs->ConsumedForTest(LqIndex(k, "lq-a"), "nvidia.com/gpu"), 2);
@@ -126,8 +126,8 @@ TEST(AdmissionFairSharingTest, ConsumedDecaysFromLastUpdateToNow) {
 TEST(AdmissionFairSharingTest, ResourceWeightsAndLocalQueueWeight) {
   KueueSnapshot k = OneQueue(8000);
   EnableAfs(k, 600, 300, {{"cpu", 2000}, {"nvidia.com/gpu", 500}});
-  Lq(k, "lq-a").consumed_resources = {{"cpu", 3000}, {"nvidia.com/gpu", 4}, {"pods", 1}};
-  Lq(k, "lq-b").consumed_resources = {{"cpu", 3000}, {"nvidia.com/gpu", 4}, {"pods", 1}};
+  Lq(k, "lq-a").consumed_resources_milli = {{"cpu", 3000}, {"nvidia.com/gpu", 4000}, {"pods", 1000}};
+  Lq(k, "lq-b").consumed_resources_milli = {{"cpu", 3000}, {"nvidia.com/gpu", 4000}, {"pods", 1000}};
   Lq(k, "lq-b").fair_sharing_weight_milli = 2000;
   Lq(k, "lq-p").fair_sharing_weight_milli = 0;
   Built b = Build(k);
@@ -168,7 +168,7 @@ TEST(AdmissionFairSharingTest, LowerLocalQueueUsageGoesFirstBeforePriority) {
   for (bool afs_mode : {true, false}) {
     KueueSnapshot k = OneQueue(1000, afs_mode);
     EnableAfs(k, 600, 300);
-    Lq(k, "lq-a").consumed_resources = {{"cpu", 5000}};
+    Lq(k, "lq-a").consumed_resources_milli = {{"cpu", 5000}};
     const int32_t a =
         k.Add(WlBuilder("a").Queue("lq-a").Priority(100).Created(1).Requests({{"cpu", 1000}}));
     const int32_t b =
@@ -201,7 +201,7 @@ TEST(AdmissionFairSharingTest, EntryPenaltyReordersTheQueueWithinThePlan) {
   for (int64_t half_life : {300, 0}) {
     KueueSnapshot k = OneQueue(2000);
     EnableAfs(k, half_life, 300);
-    Lq(k, "lq-b").consumed_resources = {{"cpu", 250}};
+    Lq(k, "lq-b").consumed_resources_milli = {{"cpu", 250}};
     const int32_t a1 = k.Add(WlBuilder("a1").Queue("lq-a").Created(1).Requests({{"cpu", 1000}}));
     const int32_t a2 = k.Add(WlBuilder("a2").Queue("lq-a").Created(2).Requests({{"cpu", 1000}}));
     const int32_t b1 = k.Add(WlBuilder("b1").Queue("lq-b").Created(3).Requests({{"cpu", 1000}}));
@@ -220,7 +220,7 @@ TEST(AdmissionFairSharingTest, ZeroWeightLocalQueueGoesLast) {
   KueueSnapshot k = OneQueue(1000);
   EnableAfs(k, 600, 300);
   Lq(k, "lq-a").fair_sharing_weight_milli = 0;
-  Lq(k, "lq-b").consumed_resources = {{"cpu", 100000}};
+  Lq(k, "lq-b").consumed_resources_milli = {{"cpu", 100000}};
   const int32_t a = k.Add(WlBuilder("a").Queue("lq-a").Created(1).Requests({{"cpu", 1000}}));
   const int32_t b = k.Add(WlBuilder("b").Queue("lq-b").Created(2).Requests({{"cpu", 1000}}));
   const AdmissionResult r = RunAll(k);
@@ -236,8 +236,8 @@ TEST(AdmissionFairSharingTest, PreemptsFromTheHigherUsageLocalQueueFirst) {
     KueueSnapshot k = OneQueue(2000, afs_mode);
     k.snapshot.cluster_queues[0].preemption.within_cluster_queue = PreemptionPolicy::kLowerPriority;
     EnableAfs(k, 600, 300);
-    Lq(k, "lq-a").consumed_resources = {{"cpu", 1000}};
-    Lq(k, "lq-b").consumed_resources = {{"cpu", 9000}};
+    Lq(k, "lq-a").consumed_resources_milli = {{"cpu", 1000}};
+    Lq(k, "lq-b").consumed_resources_milli = {{"cpu", 9000}};
     const int32_t low = k.Add(WlBuilder("low")
                                   .Queue("lq-a")
                                   .Priority(0)
@@ -262,7 +262,7 @@ TEST(AdmissionFairSharingTest, PreemptionKeepsPriorityOrderWithinOneLocalQueue) 
   KueueSnapshot k = OneQueue(2000);
   k.snapshot.cluster_queues[0].preemption.within_cluster_queue = PreemptionPolicy::kLowerPriority;
   EnableAfs(k, 600, 300);
-  Lq(k, "lq-b").consumed_resources = {{"cpu", 9000}};
+  Lq(k, "lq-b").consumed_resources_milli = {{"cpu", 9000}};
   const int32_t mid = k.Add(WlBuilder("mid")
                                 .Queue("lq-b")
                                 .Priority(3)

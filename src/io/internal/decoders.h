@@ -24,6 +24,7 @@
 #include "model/device_class.h"
 #include "model/kueue.h"
 #include "model/node.h"
+#include "model/ocm.h"
 #include "model/pod.h"
 #include "model/pod_group.h"
 #include "model/priority_class.h"
@@ -144,6 +145,17 @@ core::Result<int64_t> ParseDurationSeconds(std::string_view text);
 
 // scheduling.x-k8s.io/v1alpha1 and scheduling.volcano.sh/v1beta1: PodGroup.
 core::Result<model::PodGroup> DecodePodGroup(dom::object obj, std::string_view api_version);
+
+// cluster.open-cluster-management.io (ocm_cluster.cc, ocm_placement.cc): ManagedCluster v1,
+// ClusterClaim and AddOnPlacementScore v1alpha1, ManagedClusterSet and
+// ManagedClusterSetBinding v1beta2, Placement and PlacementDecision v1beta1.
+core::Result<model::ManagedCluster> DecodeManagedCluster(dom::object obj);
+core::Result<model::ClusterClaim> DecodeClusterClaim(dom::object obj);
+core::Result<model::ManagedClusterSet> DecodeManagedClusterSet(dom::object obj);
+core::Result<model::ManagedClusterSetBinding> DecodeManagedClusterSetBinding(dom::object obj);
+core::Result<model::AddOnPlacementScore> DecodeAddOnPlacementScore(dom::object obj);
+core::Result<model::Placement> DecodePlacement(dom::object obj);
+core::Result<model::PlacementDecision> DecodePlacementDecision(dom::object obj);
 
 // Pods a Job-shaped spec creates: parallelism (default 1) capped by completions when set.
 // Errors for negative values name "parallelism"/"completions".

@@ -446,9 +446,8 @@ core::Result<model::LocalQueue> DecodeLocalQueue(dom::object obj) {
                               "status.fairSharing");
   if (!found) return lq;
   const std::string prefix = "status.fairSharing.admissionFairSharingStatus";
-  // consumedResources in model units (ResourceUnits): cpu in milli, every other resource as
-  // Quantity.Value(), which rounds a fractional amount up (Kueue stores decayed floats, e.g.
-  // "1500m" GPUs reads as 2). queueing's AFS converts cpu back to cores.
+  // consumedResources in milli-units for every resource: Kueue stores decayed, fractional
+  // amounts ("1500m" GPUs), which whole units would round.
   dom::object consumed;
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(afs, "consumedResources", &consumed, &found), prefix);
   if (found) {
@@ -456,9 +455,9 @@ core::Result<model::LocalQueue> DecodeLocalQueue(dom::object obj) {
       std::string field = KeyField(prefix + ".consumedResources", name);
       auto q = ParseQuantityElement(value);
       BERTH_IO_RETURN_IF_ERROR_AT(q, field);
-      auto units = ResourceUnits(name, *q);
-      BERTH_IO_RETURN_IF_ERROR_AT(units, field);
-      lq.consumed_resources[std::string(name)] = *units;
+      auto milli = q->MilliValue();
+      BERTH_IO_RETURN_IF_ERROR_AT(milli, field);
+      lq.consumed_resources_milli[std::string(name)] = *milli;
     }
   }
   std::string last_update;

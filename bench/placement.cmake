@@ -1,0 +1,13 @@
+# placement benchmarks: one OCM Placement (label, claim and CEL predicates, three
+# prioritizers) over a synthetic hub of 5,000 managed clusters.
+if(NOT TARGET berth::placement)
+  return()
+endif()
+add_executable(berth_placement_bench ${CMAKE_CURRENT_LIST_DIR}/placement_bench.cc)
+target_link_libraries(berth_placement_bench PRIVATE
+  berth::placement berth::model berth::core benchmark::benchmark)
+
+if(BERTH_BUILD_TESTS)
+  add_test(NAME bench_smoke_placement COMMAND berth_placement_bench --benchmark_min_time=0.01)
+  set_tests_properties(bench_smoke_placement PROPERTIES LABELS bench_smoke)
+endif()

@@ -1,0 +1,69 @@
+// ClusterScorer: one prioritizer of a Placement (upstream's plugins.Prioritizer), and
+// ScorerRegistry, the explicit table of BuiltIn prioritizers by name. SchedulePlacement
+// builds one scorer per active score coordinate and sums weight × score per cluster.
+// berth's extensions (GPU, Cost, Latency, DataLocality) register here under their BuiltIn
+// names. Scorers are immutable after construction; Score is const and thread-compatible.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/time.h"
+#include "model/ocm.h"
+#include "model/snapshot.h"
+
+namespace berth::placement {
+
+// Score bounds of upstream's prioritizers (ocm pkg/placement/plugins/interface.go).
+inline constexpr int64_t kMaxClusterScore = 100;
+inline constexpr int64_t kMinClusterScore = -100;
+
+// What a scorer may read: the whole snapshot, the placement and the planning time, plus
+// the names of the clusters this placement already selected (its own PlacementDecisions).
+struct ScoreContext {
+  const model::Snapshot& snapshot;
+  const model::Placement& placement;
+  core::Timestamp now;
+  const std::vector<std::string>& existing_decisions;  // sorted, unique
+};
+
+struct ScoreOutput {
+  // Parallel to the clusters scored; nullopt: no entry (the cluster gains nothing).
+  std::vector<std::optional<int64_t>> scores;
+  std::vector<std::string> warnings;  // e.g. "AddOnPlacementScores c1/usage expired"
+};
+
+class ClusterScorer {
+ public:
+  virtual ~ClusterScorer() = default;
+  // The stable name used in explain output: "Balance", "AddOn/<resource>/<score>".
+  virtual const std::string& Name() const = 0;
+  // Scores the feasible clusters (in any order; each appears once).
+  virtual ScoreOutput Score(const ScoreContext& context,
+                            const std::vector<const model::ManagedCluster*>& clusters) const = 0;
+};
+
+// BuiltIn prioritizers by name. Lookup is exact and case-sensitive, as upstream's.
+class ScorerRegistry {
+ public:
+  using Factory = std::function<std::unique_ptr<ClusterScorer>()>;
+
+  // Adds or replaces the factory for `built_in_name`.
+  void Register(std::string built_in_name, Factory factory);
+  // The scorer for `built_in_name`, or nullptr when no factory is registered.
+  std::unique_ptr<ClusterScorer> Make(std::string_view built_in_name) const;
+  bool Contains(std::string_view built_in_name) const;
+
+  // upstream's four: Balance, Steady, ResourceAllocatableCPU, ResourceAllocatableMemory.
+  static ScorerRegistry Upstream();
+
+ private:
+  std::map<std::string, Factory, std::less<>> factories_;
+};
+
+}  // namespace berth::placement
