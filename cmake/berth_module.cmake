@@ -59,6 +59,8 @@ function(berth_test)
     target_link_libraries(berth_${T_NAME}_test PRIVATE berth::${dep})
   endforeach()
   target_link_libraries(berth_${T_NAME}_test PRIVATE GTest::gtest GTest::gtest_main GTest::gmock)
+  # GoogleTest and GoogleMock headers are parsed once per test binary, not once per file.
+  target_precompile_headers(berth_${T_NAME}_test PRIVATE <gtest/gtest.h> <gmock/gmock.h>)
   set(labels unit)
   if(T_LABELS)
     set(labels ${T_LABELS})

@@ -19,6 +19,10 @@ namespace {
 std::atomic<long> g_allocations{0};
 }  // namespace
 
+// GCC 12 at -O1 takes free() of what the replaced operator new returned for a mismatch
+// (-Wmismatched-new-delete); they are the matching pair by construction.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void* operator new(std::size_t size) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
@@ -29,6 +33,7 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
 
 namespace berth::cel {
 namespace {
