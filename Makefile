@@ -1,7 +1,8 @@
 # The README's two commands live here:
 #   make demo   installs missing Debian packages, builds berth, runs it on the built-in fleet
-#   make test   installs missing Debian packages, builds everything with warnings as errors,
-#               runs every test, then the unit tests again under ASan+UBSan
+#   make test   installs missing Debian packages, builds everything once with warnings as
+#               errors and ASan+UBSan (-O1), and runs every test: unit (one process per
+#               test binary), end-to-end and benchmark smoke runs
 # Everything else is plain CMake presets (CMakePresets.json); the build uses two jobs.
 
 BERTH := build/release/src/cli/berth
@@ -20,12 +21,16 @@ build: deps
 demo: build
 	$(BERTH) demo
 
-test: test-release test-asan
-
-test-release: deps
+test: deps
 	cmake --preset ci >/dev/null
 	cmake --build --preset ci
 	ctest --preset ci
+
+# Without sanitizers, each unit test case in its own process (what developers run).
+test-release: deps
+	cmake --preset release >/dev/null
+	cmake --build --preset release
+	ctest --preset release
 
 test-asan: deps
 	cmake --preset asan >/dev/null
