@@ -40,4 +40,14 @@ struct PodDeletion {
   std::string reason;  // "workload team-b/job-b-running was preempted (InCohortReclamation)"
 };
 
+// An object of the input the cycle deletes (a stale PlacementDecision, a ManifestWork for a
+// cluster no longer chosen): not printed as an object; tables and explain list it.
+struct ObjectDeletion {
+  std::string api_version;  // "work.open-cluster-management.io/v1"
+  std::string kind;         // "ManifestWork"
+  std::string namespace_;
+  std::string name;
+  std::string reason;  // "workload team-a/job-train now runs on us-2"
+};
+
 }  // namespace berth::model

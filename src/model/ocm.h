@@ -175,6 +175,20 @@ struct GroupStrategy {
 inline constexpr const char* kSchedulingDisableAnnotation =
     "cluster.open-cluster-management.io/experimental-scheduling-disable";
 
+// status as the placement controller writes it (set by the engine; io patches it in).
+struct PlacementDecisionGroupStatus {
+  int32_t index = 0;
+  std::string name;
+  std::vector<std::string> decisions;  // PlacementDecision names
+  int32_t cluster_count = 0;
+};
+
+struct PlacementStatus {
+  int32_t number_of_selected_clusters = 0;
+  std::vector<PlacementDecisionGroupStatus> decision_groups;
+  std::vector<Condition> conditions;  // PlacementSatisfied, PlacementMisconfigured
+};
+
 struct Placement {
   ObjectMeta meta;
   std::vector<std::string> cluster_sets;
@@ -184,6 +198,7 @@ struct Placement {
   std::vector<SpreadConstraint> spread_constraints;
   std::vector<PlacementToleration> tolerations;
   GroupStrategy group_strategy;
+  std::optional<PlacementStatus> status;  // nullopt: as read (not decided)
   std::string cluster = "default";
   SourceRef source;
 };
@@ -202,8 +217,10 @@ struct ClusterDecision {
 };
 
 struct PlacementDecision {
-  ObjectMeta meta;
+  ObjectMeta meta;                         // labels carry placement and decision group
   std::vector<ClusterDecision> decisions;  // status.decisions
+  std::string placement;  // owner Placement's name (label kPlacementLabel), same namespace
+  bool created = false;   // made by the engine (not in the input): printed whole
   std::string cluster = "default";
   SourceRef source;
 };

@@ -17,6 +17,7 @@
 #include "model/resource_slice.h"
 #include "model/resources.h"
 #include "model/scheduler_config.h"
+#include "model/work.h"
 #include "model/workload_object.h"
 
 namespace berth::model {
@@ -58,6 +59,11 @@ struct Snapshot {
   std::vector<Placement> placements;
   std::vector<PlacementDecision> placement_decisions;
   std::vector<AddOnPlacementScore> addon_placement_scores;
+
+  // Fleet delivery: ManifestWork (work.open-cluster-management.io) and MultiKueue.
+  std::vector<ManifestWork> manifest_works;
+  std::vector<MultiKueueConfig> multikueue_configs;
+  std::vector<MultiKueueCluster> multikueue_clusters;
 
   const Node& node(NodeIndex i) const { return nodes[static_cast<size_t>(i.v)]; }
   const Pod& pod(PodIndex i) const { return pods[static_cast<size_t>(i.v)]; }

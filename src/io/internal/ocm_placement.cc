@@ -253,6 +253,9 @@ core::Result<model::Placement> DecodePlacement(dom::object obj) {
 core::Result<model::PlacementDecision> DecodePlacementDecision(dom::object obj) {
   model::PlacementDecision pd;
   BERTH_ASSIGN_OR_RETURN(pd.meta, DecodeObjectMeta(obj, true, true));
+  if (auto owner = pd.meta.labels.find(model::kPlacementLabel); owner != pd.meta.labels.end()) {
+    pd.placement = owner->second;
+  }
   dom::object status;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "status", &status, &found));

@@ -1,0 +1,115 @@
+// Fleet delivery objects: OCM's ManifestWork (work.open-cluster-management.io/v1) and
+// Kueue's MultiKueueConfig / MultiKueueCluster (kueue.x-k8s.io/v1beta1|v1beta2), as plain
+// data owned by Snapshot. io reads given ones and prints the ManifestWorks the engine plans;
+// the dispatch module builds them. Semantics: ../shared/reference/ocm.md §3, docs/fleet.md.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/taint.h"
+#include "model/object_meta.h"
+#include "model/ocm.h"
+
+namespace berth::model {
+
+// ---- ManifestWork ----
+
+// spec.manifestConfigs[].resourceIdentifier: which manifest a config applies to.
+struct ResourceIdentifier {
+  std::string group;     // "" for the core group, "batch", "jobset.x-k8s.io", ...
+  std::string resource;  // lower-case plural: "jobs", "deployments", "jobsets"
+  std::string name;
+  std::string namespace_;
+};
+
+enum class FeedbackRuleType { kWellKnownStatus, kJsonPaths };
+
+struct JsonPathRule {
+  std::string name;
+  std::string path;  // under .status
+};
+
+struct FeedbackRule {
+  FeedbackRuleType type = FeedbackRuleType::kWellKnownStatus;
+  std::vector<JsonPathRule> json_paths;  // type kJsonPaths
+};
+
+struct ManifestConfig {
+  ResourceIdentifier resource;
+  std::vector<FeedbackRule> feedback_rules;
+  std::string update_strategy;  // "" (upstream default Update), "ServerSideApply", ...
+};
+
+// One manifest of a ManifestWork the engine plans: an object of the input (its document)
+// with the changes it needs to run on the chosen cluster. io renders it from the document,
+// so every field berth does not touch comes back as read.
+struct ManifestPatch {
+  SourceRef source;  // the object's document (a Job, JobSet, Deployment, ... as read)
+  std::string api_version, kind, name, namespace_;
+  // metadata.labels[kueue.x-k8s.io/queue-name]: nullopt leaves it as read, "" removes it,
+  // else sets it (the worker's LocalQueue).
+  std::optional<std::string> queue_name;
+  // spec.suspend: nullopt leaves it as read.
+  std::optional<bool> suspend;
+  // Pod-set templates by pod set name ("main", a JobSet's replicatedJob, a PyTorchJob's
+  // replica type, ...): node selector entries and tolerations added to the template's pod
+  // spec (Kueue's flavor injection), and pod-template annotations added (topology).
+  struct TemplatePatch {
+    std::string pod_set;
+    std::map<std::string, std::string> node_selector;
+    std::vector<core::Toleration> tolerations;
+    std::map<std::string, std::string> annotations;
+  };
+  std::vector<TemplatePatch> templates;
+  // metadata.annotations / labels added to the object itself.
+  std::map<std::string, std::string> annotations;
+  std::map<std::string, std::string> labels;
+};
+
+// The identity of a manifest of a ManifestWork read from the input.
+struct ManifestMeta {
+  std::string api_version, kind, name, namespace_;
+};
+
+struct ManifestWork {
+  ObjectMeta meta;  // namespace_: the managed cluster's name
+  // What the engine planned (created works): rendered by io from the source documents.
+  std::vector<ManifestPatch> manifests;
+  // What a given ManifestWork holds (spec.workload.manifests[], identity only).
+  std::vector<ManifestMeta> read_manifests;
+  std::vector<ManifestConfig> manifest_configs;
+  std::string delete_propagation;  // spec.deleteOption.propagationPolicy; "" = Foreground
+  bool created = false;            // planned by the engine: printed whole
+  std::string cluster = "default";
+  SourceRef source;
+};
+
+// Labels berth puts on the ManifestWorks it plans, so a later plan finds them.
+inline constexpr const char* kWorkloadLabel = "berth.dev/workload";            // "<ns>.<name>"
+inline constexpr const char* kWorkloadClusterLabel = "berth.dev/placed-by";    // the check
+
+// ---- MultiKueue ----
+
+struct MultiKueueConfig {
+  ObjectMeta meta;                    // cluster-scoped
+  std::vector<std::string> clusters;  // spec.clusters: MultiKueueCluster names
+  std::string cluster = "default";
+  SourceRef source;
+};
+
+struct MultiKueueCluster {
+  ObjectMeta meta;  // cluster-scoped; berth's member cluster of the same name
+  std::string kubeconfig_location_type;  // spec.kubeConfig.locationType: Secret | Path
+  std::string kubeconfig_location;       // spec.kubeConfig.location
+  std::string cluster_profile;           // spec.clusterProfileRef.name
+  // status.conditions[type=Active]: nullopt when not reported (treated as active).
+  std::optional<Condition> active;
+  std::string cluster = "default";
+  SourceRef source;
+};
+
+}  // namespace berth::model
