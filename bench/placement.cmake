@@ -1,5 +1,6 @@
-# placement benchmarks: one OCM Placement (label, claim and CEL predicates, three
-# prioritizers) over a synthetic hub of 5,000 managed clusters.
+# placement benchmarks: one OCM Placement (label, claim and CEL predicates, five
+# prioritizers, optionally spreadPolicy) over a synthetic hub of 10,000 managed clusters;
+# prints the peak RSS after the run.
 if(NOT TARGET berth::placement)
   return()
 endif()

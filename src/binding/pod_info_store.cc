@@ -29,4 +29,10 @@ void PodInfoStore::Override(model::PodIndex pod, const model::Pod& replacement) 
   infos_[i].reset();
 }
 
+model::PodIndex PodInfoStore::Add(const model::Pod& pod) {
+  infos_.emplace_back();
+  overrides_.push_back(std::make_unique<model::Pod>(pod));
+  return model::PodIndex{static_cast<int32_t>(overrides_.size() - 1)};
+}
+
 }  // namespace berth::binding

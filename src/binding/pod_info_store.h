@@ -34,6 +34,11 @@ class PodInfoStore {
   // none for an unbound pod).
   void Override(model::PodIndex pod, const model::Pod& replacement);
 
+  // A pod the snapshot lacks (a guest: another cluster's workload tried here); its index
+  // follows the snapshot's pods and the pods added before it.
+  model::PodIndex Add(const model::Pod& pod);
+  size_t size() const { return infos_.size(); }
+
  private:
   const model::Snapshot& snapshot_;
   const ResourceTable& resources_;

@@ -131,10 +131,23 @@ class Scheduler::Impl {
     // The caller overrides pods it is about to schedule; a bound pod's PodInfo is in the
     // node state, and a different name would break claim reservations and the queue.
     BERTH_CHECK(bound_here_[idx(pod)] == 0 && !current.IsBound(), "OverridePod of a bound pod");
-    BERTH_CHECK(replacement.node_name.empty() && replacement.meta.name == current.meta.name &&
-                    replacement.meta.namespace_ == current.meta.namespace_,
+    // A guest slot (AddPod) may take another guest: it is in no queue and reserves no claim.
+    const bool guest = idx(pod) >= snapshot_.pods.size();
+    BERTH_CHECK(replacement.node_name.empty() &&
+                    (guest || (replacement.meta.name == current.meta.name &&
+                               replacement.meta.namespace_ == current.meta.namespace_)),
                 "OverridePod with a different pod");
+    BERTH_CHECK(!guest || replacement.resource_claims.empty(), "a guest pod with ResourceClaims");
     pod_infos_.Override(pod, replacement);
+  }
+
+  model::PodIndex AddPod(const model::Pod& pod) {
+    BERTH_CHECK(pod.node_name.empty() && pod.resource_claims.empty(),
+                "AddPod of a bound pod or of a pod with ResourceClaims");
+    const model::PodIndex added = pod_infos_.Add(pod);
+    placed_.push_back(-1);
+    bound_here_.push_back(0);
+    return added;
   }
 
   void Unbind(model::PodIndex pod) {
@@ -144,7 +157,9 @@ class Scheduler::Impl {
     if (placed_[idx(pod)] >= 0) {
       state_.RemovePod(pod, model::NodeIndex{placed_[idx(pod)]}, pod_infos_.Get(pod));
     }
-    if (claims_ != nullptr) claims_->Unbind(pod, claims_->ClaimsOf(p));
+    if (claims_ != nullptr && !p.resource_claims.empty()) {
+      claims_->Unbind(pod, claims_->ClaimsOf(p));
+    }
     placed_[idx(pod)] = -1;
     bound_here_[idx(pod)] = 0;
     if (!here) {
@@ -376,6 +391,8 @@ PodExplanation Scheduler::Explain(model::PodIndex pod) const { return impl_->Exp
 SchedulerStats Scheduler::stats() const { return impl_->stats(); }
 
 const std::vector<ClaimBinding>& Scheduler::ClaimBindings() const { return impl_->ClaimBindings(); }
+
+model::PodIndex Scheduler::AddPod(const model::Pod& pod) { return impl_->AddPod(pod); }
 
 void Scheduler::OverridePod(model::PodIndex pod, const model::Pod& replacement) {
   impl_->OverridePod(pod, replacement);

@@ -153,8 +153,16 @@ class Scheduler {
   // QueueOrder keeps the snapshot's order); only node_selector, node_affinity, tolerations
   // and labels/annotations may differ from the pod's. Adding GPU-fraction annotations in a
   // snapshot where no pod has them finds no GPU to share. Preconditions (BERTH_CHECK): the
-  // pod is not bound, and the replacement has its name, namespace and no spec.nodeName.
+  // pod is not bound, and the replacement has its name, namespace and no spec.nodeName
+  // (a guest slot of AddPod may take any guest pod: fleet dispatch reuses slots).
   void OverridePod(model::PodIndex pod, const model::Pod& replacement);
+
+  // Adds a pending pod the snapshot lacks (a guest: a hub workload's pod tried on this
+  // member cluster by fleet dispatch) and returns its index, which follows the snapshot's
+  // pods. It is never in QueueOrder; ScheduleOne, ScheduleGang, Unbind and OverridePod take
+  // it like any pod. Preconditions (BERTH_CHECK): no spec.nodeName and no ResourceClaims
+  // (claims live in the cluster that owns them). O(1) amortised.
+  model::PodIndex AddPod(const model::Pod& pod);
 
   // All or nothing, as kube-scheduler's coscheduling and Kueue's gangs: schedules `pods`
   // (distinct) in the given order; once fewer than `min_bound` (-1: all of them) can end

@@ -52,8 +52,9 @@ class Program {
   // '_+_' applied to '(int, string)'"), or ResourceExhausted when over the cost limit.
   // The result may borrow from this program and from the activation's bound values.
   // Allocates nothing unless the expression builds values (lists, maps, new strings or
-  // quantities) or fails: a selector that selects, indexes, compares and calls
-  // compareTo/isGreaterThan/startsWith/... runs allocation-free.
+  // quantities), fails, or calls a host function that allocates: a selector that selects,
+  // indexes, compares and calls compareTo/isGreaterThan/startsWith/... runs
+  // allocation-free.
   core::Result<Value> Evaluate(const Activation& activation) const;
 
   // Like Evaluate, but returns runtime errors as error Values (is_error()).

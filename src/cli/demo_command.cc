@@ -4,6 +4,7 @@
 #include "cli/explain_printer.h"
 #include "cli/flags.h"
 #include "cli/input_loader.h"
+#include "cli/plan_items.h"
 #include "cli/text_table.h"
 #include "engine/plan.h"
 #include "io/writer.h"
@@ -59,11 +60,7 @@ int RunDemoCommand(const DemoFlags& flags, std::ostream& out, std::ostream& err)
 
   const engine::Plan plan = engine::RunPlan(input.snapshot, options.value());
   PrintDiagnostics(WithSourceFiles(plan.diagnostics, input.documents), err);
-  io::PlanItems items;
-  items.pods = &plan.pod_decisions;
-  items.claims = plan.changed_claims;
-  items.workloads = plan.workloads;
-  items.deleted_pods = plan.deleted_pods;
+  const io::PlanItems items = PlanItemsOf(plan);
   io::WritePlan(plan.planned, items, input.documents, format.value(), out);
   if (format.value() != io::OutputFormat::kTable) return ToInt(code);
 

@@ -7,25 +7,33 @@
 #include "cli/explain_printer.h"
 #include "cli/flags.h"
 #include "cli/input_loader.h"
+#include "cli/placement_printer.h"
 #include "cli/workload_printer.h"
+#include "engine/explain_placement.h"
 #include "engine/explain_workload.h"
 #include "engine/plan.h"
 
 namespace berth::cli {
 
 core::Result<ExplainTarget> ParseExplainTarget(const std::string& target) {
-  for (const char* prefix : {"workload/", "workloads/", "wl/"}) {
+  const std::pair<const char*, ExplainTarget::Kind> kinds[] = {
+      {"workload/", ExplainTarget::Kind::kWorkload},
+      {"workloads/", ExplainTarget::Kind::kWorkload},
+      {"wl/", ExplainTarget::Kind::kWorkload},
+      {"placement/", ExplainTarget::Kind::kPlacement},
+      {"placements/", ExplainTarget::Kind::kPlacement}};
+  for (const auto& [prefix, kind] : kinds) {
     const std::string p(prefix);
     if (target.rfind(p, 0) != 0) continue;
     std::string name = target.substr(p.size());
     const size_t slashes = static_cast<size_t>(std::count(name.begin(), name.end(), '/'));
     if (name.empty() || slashes > 1 || name.front() == '/' || name.back() == '/') break;
-    return ExplainTarget{ExplainTarget::Kind::kWorkload, name};
+    return ExplainTarget{kind, name};
   }
   auto pod = ParsePodTarget(target);
   if (!pod.has_value()) {
-    return core::InvalidArgument("expected pod/NAME, pod/NAMESPACE/NAME, workload/NAME or "
-                                 "workload/NAMESPACE/NAME, got \"" + target + "\"");
+    return core::InvalidArgument("expected pod/NAME, workload/NAME or placement/NAME (each also "
+                                 "as KIND/NAMESPACE/NAME), got \"" + target + "\"");
   }
   return ExplainTarget{ExplainTarget::Kind::kPod, pod.value()};
 }
@@ -62,12 +70,26 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
 
   core::Diagnostics diags;
   std::optional<io::Input> input =
-      flags.demo ? std::optional<io::Input>(LoadDemoFleet(diags)) : LoadPaths(flags.files, diags);
+      flags.demo ? std::optional<io::Input>(LoadDemoFleet(diags))
+                 : LoadPaths(flags.files, diags, flags.clusters);
   PrintDiagnostics(diags, err);
   if (!input) return ToInt(ExitCode::kFailed);
   const ExitCode code = ExitCodeFor(diags, input->objects_read);
   if (code == ExitCode::kFailed) return ToInt(code);
 
+  if (target.value().kind == ExplainTarget::Kind::kPlacement) {
+    auto explanation =
+        engine::ExplainPlacement(input->snapshot, target.value().name, options.value());
+    if (!explanation.has_value()) {
+      PrintError(explanation.error(), err);
+      return ToInt(ExitCode::kFailed);
+    }
+    const core::Diagnostics plan_diags =
+        WithSourceFiles(explanation.value().plan.diagnostics, input->documents);
+    PrintDiagnostics(plan_diags, err);
+    PrintPlacementExplanation(explanation.value(), out);
+    return ToInt(code == ExitCode::kOk && plan_diags.has_errors() ? ExitCode::kPartial : code);
+  }
   if (target.value().kind == ExplainTarget::Kind::kWorkload) {
     auto explanation =
         engine::ExplainWorkload(input->snapshot, target.value().name, options.value());

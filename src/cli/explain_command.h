@@ -1,7 +1,8 @@
 // `berth explain pod/NAME`: why one pod goes where it goes, or why it goes nowhere: every
 // node's filter verdicts and score breakdown at the state the pod meets in the cycle.
 // `berth explain workload/NAME`: why Kueue admitted, preempted or left a workload waiting,
-// flavor by flavor and resource by resource.
+// flavor by flavor and resource by resource, and in a fleet which cluster runs it.
+// `berth explain placement/NAME`: how an OCM Placement chose its clusters.
 // Called by main.cc; returns the process exit code (exit_code.h). Not thread-safe (stdin).
 #pragma once
 
@@ -16,6 +17,7 @@ namespace berth::cli {
 struct ExplainFlags {
   std::string target;              // pod/[NS/]NAME (also pods/, po/) or workload/[NS/]NAME
   std::vector<std::string> files;  // -f, as for plan
+  std::vector<std::string> clusters;  // --cluster NAME=PATH, repeatable
   bool demo = false;               // --demo: the built-in demo fleet instead of -f
   std::string scoring;             // --scoring, as for plan
   std::string now;                 // --now, as for plan
@@ -26,12 +28,13 @@ struct ExplainFlags {
 int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream& err);
 
 struct ExplainTarget {
-  enum class Kind { kPod, kWorkload };
+  enum class Kind { kPod, kWorkload, kPlacement };
   Kind kind = Kind::kPod;
   std::string name;  // "NAME" or "NAMESPACE/NAME"
 };
 
-// pod/NAME, pods/, po/ and workload/NAME, workloads/, wl/ (with an optional NAMESPACE/).
+// pod/NAME, pods/, po/, workload/NAME, workloads/, wl/ and placement/NAME, placements/ (with
+// an optional NAMESPACE/).
 core::Result<ExplainTarget> ParseExplainTarget(const std::string& target);
 
 // "pod/NAME" -> "NAME", "pod/NS/NAME" -> "NS/NAME"; InvalidArgument for anything else.

@@ -1,6 +1,8 @@
 #include "cli/input_loader.h"
 
+#include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
@@ -8,18 +10,60 @@
 
 namespace berth::cli {
 
+namespace {
+
+// A member cluster's name must be a DNS label: it names a ManagedCluster and a namespace.
+bool IsDnsLabel(std::string_view name) {
+  if (name.empty() || name.size() > 63) return false;
+  for (char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+  }
+  return name.front() != '-' && name.back() != '-';
+}
+
+}  // namespace
+
+core::Result<ClusterPath> ParseClusterFlag(const std::string& flag) {
+  const size_t eq = flag.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == flag.size()) {
+    return core::InvalidArgument("--cluster expects NAME=PATH, got \"" + flag + "\"");
+  }
+  ClusterPath out{flag.substr(0, eq), flag.substr(eq + 1)};
+  if (!IsDnsLabel(out.name)) {
+    return core::InvalidArgument("--cluster " + flag + ": cluster name \"" + out.name +
+                                 "\" must be a DNS label (lower-case letters, digits and '-', "
+                                 "at most 63 characters)");
+  }
+  return out;
+}
+
 std::optional<io::Input> LoadPaths(const std::vector<std::string>& paths,
-                                   core::Diagnostics& diags) {
+                                   core::Diagnostics& diags,
+                                   const std::vector<std::string>& clusters) {
   io::Reader reader(diags);
   bool all_readable = true;
-  for (const std::string& path : paths) {
-    core::Status status = reader.ReadPath(path);
+  auto read = [&](const std::string& path, const io::ReadOptions& options) {
+    core::Status status = reader.ReadPath(path, options);
     if (!status.ok()) {
       core::Error error = std::move(status).error();
       error.WithFile(path);
       diags.Report(std::move(error));
       all_readable = false;
     }
+  };
+  for (const std::string& path : paths) read(path, {});
+  std::set<std::string> seen;
+  for (const std::string& flag : clusters) {
+    core::Result<ClusterPath> cluster = ParseClusterFlag(flag);
+    if (!cluster.has_value()) {
+      diags.Report(std::move(cluster).error());
+      all_readable = false;
+      continue;
+    }
+    if (!seen.insert(cluster->name + "=" + cluster->path).second) continue;
+    io::ReadOptions options;
+    options.cluster = cluster->name;
+    read(cluster->path, options);
   }
   if (!all_readable) return std::nullopt;
   return reader.Finish();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/diagnostics.h"
+#include "core/result.h"
 #include "io/reader.h"
 
 namespace berth::cli {
@@ -16,7 +17,19 @@ namespace berth::cli {
 // `diags` and makes the result nullopt: a plan over part of what the user named would be
 // misleading, so the commands stop (exit 2). Problems inside documents are reported too but
 // do not stop reading.
-std::optional<io::Input> LoadPaths(const std::vector<std::string>& paths, core::Diagnostics& diags);
+// `clusters` are --cluster flags, NAME=PATH: every object read from PATH lives in member
+// cluster NAME (io::ReadOptions::cluster). A malformed flag is reported like an unreadable
+// path.
+std::optional<io::Input> LoadPaths(const std::vector<std::string>& paths, core::Diagnostics& diags,
+                                   const std::vector<std::string>& clusters = {});
+
+struct ClusterPath {
+  std::string name;
+  std::string path;
+};
+
+// Parses one --cluster value: NAME=PATH with NAME a DNS label. InvalidArgument otherwise.
+core::Result<ClusterPath> ParseClusterFlag(const std::string& flag);
 
 // Reads the demo fleet (demo_fleet.h); files are named "<demo>/<path>".
 io::Input LoadDemoFleet(core::Diagnostics& diags);

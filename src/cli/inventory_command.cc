@@ -416,7 +416,7 @@ int RunInventoryCommand(const InventoryFlags& flags, std::ostream& out, std::ost
     return ToInt(ExitCode::kFailed);
   }
   core::Diagnostics diags;
-  std::optional<io::Input> input = LoadPaths(flags.files, diags);
+  std::optional<io::Input> input = LoadPaths(flags.files, diags, flags.clusters);
   PrintDiagnostics(diags, err);
   if (!input) return ToInt(ExitCode::kFailed);
   const ExitCode code = ExitCodeFor(diags, input->objects_read);

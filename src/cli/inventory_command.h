@@ -15,6 +15,7 @@ namespace berth::cli {
 
 struct InventoryFlags {
   std::vector<std::string> files;  // -f: files, directories, "-" for stdin
+  std::vector<std::string> clusters;  // --cluster NAME=PATH, repeatable
   std::string output = "table";    // -o: table or json
   std::string scoring;             // --scoring, as for plan
   std::string now;                 // --now, as for plan

@@ -54,6 +54,9 @@ constexpr const char* kDemoFooter =
 constexpr const char* kFilesHelp = "File, directory or - (stdin) to read; repeatable";
 constexpr const char* kScoringHelp =
     "NodeResourcesFit scoring for every profile (spread or bin-pack)";
+constexpr const char* kClusterHelp =
+    "NAME=PATH: the objects in PATH live in member cluster NAME (its Nodes, pods, queues); "
+    "repeatable";
 constexpr const char* kNowHelp = "The time the cycle runs at, RFC 3339 (2026-01-02T03:04:05Z)";
 
 int Run(int argc, char** argv) {
@@ -71,13 +74,15 @@ int Run(int argc, char** argv) {
   plan_cmd->add_option("--scoring", plan.scoring, kScoringHelp)
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
   plan_cmd->add_option("--now", plan.now, kNowHelp);
+  plan_cmd->add_option("--cluster", plan.clusters, kClusterHelp);
 
   berth::cli::ExplainFlags explain;
   CLI::App* explain_cmd = app.add_subcommand(
       "explain",
-      "Explain a pod's placement (filters, scores) or a Kueue workload's admission");
-  explain_cmd->add_option("target", explain.target,
-                          "pod/NAME, pod/NAMESPACE/NAME, workload/NAME or workload/NAMESPACE/NAME")
+      "Explain a pod's node, a Kueue workload's admission and cluster, or a Placement's clusters");
+  explain_cmd
+      ->add_option("target", explain.target,
+                   "pod/[NAMESPACE/]NAME, workload/[NAMESPACE/]NAME or placement/[NAMESPACE/]NAME")
       ->required();
   CLI::Option* explain_files = explain_cmd->add_option("-f,--filename", explain.files, kFilesHelp);
   explain_cmd->add_flag("--demo", explain.demo, "Explain a pod of the built-in demo fleet")
@@ -85,6 +90,7 @@ int Run(int argc, char** argv) {
   explain_cmd->add_option("--scoring", explain.scoring, kScoringHelp)
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
   explain_cmd->add_option("--now", explain.now, kNowHelp);
+  explain_cmd->add_option("--cluster", explain.clusters, kClusterHelp);
 
   berth::cli::DemoFlags demo;
   CLI::App* demo_cmd =
@@ -107,6 +113,7 @@ int Run(int argc, char** argv) {
   inventory_cmd->add_option("--scoring", inventory.scoring, kScoringHelp)
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
   inventory_cmd->add_option("--now", inventory.now, kNowHelp);
+  inventory_cmd->add_option("--cluster", inventory.clusters, kClusterHelp);
 
   CLI::App* version_cmd = app.add_subcommand("version", "Print the berth version");
 

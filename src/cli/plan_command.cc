@@ -5,6 +5,7 @@
 #include "cli/exit_code.h"
 #include "cli/flags.h"
 #include "cli/input_loader.h"
+#include "cli/plan_items.h"
 #include "engine/plan.h"
 #include "io/writer.h"
 
@@ -33,7 +34,7 @@ int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err)
   }
 
   core::Diagnostics diags;
-  std::optional<io::Input> input = LoadPaths(flags.files, diags);
+  std::optional<io::Input> input = LoadPaths(flags.files, diags, flags.clusters);
   PrintDiagnostics(diags, err);
   if (!input) return ToInt(ExitCode::kFailed);
   const ExitCode code = ExitCodeFor(diags, input->objects_read);
@@ -50,11 +51,7 @@ int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err)
   // is planned (exit 1, as for objects the reader dropped).
   const core::Diagnostics plan_diags = WithSourceFiles(plan.diagnostics, input->documents);
   PrintDiagnostics(plan_diags, err);
-  io::PlanItems items;
-  items.pods = &plan.pod_decisions;
-  items.claims = plan.changed_claims;
-  items.workloads = plan.workloads;
-  items.deleted_pods = plan.deleted_pods;
+  const io::PlanItems items = PlanItemsOf(plan);
   io::WritePlan(plan.planned, items, input->documents, format.value(), out);
   return ToInt(code == ExitCode::kOk && plan_diags.has_errors() ? ExitCode::kPartial : code);
 }

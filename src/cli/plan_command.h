@@ -11,6 +11,7 @@ namespace berth::cli {
 
 struct PlanFlags {
   std::vector<std::string> files;  // -f: files, directories, "-" for stdin
+  std::vector<std::string> clusters;  // --cluster NAME=PATH, repeatable
   std::string output = "yaml";     // -o: yaml, json or table
   std::string scoring;             // --scoring; empty: the configuration's strategy
   std::string now;                 // --now (RFC 3339); empty: unset

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cli/explain_printer.h"
+#include "cli/placement_printer.h"
 #include "cli/text_table.h"
 #include "queueing/amount_text.h"
 
@@ -159,6 +160,7 @@ void PrintWorkloadExplanation(const engine::WorkloadExplanation& explanation, st
   PrintAttempts(explanation, out);
   PrintCandidates(explanation, out);
   PrintClusterQueue(explanation, out);
+  PrintDispatch(explanation.plan, explanation.workload, out);
   PrintPods(explanation, out);
 }
 

@@ -1,26 +1,10 @@
 #include "engine/admitted_pods.h"
 
 #include <algorithm>
-#include <set>
+
+#include "dispatch/flavor_injection.h"
 
 namespace berth::engine {
-namespace {
-
-const model::ResourceFlavor* FindFlavor(const model::Snapshot& snapshot, const std::string& name,
-                                        const std::string& cluster) {
-  for (const auto& f : snapshot.resource_flavors) {
-    if (f.meta.name == name && f.cluster == cluster) return &f;
-  }
-  return nullptr;
-}
-
-void AddToleration(std::vector<core::Toleration>& tolerations, const core::Toleration& t) {
-  if (std::find(tolerations.begin(), tolerations.end(), t) == tolerations.end()) {
-    tolerations.push_back(t);
-  }
-}
-
-}  // namespace
 
 std::vector<AdmittedPod> AdmittedPods(const model::Snapshot& snapshot,
                                       const model::Workload& workload,
@@ -32,38 +16,27 @@ std::vector<AdmittedPod> AdmittedPods(const model::Snapshot& snapshot,
         admission.pod_set_assignments.begin(), admission.pod_set_assignments.end(),
         [&](const model::PodSetAssignment& a) { return a.name == name; });
     if (assignment == admission.pod_set_assignments.end()) continue;
-
-    // The flavors of the pod set, each once, in name order (a pod set normally has one per
-    // resource group).
-    std::set<std::string> flavor_names;
-    for (const auto& [resource, flavor] : assignment->flavors) flavor_names.insert(flavor);
-    std::vector<const model::ResourceFlavor*> flavors;
-    for (const auto& f : flavor_names) {
-      if (const auto* flavor = FindFlavor(snapshot, f, workload.cluster)) flavors.push_back(flavor);
-    }
-
-    // Topology domains, one per pod in order: the assignment's counts laid out flat.
-    std::vector<const model::TopologyDomainAssignment*> domains;
-    if (assignment->topology_assignment) {
-      for (const auto& d : assignment->topology_assignment->domains) {
-        for (int32_t i = 0; i < d.count; ++i) domains.push_back(&d);
-      }
-    }
-
+    const dispatch::FlavorInjection injection =
+        dispatch::InjectionFor(snapshot, workload.cluster, *assignment);
     const auto& pods = workload.pods[ps];
     const size_t count = std::min(pods.size(), static_cast<size_t>(std::max(0, assignment->count)));
     for (size_t i = 0; i < count; ++i) {
       AdmittedPod admitted;
       admitted.pod = model::PodIndex{pods[i]};
       admitted.spec = snapshot.pod(admitted.pod);
-      for (const auto* flavor : flavors) {
-        for (const auto& [key, value] : flavor->node_labels) admitted.spec.node_selector[key] = value;
-        for (const auto& t : flavor->tolerations) AddToleration(admitted.spec.tolerations, t);
+      for (const auto& [key, value] : injection.node_selector) {
+        admitted.spec.node_selector[key] = value;
       }
-      if (i < domains.size()) {
-        const auto& levels = assignment->topology_assignment->levels;
-        for (size_t l = 0; l < levels.size() && l < domains[i]->values.size(); ++l) {
-          admitted.spec.node_selector[levels[l]] = domains[i]->values[l];
+      for (const core::Toleration& t : injection.tolerations) {
+        if (std::find(admitted.spec.tolerations.begin(), admitted.spec.tolerations.end(), t) ==
+            admitted.spec.tolerations.end()) {
+          admitted.spec.tolerations.push_back(t);
+        }
+      }
+      if (assignment->topology_assignment) {
+        if (auto pinned = dispatch::PodTopologySelector(*assignment->topology_assignment,
+                                                        static_cast<int32_t>(i))) {
+          for (const auto& [key, value] : *pinned) admitted.spec.node_selector[key] = value;
         }
       }
       out.push_back(std::move(admitted));

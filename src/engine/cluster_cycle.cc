@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "engine/binding_oracle.h"
+#include "engine/fleet_dispatcher.h"
 #include "engine/pod_groups.h"
 
 namespace berth::engine {
@@ -102,7 +103,8 @@ std::vector<bool> KueuePodMask(const model::Snapshot& whole, const ClusterPart& 
 ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPart& part,
                                    binding::Scheduler& scheduler, core::Timestamp now,
                                    core::Diagnostics& diags,
-                                   std::optional<model::PodIndex> stop_before, bool* reached) {
+                                   std::optional<model::PodIndex> stop_before, bool* reached,
+                                   FleetDispatcher* fleet) {
   ClusterCycleResult result;
   if (reached != nullptr) *reached = false;
   BindingOracle oracle(whole, part, scheduler);
@@ -111,8 +113,15 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
     const model::Workload& w = whole.kueue_workloads[i];
     if (w.cluster != part.name) continue;
     has_workloads = true;
-    // (1) Workloads admitted in the input run their pods.
-    if (HoldsAdmission(w)) oracle.PlaceAdmitted(static_cast<int32_t>(i), *w.admission);
+    if (!HoldsAdmission(w)) continue;
+    const FleetCheck* check = fleet != nullptr ? fleet->CheckFor(w.admission->cluster_queue) : nullptr;
+    if (check == nullptr) {
+      // (1) Workloads admitted in the input run their pods.
+      oracle.PlaceAdmitted(static_cast<int32_t>(i), *w.admission);
+    } else if (w.cluster_name.empty()) {
+      // Holds hub quota but runs nowhere yet: MultiKueue keeps looking for a worker.
+      fleet->DispatchHolder(static_cast<int32_t>(i), *w.admission);
+    }
   }
 
   // (2) Every other pending pod, in queue order.
@@ -140,8 +149,12 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
     options.now = now;
     options.cluster = part.name;
     const bool check_placement = !part.snapshot().nodes.empty();
-    result.admission =
-        queueing::RunAdmission(whole, options, check_placement ? &oracle : nullptr, diags);
+    queueing::PlacementOracle* used = check_placement ? &oracle : nullptr;
+    if (fleet != nullptr) {
+      fleet->SetInner(used);
+      used = fleet;
+    }
+    result.admission = queueing::RunAdmission(whole, options, used, diags);
   }
 
   // Pods of workloads admitted in the input first (they were running), then the queue,

@@ -20,6 +20,10 @@
 #include "queueing/admission.h"
 
 namespace berth::engine {
+class FleetDispatcher;
+}  // namespace berth::engine
+
+namespace berth::engine {
 
 struct ClusterCycleResult {
   // Decisions in the order made, indices into the whole snapshot; pods of workloads that
@@ -40,12 +44,15 @@ struct ClusterCycleResult {
 
 // Runs the cycle on `scheduler` (built on part.snapshot()). When `stop_before` is set, stops
 // right before that pod (local index) would be scheduled and returns what was decided so
-// far; *reached says whether it got there (explain replays the cycle this way).
+// far; *reached says whether it got there (explain replays the cycle this way). With
+// `fleet` (the hub of a fleet), workloads whose ClusterQueue has a fleet admission check are
+// dispatched to member clusters instead of run here: holders whose check is not Ready yet
+// first, then every new admission.
 ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPart& part,
                                    binding::Scheduler& scheduler, core::Timestamp now,
                                    core::Diagnostics& diags,
                                    std::optional<model::PodIndex> stop_before = std::nullopt,
-                                   bool* reached = nullptr);
+                                   bool* reached = nullptr, FleetDispatcher* fleet = nullptr);
 
 // The pods (whole indices) that belong to Kueue Workloads of the part's cluster.
 std::vector<bool> KueuePodMask(const model::Snapshot& whole, const ClusterPart& part);

@@ -6,111 +6,12 @@
 
 #include "engine/cluster_cycle.h"
 #include "engine/cluster_part.h"
+#include "engine/cycle_writes.h"
+#include "engine/fleet_cycle.h"
 
 namespace berth::engine {
 
 namespace {
-
-// Sets (or replaces) a pod condition, as the kubelet and scheduler patch status.conditions.
-void SetCondition(model::Pod& pod, model::PodCondition condition) {
-  for (auto& existing : pod.conditions) {
-    if (existing.type == condition.type) {
-      existing = std::move(condition);
-      return;
-    }
-  }
-  pod.conditions.push_back(std::move(condition));
-}
-
-// Writes a decision where kube-scheduler writes it: the binding sets spec.nodeName and
-// PodScheduled=True; a failed attempt sets PodScheduled=False with reason Unschedulable and
-// the FitError message.
-void WriteDecision(const model::PodDecision& decision, model::Snapshot& planned) {
-  if (decision.skipped) return;
-  model::Pod& pod = planned.pods[static_cast<size_t>(decision.pod.v)];
-  if (decision.node) {
-    pod.node_name = planned.node(*decision.node).meta.name;
-    SetCondition(pod, {"PodScheduled", "True", "", ""});
-  } else {
-    SetCondition(pod, {"PodScheduled", "False", "Unschedulable", decision.message});
-  }
-}
-
-// Writes what DynamicResources' PreBind writes: the allocation of a claim the bind
-// allocated, and the pod in status.reservedFor. Returns the claim's index in `planned`.
-int32_t WriteClaimBinding(const ClusterPart& part, const binding::ClaimBinding& binding,
-                          model::Snapshot& planned) {
-  const int32_t index = part.ToWholeClaim(binding.claim);
-  model::ResourceClaim& claim = planned.resource_claims[static_cast<size_t>(index)];
-  if (binding.allocated) claim.allocation = binding.allocation;
-  const std::string& pod = planned.pod(part.ToWhole(binding.pod)).meta.name;
-  if (std::find(claim.reserved_for.begin(), claim.reserved_for.end(), pod) ==
-      claim.reserved_for.end()) {
-    claim.reserved_for.push_back(pod);
-  }
-  return index;
-}
-
-// Why a pod is deleted: the preempted workload it belongs to.
-std::string DeletionReason(const model::Snapshot& snapshot, model::PodIndex pod,
-                           const ClusterCycleResult& cycle) {
-  if (!cycle.admission) return "deleted";
-  for (const auto& d : cycle.admission->decisions) {
-    const model::Workload& w = snapshot.kueue_workloads[static_cast<size_t>(d.workload)];
-    for (const auto& pods : w.pods) {
-      if (std::find(pods.begin(), pods.end(), pod.v) == pods.end()) continue;
-      std::string reason = "workload " + (w.meta.namespace_.empty() ? "default" : w.meta.namespace_) +
-                           "/" + w.meta.name + " was evicted";
-      if (!d.preemption_reason.empty()) reason += " (" + d.preemption_reason + ")";
-      return reason;
-    }
-  }
-  return "deleted";
-}
-
-// The claims (local indices) a pod of the part references by name or template.
-std::vector<int32_t> ClaimsOf(const ClusterPart& part, model::PodIndex pod) {
-  std::vector<int32_t> out;
-  const model::Snapshot& s = part.snapshot();
-  const model::Pod& p = s.pod(pod);
-  for (const auto& ref : p.resource_claims) {
-    for (size_t i = 0; i < s.resource_claims.size(); ++i) {
-      const model::ResourceClaim& c = s.resource_claims[i];
-      if (c.meta.name == ref.claim_name && c.meta.namespace_ == p.meta.namespace_) {
-        out.push_back(static_cast<int32_t>(i));
-      }
-    }
-  }
-  return out;
-}
-
-// Appends `from`'s entries to `to`, each distinct (message, location, severity) once: every
-// cluster's allocator sees the same DeviceClasses, so their problems would repeat.
-void MergeDiagnostics(const core::Diagnostics& from, core::Diagnostics& to) {
-  for (const core::Diagnostic& d : from.entries()) {
-    bool seen = false;
-    for (const core::Diagnostic& e : to.entries()) {
-      if (e.severity == d.severity && e.error.message() == d.error.message() &&
-          e.error.location() == d.error.location()) {
-        seen = true;
-        break;
-      }
-    }
-    if (seen) continue;
-    if (d.severity == core::Severity::kError) {
-      to.Report(d.error);
-    } else {
-      to.Warn(d.error);
-    }
-  }
-}
-
-binding::SchedulerOptions PartOptions(const ClusterPart& part, core::Diagnostics* diags) {
-  binding::SchedulerOptions options;
-  options.cluster = part.cluster;
-  options.diagnostics = diags;
-  return options;
-}
 
 const char* PhaseName(model::PodPhase phase) {
   switch (phase) {
@@ -203,42 +104,16 @@ Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options) {
   const model::SchedulerConfig config = EffectiveSchedulerConfig(snapshot, options);
   const core::Timestamp now = PlanTime(snapshot, options);
   std::set<int32_t> changed;
-  for (const ClusterPart& part : SplitByCluster(snapshot)) {
-    core::Diagnostics diags;
-    binding::Scheduler scheduler(part.snapshot(), config, PartOptions(part, &diags));
-    ClusterCycleResult cycle = RunClusterCycle(snapshot, part, scheduler, now, diags);
-    // Kueue's job integration writes the flavors' nodeSelector and tolerations into the pod
-    // template when it unsuspends the job, so the pods carry them.
-    for (const ClusterCycleResult::Injection& i : cycle.injections) {
-      model::Pod& pod = plan.planned.pods[static_cast<size_t>(i.pod.v)];
-      pod.node_selector = i.node_selector;
-      pod.tolerations = i.tolerations;
+  std::vector<ClusterPart> parts = SplitByCluster(snapshot);
+  if (IsFleet(snapshot)) {
+    RunFleet(snapshot, parts, config, now, plan, changed);
+  } else {
+    for (const ClusterPart& part : parts) {
+      core::Diagnostics diags;
+      binding::Scheduler scheduler(part.snapshot(), config, PartOptions(part, &diags));
+      ClusterCycleResult cycle = RunClusterCycle(snapshot, part, scheduler, now, diags);
+      ApplyCycle(snapshot, part, scheduler, cycle, now, diags, plan, changed);
     }
-    for (model::PodDecision& decision : cycle.pod_decisions) {
-      WriteDecision(decision, plan.planned);
-      plan.pod_decisions.push_back(std::move(decision));
-    }
-    for (const binding::ClaimBinding& binding : scheduler.ClaimBindings()) {
-      changed.insert(WriteClaimBinding(part, binding, plan.planned));
-    }
-    // Deleted pods (preempted workloads) leave their claims' reservedFor, and a claim no pod
-    // reserves any more is deallocated, as the resource claim controller does.
-    for (model::PodIndex pod : cycle.deleted_pods) {
-      plan.deleted_pods.push_back({part.ToWhole(pod), DeletionReason(snapshot, part.ToWhole(pod), cycle)});
-      for (int32_t local_claim : ClaimsOf(part, pod)) {
-        const int32_t whole = part.ToWholeClaim(devices::ClaimIndex{local_claim});
-        const model::ResourceClaim status = scheduler.ClaimStatus(devices::ClaimIndex{local_claim});
-        model::ResourceClaim& claim = plan.planned.resource_claims[static_cast<size_t>(whole)];
-        claim.allocation = status.allocation;
-        claim.reserved_for = status.reserved_for;
-        changed.insert(whole);
-      }
-    }
-    if (cycle.admission) {
-      queueing::ApplyDecisions(*cycle.admission, now, &plan.planned);
-      plan.admissions.push_back({part.name, std::move(*cycle.admission)});
-    }
-    MergeDiagnostics(diags, plan.diagnostics);
   }
   plan.changed_claims.assign(changed.begin(), changed.end());
   for (size_t i = 0; i < plan.planned.kueue_workloads.size(); ++i) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@
 #include "core/time.h"
 #include "model/decision.h"
 #include "model/snapshot.h"
+#include "engine/fleet_dispatcher.h"
+#include "engine/placement_stage.h"
 #include "queueing/admission.h"
 
 namespace berth::engine {
@@ -53,6 +56,20 @@ struct Plan {
     queueing::AdmissionResult result;
   };
   std::vector<ClusterAdmission> admissions;
+
+  // The fleet (DESIGN.md "Fleet wiring"), when the input has ManagedClusters: every
+  // Placement decided (status and PlacementDecisions written into `planned`), the hub
+  // workloads given to member clusters (status.clusterName written) or still looking for
+  // one, and the ManifestWorks that deliver them.
+  std::vector<PlacementRun> placements;
+  std::map<int32_t, Dispatch> dispatches;  // by hub workload index
+  // Indices into planned.placements (decided), planned.placement_decisions (updated or
+  // created) and planned.manifest_works (planned), in print order.
+  std::vector<int32_t> placement_items;
+  std::vector<int32_t> placement_decision_items;
+  std::vector<int32_t> manifest_work_items;
+  // Objects of the input the cycle deletes (stale PlacementDecisions and ManifestWorks).
+  std::vector<model::ObjectDeletion> deleted_objects;
   // Problems the device allocator found in the DRA objects (a selector that does not
   // compile, an unknown DeviceClass, an invalid pool), each once: those objects were left
   // out and everything else was planned. Errors make the CLI exit 1.

@@ -86,6 +86,10 @@ enum class KnownKind {
   kPlacement,
   kPlacementDecision,
   kAddOnPlacementScore,
+  // kueue.x-k8s.io MultiKueue and work.open-cluster-management.io
+  kMultiKueueConfig,
+  kMultiKueueCluster,
+  kManifestWork,
   kUnknown,
 };
 
@@ -152,6 +156,8 @@ KnownKind Classify(std::string_view api_version, std::string_view kind) {
     if (kind == "WorkloadPriorityClass") return KnownKind::kWorkloadPriorityClass;
     if (kind == "AdmissionCheck") return KnownKind::kAdmissionCheck;
     if (kind == "Workload") return KnownKind::kKueueWorkload;
+    if (kind == "MultiKueueConfig") return KnownKind::kMultiKueueConfig;
+    if (kind == "MultiKueueCluster") return KnownKind::kMultiKueueCluster;
   } else if (group == "config.kueue.x-k8s.io" && kind == "Configuration" &&
              (api_version == "config.kueue.x-k8s.io/v1beta1" ||
               api_version == "config.kueue.x-k8s.io/v1beta2")) {
@@ -161,6 +167,8 @@ KnownKind Classify(std::string_view api_version, std::string_view kind) {
     return KnownKind::kPodGroup;
   } else if (group == "cluster.open-cluster-management.io") {
     return ClassifyOcm(api_version, kind);
+  } else if (api_version == "work.open-cluster-management.io/v1" && kind == "ManifestWork") {
+    return KnownKind::kManifestWork;
   }
   return KnownKind::kUnknown;
 }
@@ -173,7 +181,8 @@ bool IsNamespaced(KnownKind k) {
            k == KnownKind::kWorkloadPriorityClass || k == KnownKind::kTopology ||
            k == KnownKind::kAdmissionCheck || k == KnownKind::kKueueConfig ||
            k == KnownKind::kManagedCluster || k == KnownKind::kClusterClaim ||
-           k == KnownKind::kManagedClusterSet);
+           k == KnownKind::kManagedClusterSet || k == KnownKind::kMultiKueueConfig ||
+           k == KnownKind::kMultiKueueCluster);
 }
 
 // Name and namespace for error messages, read leniently (decoding reports type errors).
@@ -510,6 +519,8 @@ class FileReader {
       case KnownKind::kKueueWorkload:
       case KnownKind::kKueueConfig:
       case KnownKind::kPodGroup:
+      case KnownKind::kMultiKueueConfig:
+      case KnownKind::kMultiKueueCluster:
         if (!DecodeKueue(known, obj, api_version, kind)) return;
         break;
       case KnownKind::kManagedCluster:
@@ -519,6 +530,7 @@ class FileReader {
       case KnownKind::kPlacement:
       case KnownKind::kPlacementDecision:
       case KnownKind::kAddOnPlacementScore:
+      case KnownKind::kManifestWork:
         if (!DecodeOcm(known, obj, api_version, kind)) return;
         break;
       case KnownKind::kUnknown:
@@ -568,6 +580,9 @@ class FileReader {
       case KnownKind::kAddOnPlacementScore:
         return Keep(internal::DecodeAddOnPlacementScore(obj), &snap.addon_placement_scores, known,
                     obj, api_version, kind);
+      case KnownKind::kManifestWork:
+        return Keep(internal::DecodeManifestWork(obj), &snap.manifest_works, known, obj,
+                    api_version, kind);
       default:
         return false;
     }
@@ -601,6 +616,12 @@ class FileReader {
       case KnownKind::kPodGroup:
         return Keep(internal::DecodePodGroup(obj, api_version), &snap.pod_groups, known, obj,
                     api_version, kind);
+      case KnownKind::kMultiKueueConfig:
+        return Keep(internal::DecodeMultiKueueConfig(obj, *version), &snap.multikueue_configs,
+                    known, obj, api_version, kind);
+      case KnownKind::kMultiKueueCluster:
+        return Keep(internal::DecodeMultiKueueCluster(obj, *version), &snap.multikueue_clusters,
+                    known, obj, api_version, kind);
       case KnownKind::kKueueWorkload: {
         auto wl = internal::DecodeKueueWorkload(obj, *version, snap.resources);
         if (wl.has_value()) {

@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "io/internal/json_patch.h"
+
 namespace berth::io {
 
 namespace {
@@ -60,6 +62,8 @@ void WriteClaimTable(const model::Snapshot& planned, const std::vector<int32_t>&
   PrintAligned(rows, out);
 }
 
+std::string OrNone(const std::string& s) { return s.empty() ? "<none>" : s; }
+
 bool HasCondition(const model::Workload& wl, const char* type, const char* status) {
   const model::WorkloadCondition* c = wl.FindCondition(type);
   return c != nullptr && c->status == status;
@@ -95,8 +99,13 @@ std::string FlavorsColumn(const model::Workload& wl) {
 
 void WriteWorkloadTable(const model::Snapshot& planned, const std::vector<int32_t>& workloads,
                         std::ostream& out) {
+  // The CLUSTER column only for MultiKueue plans, so single-cluster tables stay as they were.
+  bool fleet = std::any_of(workloads.begin(), workloads.end(), [&](int32_t index) {
+    return !planned.kueue_workloads[static_cast<size_t>(index)].cluster_name.empty();
+  });
   std::vector<Row> rows;
   rows.push_back({"NAMESPACE", "NAME", "QUEUE", "CLUSTERQUEUE", "STATUS", "FLAVORS", "MESSAGE"});
+  if (fleet) rows.back().insert(rows.back().begin() + 4, "CLUSTER");
   for (int32_t index : workloads) {
     const model::Workload& wl = planned.kueue_workloads[static_cast<size_t>(index)];
     std::string status = WorkloadStatusName(wl);
@@ -110,13 +119,92 @@ void WriteWorkloadTable(const model::Snapshot& planned, const std::vector<int32_
       if (message.empty()) message = ConditionMessage(wl, "Evicted");
     } else {
       message = ConditionMessage(wl, "QuotaReserved");
+      // Quota reserved, waiting for an admission check (a fleet check looking for a
+      // cluster): the check's message says what it waits for.
+      for (const model::AdmissionCheckStatus& check : wl.admission_checks) {
+        if (status == "QuotaReserved" && check.state != model::CheckState::kReady &&
+            !check.message.empty()) {
+          message = check.name + ": " + check.message;
+          break;
+        }
+      }
     }
     std::string cq = wl.admission.has_value() ? wl.admission->cluster_queue : "";
     rows.push_back({wl.meta.namespace_, wl.meta.name,
                     wl.queue_name.empty() ? "<none>" : wl.queue_name, cq.empty() ? "<none>" : cq,
                     status, FlavorsColumn(wl), message});
+    if (fleet) rows.back().insert(rows.back().begin() + 4, OrNone(wl.cluster_name));
   }
   PrintAligned(rows, out);
+}
+
+std::string Joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts) {
+    if (!out.empty()) out += ", ";
+    out += p;
+  }
+  return out;
+}
+
+void WritePlacementTable(const model::Snapshot& planned, const std::vector<int32_t>& placements,
+                         std::ostream& out) {
+  std::vector<Row> rows;
+  rows.push_back({"NAMESPACE", "NAME", "SELECTED", "SATISFIED", "DECISIONS"});
+  for (int32_t index : placements) {
+    const model::Placement& p = planned.placements[static_cast<size_t>(index)];
+    std::string selected = "<none>";
+    std::string satisfied = "<none>";
+    std::vector<std::string> decisions;
+    if (p.status.has_value()) {
+      selected = std::to_string(p.status->number_of_selected_clusters);
+      for (const model::Condition& c : p.status->conditions) {
+        if (c.type != "PlacementSatisfied") continue;
+        satisfied = internal::ConditionStatusName(c.status);
+        if (!c.reason.empty()) satisfied += " (" + c.reason + ")";
+      }
+      for (const model::PlacementDecisionGroupStatus& g : p.status->decision_groups) {
+        decisions.insert(decisions.end(), g.decisions.begin(), g.decisions.end());
+      }
+    }
+    rows.push_back(
+        {p.meta.namespace_, p.meta.name, selected, satisfied, OrNone(Joined(decisions))});
+  }
+  PrintAligned(rows, out);
+}
+
+// "Kind/namespace/name", or "Kind/name" for a cluster-scoped object.
+std::string ManifestName(const std::string& kind, const std::string& ns, const std::string& name) {
+  return ns.empty() ? kind + "/" + name : kind + "/" + ns + "/" + name;
+}
+
+void WriteManifestWorkTable(const model::Snapshot& planned, const std::vector<int32_t>& works,
+                            std::ostream& out) {
+  std::vector<Row> rows;
+  rows.push_back({"CLUSTER", "NAME", "WORKLOAD", "MANIFESTS"});
+  for (int32_t index : works) {
+    const model::ManifestWork& work = planned.manifest_works[static_cast<size_t>(index)];
+    std::vector<std::string> manifests;
+    for (const model::ManifestPatch& m : work.manifests) {
+      manifests.push_back(ManifestName(m.kind, m.namespace_, m.name));
+    }
+    for (const model::ManifestMeta& m : work.read_manifests) {
+      manifests.push_back(ManifestName(m.kind, m.namespace_, m.name));
+    }
+    auto workload = work.meta.labels.find(model::kWorkloadLabel);
+    rows.push_back({work.meta.namespace_, work.meta.name,
+                    workload == work.meta.labels.end() ? "<none>" : OrNone(workload->second),
+                    OrNone(Joined(manifests))});
+  }
+  PrintAligned(rows, out);
+}
+
+void WriteDeletedObjects(const std::vector<model::ObjectDeletion>& deleted, std::ostream& out) {
+  out << "DELETED\n";
+  for (const model::ObjectDeletion& d : deleted) {
+    out << d.kind << ' ' << (d.namespace_.empty() ? d.name : d.namespace_ + "/" + d.name) << ": "
+        << d.reason << '\n';
+  }
 }
 
 }  // namespace
@@ -150,6 +238,20 @@ void WritePlanTable(const model::Snapshot& planned,
                     const std::vector<model::PodDecision>& decisions,
                     const std::vector<int32_t>& claims, const std::vector<int32_t>& workloads,
                     std::ostream& out, const std::vector<model::PodDeletion>& deleted) {
+  PlanItems items;
+  items.pods = &decisions;
+  items.claims = claims;
+  items.workloads = workloads;
+  items.deleted_pods = deleted;
+  WritePlanTable(planned, items, out);
+}
+
+void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std::ostream& out) {
+  const std::vector<model::PodDecision> none;
+  const std::vector<model::PodDecision>& decisions = items.pods != nullptr ? *items.pods : none;
+  const std::vector<int32_t>& claims = items.claims;
+  const std::vector<int32_t>& workloads = items.workloads;
+  const std::vector<model::PodDeletion>& deleted = items.deleted_pods;
   std::vector<Row> rows;
   rows.reserve(decisions.size() + 1);
   rows.push_back({"NAMESPACE", "NAME", "NODE", "STATUS", "REASON"});
@@ -173,14 +275,28 @@ void WritePlanTable(const model::Snapshot& planned,
     rows.push_back({pod.meta.namespace_, pod.meta.name,
                     pod.node_name.empty() ? "<none>" : pod.node_name, "Deleted", d.reason});
   }
-  PrintAligned(rows, out);
+  // A hub plans no pods of its own: its tables start with the workloads.
+  const bool pods_table = rows.size() > 1 || workloads.empty();
+  if (pods_table) PrintAligned(rows, out);
   if (!claims.empty()) {
     out << '\n';
     WriteClaimTable(planned, claims, out);
   }
   if (!workloads.empty()) {
-    out << '\n';
+    if (pods_table) out << '\n';
     WriteWorkloadTable(planned, workloads, out);
+  }
+  if (!items.placements.empty()) {
+    out << '\n';
+    WritePlacementTable(planned, items.placements, out);
+  }
+  if (!items.manifest_works.empty()) {
+    out << '\n';
+    WriteManifestWorkTable(planned, items.manifest_works, out);
+  }
+  if (!items.deleted_objects.empty()) {
+    out << '\n';
+    WriteDeletedObjects(items.deleted_objects, out);
   }
 }
 

@@ -1,15 +1,17 @@
 // Table output of a plan (`berth plan -o table`): one row per decided pod, in decision
 // order, with columns NAMESPACE, NAME, NODE, STATUS (Bound/Pending) and REASON (the
 // scheduler's message for pending pods), aligned with spaces as kubectl aligns its tables;
-// then the devices allocated to ResourceClaims, when the plan allocated any, and the Kueue
-// Workloads the plan decided.
-// Called by WritePlanList for OutputFormat::kTable. Deterministic; stateless.
+// then the devices allocated to ResourceClaims, when the plan allocated any, the Kueue
+// Workloads the plan decided, the OCM Placements and ManifestWorks, and the objects the plan
+// deletes. Called by WritePlan / WritePlanList for OutputFormat::kTable. Deterministic;
+// stateless; linear in the rows printed.
 #pragma once
 
 #include <cstdint>
 #include <ostream>
 #include <vector>
 
+#include "io/writer.h"
 #include "model/decision.h"
 #include "model/snapshot.h"
 
@@ -27,14 +29,28 @@ void WritePlanTable(const model::Snapshot& planned,
                     const std::vector<int32_t>& claims, std::ostream& out);
 
 // The same, then, when `workloads` (indices into planned.kueue_workloads) is not empty, a
-// blank line and the WORKLOADS table: NAMESPACE, NAME, QUEUE, CLUSTERQUEUE, STATUS,
-// FLAVORS (per pod set, `main: cpu,memory=default nvidia.com/gpu=h100`; pod sets joined
-// by "; "), MESSAGE (the message of the condition the status comes from). Pods in
-// `deleted` follow the decided ones in the pods table with STATUS Deleted and their reason.
+// blank line and the WORKLOADS table: NAMESPACE, NAME, QUEUE, CLUSTERQUEUE, CLUSTER (only
+// when some of them has status.clusterName; "<none>" for the others), STATUS, FLAVORS (per
+// pod set, `main: cpu,memory=default nvidia.com/gpu=h100`; pod sets joined by "; "),
+// MESSAGE (the message of the condition the status comes from). Pods in `deleted` follow
+// the decided ones in the pods table with STATUS Deleted and their reason.
 void WritePlanTable(const model::Snapshot& planned,
                     const std::vector<model::PodDecision>& decisions,
                     const std::vector<int32_t>& claims, const std::vector<int32_t>& workloads,
                     std::ostream& out, const std::vector<model::PodDeletion>& deleted = {});
+
+// Every section of `items`: the pods (with items.deleted_pods), claims and workloads tables
+// above, then, each after a blank line and only when it has rows:
+// - PLACEMENTS (items.placements): NAMESPACE, NAME, SELECTED (numberOfSelectedClusters),
+//   SATISFIED (the PlacementSatisfied status and reason, `False (NoManagedClusterMatched)`),
+//   DECISIONS (the PlacementDecision names of every decision group, comma separated);
+// - MANIFESTWORKS (items.manifest_works): CLUSTER (the work's namespace), NAME, WORKLOAD (the
+//   berth.dev/workload label), MANIFESTS (`Job/team-a/train, ...`; `Kind/name` for
+//   cluster-scoped objects);
+// - DELETED (items.deleted_objects): a `DELETED` line, then one line per object,
+//   `Kind namespace/name: reason` (`Kind name: reason` when cluster-scoped).
+// Missing values print as "<none>".
+void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std::ostream& out);
 
 // A Workload's STATUS column, from its planned conditions, first match wins: Finished
 // (Finished=True), Admitted (Admitted=True), Preempted (Evicted=True or Preempted=True),

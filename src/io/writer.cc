@@ -1,8 +1,8 @@
 // Each document is re-parsed as nlohmann::ordered_json so that keys keep the order they
 // were read in and every field berth does not own comes back unchanged; only spec.nodeName
 // and the PodScheduled condition (pods), status.allocation and status.reservedFor (claims)
-// are written. Allocation fields are written in the Go structs' field order, as the API
-// server serializes them.
+// are written here, the other kinds' fields in internal/*_json.cc. Allocation fields are
+// written in the Go structs' field order, as the API server serializes them.
 #include "io/writer.h"
 
 #include <nlohmann/json.hpp>
@@ -12,6 +12,9 @@
 #include <unordered_map>
 #include <utility>
 
+#include "io/internal/json_patch.h"
+#include "io/internal/manifest_work_json.h"
+#include "io/internal/placement_json.h"
 #include "io/internal/workload_json.h"
 #include "io/internal/yaml_emitter.h"
 #include "io/table_writer.h"
@@ -21,6 +24,8 @@ namespace berth::io {
 namespace {
 
 using OrderedJson = nlohmann::ordered_json;
+using internal::SetOrErase;
+using internal::TolerationJson;
 
 // The PodScheduled condition to write: the engine's, else one derived from the decision;
 // nullopt leaves the document's conditions alone (a pod skipped as not ours).
@@ -40,14 +45,6 @@ std::optional<model::PodCondition> ScheduledCondition(const model::Pod& pod,
     c.message = d.message;
   }
   return c;
-}
-
-void SetOrErase(OrderedJson& obj, const char* key, const std::string& value) {
-  if (value.empty()) {
-    obj.erase(key);
-  } else {
-    obj[key] = value;
-  }
 }
 
 void PatchCondition(OrderedJson& doc, const model::PodCondition& cond) {
@@ -70,16 +67,6 @@ void PatchCondition(OrderedJson& doc, const model::PodCondition& cond) {
   if (!cond.reason.empty()) c["reason"] = cond.reason;
   if (!cond.message.empty()) c["message"] = cond.message;
   conditions.push_back(std::move(c));
-}
-
-OrderedJson TolerationJson(const core::Toleration& t) {
-  OrderedJson out = OrderedJson::object();
-  if (!t.key.empty()) out["key"] = t.key;
-  out["operator"] = t.op == core::TolerationOp::kExists ? "Exists" : "Equal";
-  if (!t.value.empty()) out["value"] = t.value;
-  if (t.effect.has_value()) out["effect"] = core::TaintEffectName(*t.effect);
-  if (t.toleration_seconds.has_value()) out["tolerationSeconds"] = *t.toleration_seconds;
-  return out;
 }
 
 // The planned nodeSelector and tolerations where they differ from the document (Kueue
@@ -212,7 +199,8 @@ OrderedJson AllocationJson(const model::AllocationResult& allocation) {
   return out;
 }
 
-std::string ClaimPodKey(const std::string& cluster, const std::string& ns,
+// "cluster\x1fnamespace\x1fname": the identity of a namespaced object in the fleet.
+std::string ObjectKey(const std::string& cluster, const std::string& ns,
                         const std::string& name) {
   return cluster + '\x1f' + ns + '\x1f' + name;
 }
@@ -221,7 +209,16 @@ std::string ClaimPodKey(const std::string& cluster, const std::string& ns,
 std::unordered_map<std::string, const model::Pod*> PodsByKey(const model::Snapshot& planned) {
   std::unordered_map<std::string, const model::Pod*> out;
   for (const model::Pod& pod : planned.pods) {
-    out.emplace(ClaimPodKey(pod.cluster, pod.meta.namespace_, pod.meta.name), &pod);
+    out.emplace(ObjectKey(pod.cluster, pod.meta.namespace_, pod.meta.name), &pod);
+  }
+  return out;
+}
+
+// Placement uids by cluster, namespace and name, for PlacementDecisions' ownerReferences.
+std::unordered_map<std::string, std::string> PlacementUids(const model::Snapshot& planned) {
+  std::unordered_map<std::string, std::string> out;
+  for (const model::Placement& p : planned.placements) {
+    out.emplace(ObjectKey(p.cluster, p.meta.namespace_, p.meta.name), p.meta.uid);
   }
   return out;
 }
@@ -271,7 +268,7 @@ OrderedJson PatchedClaim(const model::ResourceClaim& claim,
     OrderedJson ref = OrderedJson::object();
     ref["resource"] = "pods";
     ref["name"] = name;
-    auto pod = pods.find(ClaimPodKey(claim.cluster, claim.meta.namespace_, name));
+    auto pod = pods.find(ObjectKey(claim.cluster, claim.meta.namespace_, name));
     if (pod != pods.end() && !pod->second->meta.uid.empty()) ref["uid"] = pod->second->meta.uid;
     reserved.push_back(std::move(ref));
   }
@@ -308,7 +305,7 @@ void WritePlan(const model::Snapshot& planned, const PlanItems& plan,
   const std::vector<model::PodDecision> none;
   const std::vector<model::PodDecision>& decisions = plan.pods != nullptr ? *plan.pods : none;
   if (format == OutputFormat::kTable) {
-    WritePlanTable(planned, decisions, plan.claims, plan.workloads, out, plan.deleted_pods);
+    WritePlanTable(planned, plan, out);
     return;
   }
   OrderedJson list = OrderedJson::object();
@@ -327,6 +324,23 @@ void WritePlan(const model::Snapshot& planned, const PlanItems& plan,
   for (int32_t w : plan.workloads) {
     items.push_back(
         internal::PatchedWorkload(planned.kueue_workloads[static_cast<size_t>(w)], documents));
+  }
+  for (int32_t p : plan.placements) {
+    items.push_back(
+        internal::PatchedPlacement(planned.placements[static_cast<size_t>(p)], documents));
+  }
+  if (!plan.placement_decisions.empty()) {
+    const auto uids = PlacementUids(planned);
+    for (int32_t d : plan.placement_decisions) {
+      const model::PlacementDecision& pd = planned.placement_decisions[static_cast<size_t>(d)];
+      auto uid = uids.find(ObjectKey(pd.cluster, pd.meta.namespace_, pd.placement));
+      items.push_back(internal::PatchedPlacementDecision(
+          pd, uid == uids.end() ? std::string() : uid->second, documents));
+    }
+  }
+  for (int32_t m : plan.manifest_works) {
+    items.push_back(
+        internal::ManifestWorkJson(planned.manifest_works[static_cast<size_t>(m)], documents));
   }
   list["metadata"] = OrderedJson::object({{"resourceVersion", ""}});
   if (format == OutputFormat::kJson) {

@@ -1,8 +1,11 @@
 // Writer: prints a `v1` List of objects in upstream schema, with berth's decisions patched
 // into the documents as they were read: for Pods spec.nodeName and the PodScheduled
 // condition in status.conditions; for ResourceClaims status.allocation and
-// status.reservedFor; for Kueue Workloads status.admission, conditions and admissionChecks
-// (created Workloads print whole). Output is deterministic (same input, same bytes).
+// status.reservedFor; for Kueue Workloads status.admission, conditions, admissionChecks,
+// nominatedClusterNames and clusterName (created Workloads print whole); for OCM Placements
+// their status, for PlacementDecisions status.decisions (created ones whole); and the
+// ManifestWorks the engine planned, whole. Called by the CLI once per plan; stateless.
+// Output is deterministic (same input, same bytes).
 #pragma once
 
 #include <cstdint>
@@ -39,24 +42,37 @@ void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodD
                    const std::vector<int32_t>& claims, const DocumentStore& documents,
                    OutputFormat format, std::ostream& out);
 
-// What a plan prints, in this order: pods (decisions, may be null for none), claims and
-// Kueue Workloads (indices into planned.resource_claims and planned.kueue_workloads).
+// What a plan prints, in this order: pods (decisions, may be null for none), claims, Kueue
+// Workloads, Placements, PlacementDecisions and ManifestWorks (indices into the planned
+// snapshot's vectors of those kinds). Deletions are not objects of the List: only kTable
+// lists them.
 struct PlanItems {
   const std::vector<model::PodDecision>* pods = nullptr;
   std::vector<int32_t> claims;
   std::vector<int32_t> workloads;
+  std::vector<int32_t> placements;               // indices into planned.placements with status set
+  std::vector<int32_t> placement_decisions;      // indices into planned.placement_decisions
+  std::vector<int32_t> manifest_works;           // indices into planned.manifest_works
   std::vector<model::PodDeletion> deleted_pods;  // listed by kTable only
+  std::vector<model::ObjectDeletion> deleted_objects;  // listed by kTable only
 };
 
 // WritePlanList's pods and claims, followed by the Workloads `items.workloads` in that
 // order: a given Workload's document with status.admission (clusterQueue,
 // podSetAssignments[] with name, flavors, resourceUsage as canonical quantities, count,
 // topologyAssignment: `domains` in a v1beta1 document, `slices` in v1beta2), the planned
-// conditions (replaced by type in place, else appended) and status.admissionChecks patched
-// in, everything else as read; a created Workload (model::Workload::created) as the
-// kueue.x-k8s.io/v1beta2 document io made for its job (owner reference, spec.queueName,
-// priority, priorityClassRef, podSets with the job's templates as read) with the same
-// status. kTable adds a WORKLOADS section (table_writer.h).
+// conditions (replaced by type in place, else appended), status.admissionChecks, and
+// status.clusterName and status.nominatedClusterNames as planned (set, or removed when the
+// plan has none; a clusterName removes the nominations, which Kueue's CRD keeps mutually
+// exclusive) patched in, everything else as read; a created Workload
+// (model::Workload::created) as the kueue.x-k8s.io/v1beta2 document io made for its job
+// (owner reference, spec.queueName, priority, priorityClassRef, podSets with the job's
+// templates as read) with the same status. Then the Placements (status patched,
+// internal/placement_json.h), the PlacementDecisions (status.decisions patched, or created
+// ones whole with an ownerReference to their Placement) and the ManifestWorks (given ones as
+// read, planned ones whole with their manifests rendered from the documents of the objects
+// they deliver, internal/manifest_work_json.h). kTable adds the WORKLOADS, PLACEMENTS,
+// MANIFESTWORKS and DELETED sections (table_writer.h).
 void WritePlan(const model::Snapshot& planned, const PlanItems& items,
                const DocumentStore& documents, OutputFormat format, std::ostream& out);
 

@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+
+#include "placement/addon_score_index.h"
 
 namespace berth::placement {
 
@@ -121,19 +124,19 @@ class AddOnScorer final : public ClusterScorer {
   const std::string& Name() const override { return name_; }
   ScoreOutput Score(const ScoreContext& context,
                     const std::vector<const model::ManagedCluster*>& clusters) const override {
-    // The score objects of this resource by namespace (= cluster name).
-    std::unordered_map<std::string_view, const model::AddOnPlacementScore*> by_cluster;
-    for (const model::AddOnPlacementScore& s : context.snapshot.addon_placement_scores) {
-      if (s.meta.name == resource_name_) by_cluster.emplace(s.meta.namespace_, &s);
-    }
+    // The score objects by (namespace = cluster name, name): the caller's index, else one
+    // built here for this call.
+    std::optional<AddOnScoreIndex> own;
+    const AddOnScoreIndex* index = context.addon_scores;
+    if (index == nullptr) index = &own.emplace(context.snapshot.addon_placement_scores);
     ScoreOutput out;
     out.scores.reserve(clusters.size());
     std::string expired;  // upstream's one Warning lists every expired object
     for (const model::ManagedCluster* c : clusters) {
-      auto it = by_cluster.find(c->meta.name);
+      const model::AddOnPlacementScore* found = index->Find(c->meta.name, resource_name_);
       int64_t score = 0;
-      if (it != by_cluster.end()) {
-        const model::AddOnPlacementScore& s = *it->second;
+      if (found != nullptr) {
+        const model::AddOnPlacementScore& s = *found;
         if (s.valid_until.has_value() && context.now > *s.valid_until) {
           expired += " " + s.meta.namespace_ + "/" + s.meta.name;
         } else {

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "placement/berth_scorers.h"
 #include "placement/builtin_scorers.h"
 
 namespace berth::placement {
@@ -29,6 +30,16 @@ ScorerRegistry ScorerRegistry::Upstream() {
   registry.Register("ResourceAllocatableMemory", [] {
     return MakeResourceAllocatableScorer("ResourceAllocatableMemory", "memory");
   });
+  return registry;
+}
+
+ScorerRegistry ScorerRegistry::Berth() {
+  ScorerRegistry registry = Upstream();
+  registry.Register(kResourceAllocatableGpuScorer,
+                    [] { return MakeResourceAllocatableGpuScorer(); });
+  registry.Register(kCostScorer, [] { return MakeCostScorer(); });
+  registry.Register(kLatencyScorer, [] { return MakeLatencyScorer(); });
+  registry.Register(kDataLocalityScorer, [] { return MakeDataLocalityScorer(); });
   return registry;
 }
 

@@ -1,8 +1,9 @@
 // ClusterScorer: one prioritizer of a Placement (upstream's plugins.Prioritizer), and
 // ScorerRegistry, the explicit table of BuiltIn prioritizers by name. SchedulePlacement
 // builds one scorer per active score coordinate and sums weight × score per cluster.
-// berth's extensions (GPU, Cost, Latency, DataLocality) register here under their BuiltIn
-// names. Scorers are immutable after construction; Score is const and thread-compatible.
+// berth's extensions (ResourceAllocatableGPU, Cost, Latency, DataLocality,
+// berth_scorers.h) register in ScorerRegistry::Berth(). Scorers are immutable after
+// construction; Score is const and thread-compatible.
 #pragma once
 
 #include <functional>
@@ -16,6 +17,8 @@
 #include "core/time.h"
 #include "model/ocm.h"
 #include "model/snapshot.h"
+#include "placement/addon_score_index.h"
+#include "placement/fleet_capacity.h"
 
 namespace berth::placement {
 
@@ -24,12 +27,17 @@ inline constexpr int64_t kMaxClusterScore = 100;
 inline constexpr int64_t kMinClusterScore = -100;
 
 // What a scorer may read: the whole snapshot, the placement and the planning time, plus
-// the names of the clusters this placement already selected (its own PlacementDecisions).
+// the names of the clusters this placement already selected (its own PlacementDecisions),
+// the fleet's measured capacity and the AddOnPlacementScores by (namespace, name).
 struct ScoreContext {
   const model::Snapshot& snapshot;
   const model::Placement& placement;
   core::Timestamp now;
   const std::vector<std::string>& existing_decisions;  // sorted, unique
+  // Free GPUs and cached artifacts per cluster; nullptr or a missing entry: unknown.
+  const FleetCapacity* capacity = nullptr;
+  // snapshot.addon_placement_scores indexed; nullptr: scorers scan the snapshot.
+  const AddOnScoreIndex* addon_scores = nullptr;
 };
 
 struct ScoreOutput {
@@ -61,6 +69,9 @@ class ScorerRegistry {
 
   // upstream's four: Balance, Steady, ResourceAllocatableCPU, ResourceAllocatableMemory.
   static ScorerRegistry Upstream();
+  // Upstream's four plus berth's: ResourceAllocatableGPU, Cost, Latency, DataLocality.
+  // SchedulePlacement's default.
+  static ScorerRegistry Berth();
 
  private:
   std::map<std::string, Factory, std::less<>> factories_;

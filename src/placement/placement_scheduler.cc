@@ -5,14 +5,21 @@
 #include "placement/placement_scheduler.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "placement/builtin_scorers.h"
 #include "placement/cluster_filter.h"
 #include "placement/decision_groups.h"
+#include "placement/spread_selector.h"
 
 namespace berth::placement {
 
@@ -36,6 +43,138 @@ bool InSet(const model::ManagedClusterSet* set, const std::string& set_name,
   auto it = cluster.meta.labels.find(model::kClusterSetLabel);
   return it != cluster.meta.labels.end() && it->second == set_name;
 }
+
+// Sorts clusters by name and drops repeated names. Large fleets share a long name prefix
+// ("cluster-"), which makes string comparisons slow, so the names are radix-sorted on the
+// 8 bytes after the common prefix, and compared whole only where those bytes agree.
+void SortByName(std::vector<const model::ManagedCluster*>* clusters) {
+  auto by_name = [](const model::ManagedCluster* a, const model::ManagedCluster* b) {
+    return a->meta.name < b->meta.name;
+  };
+  auto same_name = [](const model::ManagedCluster* a, const model::ManagedCluster* b) {
+    return a->meta.name == b->meta.name;
+  };
+  if (std::is_sorted(clusters->begin(), clusters->end(), by_name)) {
+    clusters->erase(std::unique(clusters->begin(), clusters->end(), same_name), clusters->end());
+    return;
+  }
+  std::string_view prefix = clusters->front()->meta.name;
+  for (const model::ManagedCluster* c : *clusters) {
+    std::string_view name = c->meta.name;
+    size_t n = 0;
+    while (n < prefix.size() && n < name.size() && prefix[n] == name[n]) ++n;
+    prefix = prefix.substr(0, n);
+  }
+  // Big-endian, zero-padded keys: integer order is byte order (std::string compares bytes
+  // as unsigned char), and a shorter name sorts first, as in a string compare. One pass
+  // builds the keys and every byte's histogram.
+  std::vector<std::pair<uint64_t, const model::ManagedCluster*>> keyed;
+  keyed.reserve(clusters->size());
+  std::array<std::array<size_t, 256>, 8> histograms{};
+  for (const model::ManagedCluster* c : *clusters) {
+    std::array<unsigned char, 8> bytes{};
+    size_t rest = c->meta.name.size() - prefix.size();
+    std::memcpy(bytes.data(), c->meta.name.data() + prefix.size(), rest < 8 ? rest : 8);
+    uint64_t key = 0;
+    for (unsigned char byte : bytes) key = (key << 8) | byte;
+    for (size_t b = 0; b < 8; ++b) ++histograms[b][(key >> (8 * b)) & 0xFF];
+    keyed.emplace_back(key, c);
+  }
+  // LSD radix sort, one byte per pass, skipping bytes that every key shares.
+  std::vector<std::pair<uint64_t, const model::ManagedCluster*>> buffer(keyed.size());
+  for (size_t b = 0; b < 8; ++b) {
+    std::array<size_t, 256>& counts = histograms[b];
+    if (std::find(counts.begin(), counts.end(), keyed.size()) != counts.end()) continue;
+    size_t sum = 0;
+    for (size_t& n : counts) {
+      size_t here = n;
+      n = sum;
+      sum += here;
+    }
+    for (const auto& k : keyed) buffer[counts[(k.first >> (8 * b)) & 0xFF]++] = k;
+    keyed.swap(buffer);
+  }
+  // Equal keys: names that agree in those 8 bytes; order them by the whole name and drop
+  // repeated names (different keys always mean different names).
+  clusters->clear();
+  for (size_t i = 0; i < keyed.size();) {
+    size_t j = i + 1;
+    while (j < keyed.size() && keyed[j].first == keyed[i].first) ++j;
+    if (j - i > 1) {
+      std::sort(keyed.begin() + static_cast<std::ptrdiff_t>(i),
+                keyed.begin() + static_cast<std::ptrdiff_t>(j),
+                [&by_name](const auto& x, const auto& y) { return by_name(x.second, y.second); });
+    }
+    for (size_t k = i; k < j; ++k) {
+      if (k > i && same_name(keyed[k].second, clusters->back())) continue;
+      clusters->push_back(keyed[k].second);
+    }
+    i = j;
+  }
+}
+
+// The outcome's table of distinct rejections: clusters rejected for the same reason share
+// one entry (and its count), so a fleet where thousands of clusters fail the same
+// predicate stores that message once and allocates nothing per cluster.
+class RejectionTable {
+ public:
+  explicit RejectionTable(std::vector<model::Rejection>* rejections) : rejections_(rejections) {}
+
+  int32_t Add(std::string_view plugin, std::string_view reason, std::string_view message) {
+    // Few distinct reasons is the common case: scan them (sizes first) before hashing.
+    if (index_.empty()) {
+      for (size_t i = 0; i < rejections_->size(); ++i) {
+        model::Rejection& r = (*rejections_)[i];
+        if (r.message == message && r.reason == reason && r.plugin == plugin) {
+          ++r.count;
+          return static_cast<int32_t>(i);
+        }
+      }
+      if (rejections_->size() < kScanLimit) return Append(plugin, reason, message);
+      for (size_t i = 0; i < rejections_->size(); ++i) {
+        const model::Rejection& r = (*rejections_)[i];
+        index_.emplace(Key(r.plugin, r.reason, r.message), static_cast<int32_t>(i));
+      }
+    }
+    auto it = index_.find(std::string_view(Key(plugin, reason, message)));
+    if (it != index_.end()) {
+      ++(*rejections_)[static_cast<size_t>(it->second)].count;
+      return it->second;
+    }
+    int32_t at = Append(plugin, reason, message);
+    index_.emplace(key_, at);
+    return at;
+  }
+  int32_t Add(const model::Rejection& r) { return Add(r.plugin, r.reason, r.message); }
+
+ private:
+  static constexpr size_t kScanLimit = 16;
+
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+
+  const std::string& Key(std::string_view plugin, std::string_view reason,
+                         std::string_view message) {
+    key_.assign(plugin);
+    key_ += '\n';
+    key_ += reason;
+    key_ += '\n';
+    key_ += message;
+    return key_;
+  }
+
+  int32_t Append(std::string_view plugin, std::string_view reason, std::string_view message) {
+    rejections_->push_back(
+        {"placement", std::string(plugin), std::string(reason), std::string(message), 1});
+    return static_cast<int32_t>(rejections_->size() - 1);
+  }
+
+  std::vector<model::Rejection>* rejections_;
+  std::unordered_map<std::string, int32_t, Hash, std::equal_to<>> index_;
+  std::string key_;
+};
 
 struct ActivePrioritizer {
   std::string key;  // BuiltIn name or AddOn/<resource>/<score>
@@ -122,8 +261,8 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
     out.skipped = true;
     return out;
   }
-  const ScorerRegistry upstream = options.registry ? ScorerRegistry() : ScorerRegistry::Upstream();
-  const ScorerRegistry& registry = options.registry ? *options.registry : upstream;
+  const ScorerRegistry berth = options.registry ? ScorerRegistry() : ScorerRegistry::Berth();
+  const ScorerRegistry& registry = options.registry ? *options.registry : berth;
   const std::string& ns = placement.meta.namespace_;
 
   // This placement's current decisions (NoSelectIfNew, Steady, requeue).
@@ -154,42 +293,69 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
                       placement.cluster_sets.end();
     if (wanted) eligible.push_back(s);
   }
+  std::vector<std::pair<const model::ManagedClusterSet*, const std::string*>> eligible_sets;
+  bool every_cluster = false;  // the synthesized global set holds them all
+  for (const std::string& s : eligible) {
+    const model::ManagedClusterSet* set = sets[s];
+    every_cluster = every_cluster || set == nullptr;
+    eligible_sets.emplace_back(set, &s);
+  }
   std::vector<const model::ManagedCluster*> candidates;
+  candidates.reserve(snapshot.managed_clusters.size());
   for (const model::ManagedCluster& c : snapshot.managed_clusters) {
     if (c.deletion_timestamp.has_value()) continue;
-    for (const std::string& s : eligible) {
-      if (InSet(sets[s], s, c)) {
-        candidates.push_back(&c);
-        break;
-      }
+    bool member = every_cluster;
+    for (size_t i = 0; i < eligible_sets.size() && !member; ++i) {
+      member = InSet(eligible_sets[i].first, *eligible_sets[i].second, c);
     }
+    if (member) candidates.push_back(&c);
   }
-  std::sort(candidates.begin(), candidates.end(),
-            [](const auto* a, const auto* b) { return a->meta.name < b->meta.name; });
-  candidates.erase(
-      std::unique(candidates.begin(), candidates.end(),
-                  [](const auto* a, const auto* b) { return a->meta.name == b->meta.name; }),
-      candidates.end());
+  if (!candidates.empty()) SortByName(&candidates);
+
+  // AddOnPlacementScores by (namespace, name), for CEL's scores() and AddOn prioritizers.
+  bool wants_scores = false;
+  for (const model::ClusterSelector& p : placement.predicates) {
+    wants_scores = wants_scores || !p.cel_expressions.empty();
+  }
+  for (const model::PrioritizerConfig& c : placement.prioritizer_policy.configurations) {
+    wants_scores = wants_scores || (c.score_coordinate.has_value() &&
+                                    c.score_coordinate->type == model::ScoreCoordinateType::kAddOn);
+  }
+  std::optional<AddOnScoreIndex> own_index;
+  const AddOnScoreIndex* addon_scores = options.addon_scores;
+  if (addon_scores == nullptr && wants_scores) {
+    addon_scores = &own_index.emplace(snapshot.addon_placement_scores);
+  }
 
   // 2. Filters, then 3-4. weights and prioritizers. A misconfiguration stops with nothing.
   std::optional<Misconfiguration> misconfigured;
-  ClusterFilter filter = ClusterFilter::Compile(placement);
+  RejectionTable rejections(&out.rejections);
+  ClusterFilter filter = ClusterFilter::Compile(placement, addon_scores);
   // Predicate runs only on a non-empty list, TaintToleration only on what Predicate kept.
   std::vector<const model::ManagedCluster*> passed;
   if (!candidates.empty()) misconfigured = filter.predicate_misconfiguration();
   if (!misconfigured) {
     out.clusters.reserve(candidates.size());
+    passed.reserve(candidates.size());
+    PredicateScratch scratch = filter.NewScratch();
+    std::string why;
     for (const model::ManagedCluster* c : candidates) {
       ClusterVerdict& verdict = out.clusters.emplace_back();
       verdict.cluster_name = c->meta.name;
-      verdict.rejection = filter.CheckPredicates(*c);
-      if (!verdict.rejection) passed.push_back(c);
+      if (filter.MatchPredicates(*c, scratch, &why)) {
+        passed.push_back(c);
+      } else {
+        verdict.rejection = rejections.Add(kPredicatePlugin, kPredicateNotMatched, why);
+      }
     }
     if (!passed.empty()) misconfigured = filter.toleration_misconfiguration();
   }
   std::vector<ActivePrioritizer> weights;
   if (!misconfigured) weights = Weights(placement.prioritizer_policy, registry, &misconfigured);
-  if (misconfigured) out.clusters.clear();
+  if (misconfigured) {
+    out.clusters.clear();
+    out.rejections.clear();
+  }
 
   std::vector<const model::ManagedCluster*> feasible;
   std::vector<size_t> feasible_verdict;  // index into out.clusters
@@ -201,7 +367,7 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
       bool before = std::binary_search(existing.begin(), existing.end(), c->meta.name);
       FilterVerdict v = filter.CheckTaints(*c, before, now);
       verdict.feasible = v.feasible;
-      verdict.rejection = std::move(v.rejection);
+      if (v.rejection) verdict.rejection = rejections.Add(*v.rejection);
       if (v.feasible) {
         feasible.push_back(c);
         feasible_verdict.push_back(next);
@@ -211,42 +377,80 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
         }
       }
     }
-    ScoreContext context{snapshot, placement, now, existing};
+    ScoreContext context{snapshot, placement, now, existing, options.capacity, addon_scores};
+    size_t active = 0;
+    for (const ActivePrioritizer& p : weights) active += p.weight != 0 ? 1 : 0;
+    // Terms go to a flat table, `active` slots per feasible cluster, compacted below.
+    std::vector<ScoreTerm> terms(feasible.size() * active);
+    std::vector<uint32_t> term_count(feasible.size(), 0);
     for (const ActivePrioritizer& p : weights) {
       if (p.weight == 0) continue;
       std::unique_ptr<ClusterScorer> scorer =
           p.coordinate.type == model::ScoreCoordinateType::kAddOn
               ? MakeAddOnScorer(p.coordinate.addon_resource_name, p.coordinate.addon_score_name)
               : registry.Make(p.key);
+      auto index = static_cast<int32_t>(out.prioritizers.size());
+      out.prioritizers.push_back({scorer->Name(), p.weight});
       ScoreOutput scored = scorer->Score(context, feasible);
       for (size_t i = 0; i < feasible.size(); ++i) {
         if (!scored.scores[i].has_value()) continue;
-        ClusterVerdict& verdict = out.clusters[feasible_verdict[i]];
-        verdict.scores.push_back({scorer->Name(), *scored.scores[i], p.weight});
-        verdict.total += static_cast<int64_t>(p.weight) * *scored.scores[i];
+        terms[i * active + term_count[i]++] = {index, *scored.scores[i], p.weight};
+        out.clusters[feasible_verdict[i]].total +=
+            static_cast<int64_t>(p.weight) * *scored.scores[i];
       }
       for (std::string& w : scored.warnings) out.warnings.push_back(std::move(w));
     }
+    out.score_terms.reserve(terms.size());
+    for (size_t i = 0; i < feasible.size(); ++i) {
+      ClusterVerdict& verdict = out.clusters[feasible_verdict[i]];
+      verdict.first_score = static_cast<uint32_t>(out.score_terms.size());
+      verdict.score_count = term_count[i];
+      out.score_terms.insert(
+          out.score_terms.end(), terms.begin() + static_cast<std::ptrdiff_t>(i * active),
+          terms.begin() + static_cast<std::ptrdiff_t>(i * active + term_count[i]));
+    }
   }
 
-  // 5-7. Sort by total descending, ties by name; take numberOfClusters.
+  // 5-7. Sort by total descending, ties by name (feasible is in name order, so by index);
+  // take numberOfClusters, or let spreadPolicy pick them.
+  std::vector<std::pair<int64_t, size_t>> ranked_totals(feasible.size());  // (−total, index)
+  for (size_t i = 0; i < feasible.size(); ++i) {
+    ranked_totals[i] = {-out.clusters[feasible_verdict[i]].total, i};
+  }
+  std::sort(ranked_totals.begin(), ranked_totals.end());
   std::vector<size_t> order(feasible.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    const ClusterVerdict& va = out.clusters[feasible_verdict[a]];
-    const ClusterVerdict& vb = out.clusters[feasible_verdict[b]];
-    if (va.total != vb.total) return va.total > vb.total;
-    return va.cluster_name < vb.cluster_name;
-  });
-  size_t take = order.size();
+  for (size_t i = 0; i < order.size(); ++i) order[i] = ranked_totals[i].second;
+  size_t want = order.size();
   if (placement.number_of_clusters.has_value()) {
-    take = std::min(take, static_cast<size_t>(*placement.number_of_clusters));
+    want = std::min(want, static_cast<size_t>(std::max(*placement.number_of_clusters, 0)));
+  }
+  std::vector<size_t> picked;  // indexes into feasible, in selection order
+  if (placement.spread_constraints.empty()) {
+    picked.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(want));
+  } else {
+    std::vector<const model::ManagedCluster*> ranked;
+    std::vector<int64_t> totals;
+    ranked.reserve(order.size());
+    totals.reserve(order.size());
+    for (size_t i : order) {
+      ranked.push_back(feasible[i]);
+      totals.push_back(out.clusters[feasible_verdict[i]].total);
+    }
+    SpreadResult spread = SelectWithSpread(placement.spread_constraints, ranked, totals, want);
+    for (size_t r : spread.selected) picked.push_back(order[r]);
+    for (size_t r = 0; r < order.size(); ++r) {
+      if (spread.skipped[r]) {
+        out.clusters[feasible_verdict[order[r]]].spread_skipped =
+            rejections.Add(*spread.skipped[r]);
+      }
+    }
   }
   std::vector<const model::ManagedCluster*> selected;
-  for (size_t i = 0; i < take; ++i) {
-    selected.push_back(feasible[order[i]]);
-    out.clusters[feasible_verdict[order[i]]].selected = true;
-    out.selected.push_back(feasible[order[i]]->meta.name);
+  selected.reserve(picked.size());
+  for (size_t i : picked) {
+    selected.push_back(feasible[i]);
+    out.clusters[feasible_verdict[i]].selected = true;
+    out.selected.push_back(feasible[i]->meta.name);
   }
 
   // A misconfigured filter or prioritizer ends the schedule with nothing (and upstream's

@@ -21,20 +21,6 @@ std::string JobUid(const model::Workload& wl) {
   return it == wl.meta.labels.end() ? "UNKNOWN" : it->second;
 }
 
-bool NamespaceMatches(const model::ClusterQueue& cq, const model::Snapshot& snapshot,
-                      const QueueSetup& setup, const std::string& ns) {
-  if (!cq.namespace_selector) return false;
-  if (cq.namespace_selector->Empty()) return true;
-  core::Labels labels;
-  auto it = setup.namespace_by_name.find(ns);
-  if (it != setup.namespace_by_name.end()) {
-    labels = snapshot.namespaces[static_cast<size_t>(it->second)].meta.labels;
-  }
-  // The API server labels every namespace with its own name.
-  labels.emplace("kubernetes.io/metadata.name", ns);
-  return cq.namespace_selector->Matches(labels);
-}
-
 }  // namespace
 
 AdmissionScheduler::AdmissionScheduler(const model::Snapshot& snapshot,
@@ -46,7 +32,7 @@ AdmissionScheduler::AdmissionScheduler(const model::Snapshot& snapshot,
       diags_(diags),
       state_(snapshot, BuildQueueSetup(snapshot, options.cluster, diags)),
       preemptor_(state_),
-      assigner_(state_, preemptor_),
+      assigner_(state_, &preemptor_),
       decisions_(snapshot.kueue_workloads.size()),
       in_cluster_(snapshot.kueue_workloads.size(), false) {
   if (snapshot.kueue_config && snapshot.kueue_config->admission_fair_sharing) {
@@ -136,27 +122,7 @@ void AdmissionScheduler::ClassifyHolder(int32_t i, WorkloadDecision& d) {
   held.admission = *wl.admission;
   const model::WorkloadCondition* reserved = wl.FindCondition("QuotaReserved");
   held.reserved_at = reserved->last_transition_time;
-  for (const auto& psa : wl.admission->pod_set_assignments) {
-    for (const auto& [res, flavor] : psa.flavors) {
-      model::ResourceId r;
-      auto amount = psa.resource_usage.find(res);
-      if (amount == psa.resource_usage.end() || !snapshot_.resources.Find(res, &r)) continue;
-      const int32_t fr = state_.setup().FrId(flavor, r);
-      if (fr < 0 || amount->second <= 0) continue;  // a flavor the queue no longer offers
-      held.usage.emplace_back(fr, amount->second);
-    }
-  }
-  std::sort(held.usage.begin(), held.usage.end());
-  // Merge repeated FRs (several pod sets on one flavor).
-  FrUsage merged;
-  for (const auto& [fr, v] : held.usage) {
-    if (!merged.empty() && merged.back().first == fr) {
-      merged.back().second += v;
-    } else {
-      merged.emplace_back(fr, v);
-    }
-  }
-  held.usage = std::move(merged);
+  held.usage = AdmissionUsage(state_.setup(), snapshot_.resources, *wl.admission);
   state_.Hold(i, std::move(held));
   const bool all_ready = !has(model::CheckState::kPending);
   if (all_ready) {
@@ -174,38 +140,15 @@ void AdmissionScheduler::ClassifyPending(int32_t i, WorkloadDecision& d) {
     d.outcome = WorkloadOutcome::kInactive;
     return;
   }
-  const QueueSetup& setup = state_.setup();
-  auto lq_it = setup.local_queue_by_key.find(wl.meta.namespace_ + "/" + wl.queue_name);
-  if (lq_it == setup.local_queue_by_key.end()) {
-    d.reason = "Misconfigured";
-    d.message = "LocalQueue " + wl.queue_name + " doesn't exist";
+  QueueResolution queue = ResolveQueue(state_.setup(), snapshot_, wl);
+  // The ClusterQueue is recorded even when it cannot admit: its status counts the workload.
+  if (queue.cq >= 0) state_.info(i).cq = queue.cq;
+  if (!queue.ok()) {
+    d.reason = std::move(queue.reason);
+    d.message = std::move(queue.message);
     return;
   }
-  const model::LocalQueue& lq = snapshot_.local_queues[static_cast<size_t>(lq_it->second)];
-  if (lq.stop_policy != model::StopPolicy::kNone) {
-    d.reason = "Suspended";
-    d.message = "LocalQueue " + lq.meta.name + " is stopped";
-    return;
-  }
-  auto cq_it = setup.cq_by_name.find(lq.cluster_queue);
-  if (cq_it == setup.cq_by_name.end()) {
-    d.reason = "Misconfigured";
-    d.message = "ClusterQueue " + lq.cluster_queue + " doesn't exist";
-    return;
-  }
-  const int32_t q = cq_it->second;
-  state_.info(i).cq = q;
-  const ClusterQueueInfo& cq = state_.cq(q);
-  if (!cq.active) {
-    d.reason = cq.stopped ? "Suspended" : "Misconfigured";
-    d.message = "ClusterQueue " + cq.name + " is inactive";
-    return;
-  }
-  if (!NamespaceMatches(state_.cq_spec(q), snapshot_, setup, wl.meta.namespace_)) {
-    d.reason = "Misconfigured";
-    d.message = "Workload namespace doesn't match ClusterQueue selector";
-    return;
-  }
+  const int32_t q = queue.cq;
   for (const auto& s : wl.admission_checks) {
     if (s.state == model::CheckState::kRejected) {
       d.outcome = WorkloadOutcome::kInactive;
@@ -262,32 +205,15 @@ AdmissionScheduler::Entry AdmissionScheduler::Nominate(int32_t wl) {
            (out.assignment.mode == Assignment::Mode::kPreempt && !out.preemption.targets.empty());
   };
   if (attempt(e.counts, e)) return e;
-  // Partial admission (podset_reducer.go): binary search the smallest reduction k whose
-  // counts fit or preempt with targets.
-  std::vector<int32_t> deltas;
-  int64_t total = 0;
-  for (const auto& ps : info.pod_sets) {
-    const int32_t delta = ps.min_count ? std::max(0, ps.count - *ps.min_count) : 0;
-    deltas.push_back(delta);
-    total += delta;
-  }
-  if (total == 0) return e;
-  int64_t lo = 1, hi = total;
-  std::optional<Entry> best;
-  while (lo <= hi) {
-    const int64_t k = lo + (hi - lo) / 2;
-    Entry trial;
-    trial.wl = wl;
-    for (size_t p = 0; p < info.pod_sets.size(); ++p) {
-      trial.counts.push_back(static_cast<int32_t>(info.pod_sets[p].count - deltas[p] * k / total));
-    }
-    if (attempt(trial.counts, trial)) {
-      best = std::move(trial);
-      hi = k - 1;
-    } else {
-      lo = k + 1;
-    }
-  }
+  // Partial admission: the smallest reduction whose counts fit or preempt with targets.
+  std::optional<Entry> best =
+      SearchPartialAdmission<Entry>(info, [&](std::vector<int32_t> counts) -> std::optional<Entry> {
+        Entry trial;
+        trial.wl = wl;
+        trial.counts = std::move(counts);
+        if (!attempt(trial.counts, trial)) return std::nullopt;
+        return trial;
+      });
   if (best) return std::move(*best);
   return e;
 }
@@ -300,19 +226,7 @@ bool AdmissionScheduler::QuotaFits(int32_t cq, const FrUsage& usage) const {
 }
 
 model::Admission AdmissionScheduler::BuildAdmission(const Entry& e) const {
-  model::Admission a;
-  const WorkloadInfo& info = state_.info(e.wl);
-  a.cluster_queue = state_.cq(info.cq).name;
-  for (const auto& ps : e.assignment.pod_sets) {
-    model::PodSetAssignment psa;
-    psa.name = ps.name;
-    psa.flavors = ps.flavors;
-    psa.resource_usage = ps.resource_usage;
-    psa.count = ps.count;
-    psa.topology_assignment = ps.topology_assignment;
-    a.pod_set_assignments.push_back(std::move(psa));
-  }
-  return a;
+  return ToAdmission(state_.cq(state_.info(e.wl).cq).name, e.assignment);
 }
 
 void AdmissionScheduler::Requeue(int32_t wl, bool park) {

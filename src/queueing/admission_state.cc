@@ -1,11 +1,38 @@
 #include "queueing/admission_state.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
 #include "core/check.h"
 
 namespace berth::queueing {
+
+FrUsage AdmissionUsage(const QueueSetup& setup, const model::ResourceCatalog& catalog,
+                       const model::Admission& admission) {
+  FrUsage usage;
+  for (const auto& psa : admission.pod_set_assignments) {
+    for (const auto& [res, flavor] : psa.flavors) {
+      model::ResourceId r;
+      auto amount = psa.resource_usage.find(res);
+      if (amount == psa.resource_usage.end() || !catalog.Find(res, &r)) continue;
+      const int32_t fr = setup.FrId(flavor, r);
+      if (fr < 0 || amount->second <= 0) continue;  // a flavor the queue no longer offers
+      usage.emplace_back(fr, amount->second);
+    }
+  }
+  std::sort(usage.begin(), usage.end());
+  // Merge repeated FRs (several pod sets on one flavor).
+  FrUsage merged;
+  for (const auto& [fr, v] : usage) {
+    if (!merged.empty() && merged.back().first == fr) {
+      merged.back().second += v;
+    } else {
+      merged.emplace_back(fr, v);
+    }
+  }
+  return merged;
+}
 
 bool VictimOrder::operator()(int32_t a, int32_t b) const {
   const WorkloadInfo& ia = state->info(a);
@@ -31,21 +58,22 @@ void AdmissionState::RemoveUsage(int32_t q, const FrUsage& usage) {
 
 void AdmissionState::Hold(int32_t wl, HeldQuota quota) {
   // A workload holds at most one reservation: the scheduler only nominates pending ones.
-  BERTH_CHECK(!held_[static_cast<size_t>(wl)].has_value(), "workload already holds quota");
+  BERTH_CHECK(!held_.Get(wl).has_value(), "workload already holds quota");
   AddUsage(quota.cq, quota.usage);
   topology_.Hold(wl, TopologyUsageOf(wl, quota.admission));
   const size_t q = static_cast<size_t>(quota.cq);
-  held_[static_cast<size_t>(wl)] = std::move(quota);
+  held_[wl] = std::move(quota);
   admitted_by_cq_[q].insert(wl);  // after held_ is set: the order reads it
 }
 
 HeldQuota AdmissionState::Release(int32_t wl) {
-  auto& slot = held_[static_cast<size_t>(wl)];
-  // Only holders are released: preemption targets come from admitted_by_cq_.
-  BERTH_CHECK(slot.has_value(), "releasing a workload that holds no quota");
+  // Only holders are released: preemption targets come from admitted_by_cq_ (QuotaProbe
+  // checks held() first).
+  BERTH_CHECK(held_.Get(wl).has_value(), "releasing a workload that holds no quota");
+  auto& slot = held_[wl];
   admitted_by_cq_[static_cast<size_t>(slot->cq)].erase(wl);  // before held_ is cleared
   HeldQuota quota = std::move(*slot);
-  slot.reset();
+  held_.Erase(wl);
   RemoveUsage(quota.cq, quota.usage);
   topology_.Release(wl);
   return quota;

@@ -1,8 +1,8 @@
 // AdmissionState: the mutable state of one admission run: the queue setup with its quota
 // tree, the per-workload infos, and which workloads hold quota where (HeldQuota), indexed
 // per ClusterQueue so preemption looks only at the admitted workloads of one cohort tree.
-// Owned by RunAdmission; FlavorAssigner, Preemptor and AdmissionScheduler share it. Not
-// thread-safe.
+// Owned by RunAdmission (dense per-workload storage) or a QuotaProbe (sparse);
+// FlavorAssigner, Preemptor and AdmissionScheduler share it. Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,7 @@
 #include "queueing/queue_setup.h"
 #include "queueing/topology_cache.h"
 #include "queueing/workload_info.h"
+#include "queueing/workload_slots.h"
 
 namespace berth::queueing {
 
@@ -33,6 +34,12 @@ struct HeldQuota {
   int64_t sequence = 0;
 };
 
+// The usage `admission` charges in this setup's FR ids, per FR summed over its pod sets
+// (ascending FR id, amounts > 0). Resources unknown to the catalog and flavors the queues no
+// longer offer charge nothing. O(resources of the admission · log).
+FrUsage AdmissionUsage(const QueueSetup& setup, const model::ResourceCatalog& catalog,
+                       const model::Admission& admission);
+
 class AdmissionState;
 
 // Kueue's candidate order (preemption/common/ordering.go) as a total order: lower priority,
@@ -46,11 +53,14 @@ using AdmittedSet = std::set<int32_t, VictimOrder>;
 
 class AdmissionState {
  public:
-  AdmissionState(const model::Snapshot& snapshot, QueueSetup setup)
+  // `storage`: kDense when most workloads of the snapshot take part (RunAdmission), kSparse
+  // when a few do (QuotaProbe: construction then costs nothing per workload).
+  AdmissionState(const model::Snapshot& snapshot, QueueSetup setup,
+                 WorkloadStorage storage = WorkloadStorage::kDense)
       : snapshot_(snapshot),
         setup_(std::move(setup)),
-        infos_(snapshot.kueue_workloads.size()),
-        held_(snapshot.kueue_workloads.size()),
+        infos_(storage, snapshot.kueue_workloads.size()),
+        held_(storage, snapshot.kueue_workloads.size()),
         admitted_by_cq_(setup_.cqs.size(), AdmittedSet(VictimOrder{this})),
         topology_(snapshot) {
     MarkMissingTopologies();
@@ -70,10 +80,10 @@ class AdmissionState {
   const model::ClusterQueue& cq_spec(int32_t q) const {
     return snapshot_.cluster_queues[static_cast<size_t>(cq(q).index)];
   }
-  WorkloadInfo& info(int32_t wl) { return infos_[static_cast<size_t>(wl)]; }
-  const WorkloadInfo& info(int32_t wl) const { return infos_[static_cast<size_t>(wl)]; }
+  WorkloadInfo& info(int32_t wl) { return infos_[wl]; }
+  const WorkloadInfo& info(int32_t wl) const { return infos_.Get(wl); }
 
-  const std::optional<HeldQuota>& held(int32_t wl) const { return held_[static_cast<size_t>(wl)]; }
+  const std::optional<HeldQuota>& held(int32_t wl) const { return held_.Get(wl); }
   // The queue's quota holders in VictimOrder.
   const AdmittedSet& admitted(int32_t q) const { return admitted_by_cq_[static_cast<size_t>(q)]; }
   // Adds the usage to the tree and indexes the workload under its ClusterQueue; pod sets
@@ -101,8 +111,8 @@ class AdmissionState {
 
   const model::Snapshot& snapshot_;
   QueueSetup setup_;
-  std::vector<WorkloadInfo> infos_;
-  std::vector<std::optional<HeldQuota>> held_;
+  WorkloadSlots<WorkloadInfo> infos_;
+  WorkloadSlots<std::optional<HeldQuota>> held_;
   std::vector<AdmittedSet> admitted_by_cq_;
   TopologyCache topology_;
   int64_t sequence_ = 0;

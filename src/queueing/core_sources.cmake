@@ -8,6 +8,7 @@ list(APPEND QUEUEING_SRCS
   pending_queue.cc
   preemptor.cc
   queue_setup.cc
+  quota_probe.cc
   quota_tree.cc
   workload_info.cc)
 # Fair sharing (#4): DRS, the admission tournament, fair-sharing preemption.

@@ -97,6 +97,21 @@ const char* FitModeName(FitMode mode, int32_t borrow_level) {
   return "NoFit";
 }
 
+model::Admission ToAdmission(const std::string& cluster_queue, const Assignment& a) {
+  model::Admission out;
+  out.cluster_queue = cluster_queue;
+  for (const auto& ps : a.pod_sets) {
+    model::PodSetAssignment psa;
+    psa.name = ps.name;
+    psa.flavors = ps.flavors;
+    psa.resource_usage = ps.resource_usage;
+    psa.count = ps.count;
+    psa.topology_assignment = ps.topology_assignment;
+    out.pod_set_assignments.push_back(std::move(psa));
+  }
+  return out;
+}
+
 Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int32_t>& counts,
                                   bool explain) {
   Assignment out;
@@ -109,8 +124,9 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
   const bool can_preempt_while_borrowing =
       spec.preemption.borrow_within_cohort.policy != model::PreemptionPolicy::kNever;
   const bool any_preemption =
-      spec.preemption.within_cluster_queue != model::PreemptionPolicy::kNever ||
-      spec.preemption.reclaim_within_cohort != model::PreemptionPolicy::kNever;
+      preemptor_ != nullptr &&
+      (spec.preemption.within_cluster_queue != model::PreemptionPolicy::kNever ||
+       spec.preemption.reclaim_within_cohort != model::PreemptionPolicy::kNever);
   bool saw_quota_shortage = false, saw_exceeds_max = false;
 
   for (size_t p = 0; p < wl.pod_sets.size(); ++p) {
@@ -220,7 +236,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
               mode = FitMode::kNoFit;
               // Fair sharing (#4): any queue that may reclaim runs the oracle.
               const bool fair_reclaim =
-                  preemptor_.fair_sharing() &&
+                  preemptor_ != nullptr && preemptor_->fair_sharing() &&
                   spec.preemption.reclaim_within_cohort != model::PreemptionPolicy::kNever;
               if (val <= tree.SubtreeQuota(q, fr) || may_reclaim || can_preempt_while_borrowing ||
                   fair_reclaim) {
@@ -228,7 +244,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
                 if (any_preemption) {
                   // The preemption oracle: a real target search limited to this resource.
                   FrUsage single{{fr, val}};
-                  PreemptionResult sim = preemptor_.GetTargets(wl, q, single, {fr}, false);
+                  PreemptionResult sim = preemptor_->GetTargets(wl, q, single, {fr}, false);
                   if (!sim.targets.empty()) {
                     const bool all_outside =
                         std::all_of(sim.targets.begin(), sim.targets.end(),

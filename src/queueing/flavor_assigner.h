@@ -3,7 +3,9 @@
 // against the pod template (taints, node selector/affinity on the flavor's own label keys)
 // and the quota tree (fit / borrow / preempt / reclaim / no fit), and flavorFungibility
 // decides when to stop. Usage given to earlier pod sets counts against later ones. Reads
-// AdmissionState; asks the Preemptor as its preemption oracle. Not thread-safe.
+// AdmissionState; asks the Preemptor as its preemption oracle (RunAdmission) or, without one
+// (QuotaProbe), treats every flavor that would need preemption as having no candidates.
+// Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -46,9 +48,15 @@ struct Assignment {
   std::vector<FlavorAttempt> attempts;
 };
 
+// The status.admission of an assignment in ClusterQueue `cluster_queue`: one
+// PodSetAssignment per planned pod set (flavors, resourceUsage, count, topologyAssignment).
+model::Admission ToAdmission(const std::string& cluster_queue, const Assignment& a);
+
 class FlavorAssigner {
  public:
-  FlavorAssigner(AdmissionState& state, Preemptor& preemptor)
+  // `preemptor` null: no preemption oracle; a flavor short of quota is NoFit or NoCandidates,
+  // never Preempt or Reclaim, so flavorFungibility moves on to the next flavor.
+  FlavorAssigner(AdmissionState& state, Preemptor* preemptor)
       : state_(state), preemptor_(preemptor), fitter_(state) {}
 
   // Assigns flavors for `counts` pods per pod set (parallel to wl.pod_sets; partial admission
@@ -73,7 +81,7 @@ class FlavorAssigner {
 
  private:
   AdmissionState& state_;
-  Preemptor& preemptor_;
+  Preemptor* preemptor_;
   TopologyFitter fitter_;
 };
 

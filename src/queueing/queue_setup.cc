@@ -141,7 +141,57 @@ void SetQuotas(const std::vector<model::ResourceGroup>& groups, int32_t node, bo
   }
 }
 
+bool NamespaceMatches(const model::ClusterQueue& cq, const model::Snapshot& snapshot,
+                      const QueueSetup& setup, const std::string& ns) {
+  if (!cq.namespace_selector) return false;
+  if (cq.namespace_selector->Empty()) return true;
+  core::Labels labels;
+  auto it = setup.namespace_by_name.find(ns);
+  if (it != setup.namespace_by_name.end()) {
+    labels = snapshot.namespaces[static_cast<size_t>(it->second)].meta.labels;
+  }
+  // The API server labels every namespace with its own name.
+  labels.emplace("kubernetes.io/metadata.name", ns);
+  return cq.namespace_selector->Matches(labels);
+}
+
 }  // namespace
+
+QueueResolution ResolveQueue(const QueueSetup& setup, const model::Snapshot& snapshot,
+                             const model::Workload& wl) {
+  QueueResolution out;
+  auto lq_it = setup.local_queue_by_key.find(wl.meta.namespace_ + "/" + wl.queue_name);
+  if (lq_it == setup.local_queue_by_key.end()) {
+    out.reason = "Misconfigured";
+    out.message = "LocalQueue " + wl.queue_name + " doesn't exist";
+    return out;
+  }
+  const model::LocalQueue& lq = snapshot.local_queues[static_cast<size_t>(lq_it->second)];
+  if (lq.stop_policy != model::StopPolicy::kNone) {
+    out.reason = "Suspended";
+    out.message = "LocalQueue " + lq.meta.name + " is stopped";
+    return out;
+  }
+  auto cq_it = setup.cq_by_name.find(lq.cluster_queue);
+  if (cq_it == setup.cq_by_name.end()) {
+    out.reason = "Misconfigured";
+    out.message = "ClusterQueue " + lq.cluster_queue + " doesn't exist";
+    return out;
+  }
+  out.cq = cq_it->second;
+  const ClusterQueueInfo& cq = setup.cqs[static_cast<size_t>(out.cq)];
+  if (!cq.active) {
+    out.reason = cq.stopped ? "Suspended" : "Misconfigured";
+    out.message = "ClusterQueue " + cq.name + " is inactive";
+    return out;
+  }
+  if (!NamespaceMatches(snapshot.cluster_queues[static_cast<size_t>(cq.index)], snapshot, setup,
+                        wl.meta.namespace_)) {
+    out.reason = "Misconfigured";
+    out.message = "Workload namespace doesn't match ClusterQueue selector";
+  }
+  return out;
+}
 
 QueueSetup BuildQueueSetup(const model::Snapshot& snapshot, const std::string& cluster,
                            core::Diagnostics& diags) {

@@ -60,6 +60,21 @@ struct QueueSetup {
   }
 };
 
+// Where a pending workload queues in this setup, checked as Kueue does before it queues one:
+// the LocalQueue <workload namespace>/<queue_name> exists and is not stopped, its ClusterQueue
+// exists and is active, and the workload's namespace matches the ClusterQueue's
+// namespaceSelector. The workload may belong to any cluster (QuotaProbe asks about hub
+// workloads in a worker's setup).
+struct QueueResolution {
+  int32_t cq = -1;              // into QueueSetup::cqs once the ClusterQueue is found
+  std::string reason, message;  // QuotaReserved=False reason and message; empty: it queues
+  bool ok() const { return reason.empty(); }
+};
+
+// O(1) expected plus the namespaceSelector match.
+QueueResolution ResolveQueue(const QueueSetup& setup, const model::Snapshot& snapshot,
+                             const model::Workload& wl);
+
 // Validates and indexes the Kueue queues of `cluster`. Each invalid ClusterQueue is
 // reported to `diags` (a warning naming the object and field) and made inactive with
 // Kueue's reason; the others are unaffected.

@@ -466,21 +466,23 @@ TEST(KueueReaderTest, UnknownKueueKindsStaySkippedWithAWarning) {
   core::Diagnostics diags;
   Input in = ReadString(R"(
 apiVersion: kueue.x-k8s.io/v1beta2
+kind: ProvisioningRequestConfig
+metadata: {name: p}
+---
+apiVersion: kueue.x-k8s.io/v1alpha1
 kind: MultiKueueConfig
 metadata: {name: m}
 ---
 apiVersion: kueue.x-k8s.io/v1beta2
-kind: MultiKueueCluster
-metadata: {name: c}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ProvisioningRequestConfig
-metadata: {name: p}
+kind: DynamicResourceAllocationConfig
+metadata: {name: d}
 )",
                         diags);
   EXPECT_FALSE(diags.has_errors());
   ASSERT_EQ(diags.entries().size(), 3u) << Dump(diags);
-  EXPECT_THAT(diags.entries()[0].error.message(), HasSubstr("unknown kind MultiKueueConfig"));
+  EXPECT_THAT(diags.entries()[0].error.message(),
+              HasSubstr("unknown kind ProvisioningRequestConfig"));
+  EXPECT_THAT(diags.entries()[1].error.message(), HasSubstr("unknown kind MultiKueueConfig"));
   EXPECT_EQ(in.objects_read, 0u);
 }
 

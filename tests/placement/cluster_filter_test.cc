@@ -231,3 +231,30 @@ TEST(ClusterFilterTest, BuiltInTaintsFollowTheAvailableCondition) {
 
 }  // namespace
 }  // namespace berth::placement
+
+namespace berth::placement {
+namespace {
+
+TEST(ClusterFilterTest, ClaimAnswersStayRightAcrossManyValues) {
+  // More distinct values than a requirement remembers, repeated, with claims listed twice
+  // (the last one counts) and missing.
+  model::Placement p = MakePlacement("p");
+  p.predicates.push_back(ClaimPredicate("n", core::SelectorOp::kNotIn, {"3", "7", "11"}));
+  ClusterFilter filter = ClusterFilter::Compile(p);
+  PredicateScratch scratch = filter.NewScratch();
+  std::string why;
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 15; ++i) {
+      model::ManagedCluster c = Cluster("c");
+      c.cluster_claims.push_back({"n", "0"});
+      c.cluster_claims.push_back({"n", std::to_string(i)});
+      bool want = i != 3 && i != 7 && i != 11;
+      EXPECT_EQ(filter.MatchPredicates(c, scratch, &why), want) << i;
+      EXPECT_EQ(filter.CheckPredicates(c).has_value(), !want) << i;
+    }
+  }
+  EXPECT_TRUE(filter.MatchPredicates(Cluster("none"), scratch, &why));  // NotIn: absent passes
+}
+
+}  // namespace
+}  // namespace berth::placement

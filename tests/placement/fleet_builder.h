@@ -2,6 +2,7 @@
 // and placements. Test-only; not thread-safe.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,13 @@
 namespace berth::placement::testing {
 
 inline core::Timestamp T(int64_t unix_s) { return core::Timestamp{unix_s}; }
+
+// "<prefix><i>". Appending (rather than "c" + std::to_string(i)) also keeps GCC 12's
+// -Wstringop-overflow false positive at -O3 out of the tests.
+inline std::string Numbered(std::string prefix, int64_t i) {
+  prefix += std::to_string(i);
+  return prefix;
+}
 
 // A cluster that is Available (so no built-in taint) with the given labels.
 inline model::ManagedCluster Cluster(std::string name, core::Labels labels = {}) {
@@ -86,6 +94,23 @@ inline model::PrioritizerConfig AddOn(const std::string& resource, const std::st
       model::ScoreCoordinate{model::ScoreCoordinateType::kAddOn, "", resource, score};
   c.weight = weight;
   return c;
+}
+
+inline model::AddOnPlacementScore Score(const std::string& ns, const std::string& name,
+                                        std::vector<model::AddOnScore> items,
+                                        std::optional<core::Timestamp> valid_until = {}) {
+  model::AddOnPlacementScore s;
+  s.meta.name = name;
+  s.meta.namespace_ = ns;
+  s.scores = std::move(items);
+  s.valid_until = valid_until;
+  return s;
+}
+
+inline model::ClusterSelector CelPredicate(std::vector<std::string> expressions) {
+  model::ClusterSelector s;
+  s.cel_expressions = std::move(expressions);
+  return s;
 }
 
 // A hub where namespace "ns" is bound to the global set, holding `clusters`.

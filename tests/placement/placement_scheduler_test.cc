@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -52,9 +53,9 @@ TEST(SchedulePlacementTest, FreshAdditivePlacementSelectsEveryClusterByName) {
   EXPECT_EQ(out.selected, (std::vector<std::string>{"c1", "c2", "c3"}));
   for (const ClusterVerdict& v : out.clusters) {
     EXPECT_EQ(v.total, 100);  // Balance 100 × 1 + Steady 0 × 1
-    ASSERT_EQ(v.scores.size(), 2u);
-    EXPECT_EQ(v.scores[0].prioritizer, "Balance");
-    EXPECT_EQ(v.scores[1].prioritizer, "Steady");
+    ASSERT_EQ(out.ScoresOf(v).size(), 2u);
+    EXPECT_EQ(out.prioritizers[out.ScoresOf(v)[0].prioritizer].name, "Balance");
+    EXPECT_EQ(out.prioritizers[out.ScoresOf(v)[1].prioritizer].name, "Steady");
   }
   ASSERT_EQ(out.decisions.size(), 1u);
   const model::PlacementDecision& pd = out.decisions[0];
@@ -125,7 +126,7 @@ TEST(SchedulePlacementTest, SatisfiedConditionReasons) {
   EXPECT_EQ(out.satisfied.reason, "NoManagedClusterMatched");
   EXPECT_EQ(out.satisfied.message, "No ManagedCluster matches any of the cluster predicate");
   ASSERT_NE(Verdict(out, "c1"), nullptr);
-  EXPECT_EQ(Verdict(out, "c1")->rejection->plugin, "TaintToleration");
+  EXPECT_EQ(out.RejectionOf(*Verdict(out, "c1"))->plugin, "TaintToleration");
 }
 
 TEST(SchedulePlacementTest, MoreClustersWantedThanFeasibleLeavesDecisionsUnscheduled) {
@@ -155,8 +156,8 @@ TEST(SchedulePlacementTest, TopScoresWinAndTiesGoToTheSmallerName) {
   EXPECT_EQ(Verdict(out, "c4")->total, 0);
   EXPECT_EQ(Verdict(out, "c1")->total, -200);
   EXPECT_FALSE(Verdict(out, "c4")->selected);
-  ASSERT_EQ(Verdict(out, "c1")->scores.size(), 1u);  // Exact: no Balance/Steady
-  EXPECT_EQ(Verdict(out, "c1")->scores[0].weight, 2);
+  ASSERT_EQ(out.ScoresOf(*Verdict(out, "c1")).size(), 1u);  // Exact: no Balance/Steady
+  EXPECT_EQ(out.ScoresOf(*Verdict(out, "c1"))[0].weight, 2);
 
   // A negative weight favours low scores.
   p.prioritizer_policy.configurations = {BuiltIn("ResourceAllocatableCPU", -1)};
@@ -173,7 +174,7 @@ TEST(SchedulePlacementTest, AdditiveConfigurationsOverrideTheDefaults) {
   p.prioritizer_policy.configurations = {BuiltIn("Steady", 0)};
   PlacementOutcome unsteady = SchedulePlacement(snap, p, T(0));
   EXPECT_EQ(unsteady.selected, std::vector<std::string>{"c1"});
-  EXPECT_EQ(Verdict(unsteady, "c3")->scores.size(), 1u);  // weight 0 does not run
+  EXPECT_EQ(unsteady.ScoresOf(*Verdict(unsteady, "c3")).size(), 1u);  // weight 0 does not run
 }
 
 TEST(SchedulePlacementTest, AddOnScoresPickTheCluster) {
@@ -190,7 +191,8 @@ TEST(SchedulePlacementTest, AddOnScoresPickTheCluster) {
   PlacementOutcome out = SchedulePlacement(snap, p, T(0));
   EXPECT_EQ(out.selected, std::vector<std::string>{"c2"});
   EXPECT_EQ(Verdict(out, "c2")->total, 180);
-  EXPECT_EQ(Verdict(out, "c2")->scores[0].prioritizer, "AddOn/usage/gpu");
+  EXPECT_EQ(out.prioritizers[out.ScoresOf(*Verdict(out, "c2"))[0].prioritizer].name,
+            "AddOn/usage/gpu");
   // Expired: 0 and a warning; still scheduled.
   snap.addon_placement_scores[0].valid_until = T(10);
   out = SchedulePlacement(snap, p, T(11));
@@ -279,12 +281,12 @@ TEST(SchedulePlacementTest, AddOnConfigurationsNeverOverrideEachOther) {
                                          BuiltIn("Steady", 1), BuiltIn("Steady", 3)};
   PlacementOutcome out = SchedulePlacement(snap, p, T(0));
   EXPECT_EQ(Verdict(out, "c1")->total, 30);
-  EXPECT_EQ(Verdict(out, "c1")->scores.size(), 3u);
+  EXPECT_EQ(out.ScoresOf(*Verdict(out, "c1")).size(), 3u);
 }
 
 TEST(SchedulePlacementTest, SplitsDecisionsIntoHundredsByName) {
   std::vector<std::string> names;
-  for (int i = 1; i <= 101; ++i) names.push_back("cluster" + std::to_string(i));
+  for (int i = 1; i <= 101; ++i) names.push_back(testing::Numbered("cluster", i));
   model::Snapshot snap = GlobalHub(Clusters(names));
   PlacementOutcome out = SchedulePlacement(snap, MakePlacement("p"), T(0));
   ASSERT_EQ(out.decisions.size(), 2u);
@@ -358,21 +360,96 @@ class FixedScorer final : public ClusterScorer {
   }
 
  private:
-  std::string name_ = "Cost";
+  std::string name_ = "Fixed";
 };
 
 TEST(SchedulePlacementTest, RegisteredScorersPlugIn) {
   model::Snapshot snap = GlobalHub(Clusters({"c1", "c2"}));
   ScorerRegistry registry = ScorerRegistry::Upstream();
-  registry.Register("Cost", [] { return std::make_unique<FixedScorer>(); });
+  registry.Register("Fixed", [] { return std::make_unique<FixedScorer>(); });
   model::Placement p = MakePlacement("p");
   p.number_of_clusters = 1;
-  p.prioritizer_policy.configurations = {BuiltIn("Cost", 1)};
+  p.prioritizer_policy.configurations = {BuiltIn("Fixed", 1)};
   PlacementOutcome out = SchedulePlacement(snap, p, T(0), {&registry});
   EXPECT_EQ(out.selected, std::vector<std::string>{"c2"});
   EXPECT_EQ(Verdict(out, "c2")->total, 150);
   // Without the registration it is an unknown prioritizer.
   EXPECT_EQ(SchedulePlacement(snap, p, T(0)).misconfigured.reason, "Misconfigured");
+}
+
+}  // namespace
+}  // namespace berth::placement
+
+namespace berth::placement {
+namespace {
+
+TEST(SchedulePlacementTest, CandidatesAreNameOrderedWhateverTheInputOrder) {
+  // A long shared prefix, names that agree in the 8 bytes after it, different lengths,
+  // bytes above 0x7f and a repeated name (the first one counts).
+  std::vector<std::string> names = {
+      "fleet-cluster-b",          "fleet-cluster-a10",        "fleet-cluster-a2",
+      "fleet-cluster-abcdefgh-2", "fleet-cluster-abcdefgh-1", "fleet-cluster-a",
+      "fleet-cluster-\xc3\xa9",   "fleet-cluster-a10",        "fleet-cluster-abcdefgh"};
+  model::Snapshot snap = GlobalHub(Clusters(names));
+  PlacementOutcome out = SchedulePlacement(snap, MakePlacement("p"), T(0));
+  std::vector<std::string> got;
+  for (const ClusterVerdict& v : out.clusters) got.push_back(v.cluster_name);
+  std::vector<std::string> want = names;
+  std::sort(want.begin(), want.end());
+  want.erase(std::unique(want.begin(), want.end()), want.end());
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(out.selected, want);  // equal totals: by name
+}
+
+TEST(SchedulePlacementTest, ClustersRejectedAlikeShareOneRejection) {
+  std::vector<model::ManagedCluster> clusters;
+  for (int i = 0; i < 40; ++i) {
+    clusters.push_back(Cluster(testing::Numbered("c", i), {{"tier", i % 4 == 0 ? "gold" : "x"}}));
+  }
+  clusters[1].cluster_claims.push_back({"cloud", "aws"});
+  model::Snapshot snap = GlobalHub(clusters);
+  model::Placement p = MakePlacement("p");
+  model::ClusterSelector gold;
+  gold.label_selector = core::LabelSelector{{{"tier", "gold"}}, {}};
+  model::ClusterSelector aws;
+  aws.claim_selector = model::ClaimSelector{{{"cloud", core::SelectorOp::kIn, {"aws"}}}};
+  p.predicates = {gold, aws};
+  PlacementOutcome out = SchedulePlacement(snap, p, T(0));
+  EXPECT_EQ(out.selected.size(), 11u);  // 10 gold and c1
+  ASSERT_EQ(out.rejections.size(), 1u);
+  EXPECT_EQ(out.rejections[0].count, 29);
+  EXPECT_EQ(out.rejections[0].stage, "placement");
+  EXPECT_EQ(out.rejections[0].plugin, "Predicate");
+  EXPECT_EQ(out.rejections[0].reason, "PredicateNotMatched");
+  EXPECT_EQ(out.rejections[0].message,
+            "predicates[0]: labelSelector does not match; predicates[1]: claimSelector does not "
+            "match");
+  for (const ClusterVerdict& v : out.clusters) {
+    EXPECT_EQ(v.feasible, v.selected) << v.cluster_name;
+    EXPECT_EQ(out.RejectionOf(v) != nullptr, !v.feasible) << v.cluster_name;
+  }
+  // A misconfigured placement keeps no verdicts and no rejections.
+  p.prioritizer_policy.mode = model::PrioritizerMode::kOther;
+  out = SchedulePlacement(snap, p, T(0));
+  EXPECT_TRUE(out.clusters.empty());
+  EXPECT_TRUE(out.rejections.empty());
+}
+
+TEST(SchedulePlacementTest, ManyDistinctRejectionsAreIndexed) {
+  // More distinct messages than the table scans linearly: the hashed path.
+  std::vector<model::ManagedCluster> clusters;
+  for (int i = 0; i < 60; ++i) {
+    model::ManagedCluster c = Cluster(testing::Numbered("c", i));
+    c.taints.push_back(
+        {testing::Numbered("t", i % 30), "", model::ClusterTaintEffect::kNoSelect, {}});
+    clusters.push_back(c);
+  }
+  model::Snapshot snap = GlobalHub(clusters);
+  PlacementOutcome out = SchedulePlacement(snap, MakePlacement("p"), T(0));
+  ASSERT_EQ(out.rejections.size(), 30u);
+  for (const model::Rejection& r : out.rejections) EXPECT_EQ(r.count, 2) << r.message;
+  EXPECT_EQ(out.RejectionOf(*Verdict(out, "c7"))->message, "taint t7:NoSelect is not tolerated");
+  EXPECT_EQ(out.RejectionOf(*Verdict(out, "c37"))->message, "taint t7:NoSelect is not tolerated");
 }
 
 }  // namespace

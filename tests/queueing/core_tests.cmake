@@ -5,7 +5,8 @@ list(APPEND QUEUEING_TEST_SRCS
   flavor_assigner_test.cc
   preemption_test.cc
   quota_tree_test.cc
-  queue_setup_test.cc)
+  queue_setup_test.cc
+  quota_probe_test.cc)
 # Fair sharing (#4).
 list(APPEND QUEUEING_TEST_SRCS fair_sharing_test.cc fair_sharing_preemptor_test.cc)
 # Admission Fair Sharing (#4).

@@ -410,8 +410,42 @@ class Planner {
     return a;
   }
 
+  // A host function (Environment::AddFunction); nullopt when e names none. Overloads are
+  // narrowed by static types as for built-ins, and the call is never folded.
+  std::optional<MaybeNode> VisitHostFunction(const Expr& e, std::vector<Node>& args,
+                                             const std::vector<Type>& types) {
+    bool known = false;
+    std::vector<const FunctionDecl*> candidates;
+    for (const FunctionDecl& f : env_.functions()) {
+      if (f.name != e.name) continue;
+      known = true;
+      if (f.receiver != e.receiver || f.params.size() != args.size()) continue;
+      bool fits = true;
+      for (size_t i = 0; i < args.size() && fits; ++i) {
+        const Type& param = f.params[i];
+        fits = param.is_dyn() || types[i].is_dyn() || Compatible(param, types[i]) ||
+               (param.kind() == TypeKind::kMap && types[i].kind() == TypeKind::kObject);
+      }
+      if (fits) candidates.push_back(&f);
+    }
+    if (!known) return std::nullopt;
+    if (candidates.empty()) return NoOverload(e, types, e.receiver);
+    Type result = candidates[0]->result;
+    for (const FunctionDecl* f : candidates) {
+      if (!(f->result == result)) result = Type::Dyn();
+    }
+    std::vector<StepPtr> steps;
+    steps.reserve(args.size());
+    for (Node& n : args) steps.push_back(std::move(n.step));
+    return Node{MakeHostCall(e.name, e.receiver, std::move(candidates), std::move(steps)),
+                std::move(result)};
+  }
+
   MaybeNode VisitFunction(const Expr& e, std::vector<Node> args, const std::vector<Type>& types,
                           bool all_constant) {
+    if (std::optional<MaybeNode> host = VisitHostFunction(e, args, types)) {
+      return std::move(*host);
+    }
     bool known = false;
     std::vector<const Overload*> candidates;
     for (const Overload& o : BuiltinOverloads()) {

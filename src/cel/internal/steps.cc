@@ -3,6 +3,7 @@
 #include "cel/internal/steps.h"
 
 #include <array>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -253,6 +254,47 @@ class CallStep final : public Step {
   std::vector<StepPtr> args_;
 };
 
+class HostCallStep final : public Step {
+ public:
+  HostCallStep(std::string function, bool receiver,
+               const std::vector<const FunctionDecl*>& candidates, std::vector<StepPtr> args)
+      : function_(std::move(function)), receiver_(receiver), args_(std::move(args)) {
+    // Copies what a call needs, so the step does not depend on where the Environment keeps
+    // its declarations.
+    for (const FunctionDecl* f : candidates) {
+      Candidate& c = candidates_.emplace_back();
+      c.impl = f->impl;
+      for (const Type& t : f->params) c.params.push_back(t.kind());
+    }
+  }
+
+  Value Eval(Frame& frame) const override {
+    std::array<Value, kMaxArity> argv;
+    const size_t n = args_.size();
+    for (size_t i = 0; i < n; ++i) {
+      argv[i] = args_[i]->Eval(frame);
+      if (argv[i].is_error()) return argv[i];
+    }
+    for (const Candidate& c : candidates_) {
+      bool fits = true;
+      for (size_t i = 0; i < n && fits; ++i) fits = KindAccepts(c.params[i], argv[i].kind());
+      if (fits) return c.impl->Call(std::span<const Value>(argv.data(), n));
+    }
+    return NoMatchingOverload(function_, argv.data(), n, receiver_);
+  }
+
+ private:
+  struct Candidate {
+    std::vector<TypeKind> params;
+    const HostFunction* impl = nullptr;
+  };
+
+  std::string function_;
+  bool receiver_;
+  std::vector<Candidate> candidates_;
+  std::vector<StepPtr> args_;
+};
+
 class MatchesConstantStep final : public Step {
  public:
   MatchesConstantStep(StepPtr text, std::unique_ptr<Regex> regex)
@@ -424,6 +466,10 @@ StepPtr MakeCall(std::string function, bool receiver, std::vector<const Overload
                  std::vector<StepPtr> args) {
   return std::make_unique<CallStep>(std::move(function), receiver, std::move(candidates),
                                     std::move(args));
+}
+StepPtr MakeHostCall(std::string function, bool receiver,
+                     std::vector<const FunctionDecl*> candidates, std::vector<StepPtr> args) {
+  return std::make_unique<HostCallStep>(std::move(function), receiver, candidates, std::move(args));
 }
 StepPtr MakeMatchesConstant(StepPtr text, std::unique_ptr<Regex> regex) {
   return std::make_unique<MatchesConstantStep>(std::move(text), std::move(regex));

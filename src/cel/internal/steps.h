@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cel/environment.h"
 #include "cel/internal/ast.h"
 #include "cel/internal/functions.h"
 #include "cel/internal/regex.h"
@@ -39,6 +40,10 @@ StepPtr MakeMap(std::vector<StepPtr> keys_and_values);
 // A call of `function` resolved at run time among `candidates` (narrowed by the planner).
 StepPtr MakeCall(std::string function, bool receiver, std::vector<const Overload*> candidates,
                  std::vector<StepPtr> args);
+// A call of a host function resolved at run time among `candidates` (narrowed by the
+// planner; the step copies their parameter kinds and implementations).
+StepPtr MakeHostCall(std::string function, bool receiver,
+                     std::vector<const FunctionDecl*> candidates, std::vector<StepPtr> args);
 // text.matches(<constant pattern>) with the pattern compiled once.
 StepPtr MakeMatchesConstant(StepPtr text, std::unique_ptr<Regex> regex);
 StepPtr MakeComprehension(MacroKind macro, size_t iter_slot, StepPtr range, StepPtr first,

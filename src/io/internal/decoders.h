@@ -1,8 +1,10 @@
 // Decoders from one Kubernetes object (a simdjson DOM object) to the model, one source file
 // per API group: core_v1.cc, scheduling_v1.cc, batch_v1.cc, apps_v1.cc, jobset_v1alpha2.cc,
 // kubeflow_v1.cc, leaderworkerset_v1.cc, kubescheduler_config_v1.cc, resource_v1.cc,
-// kueue_v1beta2.cc and kueue_workload_v1beta2.cc (kueue.x-k8s.io), kueue_config.cc
-// (config.kueue.x-k8s.io), pod_group.cc (scheduling.x-k8s.io, scheduling.volcano.sh). Each returns
+// kueue_v1beta2.cc, kueue_workload_v1beta2.cc and kueue_multikueue.cc (kueue.x-k8s.io),
+// kueue_config.cc (config.kueue.x-k8s.io), pod_group.cc (scheduling.x-k8s.io,
+// scheduling.volcano.sh), ocm_cluster.cc and ocm_placement.cc
+// (cluster.open-cluster-management.io), ocm_work.cc (work.open-cluster-management.io). Each returns
 // the decoded value or the first error, with the field path relative to the object
 // ("spec.containers[0].resources.requests.cpu"); the reader adds file and object. Internal
 // to io; stateless apart from the ResourceCatalog they intern names into.
@@ -32,6 +34,7 @@
 #include "model/resource_slice.h"
 #include "model/resources.h"
 #include "model/scheduler_config.h"
+#include "model/work.h"
 #include "model/workload_object.h"
 
 namespace berth::io::internal {
@@ -42,6 +45,9 @@ namespace dom = simdjson::dom;
 // `name_required` fails with field "metadata.name" when there is none.
 core::Result<model::ObjectMeta> DecodeObjectMeta(dom::object obj, bool namespaced,
                                                  bool name_required);
+// A metav1.Condition (status.conditions[] of OCM and MultiKueue objects): type required,
+// status True|False|Unknown, lastTransitionTime RFC 3339.
+core::Result<model::Condition> DecodeMetaCondition(dom::element e);
 
 // core/v1
 core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& catalog);
@@ -129,6 +135,13 @@ core::Result<model::Topology> DecodeTopology(dom::object obj);
 core::Result<model::AdmissionCheck> DecodeAdmissionCheck(dom::object obj);
 core::Result<model::Workload> DecodeKueueWorkload(dom::object obj, KueueVersion version,
                                                   model::ResourceCatalog& catalog);
+// MultiKueue (kueue_multikueue.cc), v1beta1 and v1beta2 only: MultiKueueConfig
+// (spec.clusters, 1..20 unique names) and MultiKueueCluster (v1beta1 spec.kubeConfig;
+// v1beta2 spec.clusterSource with exactly one of kubeConfig and clusterProfileRef), as the
+// CRDs validate them.
+core::Result<model::MultiKueueConfig> DecodeMultiKueueConfig(dom::object obj, KueueVersion version);
+core::Result<model::MultiKueueCluster> DecodeMultiKueueCluster(dom::object obj,
+                                                               KueueVersion version);
 // The amount of `quantity` of resource `name` in ResourceVector units (cpu in milli-cores,
 // everything else in whole units rounded up); OutOfRange when it does not fit.
 core::Result<int64_t> ResourceUnits(std::string_view name, const core::Quantity& quantity);
@@ -156,6 +169,10 @@ core::Result<model::ManagedClusterSetBinding> DecodeManagedClusterSetBinding(dom
 core::Result<model::AddOnPlacementScore> DecodeAddOnPlacementScore(dom::object obj);
 core::Result<model::Placement> DecodePlacement(dom::object obj);
 core::Result<model::PlacementDecision> DecodePlacementDecision(dom::object obj);
+
+// work.open-cluster-management.io/v1 (ocm_work.cc): ManifestWork, with each manifest's
+// identity only (apiVersion, kind, metadata.name/namespace).
+core::Result<model::ManifestWork> DecodeManifestWork(dom::object obj);
 
 // Pods a Job-shaped spec creates: parallelism (default 1) capped by completions when set.
 // Errors for negative values name "parallelism"/"completions".

@@ -88,8 +88,10 @@ core::Status DecodeList(dom::object obj, std::string_view key, Decode decode, st
   size_t i = 0;
   for (dom::element item : array) {
     auto value = decode(item);
-    BERTH_IO_RETURN_IF_ERROR_AT(value, std::string(key) + IndexField(i++));
+    // The prefix is evaluated only on error, so the index advances outside the macro.
+    BERTH_IO_RETURN_IF_ERROR_AT(value, std::string(key) + IndexField(i));
     out->push_back(std::move(*value));
+    ++i;
   }
   return core::OkStatus();
 }

@@ -1,4 +1,5 @@
-// meta/v1: ObjectMeta and the apiVersion/kind/metadata header workloads share.
+// meta/v1: ObjectMeta, metav1.Condition and the apiVersion/kind/metadata header workloads
+// share.
 #include <string>
 #include <utility>
 
@@ -52,6 +53,36 @@ core::Result<model::WorkloadObject> DecodeWorkloadHeader(dom::object obj) {
   BERTH_ASSIGN_OR_RETURN(w.meta, DecodeObjectMeta(obj, /*namespaced=*/true,
                                                   /*name_required=*/true));
   return w;
+}
+
+core::Result<model::Condition> DecodeMetaCondition(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  model::Condition c;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "type", &c.type));
+  if (c.type.empty()) return FieldError("type", "Required value");
+  std::string status;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "status", &status));
+  if (status == "True") {
+    c.status = model::ConditionStatus::kTrue;
+  } else if (status == "False") {
+    c.status = model::ConditionStatus::kFalse;
+  } else if (status == "Unknown" || status.empty()) {
+    c.status = model::ConditionStatus::kUnknown;
+  } else {
+    return FieldError("status", "unsupported value \"" + status +
+                                    "\": supported values: \"True\", \"False\", \"Unknown\"");
+  }
+  BERTH_RETURN_IF_ERROR(GetString(obj, "reason", &c.reason));
+  BERTH_RETURN_IF_ERROR(GetString(obj, "message", &c.message));
+  std::string time;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "lastTransitionTime", &time, &found));
+  if (found) {
+    auto t = core::Timestamp::Parse(time);
+    if (!t.has_value()) return FieldError("lastTransitionTime", t.error().message());
+    c.last_transition_time = *t;
+  }
+  return c;
 }
 
 }  // namespace berth::io::internal

@@ -56,31 +56,6 @@ core::Result<model::NamedValue> DecodeNamedValue(dom::element e) {
   return nv;
 }
 
-core::Result<model::Condition> DecodeCondition(dom::element e) {
-  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
-  model::Condition c;
-  BERTH_RETURN_IF_ERROR(GetString(obj, "type", &c.type));
-  if (c.type.empty()) return FieldError("type", "Required value");
-  std::string status;
-  BERTH_RETURN_IF_ERROR(GetString(obj, "status", &status));
-  if (status == "True") {
-    c.status = model::ConditionStatus::kTrue;
-  } else if (status == "False") {
-    c.status = model::ConditionStatus::kFalse;
-  } else if (status == "Unknown" || status.empty()) {
-    c.status = model::ConditionStatus::kUnknown;
-  } else {
-    return FieldError("status", "unsupported value \"" + status +
-                                    "\": supported values: \"True\", \"False\", \"Unknown\"");
-  }
-  BERTH_RETURN_IF_ERROR(GetString(obj, "reason", &c.reason));
-  BERTH_RETURN_IF_ERROR(GetString(obj, "message", &c.message));
-  bool found = false;
-  BERTH_ASSIGN_OR_RETURN(core::Timestamp t, GetTime(obj, "lastTransitionTime", &found));
-  if (found) c.last_transition_time = t;
-  return c;
-}
-
 core::Status DecodeResourceList(dom::object status, std::string_view key,
                                 std::map<std::string, core::Quantity>* out) {
   dom::object list;
@@ -119,7 +94,7 @@ core::Result<model::ManagedCluster> DecodeManagedCluster(dom::object obj) {
         DecodeList(part, "clusterClaims", DecodeNamedValue, &mc.cluster_claims), "status");
     BERTH_IO_RETURN_IF_ERROR_AT(DecodeResourceList(part, "capacity", &mc.capacity), "status");
     BERTH_IO_RETURN_IF_ERROR_AT(DecodeResourceList(part, "allocatable", &mc.allocatable), "status");
-    BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(part, "conditions", DecodeCondition, &mc.conditions),
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(part, "conditions", DecodeMetaCondition, &mc.conditions),
                                 "status");
     dom::object version;
     BERTH_IO_RETURN_IF_ERROR_AT(GetObject(part, "version", &version, &found), "status");

@@ -225,10 +225,20 @@ OrderedJson PatchedWorkload(const model::Workload& wl, const DocumentStore& docu
   }
   PatchConditions(status, wl.conditions);
   PatchAdmissionChecks(status, wl.admission_checks);
-  if (!wl.nominated_cluster_names.empty()) {
-    status["nominatedClusterNames"] = wl.nominated_cluster_names;
+  // MultiKueue: the status mirrors the plan (io read both fields into the model, so a
+  // workload the plan left alone comes back as read). Kueue resets the nominations when it
+  // sets clusterName, and the CRD refuses both at once.
+  if (!wl.cluster_name.empty()) {
+    status.erase("nominatedClusterNames");
+    status["clusterName"] = wl.cluster_name;
+  } else {
+    status.erase("clusterName");
+    if (wl.nominated_cluster_names.empty()) {
+      status.erase("nominatedClusterNames");
+    } else {
+      status["nominatedClusterNames"] = wl.nominated_cluster_names;
+    }
   }
-  if (!wl.cluster_name.empty()) status["clusterName"] = wl.cluster_name;
   if (status.empty()) doc.erase("status");
   return doc;
 }

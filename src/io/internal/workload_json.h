@@ -1,6 +1,6 @@
 // A Kueue Workload as the plan prints it: its document as read (or as io created it for a
-// job) with berth's decisions patched into status: admission, conditions and
-// admissionChecks. Called by writer.cc. Internal to io; stateless.
+// job) with berth's decisions patched into status: admission, conditions, admissionChecks,
+// clusterName and nominatedClusterNames. Called by writer.cc. Internal to io; stateless.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -19,6 +19,9 @@ namespace berth::io::internal {
 // - status.conditions: each planned condition replaces the one of its type in place, or is
 //   appended (type, status, lastTransitionTime, reason, message).
 // - status.admissionChecks: the planned list, when it is not empty.
+// - status.clusterName and status.nominatedClusterNames (MultiKueue): as planned, removed
+//   when the plan has none; a clusterName removes the nominations (mutually exclusive in
+//   Kueue's CRD).
 // Every other field comes back as read. A Workload without a document gets a minimal one.
 nlohmann::ordered_json PatchedWorkload(const model::Workload& wl, const DocumentStore& documents);
 

@@ -1,0 +1,267 @@
+#include "cli/placement_printer.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cli/text_table.h"
+#include "engine/fleet_checks.h"
+
+namespace berth::cli {
+namespace {
+
+std::string Key(const model::ObjectMeta& meta) {
+  return (meta.namespace_.empty() ? "default" : meta.namespace_) + "/" + meta.name;
+}
+
+const char* StatusText(model::ConditionStatus s) {
+  switch (s) {
+    case model::ConditionStatus::kTrue:
+      return "True";
+    case model::ConditionStatus::kFalse:
+      return "False";
+    case model::ConditionStatus::kUnknown:
+      return "Unknown";
+  }
+  return "Unknown";
+}
+
+std::string ConditionText(const model::Condition& c) {
+  std::string out = c.type + "=" + StatusText(c.status);
+  if (!c.reason.empty()) out += " " + c.reason;
+  if (!c.message.empty()) out += ": " + c.message;
+  return out;
+}
+
+std::string Prioritizers(const model::Placement& p) {
+  std::string mode = p.prioritizer_policy.mode == model::PrioritizerMode::kExact ? "Exact"
+                     : p.prioritizer_policy.mode == model::PrioritizerMode::kAdditive
+                         ? "Additive"
+                         : p.prioritizer_policy.mode_text;
+  std::string out;
+  for (const model::PrioritizerConfig& c : p.prioritizer_policy.configurations) {
+    if (!out.empty()) out += ", ";
+    if (!c.score_coordinate) {
+      out += "(no scoreCoordinate)";
+    } else if (c.score_coordinate->type == model::ScoreCoordinateType::kBuiltIn) {
+      out += c.score_coordinate->built_in;
+    } else {
+      out += "AddOn/" + c.score_coordinate->addon_resource_name + "/" +
+             c.score_coordinate->addon_score_name;
+    }
+    out += " x" + std::to_string(c.weight);
+  }
+  if (out.empty()) out = "(none configured)";
+  return mode + ": " + out;
+}
+
+void PrintSummary(const engine::PlacementExplanation& e, const engine::PlacementRun& run,
+                  std::ostream& out) {
+  const model::Placement& p = e.plan.planned.placements[static_cast<size_t>(e.placement)];
+  out << "Placement " << Key(p.meta) << "\n";
+  TextTable t({TextTable::Align::kLeft, TextTable::Align::kLeft});
+  std::string sets;
+  for (const std::string& s : p.cluster_sets) sets += (sets.empty() ? "" : ", ") + s;
+  t.AddRow({"Cluster sets:", sets.empty() ? "every set bound to the namespace" : sets});
+  t.AddRow({"Predicates:", p.predicates.empty() ? "none (every cluster passes)"
+                                                : std::to_string(p.predicates.size()) + " (ORed)"});
+  t.AddRow({"Prioritizers:", Prioritizers(p)});
+  if (!p.spread_constraints.empty()) {
+    std::string spread;
+    for (const model::SpreadConstraint& c : p.spread_constraints) {
+      if (!spread.empty()) spread += ", ";
+      spread += c.topology_key + " maxSkew " + std::to_string(c.max_skew) +
+                (c.when_unsatisfiable == model::WhenUnsatisfiable::kDoNotSchedule ? " DoNotSchedule"
+                                                                                  : " ScheduleAnyway");
+    }
+    t.AddRow({"Spread:", spread});
+  }
+  t.AddRow({"Clusters wanted:",
+            p.number_of_clusters ? std::to_string(*p.number_of_clusters) : "every feasible cluster"});
+  if (run.outcome.skipped) {
+    t.AddRow({"Outcome:", "not scheduled (annotation " +
+                              std::string(model::kSchedulingDisableAnnotation) + ")"});
+    t.Print(out, "  ");
+    return;
+  }
+  int32_t feasible = 0;
+  for (const placement::ClusterVerdict& v : run.outcome.clusters) feasible += v.feasible ? 1 : 0;
+  t.AddRow({"Outcome:", std::to_string(run.outcome.selected.size()) + " selected of " +
+                            std::to_string(feasible) + " feasible, " +
+                            std::to_string(run.outcome.clusters.size()) + " candidates"});
+  t.AddRow({"Conditions:", ConditionText(run.outcome.satisfied)});
+  t.AddRow({"", ConditionText(run.outcome.misconfigured)});
+  for (const std::string& w : run.outcome.warnings) t.AddRow({"Warning:", w});
+  t.Print(out, "  ");
+}
+
+void PrintClusters(const engine::PlacementRun& run, std::ostream& out) {
+  if (run.outcome.skipped) return;
+  if (run.outcome.clusters.empty()) {
+    out << "\nNo candidate clusters: no ManagedClusterSet bound to the namespace holds a cluster.\n";
+    return;
+  }
+  // One column per active prioritizer, in the policy's order.
+  std::vector<std::string> columns;
+  for (const placement::PrioritizerInfo& p : run.outcome.prioritizers) columns.push_back(p.name);
+  std::map<std::string, int32_t> rank;
+  for (size_t i = 0; i < run.outcome.selected.size(); ++i) {
+    rank[run.outcome.selected[i]] = static_cast<int32_t>(i) + 1;
+  }
+  out << "\nClusters (score x weight per prioritizer):\n";
+  std::vector<TextTable::Align> aligns = {TextTable::Align::kLeft, TextTable::Align::kLeft,
+                                          TextTable::Align::kRight};
+  for (size_t i = 0; i < columns.size(); ++i) aligns.push_back(TextTable::Align::kRight);
+  TextTable t(aligns);
+  std::vector<std::string> header = {"CLUSTER", "VERDICT", "TOTAL"};
+  header.insert(header.end(), columns.begin(), columns.end());
+  t.AddRow(header);
+  std::vector<std::string> excluded;
+  // Feasible clusters by rank (selected first), then the others by name.
+  std::vector<const placement::ClusterVerdict*> order;
+  for (const std::string& name : run.outcome.selected) {
+    for (const auto& v : run.outcome.clusters) {
+      if (v.cluster_name == name) order.push_back(&v);
+    }
+  }
+  for (const auto& v : run.outcome.clusters) {
+    if (v.feasible && rank.count(v.cluster_name) == 0) order.push_back(&v);
+  }
+  for (const placement::ClusterVerdict* v : order) {
+    std::string verdict = v->selected ? "selected #" + std::to_string(rank[v->cluster_name])
+                                      : "not selected";
+    const model::Rejection* spread = run.outcome.SpreadSkipOf(*v);
+    if (!v->selected && spread != nullptr) verdict += " (" + spread->reason + ")";
+    std::vector<std::string> row = {v->cluster_name, verdict, std::to_string(v->total)};
+    for (size_t c = 0; c < columns.size(); ++c) {
+      std::string cell = "-";
+      for (const placement::ScoreTerm& s : run.outcome.ScoresOf(*v)) {
+        if (s.prioritizer == static_cast<int32_t>(c)) {
+          cell = std::to_string(s.score) + " x" + std::to_string(s.weight);
+        }
+      }
+      row.push_back(cell);
+    }
+    t.AddRow(row);
+  }
+  std::vector<std::string> spread;
+  for (const auto& v : run.outcome.clusters) {
+    const model::Rejection* skipped = run.outcome.SpreadSkipOf(v);
+    if (v.feasible && !v.selected && skipped != nullptr) {
+      spread.push_back(v.cluster_name + "  " + skipped->message);
+    }
+    if (v.feasible) continue;
+    const model::Rejection* rejection = run.outcome.RejectionOf(v);
+    std::string why = rejection != nullptr ? rejection->plugin + ": " + rejection->message : "excluded";
+    excluded.push_back(v.cluster_name + "  " + why);
+  }
+  t.Print(out, "  ");
+  if (!excluded.empty()) {
+    out << "\nExcluded:\n";
+    for (const std::string& line : excluded) out << "  " << line << "\n";
+  }
+  if (!spread.empty()) {
+    out << "\nLeft out by spreadPolicy:\n";
+    for (const std::string& line : spread) out << "  " << line << "\n";
+  }
+  if (run.outcome.unscheduled > 0) {
+    out << "\n" << run.outcome.unscheduled
+        << " cluster decision(s) unscheduled: fewer feasible clusters than numberOfClusters.\n";
+  }
+}
+
+void PrintDecisions(const engine::PlacementRun& run, std::ostream& out) {
+  if (run.outcome.decisions.empty()) return;
+  out << "\nDecisions:\n";
+  TextTable t({TextTable::Align::kLeft, TextTable::Align::kLeft, TextTable::Align::kLeft});
+  for (const model::PlacementDecision& pd : run.outcome.decisions) {
+    std::string group;
+    auto name = pd.meta.labels.find(model::kDecisionGroupNameLabel);
+    auto index = pd.meta.labels.find(model::kDecisionGroupIndexLabel);
+    if (index != pd.meta.labels.end()) group = "group " + index->second;
+    if (name != pd.meta.labels.end() && !name->second.empty()) group += " (" + name->second + ")";
+    std::string clusters;
+    for (const model::ClusterDecision& d : pd.decisions) {
+      clusters += (clusters.empty() ? "" : ", ") + d.cluster_name;
+    }
+    t.AddRow({pd.meta.name, group, clusters});
+  }
+  t.Print(out, "  ");
+}
+
+void PrintDispatched(const engine::PlacementExplanation& e, std::ostream& out) {
+  const engine::Plan& plan = e.plan;
+  const engine::FleetChecks checks = engine::FindFleetChecks(plan.planned, "default");
+  std::set<std::string> names;
+  for (const engine::FleetCheck& c : checks.checks) {
+    if (c.placement && *c.placement == e.placement) names.insert(c.name);
+  }
+  if (names.empty()) return;
+  out << "\nWorkloads dispatched through admission check";
+  for (const std::string& n : names) out << " " << n;
+  out << ":\n";
+  TextTable t({TextTable::Align::kLeft, TextTable::Align::kLeft});
+  for (const auto& [index, d] : plan.dispatches) {
+    if (names.count(d.check) == 0) continue;
+    const model::Workload& w = plan.planned.kueue_workloads[static_cast<size_t>(index)];
+    t.AddRow({Key(w.meta), d.cluster ? "-> " + *d.cluster : "waiting: " + d.message});
+  }
+  if (t.empty()) t.AddRow({"none"});
+  t.Print(out, "  ");
+}
+
+}  // namespace
+
+void PrintPlacementExplanation(const engine::PlacementExplanation& e, std::ostream& out) {
+  const engine::PlacementRun& run = e.plan.placements[static_cast<size_t>(e.run)];
+  PrintSummary(e, run, out);
+  PrintClusters(run, out);
+  PrintDecisions(run, out);
+  PrintDispatched(e, out);
+}
+
+void PrintDispatch(const engine::Plan& plan, int32_t workload, std::ostream& out) {
+  auto it = plan.dispatches.find(workload);
+  if (it == plan.dispatches.end()) return;
+  const engine::Dispatch& d = it->second;
+  out << "\nFleet dispatch (admission check " << d.check << "):\n";
+  TextTable summary({TextTable::Align::kLeft, TextTable::Align::kLeft});
+  std::string candidates;
+  const size_t total = d.candidates ? d.candidates->size() : 0;
+  for (size_t i = 0; i < total && i < engine::kMaxDetailedAttempts; ++i) {
+    candidates += (candidates.empty() ? "" : ", ") + (*d.candidates)[i];
+  }
+  if (total > engine::kMaxDetailedAttempts) {
+    candidates += ", ... (" + std::to_string(total) + " in all)";
+  }
+  summary.AddRow({"Candidates:", candidates.empty() ? "none" : candidates});
+  summary.AddRow({"Runs on:", d.cluster ? *d.cluster : "no cluster yet"});
+  summary.AddRow({"Check:", d.message});
+  if (d.worker_local_queue) summary.AddRow({"Worker queue:", *d.worker_local_queue});
+  summary.Print(out, "  ");
+  if (d.attempts.empty()) return;
+  out << "\n";
+  TextTable t({TextTable::Align::kLeft, TextTable::Align::kRight, TextTable::Align::kLeft});
+  t.AddRow({"CLUSTER", "SCORE", "VERDICT"});
+  for (const engine::ClusterAttempt& a : d.attempts) {
+    t.AddRow({a.cluster, std::to_string(a.score), a.fits ? "fits: chosen" : "no: " + a.reason});
+  }
+  if (d.cluster) {
+    for (size_t i = static_cast<size_t>(d.tried); i < total && i < engine::kMaxDetailedAttempts; ++i) {
+      t.AddRow({(*d.candidates)[i], "", "not tried (a better-scored cluster fits)"});
+    }
+  } else if (static_cast<size_t>(d.tried) > d.attempts.size()) {
+    t.AddRow({"...", "", std::to_string(static_cast<size_t>(d.tried) - d.attempts.size()) +
+                             " more cluster(s) tried, none fits"});
+  }
+  t.Print(out, "  ");
+  for (const engine::ClusterAttempt& a : d.attempts) {
+    if (!a.fits || a.pods.empty()) continue;
+    out << "\n  Pods on " << a.cluster << ":\n";
+    TextTable pods({TextTable::Align::kLeft, TextTable::Align::kLeft});
+    for (const auto& [pod, node] : a.pods) pods.AddRow({pod, "-> " + node});
+    pods.Print(out, "    ");
+  }
+}
+
+}  // namespace berth::cli

@@ -1,0 +1,253 @@
+#include "engine/fleet_cycle.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "binding/scheduler.h"
+#include "dispatch/manifest_work_builder.h"
+#include "dispatch/stale_works.h"
+#include "engine/cluster_cycle.h"
+#include "engine/cycle_writes.h"
+#include "engine/fleet_checks.h"
+#include "engine/fleet_dispatcher.h"
+#include "engine/fleet_measure.h"
+#include "engine/placement_stage.h"
+
+namespace berth::engine {
+namespace {
+
+bool HasQueues(const model::Snapshot& snapshot, const std::string& cluster) {
+  for (const model::ClusterQueue& cq : snapshot.cluster_queues) {
+    if (cq.cluster == cluster) return true;
+  }
+  return false;
+}
+
+// ManagedCluster status.allocatable in ResourceVector units (cpu in milli-cores).
+model::ResourceVector Allocatable(const model::Snapshot& snapshot, const model::ManagedCluster& mc) {
+  model::ResourceVector out;
+  for (const auto& [name, quantity] : mc.allocatable) {
+    model::ResourceId id;
+    if (!snapshot.resources.Find(name, &id)) continue;
+    core::Result<int64_t> v = id == model::kCpu ? quantity.MilliValue() : quantity.Value();
+    if (v.has_value()) out.Set(id, *v);
+  }
+  return out;
+}
+
+const model::ClusterQueue* FindClusterQueue(const model::Snapshot& snapshot, const std::string& name) {
+  for (const model::ClusterQueue& cq : snapshot.cluster_queues) {
+    if (cq.cluster == kHubCluster && cq.meta.name == name) return &cq;
+  }
+  return nullptr;
+}
+
+// Whether every admission check of the workload's ClusterQueue except `fleet_check` is
+// Ready in the workload's status.
+bool OtherChecksReady(const model::Snapshot& snapshot, const model::Workload& w,
+                      const std::string& cluster_queue, const std::string& fleet_check) {
+  const model::ClusterQueue* cq = FindClusterQueue(snapshot, cluster_queue);
+  if (cq == nullptr) return true;
+  for (const model::AdmissionCheckRule& rule : cq->admission_checks) {
+    if (rule.name == fleet_check) continue;
+    bool ready = false;
+    for (const model::AdmissionCheckStatus& s : w.admission_checks) {
+      if (s.name == rule.name) ready = s.state == model::CheckState::kReady;
+    }
+    if (!ready) return false;
+  }
+  return true;
+}
+
+// A dispatched workload is Admitted once its cluster took it and every other check is
+// Ready; until then it only holds the hub's quota.
+void SettleOutcomes(const model::Snapshot& snapshot, const FleetDispatcher& dispatcher,
+                    queueing::AdmissionResult& result) {
+  for (queueing::WorkloadDecision& d : result.decisions) {
+    auto it = dispatcher.dispatches().find(d.workload);
+    if (it == dispatcher.dispatches().end() || !d.admission) continue;
+    if (d.outcome != queueing::WorkloadOutcome::kAdmitted &&
+        d.outcome != queueing::WorkloadOutcome::kQuotaReserved) {
+      continue;
+    }
+    const model::Workload& w = snapshot.kueue_workloads[static_cast<size_t>(d.workload)];
+    const bool admitted = it->second.cluster.has_value() &&
+                          OtherChecksReady(snapshot, w, d.admission->cluster_queue, it->second.check);
+    d.outcome = admitted ? queueing::WorkloadOutcome::kAdmitted
+                         : queueing::WorkloadOutcome::kQuotaReserved;
+  }
+}
+
+// status.admissionChecks[check], status.clusterName and nominatedClusterNames, as
+// MultiKueue's manager writes them.
+void WriteDispatches(const FleetDispatcher& dispatcher, model::Snapshot& planned) {
+  for (const auto& [index, d] : dispatcher.dispatches()) {
+    model::Workload& w = planned.kueue_workloads[static_cast<size_t>(index)];
+    model::AdmissionCheckStatus status{d.check,
+                                       d.cluster ? model::CheckState::kReady : model::CheckState::kPending,
+                                       d.message};
+    bool replaced = false;
+    for (model::AdmissionCheckStatus& s : w.admission_checks) {
+      if (s.name == d.check) {
+        s = status;
+        replaced = true;
+      }
+    }
+    if (!replaced) w.admission_checks.push_back(std::move(status));
+    w.cluster_name = d.cluster.value_or("");
+    w.nominated_cluster_names.clear();
+    // MultiKueue nominates the workers it sent copies to (at most kMaxNominatedClusters).
+    if (!d.cluster && d.candidates) {
+      const size_t n = std::min(d.candidates->size(), kMaxNominatedClusters);
+      w.nominated_cluster_names.assign(d.candidates->begin(), d.candidates->begin() + static_cast<std::ptrdiff_t>(n));
+    }
+  }
+}
+
+// One ManifestWork per dispatched workload (replacing a given one of the same name), and
+// the given ones no dispatch needs any more.
+void PlanManifestWorks(const model::Snapshot& snapshot, const FleetDispatcher& dispatcher,
+                       const queueing::AdmissionResult& result, Plan& plan) {
+  std::map<int32_t, const model::Admission*> admissions;
+  for (const queueing::WorkloadDecision& d : result.decisions) {
+    if (d.admission) admissions[d.workload] = &*d.admission;
+  }
+  std::vector<model::ManifestWork> planned_works;
+  std::map<int32_t, std::string> placed;
+  for (const auto& [index, d] : dispatcher.dispatches()) {
+    if (!d.cluster) continue;
+    placed[index] = *d.cluster;
+    auto admission = admissions.find(index);
+    if (admission == admissions.end()) continue;
+    dispatch::DispatchTarget target;
+    target.workload = index;
+    target.cluster = *d.cluster;
+    target.worker_local_queue = d.worker_local_queue;
+    target.admission = admission->second;
+    core::Result<model::ManifestWork> work = dispatch::BuildManifestWork(snapshot, target);
+    if (!work.has_value()) {
+      plan.diagnostics.Report(std::move(work).error());
+      continue;
+    }
+    planned_works.push_back(std::move(*work));
+  }
+  // Workloads running on a member cluster since before this plan keep their works.
+  for (size_t i = 0; i < snapshot.kueue_workloads.size(); ++i) {
+    const model::Workload& w = snapshot.kueue_workloads[i];
+    if (!w.cluster_name.empty() && placed.count(static_cast<int32_t>(i)) == 0) {
+      placed[static_cast<int32_t>(i)] = w.cluster_name;
+    }
+  }
+  for (model::ObjectDeletion& d : dispatch::StaleManifestWorks(snapshot, planned_works, placed)) {
+    plan.deleted_objects.push_back(std::move(d));
+  }
+  std::vector<model::ManifestWork>& works = plan.planned.manifest_works;
+  for (model::ManifestWork& work : planned_works) {
+    int32_t at = -1;
+    for (size_t i = 0; i < works.size(); ++i) {
+      if (works[i].meta.namespace_ == work.meta.namespace_ && works[i].meta.name == work.meta.name) {
+        at = static_cast<int32_t>(i);
+      }
+    }
+    if (at >= 0) {
+      work.source = works[static_cast<size_t>(at)].source;
+      works[static_cast<size_t>(at)] = std::move(work);
+    } else {
+      at = static_cast<int32_t>(works.size());
+      works.push_back(std::move(work));
+    }
+    plan.manifest_work_items.push_back(at);
+  }
+}
+
+}  // namespace
+
+bool IsFleet(const model::Snapshot& snapshot) {
+  return !snapshot.managed_clusters.empty() || !snapshot.placements.empty();
+}
+
+void RunFleet(const model::Snapshot& snapshot, const std::vector<ClusterPart>& parts,
+              const model::SchedulerConfig& config, core::Timestamp now, Plan& plan,
+              std::set<int32_t>& changed) {
+  // (1) Member clusters, each on its own; their schedulers stay for dispatch.
+  std::map<std::string, std::unique_ptr<binding::Scheduler>, std::less<>> schedulers;
+  std::map<std::string, const ClusterPart*, std::less<>> part_of;
+  std::map<std::string, queueing::AdmissionResult, std::less<>> worker_admissions;
+  const ClusterPart* hub = nullptr;
+  for (const ClusterPart& part : parts) {
+    if (part.name == kHubCluster) {
+      hub = &part;
+      continue;
+    }
+    core::Diagnostics diags;
+    auto scheduler = std::make_unique<binding::Scheduler>(part.snapshot(), config, PartOptions(part, &diags));
+    ClusterCycleResult cycle = RunClusterCycle(snapshot, part, *scheduler, now, diags);
+    if (cycle.admission) worker_admissions[part.name] = *cycle.admission;
+    ApplyCycle(snapshot, part, *scheduler, cycle, now, diags, plan, changed);
+    part_of[part.name] = &part;
+    schedulers[part.name] = std::move(scheduler);
+  }
+
+  // (2) Capacity, then every Placement.
+  std::set<int32_t> deleted;
+  for (const model::PodDeletion& d : plan.deleted_pods) deleted.insert(d.pod.v);
+  auto measures = MeasureClusters(plan.planned, deleted);
+  placement::FleetCapacity capacity;
+  for (const auto& [name, m] : measures) {
+    if (name != kHubCluster) capacity[name] = m.capacity;
+  }
+  plan.placements = RunPlacements(snapshot, now, capacity);
+  PlacementWrites writes = WritePlacements(plan.placements, plan.planned);
+  plan.placement_items = std::move(writes.placements);
+  plan.placement_decision_items = std::move(writes.decisions);
+  plan.deleted_objects = std::move(writes.deleted);
+
+  // (3) The hub's Kueue, dispatching through fleet checks.
+  FleetWorkers workers;
+  for (const model::ManagedCluster& mc : snapshot.managed_clusters) {
+    FleetWorker worker;
+    worker.name = mc.meta.name;
+    if (auto m = measures.find(mc.meta.name); m != measures.end()) {
+      worker.free = m->second.free;
+      worker.has_capacity_data = true;
+      if (auto s = schedulers.find(mc.meta.name); s != schedulers.end()) {
+        worker.scheduler = s->second.get();
+        worker.snapshot = &part_of.at(mc.meta.name)->snapshot();
+      }
+    } else if (!mc.allocatable.empty()) {
+      worker.free = Allocatable(snapshot, mc);
+      worker.has_capacity_data = true;
+    }
+    if (HasQueues(snapshot, mc.meta.name)) {
+      auto admitted = worker_admissions.find(mc.meta.name);
+      worker.probe = std::make_unique<queueing::QuotaProbe>(queueing::QuotaProbe::Build(
+          snapshot, mc.meta.name,
+          admitted != worker_admissions.end() ? admitted->second : queueing::AdmissionResult{},
+          now));
+    }
+    workers.emplace(mc.meta.name, std::move(worker));
+  }
+  const FleetChecks checks = FindFleetChecks(snapshot, kHubCluster);
+  FleetDispatcher dispatcher(snapshot, checks, plan.placements, workers);
+  if (hub != nullptr) {
+    core::Diagnostics diags;
+    binding::Scheduler scheduler(hub->snapshot(), config, PartOptions(*hub, &diags));
+    ClusterCycleResult cycle =
+        RunClusterCycle(snapshot, *hub, scheduler, now, diags, std::nullopt, nullptr, &dispatcher);
+    std::optional<queueing::AdmissionResult> hub_result;
+    if (cycle.admission) {
+      SettleOutcomes(snapshot, dispatcher, *cycle.admission);
+      hub_result = *cycle.admission;
+    }
+    ApplyCycle(snapshot, *hub, scheduler, cycle, now, diags, plan, changed);
+    // (4) Where each dispatched workload runs, and what delivers it there.
+    WriteDispatches(dispatcher, plan.planned);
+    if (hub_result) PlanManifestWorks(snapshot, dispatcher, *hub_result, plan);
+  }
+  plan.dispatches = dispatcher.dispatches();
+}
+
+}  // namespace berth::engine

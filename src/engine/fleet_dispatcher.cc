@@ -1,0 +1,373 @@
+#include "engine/fleet_dispatcher.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "core/check.h"
+#include "dispatch/flavor_injection.h"
+
+namespace berth::engine {
+namespace {
+
+// The pods a workload runs under `admission`, as they must be scheduled on the worker:
+// its expanded pods (or, for a Workload given without a job, its pod set templates), the
+// flavors' nodeLabels and tolerations of `flavor_cluster` injected, a topology assignment
+// pinned by nodeSelector, the worker as their cluster.
+std::vector<model::Pod> GuestPods(const model::Snapshot& whole, int32_t workload,
+                                  const model::Admission& admission,
+                                  const std::string& flavor_cluster, const std::string& worker) {
+  const model::Workload& w = whole.kueue_workloads[static_cast<size_t>(workload)];
+  std::vector<model::Pod> out;
+  for (size_t ps = 0; ps < w.pod_sets.size(); ++ps) {
+    const model::KueuePodSet& set = w.pod_sets[ps];
+    auto assignment = std::find_if(admission.pod_set_assignments.begin(),
+                                   admission.pod_set_assignments.end(),
+                                   [&](const model::PodSetAssignment& a) { return a.name == set.name; });
+    if (assignment == admission.pod_set_assignments.end()) continue;
+    const dispatch::FlavorInjection injection =
+        dispatch::InjectionFor(whole, flavor_cluster, *assignment);
+    const bool expanded = ps < w.pods.size() && !w.pods[ps].empty();
+    for (int32_t i = 0; i < assignment->count; ++i) {
+      model::Pod pod;
+      if (expanded) {
+        if (static_cast<size_t>(i) >= w.pods[ps].size()) break;
+        pod = whole.pods[static_cast<size_t>(w.pods[ps][static_cast<size_t>(i)])];
+      } else {
+        pod = set.pod_template;
+        pod.meta.name = w.meta.name + "-" + set.name + "-" + std::to_string(i);
+        pod.meta.namespace_ = w.meta.namespace_;
+      }
+      pod.node_name.clear();
+      pod.cluster = worker;
+      // Claims stay with the cluster that owns them; dispatch places the pods' other needs.
+      pod.resource_claims.clear();
+      for (const auto& [key, value] : injection.node_selector) pod.node_selector[key] = value;
+      for (const core::Toleration& t : injection.tolerations) {
+        if (std::find(pod.tolerations.begin(), pod.tolerations.end(), t) == pod.tolerations.end()) {
+          pod.tolerations.push_back(t);
+        }
+      }
+      if (assignment->topology_assignment) {
+        if (auto pinned = dispatch::PodTopologySelector(*assignment->topology_assignment, i)) {
+          for (const auto& [key, value] : *pinned) pod.node_selector[key] = value;
+        }
+      }
+      out.push_back(std::move(pod));
+    }
+  }
+  return out;
+}
+
+// The admission's total usage as a ResourceVector (resources the catalog lacks: nothing in
+// the fleet offers them, so no cluster's free capacity can be checked for them).
+model::ResourceVector Requests(const model::Snapshot& whole, const model::Admission& admission) {
+  model::ResourceVector out;
+  for (const model::PodSetAssignment& a : admission.pod_set_assignments) {
+    for (const auto& [name, amount] : a.resource_usage) {
+      model::ResourceId id;
+      if (!whole.resources.Find(name, &id)) continue;
+      out.Set(id, out.Get(id) + amount);
+    }
+  }
+  return out;
+}
+
+std::string Amount(const model::Snapshot& whole, model::ResourceId id, int64_t v) {
+  if (id == model::kCpu) {
+    return v % 1000 == 0 ? std::to_string(v / 1000) : std::to_string(v) + "m";
+  }
+  if (id == model::kMemory && v % (1024LL * 1024 * 1024) == 0 && v != 0) {
+    return std::to_string(v / (1024LL * 1024 * 1024)) + "Gi";
+  }
+  (void)whole;
+  return std::to_string(v);
+}
+
+// The first resource the cluster has too little of, as a reason; empty when all fit.
+std::string ShortOf(const model::Snapshot& whole, const model::ResourceVector& requests,
+                    const model::ResourceVector& free) {
+  for (size_t id = 0; id < requests.size(); ++id) {
+    const model::ResourceId r{static_cast<uint16_t>(id)};
+    const int64_t need = requests.Get(r);
+    if (need <= 0 || free.Get(r) >= need) continue;
+    return "insufficient " + whole.resources.Name(r) + ": needs " + Amount(whole, r, need) +
+           ", " + Amount(whole, r, std::max<int64_t>(0, free.Get(r))) + " free in the cluster";
+  }
+  return "";
+}
+
+// What decides whether a workload fits a cluster, as a key: its queue, per pod set the
+// admitted count, flavors and usage, and the pod template's node selector and tolerations.
+// Empty (never cached) when a template has affinity, anti-affinity or spread constraints,
+// whose outcome depends on which pods are where, not only on how much room is left.
+std::string ShapeKey(const model::Workload& w, const model::Admission& admission) {
+  std::string key = w.meta.namespace_;
+  key += '/';
+  key += w.queue_name;
+  for (const model::KueuePodSet& ps : w.pod_sets) {
+    const model::Pod& t = ps.pod_template;
+    if (t.node_affinity.required || !t.node_affinity.preferred.empty() ||
+        !t.pod_affinity.required.empty() || !t.pod_affinity.preferred.empty() ||
+        !t.pod_anti_affinity.required.empty() || !t.pod_anti_affinity.preferred.empty() ||
+        !t.topology_spread_constraints.empty()) {
+      return "";
+    }
+    key += '|';
+    key += ps.name;
+    for (const auto& [k, v] : t.node_selector) key += ";" + k + "=" + v;
+    for (const core::Toleration& tol : t.tolerations) {
+      key += ";~" + tol.key + "=" + tol.value + ":" +
+             std::to_string(static_cast<int>(tol.op)) + ":" +
+             std::to_string(tol.effect ? static_cast<int>(*tol.effect) : -1);
+    }
+  }
+  for (const model::PodSetAssignment& a : admission.pod_set_assignments) {
+    key += '|';
+    key += a.name;
+    key += '*';
+    key += std::to_string(a.count);
+    if (a.topology_assignment) return "";
+    for (const auto& [res, flavor] : a.flavors) key += ";" + res + "@" + flavor;
+    for (const auto& [res, amount] : a.resource_usage) key += ";" + res + "=" + std::to_string(amount);
+  }
+  return key;
+}
+
+bool FitsFree(const model::ResourceVector& requests, const model::ResourceVector& free) {
+  const std::vector<int64_t>& need = requests.amounts();
+  for (size_t id = 0; id < need.size(); ++id) {
+    if (need[id] > 0 && free.Get(model::ResourceId{static_cast<uint16_t>(id)}) < need[id]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+FleetDispatcher::FleetDispatcher(const model::Snapshot& whole, const FleetChecks& checks,
+                                 const std::vector<PlacementRun>& placements,
+                                 FleetWorkers& workers)
+    : whole_(whole), checks_(checks), placements_(placements), workers_(workers) {}
+
+const FleetDispatcher::CandidateList& FleetDispatcher::Candidates(const FleetCheck& check) {
+  auto cached = candidates_.find(&check);
+  if (cached != candidates_.end()) return cached->second;
+  CandidateList& out = candidates_[&check];
+  if (check.placement) {
+    for (const PlacementRun& run : placements_) {
+      if (run.placement != *check.placement) continue;
+      std::unordered_map<std::string, int64_t> totals;
+      for (const placement::ClusterVerdict& v : run.outcome.clusters) totals[v.cluster_name] = v.total;
+      // selected is ordered by total, then name: the best-scored cluster is tried first.
+      for (const std::string& c : run.outcome.selected) out.clusters.push_back({c, totals[c], nullptr, ""});
+    }
+  } else if (check.multikueue_config) {
+    const model::MultiKueueConfig& config =
+        whole_.multikueue_configs[static_cast<size_t>(*check.multikueue_config)];
+    for (const std::string& c : config.clusters) out.clusters.push_back({c, 0, nullptr, ""});
+  }
+  std::unordered_map<std::string, const model::MultiKueueCluster*> multikueue;
+  for (const model::MultiKueueCluster& mk : whole_.multikueue_clusters) multikueue[mk.meta.name] = &mk;
+  auto names = std::make_shared<std::vector<std::string>>();
+  for (Candidate& c : out.clusters) {
+    names->push_back(c.cluster);
+    auto worker = workers_.find(c.cluster);
+    if (worker != workers_.end()) c.worker = &worker->second;
+    auto mk = multikueue.find(c.cluster);
+    if (mk != multikueue.end() && mk->second->active &&
+        mk->second->active->status == model::ConditionStatus::kFalse) {
+      c.unusable = "MultiKueueCluster " + c.cluster + " is not active";
+      if (!mk->second->active->message.empty()) c.unusable += ": " + mk->second->active->message;
+    } else if (c.worker == nullptr) {
+      c.unusable = "no ManagedCluster " + c.cluster;
+    } else if (!c.worker->has_capacity_data) {
+      c.unusable = "no capacity data: give the cluster's Nodes with --cluster " + c.cluster +
+                   "=PATH or its ManagedCluster status.allocatable";
+    }
+  }
+  out.names = std::move(names);
+  return out;
+}
+
+ClusterAttempt FleetDispatcher::TryCluster(int32_t workload, const model::Admission& hub_admission,
+                                           const model::ResourceVector& requests,
+                                           const Candidate& candidate, bool detail,
+                                           std::optional<std::string>* worker_queue) {
+  const model::Workload& w = whole_.kueue_workloads[static_cast<size_t>(workload)];
+  ClusterAttempt attempt;
+  attempt.cluster = candidate.cluster;
+  attempt.score = candidate.score;
+  if (!candidate.unusable.empty()) {
+    if (detail) attempt.reason = candidate.unusable;
+    return attempt;
+  }
+  FleetWorker& worker = *candidate.worker;
+  // The cluster's free capacity as a whole: a necessary condition, checked first in
+  // O(resources) so that full clusters cost nothing more.
+  if (!FitsFree(requests, worker.free)) {
+    if (detail) attempt.reason = ShortOf(whole_, requests, worker.free);
+    return attempt;
+  }
+  // A shape that failed here since the last release fails again.
+  const std::string shape = ShapeKey(w, hub_admission);
+  if (!shape.empty()) {
+    auto failed = worker.failed_shapes.find(shape);
+    if (failed != worker.failed_shapes.end() && failed->second.releases == worker.releases) {
+      if (detail) attempt.reason = failed->second.reason;
+      return attempt;
+    }
+  }
+  auto remember = [&]() {
+    if (!shape.empty()) worker.failed_shapes[shape] = {worker.releases, attempt.reason};
+  };
+  // (1) The worker's own Kueue: MultiKueue creates the Workload in the same namespace and
+  // LocalQueue there, and the worker's quota must admit it.
+  std::optional<queueing::ProbeResult> quota;
+  if (worker.probe != nullptr) {
+    if (!worker.probe->HasLocalQueue(w.meta.namespace_, w.queue_name)) {
+      attempt.reason = "LocalQueue " + w.meta.namespace_ + "/" + w.queue_name +
+                       " doesn't exist in the cluster";
+      return attempt;
+    }
+    quota = worker.probe->Try(workload);
+    if (!quota->fits) {
+      attempt.reason = quota->message.empty() ? quota->reason : quota->message;
+      remember();
+      return attempt;
+    }
+  }
+  // (2) Its nodes: every pod at once.
+  if (worker.scheduler != nullptr) {
+    const model::Admission& admission = quota ? quota->admission : hub_admission;
+    const std::string& flavor_cluster = quota ? worker.name : w.cluster;
+    std::vector<model::PodIndex> guests;
+    const std::vector<model::Pod> pods =
+        GuestPods(whole_, workload, admission, flavor_cluster, worker.name);
+    for (const model::Pod& pod : pods) {
+      if (!worker.spare_guests.empty()) {
+        model::PodIndex slot = worker.spare_guests.back();
+        worker.spare_guests.pop_back();
+        worker.scheduler->OverridePod(slot, pod);
+        guests.push_back(slot);
+      } else {
+        guests.push_back(worker.scheduler->AddPod(pod));
+      }
+    }
+    const binding::GangOutcome gang = worker.scheduler->ScheduleGang(guests);
+    if (!gang.placed) {
+      worker.spare_guests.insert(worker.spare_guests.end(), guests.begin(), guests.end());
+      attempt.reason = "pods don't fit the nodes";
+      for (const model::PodDecision& d : gang.decisions) {
+        if (!d.node && !d.message.empty() &&
+            (d.rejections.empty() || d.rejections.front().plugin != binding::kCoscheduling)) {
+          attempt.reason = d.message;
+          break;
+        }
+      }
+      remember();
+      return attempt;
+    }
+    for (size_t i = 0; i < gang.decisions.size(); ++i) {
+      attempt.pods.push_back(
+          {pods[i].meta.name, worker.snapshot->node(*gang.decisions[i].node).meta.name});
+    }
+    worker.guests[workload] = std::move(guests);
+  }
+  if (quota) {
+    worker.probe->Commit(workload, *quota);
+    attempt.worker_admission = quota->admission;
+    *worker_queue = w.queue_name;
+  }
+  worker.free.Subtract(requests);
+  attempt.fits = true;
+  return attempt;
+}
+
+Dispatch FleetDispatcher::Attempt(int32_t workload, const model::Admission& admission,
+                                  const FleetCheck& check) {
+  Dispatch d;
+  d.workload = workload;
+  d.check = check.name;
+  if (!check.error.empty()) {
+    d.message = check.error;
+    return d;
+  }
+  const CandidateList& candidates = Candidates(check);
+  d.candidates = candidates.names;
+  if (candidates.clusters.empty()) {
+    d.message = check.placement
+                    ? "Placement " + whole_.placements[static_cast<size_t>(*check.placement)].meta.name +
+                          " selects no cluster"
+                    : "MultiKueueConfig names no cluster";
+    return d;
+  }
+  const model::ResourceVector requests = Requests(whole_, admission);
+  // The message names the first few clusters' reasons; explain has up to
+  // kMaxDetailedAttempts of them.
+  constexpr size_t kReasonsInMessage = 5;
+  std::string reasons;
+  for (const Candidate& c : candidates.clusters) {
+    const bool detail = d.attempts.size() < kMaxDetailedAttempts;
+    std::optional<std::string> worker_queue;
+    ClusterAttempt attempt = TryCluster(workload, admission, requests, c, detail, &worker_queue);
+    ++d.tried;
+    if (attempt.fits) {
+      d.cluster = c.cluster;
+      d.worker_local_queue = worker_queue;
+      d.message = "The workload got reservation on \"" + c.cluster + "\"";
+      taken_[workload] = requests;
+      d.attempts.push_back(std::move(attempt));
+      return d;
+    }
+    if (d.attempts.size() < kReasonsInMessage) {
+      if (!reasons.empty()) reasons += "; ";
+      reasons += c.cluster + ": " + attempt.reason;
+    }
+    if (detail) d.attempts.push_back(std::move(attempt));
+  }
+  d.message = "no cluster fits: " + reasons;
+  if (candidates.clusters.size() > kReasonsInMessage) {
+    d.message += "; and " + std::to_string(candidates.clusters.size() - kReasonsInMessage) +
+                 " more cluster(s)";
+  }
+  return d;
+}
+
+void FleetDispatcher::DispatchHolder(int32_t workload, const model::Admission& admission) {
+  const FleetCheck* check = CheckFor(admission.cluster_queue);
+  BERTH_CHECK(check != nullptr, "DispatchHolder of a workload without a fleet check");
+  dispatches_[workload] = Attempt(workload, admission, *check);
+}
+
+bool FleetDispatcher::TryPlace(int32_t workload, const model::Admission& admission,
+                               std::string* why) {
+  const FleetCheck* check = CheckFor(admission.cluster_queue);
+  if (check == nullptr) return inner_ == nullptr || inner_->TryPlace(workload, admission, why);
+  // The hub reserves the quota whether or not a worker takes it now (MultiKueue).
+  dispatches_[workload] = Attempt(workload, admission, *check);
+  return true;
+}
+
+void FleetDispatcher::Release(int32_t workload) {
+  auto it = dispatches_.find(workload);
+  if (it == dispatches_.end()) {
+    if (inner_ != nullptr) inner_->Release(workload);
+    return;
+  }
+  if (it->second.cluster) {
+    FleetWorker& worker = workers_.at(*it->second.cluster);
+    auto guests = worker.guests.find(workload);
+    if (guests != worker.guests.end()) {
+      for (model::PodIndex p : guests->second) worker.scheduler->Unbind(p);
+      worker.spare_guests.insert(worker.spare_guests.end(), guests->second.begin(),
+                                 guests->second.end());
+      worker.guests.erase(guests);
+    }
+    if (worker.probe != nullptr) worker.probe->Release(workload);
+    worker.free.Add(taken_[workload]);
+    ++worker.releases;
+    taken_.erase(workload);
+  }
+  dispatches_.erase(it);
+}
+
+}  // namespace berth::engine

@@ -1,0 +1,147 @@
+// FleetDispatcher: MultiKueue-style dispatch with berth's choice of cluster (DESIGN.md
+// "Fleet wiring"). For a hub Workload whose ClusterQueue carries a fleet admission check
+// (fleet_checks.h), once the hub reserves its quota, the candidates are the check's clusters
+// (the Placement's selected clusters by score, or the MultiKueueConfig's clusters in order);
+// each is asked whether the workload fits there now (the worker's own Kueue quota through
+// queueing::QuotaProbe when it runs queues, its free capacity, and its nodes: every pod bound
+// at once on the worker's binding::Scheduler, gangs included), and the first that fits runs
+// it. A workload that fits nowhere keeps its hub reservation with the check Pending and the
+// reason per cluster, as MultiKueue's manager keeps it while it waits for a worker.
+//
+// Implements queueing::PlacementOracle for the hub's admission run; workloads without a
+// fleet check go to the inner oracle (the hub's own binding, or none). Borrows everything;
+// used from one thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "binding/scheduler.h"
+#include "engine/fleet_checks.h"
+#include "engine/placement_stage.h"
+#include "model/resources.h"
+#include "model/snapshot.h"
+#include "queueing/admission.h"
+#include "queueing/placement_oracle.h"
+#include "queueing/quota_probe.h"
+
+namespace berth::engine {
+
+// One member cluster as dispatch sees it.
+struct FleetWorker {
+  std::string name;
+  // Its binding state after its own cycle; null when the input has no Nodes for it (then
+  // only ManagedCluster status.allocatable is known, and only totals are checked).
+  binding::Scheduler* scheduler = nullptr;
+  const model::Snapshot* snapshot = nullptr;  // the one `scheduler` was built on
+  // Its Kueue quota after its own admission run; null when it runs no Kueue queues.
+  std::unique_ptr<queueing::QuotaProbe> probe;
+  bool has_capacity_data = false;
+  model::ResourceVector free;  // cluster-wide free capacity, in ResourceVector units
+  // Guest pod slots (Scheduler::AddPod) not holding a pod now, for reuse.
+  std::vector<model::PodIndex> spare_guests;
+  // Workload -> the guest pods bound here for it.
+  std::map<int32_t, std::vector<model::PodIndex>> guests;
+  // Shapes of workloads (queue, per-pod requests and scheduling constraints) that did not
+  // fit here, with the release count when they failed: the cluster only loses room until
+  // something is released, so an equal shape fails again without being tried.
+  struct Failure {
+    int64_t releases = 0;
+    std::string reason;
+  };
+  std::map<std::string, Failure, std::less<>> failed_shapes;
+  int64_t releases = 0;
+};
+
+using FleetWorkers = std::map<std::string, FleetWorker, std::less<>>;
+
+// What one candidate answered.
+struct ClusterAttempt {
+  std::string cluster;
+  int64_t score = 0;  // the Placement's total for it (0 for MultiKueue)
+  bool fits = false;
+  std::string reason;  // when !fits
+  // When it fits and the worker runs Kueue: the worker's admission (its flavors).
+  std::optional<model::Admission> worker_admission;
+  std::vector<std::pair<std::string, std::string>> pods;  // pod -> node, when it fits
+};
+
+// Kueue's limit on status.nominatedClusterNames, and how many attempts a Dispatch keeps
+// with their reasons (a workload that fits nowhere in a fleet of thousands would otherwise
+// carry thousands).
+inline constexpr size_t kMaxNominatedClusters = 20;
+inline constexpr size_t kMaxDetailedAttempts = 20;
+
+struct Dispatch {
+  int32_t workload = -1;
+  std::string check;  // the AdmissionCheck
+  // Every candidate, in the order tried (shared by every dispatch through the check).
+  std::shared_ptr<const std::vector<std::string>> candidates;
+  // The first kMaxDetailedAttempts candidates tried, and the one that fits.
+  std::vector<ClusterAttempt> attempts;
+  int32_t tried = 0;  // candidates tried in all
+  std::optional<std::string> cluster;    // the cluster that runs it
+  // The worker's LocalQueue the objects go to (worker runs Kueue); nullopt: none.
+  std::optional<std::string> worker_local_queue;
+  std::string message;  // the admission check's message
+};
+
+class FleetDispatcher : public queueing::PlacementOracle {
+ public:
+  FleetDispatcher(const model::Snapshot& whole, const FleetChecks& checks,
+                  const std::vector<PlacementRun>& placements, FleetWorkers& workers);
+
+  // The oracle for hub workloads without a fleet check (nullptr: quota only).
+  void SetInner(queueing::PlacementOracle* inner) { inner_ = inner; }
+
+  // The fleet check of the ClusterQueue `cluster_queue` gates, or nullptr.
+  const FleetCheck* CheckFor(const std::string& cluster_queue) const {
+    return checks_.ForClusterQueue(cluster_queue);
+  }
+
+  // Dispatches a hub workload that already holds quota (given with status.admission) whose
+  // fleet check is not Ready yet: MultiKueue keeps trying to place it.
+  void DispatchHolder(int32_t workload, const model::Admission& admission);
+
+  bool TryPlace(int32_t workload, const model::Admission& admission, std::string* why) override;
+  void Release(int32_t workload) override;
+
+  // By hub workload index; workloads released since are gone.
+  const std::map<int32_t, Dispatch>& dispatches() const { return dispatches_; }
+
+ private:
+  struct Candidate {
+    std::string cluster;
+    int64_t score = 0;
+    FleetWorker* worker = nullptr;  // null: no ManagedCluster of that name
+    std::string unusable;           // non-empty: why nothing can go there (inactive, ...)
+  };
+  struct CandidateList {
+    std::vector<Candidate> clusters;
+    std::shared_ptr<const std::vector<std::string>> names;
+  };
+  const CandidateList& Candidates(const FleetCheck& check);
+  Dispatch Attempt(int32_t workload, const model::Admission& admission, const FleetCheck& check);
+  // Whether `candidate` takes the workload now; when it does, its quota, capacity and nodes
+  // are taken. Reasons are written only when `detail` (they cost allocations).
+  ClusterAttempt TryCluster(int32_t workload, const model::Admission& hub_admission,
+                            const model::ResourceVector& requests, const Candidate& candidate,
+                            bool detail, std::optional<std::string>* worker_queue);
+
+  const model::Snapshot& whole_;
+  const FleetChecks& checks_;
+  const std::vector<PlacementRun>& placements_;
+  FleetWorkers& workers_;
+  queueing::PlacementOracle* inner_ = nullptr;
+  std::map<const FleetCheck*, CandidateList> candidates_;
+  std::map<int32_t, Dispatch> dispatches_;
+  std::map<int32_t, model::ResourceVector> taken_;  // workload -> requests held on its cluster
+};
+
+}  // namespace berth::engine

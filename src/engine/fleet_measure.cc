@@ -1,0 +1,96 @@
+#include "engine/fleet_measure.h"
+
+#include <algorithm>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "binding/pod_resources.h"
+
+namespace berth::engine {
+namespace {
+
+// Fluid's label does not separate namespace from name ("fluid.io/s-team-a-corpus"), so
+// every split is recorded; a dataset matches when its own namespace and name form the key.
+void AddFluidDataset(std::string_view rest, std::set<std::string, std::less<>>& out) {
+  for (size_t dash = rest.find('-'); dash != std::string_view::npos;
+       dash = rest.find('-', dash + 1)) {
+    if (dash == 0 || dash + 1 >= rest.size()) continue;
+    std::string id = "dataset/";
+    id += rest.substr(0, dash);
+    id += '/';
+    id += rest.substr(dash + 1);
+    out.insert(std::move(id));
+  }
+}
+
+void AddCachedArtifacts(const model::Node& node, std::set<std::string, std::less<>>& out) {
+  for (const auto& [key, value] : node.meta.labels) {
+    std::string_view k = key;
+    if (k.starts_with(kModelCacheLabelPrefix) && value == "true") {
+      out.insert("model/" + std::string(k.substr(std::string_view(kModelCacheLabelPrefix).size())));
+    } else if (k.starts_with(kFluidDatasetLabelPrefix) && value == "true") {
+      AddFluidDataset(k.substr(std::string_view(kFluidDatasetLabelPrefix).size()), out);
+    }
+  }
+}
+
+}  // namespace
+
+std::map<std::string, ClusterMeasure, std::less<>> MeasureClusters(
+    const model::Snapshot& planned, const std::set<int32_t>& deleted) {
+  std::map<std::string, ClusterMeasure, std::less<>> out;
+  // Free capacity per node, by node name within its cluster.
+  std::unordered_map<std::string, std::unordered_map<std::string, model::ResourceVector>> nodes;
+  for (const model::Node& node : planned.nodes) {
+    ClusterMeasure& m = out[node.cluster];
+    AddCachedArtifacts(node, m.capacity.cached_artifacts);
+    if (node.unschedulable) continue;
+    nodes[node.cluster][node.meta.name] = node.allocatable;
+  }
+  const size_t num_resources = planned.resources.size();
+  for (size_t i = 0; i < planned.pods.size(); ++i) {
+    const model::Pod& pod = planned.pods[i];
+    if (pod.node_name.empty() || pod.IsTerminal() || deleted.count(static_cast<int32_t>(i)) != 0) {
+      continue;
+    }
+    auto cluster = nodes.find(pod.cluster);
+    if (cluster == nodes.end()) continue;
+    auto node = cluster->second.find(pod.node_name);
+    if (node == cluster->second.end()) continue;
+    const binding::PodResources r = binding::ComputePodResources(pod, num_resources);
+    model::ResourceVector requests;
+    for (size_t id = 0; id < r.requests.size(); ++id) {
+      if (r.requests[id] != 0) requests.Set(model::ResourceId{static_cast<uint16_t>(id)}, r.requests[id]);
+    }
+    node->second.Subtract(requests);
+  }
+  model::ResourceId gpu{};
+  const bool has_gpu = planned.resources.Find(kGpuResource, &gpu);
+  for (const model::Node& node : planned.nodes) {
+    auto cluster = nodes.find(node.cluster);
+    if (cluster == nodes.end()) continue;
+    auto free = cluster->second.find(node.meta.name);
+    if (free == cluster->second.end()) continue;
+    ClusterMeasure& m = out[node.cluster];
+    m.free.Add(free->second);
+    if (!has_gpu) continue;
+    const int64_t total = node.allocatable.Get(gpu);
+    if (total <= 0) continue;
+    const int64_t left = std::max<int64_t>(0, free->second.Get(gpu));
+    auto product = node.meta.labels.find(kGpuProductLabel);
+    m.capacity.free_gpus_by_product[product == node.meta.labels.end() ? "" : product->second] += left;
+    m.capacity.free_gpus += left;
+    m.capacity.total_gpus += total;
+  }
+  for (auto& [name, m] : out) {
+    for (size_t id = 0; id < m.free.size(); ++id) {
+      const model::ResourceId r{static_cast<uint16_t>(id)};
+      const int64_t v = m.free.Get(r);
+      m.capacity.free_milli[planned.resources.Name(r)] = r == model::kCpu ? v : v * 1000;
+    }
+  }
+  return out;
+}
+
+}  // namespace berth::engine

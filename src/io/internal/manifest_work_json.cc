@@ -1,0 +1,288 @@
+// Why manifests are rendered from the documents rather than from the model: the model keeps
+// only what scheduling reads, while the member cluster needs the whole object (containers,
+// volumes, every field berth does not know). So the document is copied as read and only
+// what must differ on the member cluster is changed: the fields the source cluster's API
+// server owns go (the member's API server sets its own, and a stale resourceVersion or uid
+// would make the apply fail), and the patch adds what the worker's Kueue would inject.
+// Pod-set names follow the decoders (batch_v1.cc, apps_v1.cc, jobset_v1alpha2.cc,
+// kubeflow_v1.cc, leaderworkerset_v1.cc, kueue_workloads.cc for bare Pods), so a patch
+// built from model::PodSetTemplate::name finds its template.
+#include "io/internal/manifest_work_json.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/check.h"
+#include "io/internal/json_patch.h"
+
+namespace berth::io::internal {
+
+namespace {
+
+using OrderedJson = nlohmann::ordered_json;
+using TemplatePatch = model::ManifestPatch::TemplatePatch;
+
+constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
+
+// obj[key] when obj is an object holding an object there, else nullptr.
+OrderedJson* ObjectAt(OrderedJson& obj, const char* key) {
+  if (!obj.is_object()) return nullptr;
+  auto it = obj.find(key);
+  return it != obj.end() && it->is_object() ? &*it : nullptr;
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+void StripServerFields(OrderedJson& doc) {
+  doc.erase("status");
+  OrderedJson* md = ObjectAt(doc, "metadata");
+  if (md == nullptr) return;
+  for (const char* key : {"uid", "resourceVersion", "generation", "creationTimestamp",
+                          "managedFields", "ownerReferences"}) {
+    md->erase(key);
+  }
+  if (OrderedJson* annotations = ObjectAt(*md, "annotations")) {
+    annotations->erase(model::kClusterAnnotation);
+    if (annotations->empty()) md->erase("annotations");
+  }
+}
+
+void PatchObjectMeta(const model::ManifestPatch& patch, OrderedJson& doc) {
+  if (!patch.labels.empty() || patch.queue_name.has_value()) {
+    OrderedJson& md = ObjectMember(doc, "metadata");
+    OrderedJson& labels = ObjectMember(md, "labels");
+    for (const auto& [k, v] : patch.labels) labels[k] = v;
+    if (patch.queue_name.has_value()) {
+      // "" removes the label: the manager's queue means nothing on the worker.
+      SetOrErase(labels, kQueueNameLabel, *patch.queue_name);
+    }
+    if (labels.empty()) md.erase("labels");
+  }
+  if (!patch.annotations.empty()) {
+    OrderedJson& annotations = ObjectMember(ObjectMember(doc, "metadata"), "annotations");
+    for (const auto& [k, v] : patch.annotations) annotations[k] = v;
+  }
+}
+
+void PatchSuspend(const std::string& kind, bool suspend, OrderedJson& doc) {
+  OrderedJson& spec = ObjectMember(doc, "spec");
+  if (kind == "Job" || kind == "JobSet") {
+    spec["suspend"] = suspend;
+  } else if (kind == "PyTorchJob") {
+    ObjectMember(spec, "runPolicy")["suspend"] = suspend;
+  } else {
+    // The dispatch module sets suspend only for kinds Kueue suspends.
+    BERTH_CHECK(
+        false, ("ManifestPatch.suspend for kind " + kind + ", which has no suspend field").c_str());
+  }
+}
+
+bool SameTemplatePatch(const TemplatePatch& a, const TemplatePatch& b) {
+  return a.node_selector == b.node_selector && a.tolerations == b.tolerations &&
+         a.annotations == b.annotations;
+}
+
+const TemplatePatch* FindPatch(const model::ManifestPatch& patch, const char* pod_set) {
+  for (const TemplatePatch& t : patch.templates) {
+    if (t.pod_set == pod_set) return &t;
+  }
+  return nullptr;
+}
+
+// A LeaderWorkerSet without a leaderTemplate makes its leaders from the workerTemplate. When
+// the leader's patch differs from the workers' (and there are workers), the leader gets its
+// own template, copied before any patch touches the workerTemplate.
+void SplitLeaderTemplate(const model::ManifestPatch& patch, OrderedJson& doc) {
+  const TemplatePatch* leader = FindPatch(patch, "leader");
+  if (leader == nullptr) return;
+  OrderedJson* spec = ObjectAt(doc, "spec");
+  OrderedJson* lwt = spec != nullptr ? ObjectAt(*spec, "leaderWorkerTemplate") : nullptr;
+  if (lwt == nullptr || ObjectAt(*lwt, "leaderTemplate") != nullptr) return;
+  OrderedJson* worker_template = ObjectAt(*lwt, "workerTemplate");
+  if (worker_template == nullptr) return;
+  auto size = lwt->find("size");
+  bool has_workers = size != lwt->end() && size->is_number() && size->get<double>() > 1;
+  const TemplatePatch* worker = FindPatch(patch, "worker");
+  if (worker == nullptr) worker = FindPatch(patch, "main");
+  if (!has_workers || (worker != nullptr && SameTemplatePatch(*leader, *worker))) return;
+  OrderedJson copy = *worker_template;
+  (*lwt)["leaderTemplate"] = std::move(copy);
+}
+
+// The PodTemplateSpec objects (or, for a Pod, the pod) that pod set `pod_set` of `doc` is
+// made from; empty when the document has no such pod set.
+std::vector<OrderedJson*> PodTemplates(const std::string& kind, const std::string& pod_set,
+                                       OrderedJson& doc) {
+  std::vector<OrderedJson*> out;
+  OrderedJson* spec = ObjectAt(doc, "spec");
+  if (kind == "Pod") {
+    if (pod_set == "main") out.push_back(&doc);
+    return out;
+  }
+  if (spec == nullptr) return out;
+  if (kind == "Job" || kind == "Deployment" || kind == "StatefulSet") {
+    OrderedJson* tmpl = ObjectAt(*spec, "template");
+    if (pod_set == "main" && tmpl != nullptr) out.push_back(tmpl);
+  } else if (kind == "JobSet") {
+    auto jobs = spec->find("replicatedJobs");
+    if (jobs == spec->end() || !jobs->is_array()) return out;
+    for (OrderedJson& job : *jobs) {
+      auto name = job.is_object() ? job.find("name") : job.end();
+      if (name == job.end() || !name->is_string() || *name != pod_set) continue;
+      OrderedJson* job_template = ObjectAt(job, "template");
+      OrderedJson* job_spec = job_template != nullptr ? ObjectAt(*job_template, "spec") : nullptr;
+      OrderedJson* tmpl = job_spec != nullptr ? ObjectAt(*job_spec, "template") : nullptr;
+      if (tmpl != nullptr) out.push_back(tmpl);
+    }
+  } else if (kind == "PyTorchJob") {
+    OrderedJson* specs = ObjectAt(*spec, "pytorchReplicaSpecs");
+    if (specs == nullptr) return out;
+    for (auto it = specs->begin(); it != specs->end(); ++it) {
+      if (Lower(it.key()) != pod_set) continue;
+      if (OrderedJson* tmpl = ObjectAt(it.value(), "template")) out.push_back(tmpl);
+    }
+  } else if (kind == "LeaderWorkerSet") {
+    OrderedJson* lwt = ObjectAt(*spec, "leaderWorkerTemplate");
+    if (lwt == nullptr) return out;
+    OrderedJson* tmpl = nullptr;
+    if (pod_set == "leader") {
+      tmpl = ObjectAt(*lwt, "leaderTemplate");
+      if (tmpl == nullptr) tmpl = ObjectAt(*lwt, "workerTemplate");
+    } else if (pod_set == "worker" || pod_set == "main") {
+      tmpl = ObjectAt(*lwt, "workerTemplate");
+    }
+    if (tmpl != nullptr) out.push_back(tmpl);
+  }
+  return out;
+}
+
+void PatchTemplate(const TemplatePatch& patch, OrderedJson& tmpl) {
+  if (!patch.node_selector.empty()) {
+    OrderedJson& selector = ObjectMember(ObjectMember(tmpl, "spec"), "nodeSelector");
+    for (const auto& [k, v] : patch.node_selector) selector[k] = v;
+  }
+  if (!patch.tolerations.empty()) {
+    OrderedJson& spec = ObjectMember(tmpl, "spec");
+    OrderedJson& tolerations = spec["tolerations"];
+    if (!tolerations.is_array()) tolerations = OrderedJson::array();
+    for (const core::Toleration& t : patch.tolerations) {
+      bool present = false;
+      for (const OrderedJson& entry : tolerations) present = present || SameToleration(entry, t);
+      if (!present) tolerations.push_back(TolerationJson(t));
+    }
+  }
+  if (!patch.annotations.empty()) {
+    OrderedJson& annotations = ObjectMember(ObjectMember(tmpl, "metadata"), "annotations");
+    for (const auto& [k, v] : patch.annotations) annotations[k] = v;
+  }
+}
+
+OrderedJson StringMap(const core::Labels& map) {
+  OrderedJson out = OrderedJson::object();
+  for (const auto& [k, v] : map) out[k] = v;
+  return out;
+}
+
+OrderedJson ManifestConfigJson(const model::ManifestConfig& config) {
+  OrderedJson out = OrderedJson::object();
+  // ResourceIdentifier's fields are not omitempty: "" for the core group or no namespace.
+  OrderedJson id = OrderedJson::object();
+  id["group"] = config.resource.group;
+  id["resource"] = config.resource.resource;
+  id["name"] = config.resource.name;
+  id["namespace"] = config.resource.namespace_;
+  out["resourceIdentifier"] = std::move(id);
+  if (!config.feedback_rules.empty()) {
+    OrderedJson rules = OrderedJson::array();
+    for (const model::FeedbackRule& rule : config.feedback_rules) {
+      OrderedJson r = OrderedJson::object();
+      if (rule.type == model::FeedbackRuleType::kWellKnownStatus) {
+        r["type"] = "WellKnownStatus";
+      } else {
+        r["type"] = "JSONPaths";
+        OrderedJson paths = OrderedJson::array();
+        for (const model::JsonPathRule& p : rule.json_paths) {
+          paths.push_back(OrderedJson::object({{"name", p.name}, {"path", p.path}}));
+        }
+        r["jsonPaths"] = std::move(paths);
+      }
+      rules.push_back(std::move(r));
+    }
+    out["feedbackRules"] = std::move(rules);
+  }
+  if (!config.update_strategy.empty()) {
+    out["updateStrategy"] = OrderedJson::object({{"type", config.update_strategy}});
+  }
+  return out;
+}
+
+}  // namespace
+
+OrderedJson RenderManifest(const model::ManifestPatch& patch, const DocumentStore& documents) {
+  OrderedJson doc = ParseDocument(documents, patch.source);
+  // The engine builds patches for objects io read, and io stores every object it reads.
+  BERTH_CHECK(!doc.is_null(), ("ManifestPatch for " + patch.kind + " " + patch.namespace_ + "/" +
+                               patch.name + " has no document")
+                                  .c_str());
+  std::string kind = patch.kind;
+  if (kind.empty()) {
+    auto it = doc.find("kind");
+    if (it != doc.end() && it->is_string()) kind = it->get<std::string>();
+  }
+  StripServerFields(doc);
+  PatchObjectMeta(patch, doc);
+  if (patch.suspend.has_value()) PatchSuspend(kind, *patch.suspend, doc);
+  if (kind == "LeaderWorkerSet") SplitLeaderTemplate(patch, doc);
+  for (const TemplatePatch& t : patch.templates) {
+    std::vector<OrderedJson*> templates = PodTemplates(kind, t.pod_set, doc);
+    // Patches name pod sets the decoders made from this very document.
+    BERTH_CHECK(!templates.empty(),
+                ("ManifestPatch names pod set \"" + t.pod_set + "\", which " + kind + " " +
+                 patch.namespace_ + "/" + patch.name + " does not have")
+                    .c_str());
+    for (OrderedJson* tmpl : templates) PatchTemplate(t, *tmpl);
+  }
+  return doc;
+}
+
+OrderedJson ManifestWorkJson(const model::ManifestWork& work, const DocumentStore& documents) {
+  if (!work.created) {
+    OrderedJson doc = ParseDocument(documents, work.source);
+    if (!doc.is_null()) return doc;
+  }
+  OrderedJson doc = OrderedJson::object();
+  doc["apiVersion"] = "work.open-cluster-management.io/v1";
+  doc["kind"] = "ManifestWork";
+  OrderedJson md = OrderedJson::object();
+  md["name"] = work.meta.name;
+  md["namespace"] = work.meta.namespace_;
+  if (!work.meta.labels.empty()) md["labels"] = StringMap(work.meta.labels);
+  if (!work.meta.annotations.empty()) md["annotations"] = StringMap(work.meta.annotations);
+  doc["metadata"] = std::move(md);
+  OrderedJson manifests = OrderedJson::array();
+  for (const model::ManifestPatch& patch : work.manifests) {
+    manifests.push_back(RenderManifest(patch, documents));
+  }
+  OrderedJson spec = OrderedJson::object();
+  spec["workload"] = OrderedJson::object({{"manifests", std::move(manifests)}});
+  if (!work.delete_propagation.empty()) {
+    spec["deleteOption"] = OrderedJson::object({{"propagationPolicy", work.delete_propagation}});
+  }
+  if (!work.manifest_configs.empty()) {
+    OrderedJson configs = OrderedJson::array();
+    for (const model::ManifestConfig& c : work.manifest_configs) {
+      configs.push_back(ManifestConfigJson(c));
+    }
+    spec["manifestConfigs"] = std::move(configs);
+  }
+  doc["spec"] = std::move(spec);
+  return doc;
+}
+
+}  // namespace berth::io::internal

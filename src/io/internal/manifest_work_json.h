@@ -1,0 +1,44 @@
+// OCM ManifestWorks as the plan prints them: a given work as read, or the whole
+// work.open-cluster-management.io/v1 object for one the engine planned, its manifests
+// rendered from the documents of the objects they deliver. Called by writer.cc. Internal to
+// io; stateless; linear in the size of the documents rendered.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "io/document_store.h"
+#include "model/work.h"
+
+namespace berth::io::internal {
+
+// A given ManifestWork (created false, with a document): its document as read. A created one
+// (or one without a document): apiVersion work.open-cluster-management.io/v1, kind
+// ManifestWork, metadata {name, namespace, labels and annotations when any}, and spec in
+// ManifestWorkSpec's field order: workload.manifests[] (RenderManifest of each patch),
+// deleteOption {propagationPolicy} when set, manifestConfigs[] when any (resourceIdentifier
+// {group, resource, name, namespace}, feedbackRules[] {type, jsonPaths[] {name, path} for
+// JSONPaths}, updateStrategy {type} when set).
+nlohmann::ordered_json ManifestWorkJson(const model::ManifestWork& work,
+                                        const DocumentStore& documents);
+
+// One manifest: the document of `patch.source` without what the source cluster's API server
+// owns (metadata uid, resourceVersion, generation, creationTimestamp, managedFields,
+// ownerReferences, the berth.dev/cluster annotation, and status), with the patch applied:
+// metadata.labels and annotations merged (the patch wins), the kueue.x-k8s.io/queue-name
+// label set or, for "", removed; suspend written where the kind keeps it (Job and JobSet
+// spec.suspend, PyTorchJob spec.runPolicy.suspend); and each TemplatePatch applied to the pod
+// template(s) of its pod set, named as io names pod sets (model::PodSetTemplate::name):
+// Job, Deployment, StatefulSet "main" (spec.template); JobSet a replicatedJob's name
+// (spec.replicatedJobs[].template.spec.template); PyTorchJob the replica type lowercased
+// (spec.pytorchReplicaSpecs.<Type>.template); LeaderWorkerSet "leader"
+// (leaderWorkerTemplate.leaderTemplate; without one, the workerTemplate when the leader
+// shares it unchanged, else a leaderTemplate copied from the workerTemplate as read) and
+// "worker" or "main" (workerTemplate); Pod "main" (the pod itself). Patching a template:
+// nodeSelector entries merged (the patch wins), tolerations appended unless an equal one is
+// there, metadata.annotations merged. Every other field as read.
+// Programming errors (BERTH_CHECK): a source without a document, a pod set the document
+// lacks, suspend for a kind without the field, templates for a kind io does not expand.
+nlohmann::ordered_json RenderManifest(const model::ManifestPatch& patch,
+                                      const DocumentStore& documents);
+
+}  // namespace berth::io::internal

@@ -1,0 +1,146 @@
+// work.open-cluster-management.io/v1: ManifestWork. Validation follows the CRD
+// (api:work/v1/types.go: enums of deleteOption.propagationPolicy, feedbackRules[].type and
+// updateStrategy.type; resourceIdentifier.resource and .name, jsonPaths[].name and .path
+// required) and the hub's webhook (ocm:pkg/work/webhook: manifests must not be empty, and
+// each must decode as an object with a kind and a metadata.name, generateName not allowed),
+// since the hub would have refused a work that breaks them. Of each manifest only its
+// identity is kept: the object itself stays in the document store, printed as read.
+#include <set>
+#include <string>
+#include <utility>
+
+#include "io/internal/decoders.h"
+#include "io/internal/json_fields.h"
+
+namespace berth::io::internal {
+
+namespace {
+
+core::Error Unsupported(std::string field, const std::string& value, const char* allowed) {
+  return FieldError(std::move(field),
+                    "unsupported value \"" + value + "\": supported values: " + allowed);
+}
+
+core::Result<model::ManifestMeta> DecodeManifestIdentity(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  model::ManifestMeta meta;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "apiVersion", &meta.api_version));
+  BERTH_RETURN_IF_ERROR(GetString(obj, "kind", &meta.kind));
+  if (meta.kind.empty()) return FieldError("kind", "Required value");
+  dom::object md;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "metadata", &md, &found));
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(md, "name", &meta.name), "metadata");
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(md, "namespace", &meta.namespace_), "metadata");
+  }
+  if (meta.name.empty()) return FieldError("metadata.name", "Required value");
+  return meta;
+}
+
+core::Result<model::JsonPathRule> DecodeJsonPath(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  model::JsonPathRule rule;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "name", &rule.name, &found));
+  if (!found) return FieldError("name", "Required value");
+  BERTH_RETURN_IF_ERROR(GetString(obj, "path", &rule.path, &found));
+  if (!found) return FieldError("path", "Required value");
+  return rule;
+}
+
+core::Result<model::FeedbackRule> DecodeFeedbackRule(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  model::FeedbackRule rule;
+  std::string type;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "type", &type));
+  if (type.empty()) return FieldError("type", "Required value");
+  if (type == "WellKnownStatus") {
+    rule.type = model::FeedbackRuleType::kWellKnownStatus;
+  } else if (type == "JSONPaths") {
+    rule.type = model::FeedbackRuleType::kJsonPaths;
+  } else {
+    return Unsupported("type", type, "\"WellKnownStatus\", \"JSONPaths\"");
+  }
+  BERTH_RETURN_IF_ERROR(DecodeList(obj, "jsonPaths", DecodeJsonPath, &rule.json_paths));
+  // jsonPaths is a list map keyed by name.
+  std::set<std::string> names;
+  for (size_t i = 0; i < rule.json_paths.size(); ++i) {
+    if (!names.insert(rule.json_paths[i].name).second) {
+      return FieldError("jsonPaths" + IndexField(i),
+                        "Duplicate value: {\"name\":\"" + rule.json_paths[i].name + "\"}");
+    }
+  }
+  return rule;
+}
+
+core::Result<model::ManifestConfig> DecodeManifestConfig(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  model::ManifestConfig config;
+  dom::object part;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "resourceIdentifier", &part, &found));
+  if (!found) return FieldError("resourceIdentifier", "Required value");
+  model::ResourceIdentifier& id = config.resource;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "group", &id.group), "resourceIdentifier");
+  BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "resource", &id.resource, &found),
+                              "resourceIdentifier");
+  if (!found) return FieldError("resourceIdentifier.resource", "Required value");
+  BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "name", &id.name, &found), "resourceIdentifier");
+  if (!found) return FieldError("resourceIdentifier.name", "Required value");
+  BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "namespace", &id.namespace_), "resourceIdentifier");
+  BERTH_RETURN_IF_ERROR(
+      DecodeList(obj, "feedbackRules", DecodeFeedbackRule, &config.feedback_rules));
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "updateStrategy", &part, &found));
+  if (found) {
+    // The CRD requires type but defaults it to Update, so an absent one reads as "".
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "type", &config.update_strategy), "updateStrategy");
+    const std::string& type = config.update_strategy;
+    if (!type.empty() && type != "Update" && type != "CreateOnly" && type != "ServerSideApply" &&
+        type != "ReadOnly") {
+      return Unsupported("updateStrategy.type", type,
+                         "\"Update\", \"CreateOnly\", \"ServerSideApply\", \"ReadOnly\"");
+    }
+  }
+  return config;
+}
+
+}  // namespace
+
+core::Result<model::ManifestWork> DecodeManifestWork(dom::object obj) {
+  model::ManifestWork work;
+  BERTH_ASSIGN_OR_RETURN(work.meta, DecodeObjectMeta(obj, /*namespaced=*/true,
+                                                     /*name_required=*/true));
+  dom::object spec;
+  dom::object workload;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "workload", &workload, &found), "spec");
+  }
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(
+        DecodeList(workload, "manifests", DecodeManifestIdentity, &work.read_manifests),
+        "spec.workload");
+  }
+  if (work.read_manifests.empty()) {
+    return FieldError("spec.workload.manifests", "Required value: manifests should not be empty");
+  }
+  BERTH_IO_RETURN_IF_ERROR_AT(
+      DecodeList(spec, "manifestConfigs", DecodeManifestConfig, &work.manifest_configs), "spec");
+  dom::object option;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "deleteOption", &option, &found), "spec");
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(option, "propagationPolicy", &work.delete_propagation),
+                                "spec.deleteOption");
+    const std::string& policy = work.delete_propagation;
+    if (!policy.empty() && policy != "Foreground" && policy != "Orphan" &&
+        policy != "SelectivelyOrphan") {
+      return Unsupported("spec.deleteOption.propagationPolicy", policy,
+                         "\"Foreground\", \"Orphan\", \"SelectivelyOrphan\"");
+    }
+  }
+  return work;
+}
+
+}  // namespace berth::io::internal

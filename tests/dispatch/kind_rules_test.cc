@@ -1,0 +1,93 @@
+// Per-kind rules: resource identifiers, suspension and status feedback.
+#include "dispatch/kind_rules.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+
+namespace berth::dispatch {
+namespace {
+
+using model::FeedbackRuleType;
+
+TEST(KindRulesTest, JobUsesWellKnownStatusPlusItsFailedCondition) {
+  KindRules r = RulesForKind("batch/v1", "Job");
+  EXPECT_EQ(r.group, "batch");
+  EXPECT_EQ(r.resource, "jobs");
+  EXPECT_TRUE(r.suspendable);
+  ASSERT_EQ(r.feedback_rules.size(), 2u);
+  EXPECT_EQ(r.feedback_rules[0].type, FeedbackRuleType::kWellKnownStatus);
+  EXPECT_TRUE(r.feedback_rules[0].json_paths.empty());
+  EXPECT_EQ(r.feedback_rules[1].type, FeedbackRuleType::kJsonPaths);
+  ASSERT_EQ(r.feedback_rules[1].json_paths.size(), 1u);
+  EXPECT_EQ(r.feedback_rules[1].json_paths[0].name, "JobFailed");
+  EXPECT_EQ(r.feedback_rules[1].json_paths[0].path,
+            ".status.conditions[?(@.type==\"Failed\")].status");
+}
+
+TEST(KindRulesTest, DeploymentAndPodUseWellKnownStatusAndAreNotSuspended) {
+  for (auto [api, kind, group, resource] :
+       {std::tuple{"apps/v1", "Deployment", "apps", "deployments"},
+        std::tuple{"v1", "Pod", "", "pods"}}) {
+    KindRules r = RulesForKind(api, kind);
+    EXPECT_EQ(r.group, group);
+    EXPECT_EQ(r.resource, resource);
+    EXPECT_FALSE(r.suspendable) << kind;
+    ASSERT_EQ(r.feedback_rules.size(), 1u) << kind;
+    EXPECT_EQ(r.feedback_rules[0].type, FeedbackRuleType::kWellKnownStatus);
+  }
+}
+
+TEST(KindRulesTest, JobSetReportsScalarStatusFieldsByJsonPath) {
+  KindRules r = RulesForKind("jobset.x-k8s.io/v1alpha2", "JobSet");
+  EXPECT_EQ(r.group, "jobset.x-k8s.io");
+  EXPECT_EQ(r.resource, "jobsets");
+  EXPECT_TRUE(r.suspendable);
+  ASSERT_EQ(r.feedback_rules.size(), 1u);
+  ASSERT_EQ(r.feedback_rules[0].type, FeedbackRuleType::kJsonPaths);
+  const auto& paths = r.feedback_rules[0].json_paths;
+  ASSERT_EQ(paths.size(), 4u);
+  EXPECT_EQ(paths[0].name, "TerminalState");
+  EXPECT_EQ(paths[0].path, ".status.terminalState");
+  EXPECT_EQ(paths[1].name, "Restarts");
+  EXPECT_EQ(paths[1].path, ".status.restarts");
+  EXPECT_EQ(paths[2].path, ".status.conditions[?(@.type==\"Completed\")].status");
+}
+
+TEST(KindRulesTest, PyTorchJobLeaderWorkerSetAndStatefulSet) {
+  KindRules pt = RulesForKind("kubeflow.org/v1", "PyTorchJob");
+  EXPECT_EQ(pt.resource, "pytorchjobs");
+  EXPECT_TRUE(pt.suspendable);
+  ASSERT_EQ(pt.feedback_rules.size(), 1u);
+  EXPECT_EQ(pt.feedback_rules[0].json_paths.size(), 3u);
+  EXPECT_EQ(pt.feedback_rules[0].json_paths[0].path,
+            ".status.conditions[?(@.type==\"Succeeded\")].status");
+
+  KindRules lws = RulesForKind("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet");
+  EXPECT_EQ(lws.resource, "leaderworkersets");
+  EXPECT_FALSE(lws.suspendable);
+  ASSERT_EQ(lws.feedback_rules.size(), 1u);
+  EXPECT_EQ(lws.feedback_rules[0].json_paths[0].path, ".status.readyReplicas");
+
+  KindRules sts = RulesForKind("apps/v1", "StatefulSet");
+  EXPECT_EQ(sts.resource, "statefulsets");
+  EXPECT_FALSE(sts.suspendable);
+  ASSERT_EQ(sts.feedback_rules.size(), 1u);
+  EXPECT_EQ(sts.feedback_rules[0].type, FeedbackRuleType::kJsonPaths);
+}
+
+TEST(KindRulesTest, UnknownKindGetsPluralResourceAndNoRules) {
+  KindRules r = RulesForKind("ray.io/v1", "RayJob");
+  EXPECT_EQ(r.group, "ray.io");
+  EXPECT_EQ(r.resource, "rayjobs");
+  EXPECT_FALSE(r.suspendable);
+  EXPECT_TRUE(r.feedback_rules.empty());
+  // A Job of another group is not batch's Job.
+  EXPECT_TRUE(RulesForKind("example.com/v1", "Job").feedback_rules.empty());
+  EXPECT_EQ(GroupOf("v1"), "");
+  EXPECT_EQ(GroupOf("batch/v1"), "batch");
+}
+
+}  // namespace
+}  // namespace berth::dispatch
