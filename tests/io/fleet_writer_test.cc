@@ -920,8 +920,6 @@ TEST(FleetTableTest, ListsPlacementsWorksAndDeletedObjects) {
                            {"kueue.x-k8s.io/v1beta2", "MultiKueueCluster", "", "old", "gone"}};
   DocumentStore documents;
   EXPECT_EQ(Write(planned, items, documents, OutputFormat::kTable),
-            "NAMESPACE   NAME   NODE   STATUS   REASON\n"
-            "\n"
             "NAMESPACE   NAME    SELECTED   SATISFIED                          DECISIONS\n"
             "ml          train   2          False (NotAllDecisionsScheduled)   "
             "train-decision-1, train-decision-2\n"
@@ -955,8 +953,6 @@ TEST(FleetTableTest, WorkloadsGetAClusterColumnOnlyInFleetPlans) {
   items.workloads = {0, 1};
   DocumentStore documents;
   EXPECT_EQ(Write(planned, items, documents, OutputFormat::kTable),
-            "NAMESPACE   NAME   NODE   STATUS   REASON\n"
-            "\n"
             "NAMESPACE   NAME    QUEUE   CLUSTERQUEUE   CLUSTER   STATUS     FLAVORS   MESSAGE\n"
             "ml          job-a   lq      <none>         us-east   Admitted   <none>    "
             "The workload is admitted\n"

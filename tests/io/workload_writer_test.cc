@@ -284,8 +284,6 @@ TEST(WorkloadTableTest, RendersWorkloadsSection) {
   std::ostringstream out;
   WritePlanTable(planned, {}, {}, {0, 1}, out);
   EXPECT_EQ(out.str(),
-            "NAMESPACE   NAME   NODE   STATUS   REASON\n"
-            "\n"
             "NAMESPACE   NAME        QUEUE   CLUSTERQUEUE   STATUS     FLAVORS"
             "                                        MESSAGE\n"
             "ml          job-train   lq      cq             Admitted   main: cpu,memory=default "

@@ -158,7 +158,9 @@ core::Status DecodeRequirements(dom::object obj, std::string_view key, bool allo
   size_t i = 0;
   for (dom::element item : array) {
     auto req = DecodeRequirement(item, allow_gt_lt);
-    BERTH_IO_RETURN_IF_ERROR_AT(req, std::string(key) + IndexField(i++));
+    // The index is taken outside the macro, which evaluates its prefix only on error.
+    const std::string field = std::string(key) + IndexField(i++);
+    BERTH_IO_RETURN_IF_ERROR_AT(req, field);
     out->push_back(std::move(*req));
   }
   return core::OkStatus();
@@ -213,7 +215,8 @@ core::Status DecodeNodeAffinity(dom::object na, model::NodeAffinity* out) {
     size_t i = 0;
     for (dom::element item : terms) {
       auto term = DecodeNodeSelectorTerm(item);
-      BERTH_IO_RETURN_IF_ERROR_AT(term, prefix + ".nodeSelectorTerms" + IndexField(i++));
+      const std::string field = prefix + ".nodeSelectorTerms" + IndexField(i++);
+      BERTH_IO_RETURN_IF_ERROR_AT(term, field);
       selector.terms.push_back(std::move(*term));
     }
     BERTH_IO_RETURN_IF_ERROR_AT(selector.Validate(), prefix);
@@ -264,8 +267,8 @@ core::Status DecodePodAffinityRules(dom::object obj, model::PodAffinityRules* ou
     size_t i = 0;
     for (dom::element item : required) {
       auto term = DecodePodAffinityTerm(item);
-      BERTH_IO_RETURN_IF_ERROR_AT(
-          term, "requiredDuringSchedulingIgnoredDuringExecution" + IndexField(i++));
+      const std::string field = "requiredDuringSchedulingIgnoredDuringExecution" + IndexField(i++);
+      BERTH_IO_RETURN_IF_ERROR_AT(term, field);
       out->required.push_back(std::move(*term));
     }
   }
@@ -536,7 +539,8 @@ core::Result<core::NodeSelector> DecodeNodeSelector(dom::object obj) {
   size_t i = 0;
   for (dom::element item : terms) {
     auto term = DecodeNodeSelectorTerm(item);
-    BERTH_IO_RETURN_IF_ERROR_AT(term, "nodeSelectorTerms" + IndexField(i++));
+    const std::string field = "nodeSelectorTerms" + IndexField(i++);
+    BERTH_IO_RETURN_IF_ERROR_AT(term, field);
     selector.terms.push_back(std::move(*term));
   }
   BERTH_RETURN_IF_ERROR(selector.Validate());

@@ -180,8 +180,8 @@ core::Result<model::TopologyAssignment> DecodeTopologyAssignment(dom::object obj
   if (!found) return ta;
   i = 0;
   for (dom::element item : array) {
-    BERTH_IO_RETURN_IF_ERROR_AT(DecodeSlice(item, ta.levels.size(), &ta),
-                                "slices" + IndexField(i++));
+    const std::string field = "slices" + IndexField(i++);  // outside the macro: always counted
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeSlice(item, ta.levels.size(), &ta), field);
   }
   return ta;
 }
