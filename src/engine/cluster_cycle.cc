@@ -91,8 +91,8 @@ class GroupScheduler {
 
 std::vector<bool> KueuePodMask(const model::Snapshot& whole, const ClusterPart& part) {
   std::vector<bool> mask(whole.pods.size(), false);
-  for (const model::Workload& w : whole.kueue_workloads) {
-    if (w.cluster != part.name) continue;
+  for (int32_t index : part.kueue_workloads) {
+    const model::Workload& w = whole.kueue_workloads[static_cast<size_t>(index)];
     for (const auto& pods : w.pods) {
       for (int32_t p : pods) mask[static_cast<size_t>(p)] = true;
     }
@@ -109,9 +109,9 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
   if (reached != nullptr) *reached = false;
   BindingOracle oracle(whole, part, scheduler);
   bool has_workloads = false;
-  for (size_t i = 0; i < whole.kueue_workloads.size(); ++i) {
+  for (int32_t index : part.kueue_workloads) {
+    const auto i = static_cast<size_t>(index);
     const model::Workload& w = whole.kueue_workloads[i];
-    if (w.cluster != part.name) continue;
     has_workloads = true;
     if (!HoldsAdmission(w)) continue;
     const FleetCheck* check = fleet != nullptr ? fleet->CheckFor(w.admission->cluster_queue) : nullptr;

@@ -1,26 +1,33 @@
 #include "engine/cluster_part.h"
 
-#include <set>
+#include <map>
 #include <utility>
 
 namespace berth::engine {
 
 std::vector<ClusterPart> SplitByCluster(const model::Snapshot& whole) {
-  std::set<std::string> clusters;
-  for (const auto& node : whole.nodes) clusters.insert(node.cluster);
-  for (const auto& pod : whole.pods) clusters.insert(pod.cluster);
-  for (const auto& w : whole.kueue_workloads) clusters.insert(w.cluster);
+  // One pass per kind of object, each object to its cluster's bucket: O(objects), however
+  // many clusters there are.
+  std::map<std::string, size_t> index;  // cluster name -> part, in name order
+  for (const auto& node : whole.nodes) index.emplace(node.cluster, 0);
+  for (const auto& pod : whole.pods) index.emplace(pod.cluster, 0);
+  for (const auto& w : whole.kueue_workloads) index.emplace(w.cluster, 0);
 
   std::vector<ClusterPart> parts;
-  if (clusters.size() <= 1) {
+  if (index.size() <= 1) {
     ClusterPart part;
     part.whole = &whole;
-    part.name = clusters.empty() ? "default" : *clusters.begin();
+    part.name = index.empty() ? "default" : index.begin()->first;
+    for (size_t i = 0; i < whole.kueue_workloads.size(); ++i) {
+      part.kueue_workloads.push_back(static_cast<int32_t>(i));
+    }
     parts.push_back(std::move(part));
     return parts;
   }
-  for (const auto& cluster : clusters) {
-    ClusterPart part;
+  parts.reserve(index.size());
+  for (auto& [cluster, at] : index) {
+    at = parts.size();
+    ClusterPart& part = parts.emplace_back();
     part.whole = &whole;
     part.owned.emplace();
     part.cluster = cluster;
@@ -31,35 +38,44 @@ std::vector<ClusterPart> SplitByCluster(const model::Snapshot& whole) {
     s.priority_classes = whole.priority_classes;
     s.namespaces = whole.namespaces;
     s.scheduler_config = whole.scheduler_config;
-    for (size_t i = 0; i < whole.nodes.size(); ++i) {
-      if (whole.nodes[i].cluster != cluster) continue;
-      s.nodes.push_back(whole.nodes[i]);
-      part.nodes.push_back(model::NodeIndex{static_cast<int32_t>(i)});
-    }
-    for (size_t i = 0; i < whole.pods.size(); ++i) {
-      if (whole.pods[i].cluster != cluster) continue;
-      part.pod_to_local.emplace(static_cast<int32_t>(i), static_cast<int32_t>(s.pods.size()));
-      s.pods.push_back(whole.pods[i]);
-      part.pods.push_back(model::PodIndex{static_cast<int32_t>(i)});
-    }
-    for (const auto& workload : whole.workloads) {
-      if (workload.cluster == cluster) s.workloads.push_back(workload);
-    }
     // DeviceClasses carry no cluster (each member cluster has its own copy of the same
     // classes); claims, templates and slices belong to one.
     s.device_classes = whole.device_classes;
-    for (size_t i = 0; i < whole.resource_claims.size(); ++i) {
-      if (whole.resource_claims[i].cluster != cluster) continue;
-      s.resource_claims.push_back(whole.resource_claims[i]);
-      part.claims.push_back(static_cast<int32_t>(i));
-    }
-    for (const auto& t : whole.resource_claim_templates) {
-      if (t.cluster == cluster) s.resource_claim_templates.push_back(t);
-    }
-    for (const auto& slice : whole.resource_slices) {
-      if (slice.cluster == cluster) s.resource_slices.push_back(slice);
-    }
-    parts.push_back(std::move(part));
+  }
+  // Objects of a cluster with no part of its own (only claims or slices, say) have no
+  // scheduler to use them.
+  auto part_of = [&](const std::string& cluster) -> ClusterPart* {
+    auto it = index.find(cluster);
+    return it == index.end() ? nullptr : &parts[it->second];
+  };
+  for (size_t i = 0; i < whole.nodes.size(); ++i) {
+    ClusterPart* part = part_of(whole.nodes[i].cluster);
+    part->owned->nodes.push_back(whole.nodes[i]);
+    part->nodes.push_back(model::NodeIndex{static_cast<int32_t>(i)});
+  }
+  for (size_t i = 0; i < whole.pods.size(); ++i) {
+    ClusterPart* part = part_of(whole.pods[i].cluster);
+    part->pod_to_local.emplace(static_cast<int32_t>(i), static_cast<int32_t>(part->owned->pods.size()));
+    part->owned->pods.push_back(whole.pods[i]);
+    part->pods.push_back(model::PodIndex{static_cast<int32_t>(i)});
+  }
+  for (size_t i = 0; i < whole.kueue_workloads.size(); ++i) {
+    part_of(whole.kueue_workloads[i].cluster)->kueue_workloads.push_back(static_cast<int32_t>(i));
+  }
+  for (const auto& workload : whole.workloads) {
+    if (ClusterPart* part = part_of(workload.cluster)) part->owned->workloads.push_back(workload);
+  }
+  for (size_t i = 0; i < whole.resource_claims.size(); ++i) {
+    ClusterPart* part = part_of(whole.resource_claims[i].cluster);
+    if (part == nullptr) continue;
+    part->owned->resource_claims.push_back(whole.resource_claims[i]);
+    part->claims.push_back(static_cast<int32_t>(i));
+  }
+  for (const auto& t : whole.resource_claim_templates) {
+    if (ClusterPart* part = part_of(t.cluster)) part->owned->resource_claim_templates.push_back(t);
+  }
+  for (const auto& slice : whole.resource_slices) {
+    if (ClusterPart* part = part_of(slice.cluster)) part->owned->resource_slices.push_back(slice);
   }
   return parts;
 }

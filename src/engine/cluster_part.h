@@ -23,6 +23,7 @@ struct ClusterPart {
   std::vector<model::NodeIndex> nodes;   // local index -> index in `whole`; empty: identity
   std::vector<int32_t> claims;           // local claim index -> index in `whole`
   std::unordered_map<int32_t, int32_t> pod_to_local;  // whole -> local, when owned
+  std::vector<int32_t> kueue_workloads;  // the cluster's, as indices into whole.kueue_workloads
   std::string cluster;   // empty: the only cluster (Scheduler picks the name)
   std::string name;      // the cluster's name, "default" for the implicit one
 
@@ -47,7 +48,8 @@ struct ClusterPart {
 };
 
 // One part per member cluster, in name order; a single borrowing part when the input has
-// one cluster. Kueue objects stay in the whole snapshot (queueing filters by cluster).
+// one cluster. Kueue objects stay in the whole snapshot (queueing filters by cluster); each
+// part lists its Workloads. O(objects + clusters x shared objects).
 std::vector<ClusterPart> SplitByCluster(const model::Snapshot& whole);
 
 // Rewrites the indices of a part's decision so that they refer to the whole snapshot.

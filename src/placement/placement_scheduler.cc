@@ -12,7 +12,9 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 
@@ -24,6 +26,10 @@
 namespace berth::placement {
 
 namespace {
+
+// From this many clusters on, predicates and prioritizers use a second thread (starting one
+// costs tens of microseconds; checking this many clusters takes milliseconds).
+constexpr size_t kParallelClusters = 2048;
 
 // The set the hub always creates (an empty label selector: every cluster).
 constexpr const char* kGlobalSet = "global";
@@ -356,18 +362,35 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
     out.clusters.reserve(candidates.size());
     passed.reserve(candidates.size());
     passed_verdict.reserve(candidates.size());
-    PredicateScratch scratch = filter.NewScratch();
-    std::string why;
+    // The predicates of each cluster are independent: over many clusters the second half
+    // is checked on a second thread (its own scratch), and the verdicts are assembled in
+    // name order afterwards, so the outcome does not depend on the split.
+    std::vector<uint8_t> matched(candidates.size(), 0);
+    std::vector<std::string> whys(candidates.size());
+    auto check = [&](size_t begin, size_t end) {
+      PredicateScratch scratch = filter.NewScratch();
+      for (size_t ci = begin; ci < end; ++ci) {
+        PrefetchAhead(candidates, ci);
+        matched[ci] = filter.MatchPredicates(*candidates[ci], scratch, &whys[ci]) ? 1 : 0;
+      }
+    };
+    if (candidates.size() >= kParallelClusters) {
+      const size_t half = candidates.size() / 2;
+      std::thread second(check, half, candidates.size());
+      check(0, half);
+      second.join();
+    } else {
+      check(0, candidates.size());
+    }
     for (size_t ci = 0; ci < candidates.size(); ++ci) {
       const model::ManagedCluster* c = candidates[ci];
-      PrefetchAhead(candidates, ci);
       ClusterVerdict& verdict = out.clusters.emplace_back();
       verdict.cluster_name = c->meta.name;
-      if (filter.MatchPredicates(*c, scratch, &why)) {
+      if (matched[ci] != 0) {
         passed.push_back(c);
         passed_verdict.push_back(out.clusters.size() - 1);
       } else {
-        verdict.rejection = rejections.Add(kPredicatePlugin, kPredicateNotMatched, why);
+        verdict.rejection = rejections.Add(kPredicatePlugin, kPredicateNotMatched, whys[ci]);
       }
     }
     if (!passed.empty()) misconfigured = filter.toleration_misconfiguration();
@@ -405,22 +428,41 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
     // Terms go to a flat table, `active` slots per feasible cluster, compacted below.
     std::vector<ScoreTerm> terms(feasible.size() * active);
     std::vector<uint32_t> term_count(feasible.size(), 0);
+    // Prioritizers are independent too: over many clusters they run on two threads, and
+    // their scores are summed in the policy's order afterwards.
+    std::vector<std::unique_ptr<ClusterScorer>> scorers;
+    std::vector<int32_t> scorer_weights;
     for (const ActivePrioritizer& p : weights) {
       if (p.weight == 0) continue;
-      std::unique_ptr<ClusterScorer> scorer =
-          p.coordinate.type == model::ScoreCoordinateType::kAddOn
-              ? MakeAddOnScorer(p.coordinate.addon_resource_name, p.coordinate.addon_score_name)
-              : registry.Make(p.key);
-      auto index = static_cast<int32_t>(out.prioritizers.size());
-      out.prioritizers.push_back({scorer->Name(), p.weight});
-      ScoreOutput scored = scorer->Score(context, feasible);
-      for (size_t i = 0; i < feasible.size(); ++i) {
-        if (!scored.scores[i].has_value()) continue;
-        terms[i * active + term_count[i]++] = {index, *scored.scores[i], p.weight};
-        out.clusters[feasible_verdict[i]].total +=
-            static_cast<int64_t>(p.weight) * *scored.scores[i];
+      scorers.push_back(p.coordinate.type == model::ScoreCoordinateType::kAddOn
+                            ? MakeAddOnScorer(p.coordinate.addon_resource_name,
+                                              p.coordinate.addon_score_name)
+                            : registry.Make(p.key));
+      scorer_weights.push_back(p.weight);
+    }
+    std::vector<ScoreOutput> scored(scorers.size());
+    auto run = [&](size_t first, size_t step) {
+      for (size_t k = first; k < scorers.size(); k += step) {
+        scored[k] = scorers[k]->Score(context, feasible);
       }
-      for (std::string& w : scored.warnings) out.warnings.push_back(std::move(w));
+    };
+    if (feasible.size() >= kParallelClusters && scorers.size() > 1) {
+      std::thread second(run, 1, 2);
+      run(0, 2);
+      second.join();
+    } else {
+      run(0, 1);
+    }
+    for (size_t k = 0; k < scorers.size(); ++k) {
+      auto index = static_cast<int32_t>(out.prioritizers.size());
+      const int32_t weight = scorer_weights[k];
+      out.prioritizers.push_back({scorers[k]->Name(), weight});
+      for (size_t i = 0; i < feasible.size(); ++i) {
+        if (!scored[k].scores[i].has_value()) continue;
+        terms[i * active + term_count[i]++] = {index, *scored[k].scores[i], weight};
+        out.clusters[feasible_verdict[i]].total += static_cast<int64_t>(weight) * *scored[k].scores[i];
+      }
+      for (std::string& w : scored[k].warnings) out.warnings.push_back(std::move(w));
     }
     out.score_terms.reserve(terms.size());
     for (size_t i = 0; i < feasible.size(); ++i) {
