@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -76,8 +77,15 @@ void SettleOutcomes(const model::Snapshot& snapshot, const FleetDispatcher& disp
     const model::Workload& w = snapshot.kueue_workloads[static_cast<size_t>(d.workload)];
     const bool admitted = it->second.cluster.has_value() &&
                           OtherChecksReady(snapshot, w, d.admission->cluster_queue, it->second.check);
+    const bool was_admitted = d.outcome == queueing::WorkloadOutcome::kAdmitted;
     d.outcome = admitted ? queueing::WorkloadOutcome::kAdmitted
                          : queueing::WorkloadOutcome::kQuotaReserved;
+    // The ClusterQueue's status counts follow (reserving counts both).
+    if (admitted != was_admitted) {
+      for (queueing::ClusterQueueState& cq : result.cluster_queues) {
+        if (cq.name == d.admission->cluster_queue) cq.admitted += admitted ? 1 : -1;
+      }
+    }
   }
 }
 
@@ -163,6 +171,54 @@ void PlanManifestWorks(const model::Snapshot& snapshot, const FleetDispatcher& d
   }
 }
 
+// A misconfigured Placement is decided as upstream decides it (nothing selected,
+// PlacementMisconfigured=True), and reported as an error naming the object and the field
+// its plugin reads, so that `berth plan` exits 1 while every other Placement is decided.
+void ReportMisconfigured(const model::Snapshot& snapshot, const std::vector<PlacementRun>& runs,
+                         core::Diagnostics& diags) {
+  for (const PlacementRun& run : runs) {
+    if (run.outcome.skipped || run.outcome.misconfigured.status != model::ConditionStatus::kTrue) {
+      continue;
+    }
+    const model::Placement& p = snapshot.placements[static_cast<size_t>(run.placement)];
+    const std::string& message = run.outcome.misconfigured.message;
+    std::string field = "spec.prioritizerPolicy.configurations";
+    if (message.rfind("Predicate:", 0) == 0) field = "spec.predicates";
+    if (message.rfind("TaintToleration:", 0) == 0) field = "spec.tolerations";
+    diags.Report(core::FailedPrecondition(
+        "PlacementMisconfigured: " + message + "; the Placement selects no cluster",
+        {"", "Placement/" + p.meta.namespace_ + "/" + p.meta.name, field}));
+  }
+}
+
+// A member cluster berth knows no capacity of (no Nodes given, no status.allocatable) is
+// never given a workload: say so once per cluster a fleet check could choose.
+void WarnNoCapacity(const model::Snapshot& snapshot, const FleetWorkers& workers,
+                    const FleetChecks& checks, const std::vector<PlacementRun>& runs,
+                    core::Diagnostics& diags) {
+  if (checks.checks.empty()) return;
+  std::set<std::string> candidates;
+  for (const FleetCheck& check : checks.checks) {
+    if (check.placement) {
+      for (const PlacementRun& run : runs) {
+        if (run.placement != *check.placement) continue;
+        candidates.insert(run.outcome.selected.begin(), run.outcome.selected.end());
+      }
+    } else if (check.multikueue_config) {
+      const auto& clusters = snapshot.multikueue_configs[static_cast<size_t>(*check.multikueue_config)].clusters;
+      candidates.insert(clusters.begin(), clusters.end());
+    }
+  }
+  for (const std::string& name : candidates) {
+    auto it = workers.find(name);
+    if (it == workers.end() || it->second.has_capacity_data) continue;
+    diags.Warn(core::FailedPrecondition(
+        "no capacity data: give the cluster's objects with --cluster " + name +
+            "=PATH, or status.allocatable; no workload is dispatched to it",
+        {"", "ManagedCluster/" + name, "status.allocatable"}));
+  }
+}
+
 }  // namespace
 
 bool IsFleet(const model::Snapshot& snapshot) {
@@ -231,6 +287,8 @@ void RunFleet(const model::Snapshot& snapshot, const std::vector<ClusterPart>& p
     workers.emplace(mc.meta.name, std::move(worker));
   }
   const FleetChecks checks = FindFleetChecks(snapshot, kHubCluster);
+  ReportMisconfigured(snapshot, plan.placements, plan.diagnostics);
+  WarnNoCapacity(snapshot, workers, checks, plan.placements, plan.diagnostics);
   FleetDispatcher dispatcher(snapshot, checks, plan.placements, workers);
   if (hub != nullptr) {
     core::Diagnostics diags;

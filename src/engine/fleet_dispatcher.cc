@@ -72,14 +72,13 @@ model::ResourceVector Requests(const model::Snapshot& whole, const model::Admiss
   return out;
 }
 
-std::string Amount(const model::Snapshot& whole, model::ResourceId id, int64_t v) {
+std::string Amount(model::ResourceId id, int64_t v) {
   if (id == model::kCpu) {
     return v % 1000 == 0 ? std::to_string(v / 1000) : std::to_string(v) + "m";
   }
   if (id == model::kMemory && v % (1024LL * 1024 * 1024) == 0 && v != 0) {
     return std::to_string(v / (1024LL * 1024 * 1024)) + "Gi";
   }
-  (void)whole;
   return std::to_string(v);
 }
 
@@ -90,8 +89,8 @@ std::string ShortOf(const model::Snapshot& whole, const model::ResourceVector& r
     const model::ResourceId r{static_cast<uint16_t>(id)};
     const int64_t need = requests.Get(r);
     if (need <= 0 || free.Get(r) >= need) continue;
-    return "insufficient " + whole.resources.Name(r) + ": needs " + Amount(whole, r, need) +
-           ", " + Amount(whole, r, std::max<int64_t>(0, free.Get(r))) + " free in the cluster";
+    return "insufficient " + whole.resources.Name(r) + ": needs " + Amount(r, need) +
+           ", " + Amount(r, std::max<int64_t>(0, free.Get(r))) + " free in the cluster";
   }
   return "";
 }
@@ -190,7 +189,8 @@ const FleetDispatcher::CandidateList& FleetDispatcher::Candidates(const FleetChe
 
 ClusterAttempt FleetDispatcher::TryCluster(int32_t workload, const model::Admission& hub_admission,
                                            const model::ResourceVector& requests,
-                                           const Candidate& candidate, bool detail,
+                                           const std::string& shape, const Candidate& candidate,
+                                           bool detail,
                                            std::optional<std::string>* worker_queue) {
   const model::Workload& w = whole_.kueue_workloads[static_cast<size_t>(workload)];
   ClusterAttempt attempt;
@@ -201,14 +201,13 @@ ClusterAttempt FleetDispatcher::TryCluster(int32_t workload, const model::Admiss
     return attempt;
   }
   FleetWorker& worker = *candidate.worker;
-  // The cluster's free capacity as a whole: a necessary condition, checked first in
-  // O(resources) so that full clusters cost nothing more.
-  if (!FitsFree(requests, worker.free)) {
+  // Without queues of its own, a full cluster is passed over in O(resources) first.
+  const bool quick = worker.probe == nullptr;
+  if (quick && !FitsFree(requests, worker.free)) {
     if (detail) attempt.reason = ShortOf(whole_, requests, worker.free);
     return attempt;
   }
   // A shape that failed here since the last release fails again.
-  const std::string shape = ShapeKey(w, hub_admission);
   if (!shape.empty()) {
     auto failed = worker.failed_shapes.find(shape);
     if (failed != worker.failed_shapes.end() && failed->second.releases == worker.releases) {
@@ -219,8 +218,8 @@ ClusterAttempt FleetDispatcher::TryCluster(int32_t workload, const model::Admiss
   auto remember = [&]() {
     if (!shape.empty()) worker.failed_shapes[shape] = {worker.releases, attempt.reason};
   };
-  // (1) The worker's own Kueue: MultiKueue creates the Workload in the same namespace and
-  // LocalQueue there, and the worker's quota must admit it.
+  // (1) The worker's own Kueue, which answers first in MultiKueue: the Workload is created in
+  // the same namespace and LocalQueue there, and the worker's quota must admit it.
   std::optional<queueing::ProbeResult> quota;
   if (worker.probe != nullptr) {
     if (!worker.probe->HasLocalQueue(w.meta.namespace_, w.queue_name)) {
@@ -235,7 +234,12 @@ ClusterAttempt FleetDispatcher::TryCluster(int32_t workload, const model::Admiss
       return attempt;
     }
   }
-  // (2) Its nodes: every pod at once.
+  // (2) The cluster's free capacity as a whole: a necessary condition.
+  if (!quick && !FitsFree(requests, worker.free)) {
+    if (detail) attempt.reason = ShortOf(whole_, requests, worker.free);
+    return attempt;
+  }
+  // (3) Its nodes: every pod at once.
   if (worker.scheduler != nullptr) {
     const model::Admission& admission = quota ? quota->admission : hub_admission;
     const std::string& flavor_cluster = quota ? worker.name : w.cluster;
@@ -301,6 +305,7 @@ Dispatch FleetDispatcher::Attempt(int32_t workload, const model::Admission& admi
     return d;
   }
   const model::ResourceVector requests = Requests(whole_, admission);
+  const std::string shape = ShapeKey(whole_.kueue_workloads[static_cast<size_t>(workload)], admission);
   // The message names the first few clusters' reasons; explain has up to
   // kMaxDetailedAttempts of them.
   constexpr size_t kReasonsInMessage = 5;
@@ -308,7 +313,7 @@ Dispatch FleetDispatcher::Attempt(int32_t workload, const model::Admission& admi
   for (const Candidate& c : candidates.clusters) {
     const bool detail = d.attempts.size() < kMaxDetailedAttempts;
     std::optional<std::string> worker_queue;
-    ClusterAttempt attempt = TryCluster(workload, admission, requests, c, detail, &worker_queue);
+    ClusterAttempt attempt = TryCluster(workload, admission, requests, shape, c, detail, &worker_queue);
     ++d.tried;
     if (attempt.fits) {
       d.cluster = c.cluster;

@@ -130,9 +130,11 @@ class FleetDispatcher : public queueing::PlacementOracle {
   Dispatch Attempt(int32_t workload, const model::Admission& admission, const FleetCheck& check);
   // Whether `candidate` takes the workload now; when it does, its quota, capacity and nodes
   // are taken. Reasons are written only when `detail` (they cost allocations).
+  // `shape`: the workload's ShapeKey (empty: never cached).
   ClusterAttempt TryCluster(int32_t workload, const model::Admission& hub_admission,
-                            const model::ResourceVector& requests, const Candidate& candidate,
-                            bool detail, std::optional<std::string>* worker_queue);
+                            const model::ResourceVector& requests, const std::string& shape,
+                            const Candidate& candidate, bool detail,
+                            std::optional<std::string>* worker_queue);
 
   const model::Snapshot& whole_;
   const FleetChecks& checks_;
