@@ -35,6 +35,43 @@ void AddCachedArtifacts(const model::Node& node, std::set<std::string, std::less
   }
 }
 
+const model::DeviceAttribute* Attribute(const model::Device& device, const std::string& driver,
+                                        const std::string& name) {
+  auto it = device.attributes.find(name);
+  if (it == device.attributes.end()) it = device.attributes.find(driver + "/" + name);
+  return it == device.attributes.end() ? nullptr : &it->second;
+}
+
+// DRA GPUs: every whole-GPU device of NVIDIA's DRA driver (type "gpu" or untyped; MIG
+// devices are partitions of GPUs already counted) that no claim holds, by productName.
+void AddDraGpus(const model::Snapshot& planned,
+                std::map<std::string, ClusterMeasure, std::less<>>& out) {
+  if (planned.resource_slices.empty()) return;
+  std::set<std::string> allocated;  // cluster/driver/pool/device
+  for (const model::ResourceClaim& claim : planned.resource_claims) {
+    if (!claim.allocation) continue;
+    for (const auto& r : claim.allocation->results) {
+      allocated.insert(claim.cluster + "/" + r.driver + "/" + r.pool + "/" + r.device);
+    }
+  }
+  for (const model::ResourceSlice& slice : planned.resource_slices) {
+    if (slice.driver != kDraGpuDriver) continue;
+    for (const model::Device& device : slice.devices) {
+      const model::DeviceAttribute* type = Attribute(device, slice.driver, "type");
+      if (type != nullptr && type->string_value != "gpu") continue;
+      const model::DeviceAttribute* product = Attribute(device, slice.driver, "productName");
+      ClusterMeasure& m = out[slice.cluster];
+      ++m.capacity.total_gpus;
+      if (allocated.count(slice.cluster + "/" + slice.driver + "/" + slice.pool_name + "/" +
+                          device.name) != 0) {
+        continue;
+      }
+      ++m.capacity.free_gpus;
+      ++m.capacity.free_gpus_by_product[product != nullptr ? product->string_value : ""];
+    }
+  }
+}
+
 }  // namespace
 
 std::map<std::string, ClusterMeasure, std::less<>> MeasureClusters(
@@ -83,6 +120,7 @@ std::map<std::string, ClusterMeasure, std::less<>> MeasureClusters(
     m.capacity.free_gpus += left;
     m.capacity.total_gpus += total;
   }
+  AddDraGpus(planned, out);
   for (auto& [name, m] : out) {
     for (size_t id = 0; id < m.free.size(); ++id) {
       const model::ResourceId r{static_cast<uint16_t>(id)};

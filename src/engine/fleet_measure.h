@@ -1,7 +1,9 @@
 // FleetMeasure: each member cluster's free capacity and cached artifacts after its own
 // cycle, measured from the planned snapshot (its Nodes and the pods bound there, the cycle's
-// bindings included), for berth's capacity prioritizers (placement::FleetCapacity) and for
-// fleet dispatch's quick per-cluster check. Pure; internal to engine.
+// bindings included; device-plugin GPUs from nvidia.com/gpu, DRA GPUs from ResourceSlices of
+// gpu.nvidia.com less the devices claims hold), for berth's capacity prioritizers
+// (placement::FleetCapacity) and fleet dispatch's quick per-cluster check. Pure; internal to
+// engine.
 #pragma once
 
 #include <functional>
@@ -19,6 +21,8 @@ namespace berth::engine {
 // The node label naming a node's GPU product (NVIDIA GPU feature discovery).
 inline constexpr const char* kGpuProductLabel = "nvidia.com/gpu.product";
 inline constexpr const char* kGpuResource = "nvidia.com/gpu";
+// NVIDIA's DRA driver: its whole-GPU devices count as GPUs too.
+inline constexpr const char* kDraGpuDriver = "gpu.nvidia.com";
 // Node labels saying an artifact is cached there: berth's own, and Fluid's dataset label
 // (fluid.io/s-<namespace>-<dataset>).
 inline constexpr const char* kModelCacheLabelPrefix = "models.cache.berth.dev/";

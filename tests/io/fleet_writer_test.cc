@@ -735,6 +735,51 @@ TEST(ManifestTemplateKindTest, LeaderSharingTheWorkersPatchKeepsOneTemplate) {
   EXPECT_EQ(lwt["workerTemplate"]["spec"]["nodeSelector"].dump(), R"({"gpu":"h100"})");
 }
 
+TEST(ManifestHubFieldsTest, PodLosesNodeNameAndKueueGateWhenTheWorkerRunsNoKueue) {
+  core::Diagnostics diags;
+  Input in = ReadString(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ml, labels: {kueue.x-k8s.io/queue-name: lq}}
+spec:
+  nodeName: hub-node
+  schedulingGates: [{name: kueue.x-k8s.io/admission}, {name: example.com/other}]
+  containers: [{name: c, image: i}]
+)",
+                        diags);
+  ASSERT_FALSE(diags.has_errors()) << Dump(diags);
+  model::ManifestPatch patch;
+  patch.source = in.snapshot.pods.at(0).source;
+  patch.kind = "Pod";
+  patch.queue_name = "";  // no Kueue on the worker
+  OrderedJson got = internal::RenderManifest(patch, in.documents);
+  EXPECT_FALSE(got["spec"].contains("nodeName"));
+  EXPECT_EQ(got["spec"]["schedulingGates"].dump(), R"([{"name":"example.com/other"}])");
+  // With a worker queue, the worker's Kueue lifts its own gate.
+  patch.queue_name = "lq";
+  got = internal::RenderManifest(patch, in.documents);
+  EXPECT_EQ(got["spec"]["schedulingGates"].size(), 2u);
+}
+
+TEST(ManifestHubFieldsTest, JobLosesMultiKueueManagedBy) {
+  core::Diagnostics diags;
+  Input in = ReadString(R"(
+apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: ml}
+spec:
+  managedBy: kueue.x-k8s.io/multikueue
+  template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}
+)",
+                        diags);
+  ASSERT_FALSE(diags.has_errors()) << Dump(diags);
+  model::ManifestPatch patch;
+  patch.source = in.snapshot.workloads.at(0).source;
+  patch.kind = "Job";
+  OrderedJson got = internal::RenderManifest(patch, in.documents);
+  EXPECT_FALSE(got["spec"].contains("managedBy"));
+}
+
 TEST(ManifestTemplateKindTest, PodIsItsOwnTemplate) {
   core::Diagnostics diags;
   Input in = ReadString(R"(

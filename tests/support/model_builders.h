@@ -115,6 +115,10 @@ class NodeBuilder {
     node_.unschedulable = value;
     return *this;
   }
+  NodeBuilder& Cluster(std::string cluster) {
+    node_.cluster = std::move(cluster);
+    return *this;
+  }
   // Sets (or overrides) one allocatable amount; capacity mirrors allocatable.
   NodeBuilder& Allocatable(const std::string& resource, int64_t amount) {
     for (auto& [name, a] : allocatable_) {
@@ -182,6 +186,10 @@ class PodBuilder {
   }
   PodBuilder& NodeName(std::string node) {
     pod_.node_name = std::move(node);
+    return *this;
+  }
+  PodBuilder& Cluster(std::string cluster) {
+    pod_.cluster = std::move(cluster);
     return *this;
   }
   PodBuilder& SchedulerName(std::string name) {

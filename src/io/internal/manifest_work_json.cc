@@ -222,6 +222,39 @@ OrderedJson ManifestConfigJson(const model::ManifestConfig& config) {
   return out;
 }
 
+// What only made sense on the hub: MultiKueue's spec.managedBy (the copy a worker gets is
+// managed by its own controllers, as MultiKueue removes it), a Pod's spec.nodeName (a node
+// of another cluster), and, for a worker without Kueue (queue label removed), Kueue's
+// admission scheduling gate on a Pod, which nothing there would lift.
+void StripHubFields(const std::string& kind, const model::ManifestPatch& patch, OrderedJson& doc) {
+  auto spec = doc.find("spec");
+  if (spec == doc.end() || !spec->is_object()) return;
+  auto managed_by = spec->find("managedBy");
+  if (managed_by != spec->end() && managed_by->is_string() &&
+      managed_by->get<std::string>() == "kueue.x-k8s.io/multikueue") {
+    spec->erase(managed_by);
+  }
+  if (kind != "Pod") return;
+  spec->erase("nodeName");
+  if (!patch.queue_name.has_value() || !patch.queue_name->empty()) return;
+  auto gates = spec->find("schedulingGates");
+  if (gates == spec->end() || !gates->is_array()) return;
+  OrderedJson kept = OrderedJson::array();
+  for (const OrderedJson& gate : *gates) {
+    auto name = gate.is_object() ? gate.find("name") : gate.end();
+    if (name != gate.end() && name->is_string() &&
+        name->get<std::string>() == "kueue.x-k8s.io/admission") {
+      continue;
+    }
+    kept.push_back(gate);
+  }
+  if (kept.empty()) {
+    spec->erase(gates);
+  } else {
+    *gates = std::move(kept);
+  }
+}
+
 }  // namespace
 
 OrderedJson RenderManifest(const model::ManifestPatch& patch, const DocumentStore& documents) {
@@ -236,6 +269,7 @@ OrderedJson RenderManifest(const model::ManifestPatch& patch, const DocumentStor
     if (it != doc.end() && it->is_string()) kind = it->get<std::string>();
   }
   StripServerFields(doc);
+  StripHubFields(kind, patch, doc);
   PatchObjectMeta(patch, doc);
   if (patch.suspend.has_value()) PatchSuspend(kind, *patch.suspend, doc);
   if (kind == "LeaderWorkerSet") SplitLeaderTemplate(patch, doc);
