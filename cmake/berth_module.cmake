@@ -61,6 +61,12 @@ function(berth_test)
   target_link_libraries(berth_${T_NAME}_test PRIVATE GTest::gtest GTest::gtest_main GTest::gmock)
   # GoogleTest and GoogleMock headers are parsed once per test binary, not once per file.
   target_precompile_headers(berth_${T_NAME}_test PRIVATE <gtest/gtest.h> <gmock/gmock.h>)
+  # Test code is thin glue over the modules, which keep their optimization; compiling the
+  # test files unoptimized saves most of their build time (BERTH_TEST_OPT, "" keeps the
+  # build type's level).
+  if(BERTH_TEST_OPT)
+    target_compile_options(berth_${T_NAME}_test PRIVATE ${BERTH_TEST_OPT})
+  endif()
   set(labels unit)
   if(T_LABELS)
     set(labels ${T_LABELS})

@@ -77,9 +77,9 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
   const ExitCode code = ExitCodeFor(diags, input->objects_read);
   if (code == ExitCode::kFailed) return ToInt(code);
 
-  if (target.value().kind == ExplainTarget::Kind::kPlacement) {
-    auto explanation =
-        engine::ExplainPlacement(input->snapshot, target.value().name, options.value());
+  // Placement and workload explanations run the whole plan: its diagnostics are printed
+  // (with source files) before the explanation, and errors among them make the exit 1.
+  auto print_planned = [&](const auto& explanation, auto print) {
     if (!explanation.has_value()) {
       PrintError(explanation.error(), err);
       return ToInt(ExitCode::kFailed);
@@ -87,21 +87,18 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
     const core::Diagnostics plan_diags =
         WithSourceFiles(explanation.value().plan.diagnostics, input->documents);
     PrintDiagnostics(plan_diags, err);
-    PrintPlacementExplanation(explanation.value(), out);
+    print(explanation.value(), out);
     return ToInt(code == ExitCode::kOk && plan_diags.has_errors() ? ExitCode::kPartial : code);
+  };
+  if (target.value().kind == ExplainTarget::Kind::kPlacement) {
+    return print_planned(
+        engine::ExplainPlacement(input->snapshot, target.value().name, options.value()),
+        PrintPlacementExplanation);
   }
   if (target.value().kind == ExplainTarget::Kind::kWorkload) {
-    auto explanation =
-        engine::ExplainWorkload(input->snapshot, target.value().name, options.value());
-    if (!explanation.has_value()) {
-      PrintError(explanation.error(), err);
-      return ToInt(ExitCode::kFailed);
-    }
-    const core::Diagnostics plan_diags =
-        WithSourceFiles(explanation.value().plan.diagnostics, input->documents);
-    PrintDiagnostics(plan_diags, err);
-    PrintWorkloadExplanation(explanation.value(), out);
-    return ToInt(code == ExitCode::kOk && plan_diags.has_errors() ? ExitCode::kPartial : code);
+    return print_planned(
+        engine::ExplainWorkload(input->snapshot, target.value().name, options.value()),
+        PrintWorkloadExplanation);
   }
   auto explanation = engine::ExplainPod(input->snapshot, target.value().name, options.value());
   if (!explanation.has_value()) {

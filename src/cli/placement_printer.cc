@@ -14,20 +14,8 @@ std::string Key(const model::ObjectMeta& meta) {
   return (meta.namespace_.empty() ? "default" : meta.namespace_) + "/" + meta.name;
 }
 
-const char* StatusText(model::ConditionStatus s) {
-  switch (s) {
-    case model::ConditionStatus::kTrue:
-      return "True";
-    case model::ConditionStatus::kFalse:
-      return "False";
-    case model::ConditionStatus::kUnknown:
-      return "Unknown";
-  }
-  return "Unknown";
-}
-
 std::string ConditionText(const model::Condition& c) {
-  std::string out = c.type + "=" + StatusText(c.status);
+  std::string out = c.type + "=" + model::ConditionStatusName(c.status);
   if (!c.reason.empty()) out += " " + c.reason;
   if (!c.message.empty()) out += ": " + c.message;
   return out;

@@ -160,7 +160,7 @@ void WritePlacementTable(const model::Snapshot& planned, const std::vector<int32
       selected = std::to_string(p.status->number_of_selected_clusters);
       for (const model::Condition& c : p.status->conditions) {
         if (c.type != "PlacementSatisfied") continue;
-        satisfied = internal::ConditionStatusName(c.status);
+        satisfied = model::ConditionStatusName(c.status);
         if (!c.reason.empty()) satisfied += " (" + c.reason + ")";
       }
       for (const model::PlacementDecisionGroupStatus& g : p.status->decision_groups) {

@@ -28,6 +28,19 @@ inline constexpr const char* kTaintClusterUnavailable =
     "cluster.open-cluster-management.io/unavailable";
 inline constexpr const char* kConditionClusterAvailable = "ManagedClusterConditionAvailable";
 
+// The API's spelling of a taint effect ("NoSelect", ...).
+inline const char* ClusterTaintEffectName(ClusterTaintEffect effect) {
+  switch (effect) {
+    case ClusterTaintEffect::kNoSelect:
+      return "NoSelect";
+    case ClusterTaintEffect::kPreferNoSelect:
+      return "PreferNoSelect";
+    case ClusterTaintEffect::kNoSelectIfNew:
+      return "NoSelectIfNew";
+  }
+  return "NoSelect";
+}
+
 struct ClusterTaint {
   std::string key;
   std::string value;
@@ -41,6 +54,19 @@ struct NamedValue {
 };
 
 enum class ConditionStatus { kTrue, kFalse, kUnknown };
+
+// The API's spelling of a condition status ("True", "False", "Unknown").
+inline const char* ConditionStatusName(ConditionStatus status) {
+  switch (status) {
+    case ConditionStatus::kTrue:
+      return "True";
+    case ConditionStatus::kFalse:
+      return "False";
+    case ConditionStatus::kUnknown:
+      return "Unknown";
+  }
+  return "Unknown";
+}
 
 struct Condition {
   std::string type;

@@ -19,18 +19,6 @@ namespace berth::placement {
 
 namespace {
 
-const char* EffectName(model::ClusterTaintEffect effect) {
-  switch (effect) {
-    case model::ClusterTaintEffect::kNoSelect:
-      return "NoSelect";
-    case model::ClusterTaintEffect::kPreferNoSelect:
-      return "PreferNoSelect";
-    case model::ClusterTaintEffect::kNoSelectIfNew:
-      return "NoSelectIfNew";
-  }
-  return "NoSelect";
-}
-
 bool ClaimsMatch(const model::ClaimSelector& selector, const core::Labels& claims) {
   for (const core::SelectorRequirement& r : selector.match_expressions) {
     if (!r.Matches(claims)) return false;
@@ -48,7 +36,7 @@ bool TolerationMatches(const model::PlacementToleration& t, const model::Cluster
 
 std::string TaintText(const model::ClusterTaint& taint) {
   return taint.key + (taint.value.empty() ? "" : "=" + taint.value) + ":" +
-         EffectName(taint.effect);
+         model::ClusterTaintEffectName(taint.effect);
 }
 
 }  // namespace

@@ -17,30 +17,6 @@ namespace berth::placement {
 
 namespace {
 
-const char* EffectName(model::ClusterTaintEffect effect) {
-  switch (effect) {
-    case model::ClusterTaintEffect::kNoSelect:
-      return "NoSelect";
-    case model::ClusterTaintEffect::kPreferNoSelect:
-      return "PreferNoSelect";
-    case model::ClusterTaintEffect::kNoSelectIfNew:
-      return "NoSelectIfNew";
-  }
-  return "NoSelect";
-}
-
-const char* ConditionStatusName(model::ConditionStatus status) {
-  switch (status) {
-    case model::ConditionStatus::kTrue:
-      return "True";
-    case model::ConditionStatus::kFalse:
-      return "False";
-    case model::ConditionStatus::kUnknown:
-      return "Unknown";
-  }
-  return "Unknown";
-}
-
 std::optional<std::string_view> StringKey(const cel::Value& key) {
   if (key.kind() != cel::ValueKind::kString) return std::nullopt;
   return key.string_value();
@@ -115,7 +91,9 @@ class TaintItem final : public cel::MapValue {
     std::optional<std::string_view> k = StringKey(key);
     if (k == "key") return cel::Value::StringView(taint_->key);
     if (k == "value") return cel::Value::StringView(taint_->value);
-    if (k == "effect") return cel::Value::StringView(EffectName(taint_->effect));
+    if (k == "effect") {
+      return cel::Value::StringView(model::ClusterTaintEffectName(taint_->effect));
+    }
     if (k == "timeAdded" && taint_->time_added.has_value()) {
       return cel::Value::String(taint_->time_added->ToString());
     }
@@ -138,7 +116,9 @@ class ConditionItem final : public cel::MapValue {
   std::optional<cel::Value> Find(const cel::Value& key) const override {
     std::optional<std::string_view> k = StringKey(key);
     if (k == "type") return cel::Value::StringView(condition_->type);
-    if (k == "status") return cel::Value::StringView(ConditionStatusName(condition_->status));
+    if (k == "status") {
+      return cel::Value::StringView(model::ConditionStatusName(condition_->status));
+    }
     if (k == "reason") return cel::Value::StringView(condition_->reason);
     if (k == "message") return cel::Value::StringView(condition_->message);
     return std::nullopt;

@@ -68,22 +68,10 @@ bool SameToleration(const OrderedJson& entry, const core::Toleration& t) {
          std::llround(seconds->get<double>()) == static_cast<long long>(*t.toleration_seconds);
 }
 
-const char* ConditionStatusName(model::ConditionStatus status) {
-  switch (status) {
-    case model::ConditionStatus::kTrue:
-      return "True";
-    case model::ConditionStatus::kFalse:
-      return "False";
-    case model::ConditionStatus::kUnknown:
-      return "Unknown";
-  }
-  return "Unknown";
-}
-
 void PatchMetaConditions(OrderedJson& conditions, const std::vector<model::Condition>& planned) {
   if (!conditions.is_array()) conditions = OrderedJson::array();
   for (const model::Condition& cond : planned) {
-    const char* status = ConditionStatusName(cond.status);
+    const char* status = model::ConditionStatusName(cond.status);
     std::string time =
         cond.last_transition_time.has_value() ? cond.last_transition_time->ToString() : "";
     OrderedJson* entry = nullptr;

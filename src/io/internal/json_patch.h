@@ -33,8 +33,6 @@ nlohmann::ordered_json TolerationJson(const core::Toleration& t);
 // Whether `entry` (a toleration as written, operator defaulting to Equal) is `t`.
 bool SameToleration(const nlohmann::ordered_json& entry, const core::Toleration& t);
 
-// "True", "False" or "Unknown".
-const char* ConditionStatusName(model::ConditionStatus status);
 
 // Patches `planned` into the metav1.Condition list `conditions` (made an array when it is
 // not one) as meta.SetStatusCondition does: a condition of the same type is updated in

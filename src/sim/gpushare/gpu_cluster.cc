@@ -1,0 +1,47 @@
+#include "sim/gpushare/gpu_cluster.h"
+
+namespace berth::sim::gpushare {
+
+GpuCluster::GpuCluster(std::span<const NodeSpec> nodes, const FragmentationModel* fragmentation)
+    : fragmentation_(fragmentation) {
+  nodes_.reserve(nodes.size());
+  fragment_.assign(nodes.size(), 0.0);
+  for (const NodeSpec& spec : nodes) {
+    nodes_.push_back(NodeState::FromSpec(spec));
+    gpu_capacity_milli_ += int64_t{spec.num_gpu} * kMilliPerGpu;
+  }
+  for (int i = 0; i < size(); ++i) {
+    if (fragmentation_ != nullptr) fragment_[i] = fragmentation_->NodeFragmentMilli(nodes_[i]);
+    fragment_milli_ += fragment_[i];
+  }
+}
+
+FragBreakdown GpuCluster::Breakdown() const {
+  FragBreakdown total;
+  if (fragmentation_ == nullptr) return total;
+  for (const NodeState& node : nodes_) total.Add(fragmentation_->Breakdown(node));
+  return total;
+}
+
+void GpuCluster::Place(int index, const PodSpec& pod, GpuSet gpus) {
+  ::berth::sim::gpushare::Place(pod, gpus, nodes_[index]);
+  gpu_allocated_milli_ += pod.TotalGpuMilli();
+  Refresh(index);
+}
+
+void GpuCluster::Remove(int index, const PodSpec& pod, GpuSet gpus) {
+  ::berth::sim::gpushare::Remove(pod, gpus, nodes_[index]);
+  gpu_allocated_milli_ -= pod.TotalGpuMilli();
+  Refresh(index);
+}
+
+void GpuCluster::Refresh(int index) {
+  if (fragmentation_ == nullptr) return;
+  const double updated = fragmentation_->NodeFragmentMilli(nodes_[index]);
+  // A running sum drifts by rounding over many events; it only feeds reports, and each node's
+  // cached F (what FGD scores with) is always recomputed from the node's state.
+  fragment_milli_ += updated - fragment_[index];
+  fragment_[index] = updated;
+}
+
+}  // namespace berth::sim::gpushare

@@ -1,0 +1,52 @@
+// GpuCluster: the nodes of one GPU-sharing cluster with the totals a replay reports after
+// every event (GPU capacity, allocated share, fragment and idle share), kept incrementally:
+// each node's fragment F(n) is cached and only the node a pod lands on (or leaves) is
+// recomputed, so an event costs one F evaluation instead of a cluster-wide rescan. Used by
+// the replay and the scorers (FGD reads the cached F of a candidate). Not thread-safe; one per
+// run. Borrows the FragmentationModel, which must outlive it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim/gpushare/fragmentation.h"
+#include "sim/gpushare/node_state.h"
+
+namespace berth::sim::gpushare {
+
+class GpuCluster {
+ public:
+  // Empty nodes of those specs. `fragmentation` may be null: then fragments read as 0.
+  GpuCluster(std::span<const NodeSpec> nodes, const FragmentationModel* fragmentation);
+
+  int size() const { return static_cast<int>(nodes_.size()); }
+  const NodeState& node(int index) const { return nodes_[index]; }
+  // The cached F(node) in GPU thousandths.
+  double node_fragment_milli(int index) const { return fragment_[index]; }
+  const FragmentationModel* fragmentation() const { return fragmentation_; }
+
+  int64_t gpu_capacity_milli() const { return gpu_capacity_milli_; }
+  int64_t gpu_allocated_milli() const { return gpu_allocated_milli_; }
+  int64_t gpu_idle_milli() const { return gpu_capacity_milli_ - gpu_allocated_milli_; }
+  // Sum of the nodes' F.
+  double fragment_milli() const { return fragment_milli_; }
+  // Sum of the nodes' fragment breakdowns, recomputed over all nodes: O(nodes), for reports.
+  FragBreakdown Breakdown() const;
+
+  // Place / Remove as node_state.h on node `index`, keeping the totals and that node's F.
+  void Place(int index, const PodSpec& pod, GpuSet gpus);
+  void Remove(int index, const PodSpec& pod, GpuSet gpus);
+
+ private:
+  void Refresh(int index);
+
+  const FragmentationModel* fragmentation_;
+  std::vector<NodeState> nodes_;
+  std::vector<double> fragment_;
+  int64_t gpu_capacity_milli_ = 0;
+  int64_t gpu_allocated_milli_ = 0;
+  double fragment_milli_ = 0;
+};
+
+}  // namespace berth::sim::gpushare
