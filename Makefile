@@ -1,18 +1,22 @@
 # The README's two commands live here:
 #   make demo   installs missing Debian packages, builds berth, runs it on the built-in fleet
-#   make test   installs missing Debian packages, builds everything once with warnings as
-#               errors and ASan+UBSan (-O1), and runs every test: unit (one process per
+#   make test   installs missing Debian packages (and Chromium, for the report.html test),
+#               builds everything once with warnings as errors and ASan+UBSan (-O1),
+#               and runs every test: unit (one process per
 #               test binary), end-to-end and benchmark smoke runs
 # Everything else is plain CMake presets (CMakePresets.json); the build uses two jobs.
 
 BERTH := build/release/src/cli/berth
 
-.PHONY: all deps build demo test test-release test-asan bench clean
+.PHONY: all deps test-deps build demo test test-release test-asan bench clean
 
 all: build
 
 deps:
 	@bash scripts/install-deps.sh
+
+test-deps:
+	@bash scripts/install-deps.sh --test
 
 build: deps
 	cmake --preset release >/dev/null
@@ -21,18 +25,18 @@ build: deps
 demo: build
 	$(BERTH) demo
 
-test: deps
+test: test-deps
 	cmake --preset ci >/dev/null
 	cmake --build --preset ci
 	ctest --preset ci
 
 # Without sanitizers, each unit test case in its own process (what developers run).
-test-release: deps
+test-release: test-deps
 	cmake --preset release >/dev/null
 	cmake --build --preset release
 	ctest --preset release
 
-test-asan: deps
+test-asan: test-deps
 	cmake --preset asan >/dev/null
 	cmake --build --preset asan
 	ctest --preset asan

@@ -3,20 +3,24 @@
 // sim::gpushare::RunReplay (1213 GPU nodes, seeded shuffle, inflation to 130% of the GPUs,
 // one attempt per pod) and prints, per trace and policy, berth's mean ± sd unallocated GPU %
 // at arrived 100% next to the authors' mean ± sd from fgd-expected-results, flagging cells
-// more than 2 of the authors' sd away, then the total time, runs/s, pod events/s and peak
-// RSS. Runs go to --threads worker threads. Before printing it checks its answer: every run
-// accounts for each arrival once, allocation stays within 0..100%, and the first run
-// replayed again gives the same buckets.
+// more than 2 of the authors' sd away; when both fgd and berth ran, a second table puts
+// berth's own policy beside FGD per trace and says whether berth <= fgd; then the total time,
+// runs/s, pod events/s and peak RSS. --runs FILE writes one CSV row per run. Runs go to --threads
+// worker threads. Before printing it checks its answer: every run accounts for each arrival once,
+// allocation stays within 0..100%, and the first run replayed again gives the same buckets.
 //
 //   berth_fgd_repro_bench --data ../shared/data [--traces default,cpu050,...|all]
-//                         [--seeds 42-51] [--policies all|fgd,bestfit,...] [--threads 2]
-//                         [--trace-dir DIR] [--expected FILE|none] [--curves]
+//                         [--seeds 42-51] [--policies all+berth|all|fgd,berth,...]
+//                         [--threads 2]
+//                         [--trace-dir DIR] [--expected FILE|none] [--curves] [--runs FILE]
 //                         [--tie-break ranked|uniform]
 //
+// --policies defaults to all+berth: the paper's six and berth's policy ("all" is the six).
 // --tie-break uniform replaces upstream's seeded node order among equal scores by a uniform
 // draw per pod (stock kube-scheduler), to show how much the paper's results lean on it.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -55,6 +59,7 @@ struct Flags {
   std::vector<Policy> policies;
   int threads = 2;
   bool curves = false;
+  std::string runs_csv;  // --runs: one row per run, full precision
   sim::gpushare::TieBreak tie_break = sim::gpushare::TieBreak::kSeededNodeOrder;
 };
 
@@ -62,7 +67,8 @@ struct Flags {
   std::fprintf(stderr,
                "berth_fgd_repro_bench: %s\nusage: berth_fgd_repro_bench [--data DIR] "
                "[--trace-dir DIR] [--expected FILE|none] [--traces LIST|all] [--seeds A-B|LIST] "
-               "[--policies LIST|all] [--threads N] [--tie-break ranked|uniform] [--curves]\n",
+               "[--policies LIST|all|all+berth] [--threads N] [--tie-break ranked|uniform] "
+               "[--curves] [--runs FILE]\n",
                problem.c_str());
   std::exit(2);
 }
@@ -99,7 +105,7 @@ std::vector<uint64_t> ParseSeeds(const std::string& text) {
 Flags ParseFlags(int argc, char** argv) {
   Flags flags;
   std::string seeds = "42-51";
-  std::string policies = "all";
+  std::string policies = "all+berth";
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&]() -> std::string {
@@ -126,6 +132,8 @@ Flags ParseFlags(int argc, char** argv) {
       if (flags.threads < 1) Usage("--threads must be at least 1");
     } else if (arg == "--curves") {
       flags.curves = true;
+    } else if (arg == "--runs") {
+      flags.runs_csv = value();
     } else if (arg == "--tie-break") {
       const std::string rule = value();
       if (rule != "ranked" && rule != "uniform") Usage("--tie-break is ranked or uniform");
@@ -293,9 +301,22 @@ int Run(const Flags& flags) {
     }
   }
 
+  if (!flags.runs_csv.empty()) {
+    std::ofstream out(flags.runs_csv);
+    if (!out) Usage("cannot write '" + flags.runs_csv + "'");
+    out << "trace,policy,seed,unallocated_pct_at_100,placed,failed\n";
+    for (size_t j = 0; j < jobs.size(); ++j) {
+      std::array<char, 64> cell{};
+      std::snprintf(cell.data(), cell.size(), "%.17g", results[j].unallocated_pct_at_100);
+      out << flags.traces[jobs[j].trace] << ',' << sim::gpushare::PolicyName(jobs[j].policy) << ','
+          << jobs[j].seed << ',' << cell.data() << ',' << results[j].placed << ','
+          << results[j].failed << '\n';
+    }
+  }
+
   std::printf("FGD reproduction: unallocated GPU %% at arrived 100%% (mean ± sd over %zu seeds)\n",
               flags.seeds.size());
-  std::printf("%-12s %-11s %15s %15s %7s  %s\n", "trace", "policy", "berth", "paper", "z",
+  std::printf("%-12s %-11s %15s %15s %7s  %s\n", "trace", "policy", "measured", "paper", "z",
               "within 2 sd");
   int outside = 0;
   int compared = 0;
@@ -328,6 +349,40 @@ int Run(const Flags& flags) {
       std::printf("%-12s %-11s %16s %16s %+7.1f  %s\n", flags.traces[t].c_str(),
                   std::string(sim::gpushare::PolicyName(policy)).c_str(), berth_cell.data(),
                   paper_cell.data(), z, within ? "yes" : "NO");
+    }
+  }
+  // berth's policy against FGD on the same runs (docs/simulate.md "The berth policy").
+  const bool both = std::find(flags.policies.begin(), flags.policies.end(), Policy::kFgd) !=
+                        flags.policies.end() &&
+                    std::find(flags.policies.begin(), flags.policies.end(), Policy::kBerth) !=
+                        flags.policies.end();
+  int berth_wins = 0;
+  if (both) {
+    std::printf(
+        "\nberth against FGD: unallocated GPU %% at arrived 100%% (mean ± sd, same seeds)\n");
+    std::printf("%-12s %15s %15s %7s  %s\n", "trace", "fgd", "berth", "delta", "berth <= fgd");
+    for (int t = 0; t < static_cast<int>(traces.size()); ++t) {
+      auto values = [&](Policy policy) {
+        std::vector<double> out;
+        for (size_t j = 0; j < jobs.size(); ++j) {
+          if (jobs[j].trace == t && jobs[j].policy == policy) {
+            out.push_back(results[j].unallocated_pct_at_100);
+          }
+        }
+        return out;
+      };
+      const std::vector<double> fgd = values(Policy::kFgd);
+      const std::vector<double> berth = values(Policy::kBerth);
+      const bool ok = Mean(berth) <= Mean(fgd);
+      berth_wins += ok ? 1 : 0;
+      std::array<char, 32> fgd_cell{};
+      std::array<char, 32> berth_cell{};
+      std::snprintf(fgd_cell.data(), fgd_cell.size(), "%.2f ± %.2f", Mean(fgd),
+                    std::isnan(Sd(fgd)) ? 0 : Sd(fgd));
+      std::snprintf(berth_cell.data(), berth_cell.size(), "%.2f ± %.2f", Mean(berth),
+                    std::isnan(Sd(berth)) ? 0 : Sd(berth));
+      std::printf("%-12s %16s %16s %+7.2f  %s\n", flags.traces[t].c_str(), fgd_cell.data(),
+                  berth_cell.data(), Mean(berth) - Mean(fgd), ok ? "yes" : "NO");
     }
   }
   if (flags.curves) {
@@ -368,6 +423,9 @@ int Run(const Flags& flags) {
       static_cast<double>(PeakRssKib()) / 1024);
   if (compared > 0) {
     std::printf("%d of %d cells within 2 sd of the authors' mean\n", compared - outside, compared);
+  }
+  if (both) {
+    std::printf("berth <= fgd on %d of %zu traces\n", berth_wins, traces.size());
   }
   return 0;
 }

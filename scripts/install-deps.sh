@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages berth builds with, when any is missing. Idempotent: on a
-# machine that has them all it only checks. Needs root (or sudo) to install.
+# machine that has them all it only checks. Needs root (or sudo) to install. With --test it
+# also installs what only the tests need: Chromium, which renders berth simulate's
+# report.html headless (tests/sim/report_browser_test.cc).
 set -euo pipefail
 
 packages=(
@@ -8,6 +10,9 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev libre2-dev
 )
+if [ "${1:-}" = "--test" ]; then
+  packages+=(chromium)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

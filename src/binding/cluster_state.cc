@@ -20,6 +20,7 @@ ClusterState::ClusterState(const model::Snapshot& snapshot, const ResourceTable&
   nonzero_memory_.assign(n, 0);
   pod_count_.assign(n, 0);
   sigs_.resize(n);
+  gpu_kinds_.resize(n);
   version_.assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
     const model::Node& node = snapshot.nodes[i];
@@ -38,6 +39,13 @@ ClusterState::ClusterState(const model::Snapshot& snapshot, const ResourceTable&
     rank_[idx(by_name_[r])] = static_cast<int32_t>(r);
     by_name_map_.emplace(nodes_[idx(by_name_[r])]->meta.name, by_name_[r].v);
   }
+}
+
+int64_t ClusterState::GpuKind(const PodInfo& info) const {
+  if (info.gpu_fraction.has_value()) return 0;
+  if (!gpu_.has_value()) return -1;
+  const int64_t whole = info.resources.request(*gpu_);
+  return whole > 0 ? whole : -1;
 }
 
 std::optional<model::NodeIndex> ClusterState::FindNode(std::string_view name) const {
@@ -60,6 +68,16 @@ void ClusterState::AddPod(model::PodIndex pod, model::NodeIndex node, const PodI
     sigs.push_back(SigCount{info.label_sig, 1});
   } else {
     ++it->count;
+  }
+  if (const int64_t kind = GpuKind(info); kind >= 0) {
+    auto& kinds = gpu_kinds_[i];
+    auto k = std::find_if(kinds.begin(), kinds.end(),
+                          [&](const GpuKindCount& c) { return c.kind == kind; });
+    if (k == kinds.end()) {
+      kinds.push_back(GpuKindCount{kind, 1});
+    } else {
+      ++k->count;
+    }
   }
   if (info.gpu_fraction.has_value() && gpu_fractions_.active() && gpu_.has_value()) {
     devices::FractionLedger& ledger = gpu_fractions_.mutable_ledger(node);
@@ -90,6 +108,13 @@ void ClusterState::RemovePod(model::PodIndex pod, model::NodeIndex node, const P
   BERTH_CHECK(it != sigs.end() && it->count > 0, "RemovePod of a signature not on the node");
   // At zero the entry goes, keeping the others' order: as if the pod had never come.
   if (--it->count == 0) sigs.erase(it);
+  if (const int64_t kind = GpuKind(info); kind >= 0) {
+    auto& kinds = gpu_kinds_[i];
+    auto k = std::find_if(kinds.begin(), kinds.end(),
+                          [&](const GpuKindCount& c) { return c.kind == kind; });
+    BERTH_CHECK(k != kinds.end() && k->count > 0, "RemovePod of a GPU kind not on the node");
+    if (--k->count == 0) kinds.erase(k);
+  }
   if (info.gpu_fraction.has_value() && gpu_fractions_.active() && gpu_.has_value()) {
     devices::FractionLedger& ledger = gpu_fractions_.mutable_ledger(node);
     int32_t released = 0;

@@ -5,7 +5,8 @@
 // records each bind and RemovePod undoes one (a gang rolled back, a preemption victim).
 // Every change bumps the node's version and appends the node to a change log, which lets
 // indexes catch up lazily. Amounts are dense rows indexed by ResourceId.
-// Also how fractional pods share each node's GPUs (devices::FractionBook; GpuSharing).
+// Also how fractional pods share each node's GPUs (devices::FractionBook; GpuSharing) and
+// how many pods of each GPU kind run there (the GpuClustering score plugin).
 // Not thread-safe.
 #pragma once
 
@@ -43,6 +44,13 @@ struct PlacedPod {
   model::NodeIndex node;
 };
 
+// How many pods of one GPU kind a node runs (GpuClustering's "affinity tag"): kind 0 for
+// pods with a fractional GPU request, k for pods of k whole nvidia.com/gpu.
+struct GpuKindCount {
+  int64_t kind = 0;
+  int32_t count = 0;
+};
+
 class ClusterState {
  public:
   ClusterState(const model::Snapshot& snapshot, const ResourceTable& resources);
@@ -64,6 +72,10 @@ class ClusterState {
   // How many pods RemovePod took out of affinity_pods(): a position in it names the same
   // pod only while this count is unchanged (appending keeps positions, removing shifts them).
   uint64_t affinity_removals() const { return affinity_removals_; }
+
+  // The GPU kinds of the pods on the node, in the order they first came; CPU-only pods are
+  // not counted. An entry goes when its count drops to 0.
+  std::span<const GpuKindCount> gpu_kinds(model::NodeIndex n) const { return gpu_kinds_[idx(n)]; }
 
   uint32_t version(model::NodeIndex n) const { return version_[idx(n)]; }
   // Node indexes in the order their state changed (a node appears once per change).
@@ -90,6 +102,8 @@ class ClusterState {
 
  private:
   static size_t idx(model::NodeIndex n) { return static_cast<size_t>(n.v); }
+  // The pod's GPU kind (GpuKindCount), or -1 for a pod without a GPU request.
+  int64_t GpuKind(const PodInfo& info) const;
 
   size_t width_;
   std::vector<const model::Node*> nodes_;
@@ -102,6 +116,7 @@ class ClusterState {
   std::vector<model::NodeIndex> by_name_;
   std::unordered_map<std::string_view, int32_t> by_name_map_;
   std::vector<std::vector<SigCount>> sigs_;
+  std::vector<std::vector<GpuKindCount>> gpu_kinds_;
   std::vector<PlacedPod> affinity_pods_;
   uint64_t affinity_removals_ = 0;
   std::vector<uint32_t> version_;

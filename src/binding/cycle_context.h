@@ -1,7 +1,7 @@
 // CycleContext: what the plugins may read while one pod is evaluated (upstream's framework
 // handle plus CycleState's inputs): the snapshot, the cluster state, the pod and its
-// PodInfo, the profile, the cluster's ResourceClaims. Built per evaluation by the
-// evaluator; borrows everything.
+// PodInfo, the profile, the cluster's ResourceClaims, the GPU-sharing plugins' cycle state. Built
+// per evaluation by the evaluator; borrows everything.
 #pragma once
 
 #include "binding/cluster_state.h"
@@ -17,6 +17,7 @@
 namespace berth::binding {
 
 class ClaimTracker;
+class GpuShareCycle;
 
 struct CycleContext {
   const model::Snapshot& snapshot;
@@ -32,6 +33,9 @@ struct CycleContext {
   // The cluster's ResourceClaims and device allocator (DynamicResources); null when the
   // snapshot has no DRA objects and no pod references a claim.
   const ClaimTracker* claims;
+  // What the GPU-sharing score plugins share across pods (typical pods, per-node fragment
+  // cache); null when no profile weighs one of them.
+  const GpuShareCycle* gpu_share;
 };
 
 }  // namespace berth::binding

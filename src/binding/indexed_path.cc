@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "binding/fit_error.h"
+#include "binding/gpu_share_plugin.h"
 #include "binding/inter_pod_affinity.h"
 #include "binding/node_affinity.h"
 #include "binding/normalize_score.h"
@@ -89,6 +90,8 @@ bool IndexedPath::Eligible(const CycleContext& ctx) {
   }
   // A fractional GPU pod is filtered by GpuSharing on per-GPU state no class captures.
   if (ctx.info.RequestsGpuFraction()) return false;
+  // The GPU-sharing score plugins score on per-GPU and per-pod-kind state too.
+  if (GpuShareScoresPod(ctx)) return false;
   for (const auto& [k, v] : pod.node_selector) {
     if (classes_.IsPerNodeKey(k)) return false;
   }

@@ -1,6 +1,7 @@
 // The explicit registration table of binding's plugins (STYLE.md: no static-init tricks):
 // filters and scores in kube-scheduler's default-profile order, minus the ones a profile
-// disables (filters) or does not weigh (scores). Fresh plugin objects per pod evaluation.
+// disables (filters) or does not weigh (scores), then berth's GPU-sharing score plugins
+// (gpu_share_names.h) for profiles that weigh them. Fresh plugin objects per pod evaluation.
 #pragma once
 
 #include <memory>

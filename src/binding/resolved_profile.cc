@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "binding/gpu_share_names.h"
+
 namespace berth::binding {
 
 namespace {
@@ -33,6 +35,9 @@ ResolvedProfile::ResolvedProfile(const model::SchedulerProfile& profile, int32_t
       // MaxNodeScore / MaxCustomPriorityScore = 100 / 10.
       shape_.push_back(ShapePoint{p.utilization, static_cast<int64_t>(p.score) * 10});
     }
+  }
+  for (std::string_view name : kGpuSharePlugins) {
+    if (Weight(name) > 0) gpu_share_scoring_ = true;
   }
 }
 

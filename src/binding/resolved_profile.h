@@ -39,6 +39,8 @@ class ResolvedProfile {
   const std::vector<ScoredResource>& fit_resources() const { return fit_resources_; }
   const std::vector<ShapePoint>& shape() const { return shape_; }
   const std::vector<ScoredResource>& balanced_resources() const { return balanced_resources_; }
+  // Whether the profile weighs any GPU-sharing score plugin (gpu_share_names.h).
+  bool gpu_share_scoring() const { return gpu_share_scoring_; }
 
  private:
   const model::SchedulerProfile* source_;
@@ -47,6 +49,7 @@ class ResolvedProfile {
   std::vector<ScoredResource> fit_resources_;
   std::vector<ShapePoint> shape_;
   std::vector<ScoredResource> balanced_resources_;
+  bool gpu_share_scoring_ = false;
 };
 
 }  // namespace berth::binding

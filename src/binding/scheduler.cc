@@ -7,6 +7,7 @@
 #include "binding/cluster_state.h"
 #include "binding/cycle_context.h"
 #include "binding/dynamic_resources.h"
+#include "binding/gpu_share_cycle.h"
 #include "binding/indexed_path.h"
 #include "binding/label_sig_table.h"
 #include "binding/namespace_table.h"
@@ -53,6 +54,13 @@ class Scheduler::Impl {
       model::PodIndex p{static_cast<int32_t>(i)};
       state_.AddPod(p, *node, pod_infos_.Get(p));
       placed_[i] = node->v;
+    }
+    // Once per Scheduler, after the input's bound pods are on their nodes: the typical pods
+    // come from the whole snapshot, and the per-node caches follow the node versions.
+    for (const ResolvedProfile& profile : profiles_) {
+      if (!profile.gpu_share_scoring()) continue;
+      gpu_share_ = std::make_unique<GpuShareCycle>(snapshot, resources_, state_, pod_infos_);
+      break;
     }
   }
 
@@ -282,8 +290,9 @@ class Scheduler::Impl {
 
   CycleContext Context(const model::Pod& pod, const PodInfo& info,
                        const ResolvedProfile& profile) const {
-    return CycleContext{snapshot_, resources_, state_, namespaces_, label_sigs_,  pod_infos_,
-                        profile,   pod,        info,   reasons_,    claims_.get()};
+    return CycleContext{snapshot_,   resources_, state_,        namespaces_,
+                        label_sigs_, pod_infos_, profile,       pod,
+                        info,        reasons_,   claims_.get(), gpu_share_.get()};
   }
 
   // The decision for a pod with ResourceClaims through the index, when it provably equals
@@ -359,9 +368,10 @@ class Scheduler::Impl {
   std::vector<ResolvedProfile> profiles_;
   std::vector<int32_t> placed_;      // node whose state holds the pod (input or bound here), or -1
   std::vector<uint8_t> bound_here_;  // 1: bound by this scheduler
-  std::unique_ptr<IndexedPath> index_;     // null when options_.use_index is false
-  core::Diagnostics dropped_diagnostics_;  // the allocator's sink when none was given
-  std::unique_ptr<ClaimTracker> claims_;   // null without DRA objects
+  std::unique_ptr<IndexedPath> index_;        // null when options_.use_index is false
+  core::Diagnostics dropped_diagnostics_;     // the allocator's sink when none was given
+  std::unique_ptr<ClaimTracker> claims_;      // null without DRA objects
+  std::unique_ptr<GpuShareCycle> gpu_share_;  // null unless a profile weighs a GPU-share plugin
   const bool has_prefer_no_schedule_ = AnyPreferNoScheduleTaint(snapshot_);
   const std::vector<ClaimBinding> no_bindings_;
   SchedulerStats stats_;

@@ -10,6 +10,7 @@
 #include "cli/explain_command.h"
 #include "cli/inventory_command.h"
 #include "cli/plan_command.h"
+#include "cli/simulate_command.h"
 #include "cli/version.h"
 
 namespace {
@@ -27,6 +28,7 @@ constexpr const char* kFooter =
     "  kubectl get nodes,pods -A -o yaml | berth plan -f -\n"
     "  berth explain pod/ml/train-0 -f dir  every node's filter verdicts and scores\n"
     "  berth inventory -f manifests/        GPUs per node: MIG layout, sharing, which pods\n"
+    "  berth simulate --fleet f/ --trace philly.csv --report out/   replay a trace\n"
     "\nExit codes: 0 all objects planned; 1 some objects were bad (the rest are planned);\n"
     "2 nothing could be planned (bad flags, unreadable input, unknown pod).";
 
@@ -115,6 +117,48 @@ int Run(int argc, char** argv) {
   inventory_cmd->add_option("--now", inventory.now, kNowHelp);
   inventory_cmd->add_option("--cluster", inventory.clusters, kClusterHelp);
 
+  berth::cli::SimulateFlags simulate;
+  CLI::App* simulate_cmd = app.add_subcommand(
+      "simulate", "Replay a trace over virtual time through the engine; compare policies");
+  simulate_cmd->add_option("--fleet", simulate.fleet,
+                           "The fleet: YAML objects (file or folder), or OpenB's node list CSV");
+  simulate_cmd->add_option("--trace", simulate.trace, "The trace file to replay");
+  simulate_cmd
+      ->add_option("--format", simulate.format,
+                   "Trace format: philly, pollux, csv, jsonl or openb (default: detected)")
+      ->check(CLI::IsMember({"philly", "pollux", "csv", "berth-csv", "jsonl", "berth-jsonl",
+                             "openb"}));
+  simulate_cmd->add_option(
+      "--policy", simulate.policy,
+      "Policies to compare, comma-separated. openb: random, dotprod, clustering, packing, "
+      "bestfit, fgd or all; queued traces: default, LeastAllocated, MostAllocated, "
+      "RequestedToCapacityRatio");
+  simulate_cmd->add_option("--seeds", simulate.seeds, "Seeds: 42, 42-51 or 1,5,9 (openb)")
+      ->capture_default_str();
+  simulate_cmd->add_option("--until", simulate.until,
+                           "Stop after this much virtual time (30d, 12h, 90m); default: the end");
+  simulate_cmd->add_option("--report", simulate.report,
+                           "Write summary.json, metrics.csv and report.html into this folder");
+  simulate_cmd->add_option("--scenario", simulate.scenario,
+                           "A SimulationScenario file: fleet, trace and failure/maintenance events");
+  simulate_cmd->add_option("--tenant-queues", simulate.tenant_queues,
+                           "CSV file tenant,namespace,local_queue mapping trace tenants to queues");
+  simulate_cmd->add_option("--tenant-queue", simulate.tenant_queue,
+                           "TENANT=NAMESPACE/QUEUE (TENANT * for the rest); repeatable");
+  simulate_cmd->add_option("--cluster", simulate.cluster,
+                           "The fleet's cluster the trace runs on (default: default)");
+  simulate_cmd->add_option("--interval", simulate.interval, "Metrics interval")
+      ->capture_default_str();
+  simulate_cmd->add_option("--cycle-interval", simulate.cycle_interval,
+                           "Run admission every interval instead of after every change");
+  simulate_cmd->add_option("--max-gpus-per-pod", simulate.max_gpus_per_pod,
+                           "Split larger jobs into pods of at most this many GPUs")
+      ->capture_default_str();
+  simulate_cmd->add_option("--threads", simulate.threads, "Runs in parallel (openb)")
+      ->capture_default_str();
+  simulate_cmd->add_flag("--skip-bad-rows", simulate.skip_bad_rows,
+                         "Warn about malformed trace rows and go on without them");
+
   CLI::App* version_cmd = app.add_subcommand("version", "Print the berth version");
 
   // Set after the subcommands, which would otherwise inherit the top-level footer.
@@ -138,6 +182,7 @@ int Run(int argc, char** argv) {
   if (*explain_cmd) return berth::cli::RunExplainCommand(explain, std::cout, std::cerr);
   if (*demo_cmd) return berth::cli::RunDemoCommand(demo, std::cout, std::cerr);
   if (*inventory_cmd) return berth::cli::RunInventoryCommand(inventory, std::cout, std::cerr);
+  if (*simulate_cmd) return berth::cli::RunSimulateCommand(simulate, std::cout, std::cerr);
   if (*version_cmd) {
     std::cout << berth::cli::VersionString() << '\n';
     return 0;

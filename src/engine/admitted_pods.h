@@ -6,6 +6,8 @@
 // Pure; called by the engine's admission oracle and for workloads admitted in the input.
 #pragma once
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "model/kueue.h"
@@ -23,5 +25,15 @@ struct AdmittedPod {
 std::vector<AdmittedPod> AdmittedPods(const model::Snapshot& snapshot,
                                       const model::Workload& workload,
                                       const model::Admission& admission);
+
+// The pods a workload runs under `admission` as guests of another scheduler (fleet dispatch
+// to a worker, berth simulate's replay): its expanded pods, or for a Workload without a job
+// its pod set templates (named <workload>-<pod set>-<i>); the nodeLabels and tolerations of
+// the admission's flavors in `flavor_cluster` injected; a topology assignment pinned by
+// nodeSelector; `worker` as their cluster; no nodeName and no ResourceClaims. Linear in the
+// pods.
+std::vector<model::Pod> GuestPods(const model::Snapshot& whole, int32_t workload,
+                                  const model::Admission& admission,
+                                  const std::string& flavor_cluster, const std::string& worker);
 
 }  // namespace berth::engine

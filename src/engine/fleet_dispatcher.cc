@@ -4,59 +4,10 @@
 #include <unordered_map>
 
 #include "core/check.h"
-#include "dispatch/flavor_injection.h"
+#include "engine/admitted_pods.h"
 
 namespace berth::engine {
 namespace {
-
-// The pods a workload runs under `admission`, as they must be scheduled on the worker:
-// its expanded pods (or, for a Workload given without a job, its pod set templates), the
-// flavors' nodeLabels and tolerations of `flavor_cluster` injected, a topology assignment
-// pinned by nodeSelector, the worker as their cluster.
-std::vector<model::Pod> GuestPods(const model::Snapshot& whole, int32_t workload,
-                                  const model::Admission& admission,
-                                  const std::string& flavor_cluster, const std::string& worker) {
-  const model::Workload& w = whole.kueue_workloads[static_cast<size_t>(workload)];
-  std::vector<model::Pod> out;
-  for (size_t ps = 0; ps < w.pod_sets.size(); ++ps) {
-    const model::KueuePodSet& set = w.pod_sets[ps];
-    auto assignment = std::find_if(admission.pod_set_assignments.begin(),
-                                   admission.pod_set_assignments.end(),
-                                   [&](const model::PodSetAssignment& a) { return a.name == set.name; });
-    if (assignment == admission.pod_set_assignments.end()) continue;
-    const dispatch::FlavorInjection injection =
-        dispatch::InjectionFor(whole, flavor_cluster, *assignment);
-    const bool expanded = ps < w.pods.size() && !w.pods[ps].empty();
-    for (int32_t i = 0; i < assignment->count; ++i) {
-      model::Pod pod;
-      if (expanded) {
-        if (static_cast<size_t>(i) >= w.pods[ps].size()) break;
-        pod = whole.pods[static_cast<size_t>(w.pods[ps][static_cast<size_t>(i)])];
-      } else {
-        pod = set.pod_template;
-        pod.meta.name = w.meta.name + "-" + set.name + "-" + std::to_string(i);
-        pod.meta.namespace_ = w.meta.namespace_;
-      }
-      pod.node_name.clear();
-      pod.cluster = worker;
-      // Claims stay with the cluster that owns them; dispatch places the pods' other needs.
-      pod.resource_claims.clear();
-      for (const auto& [key, value] : injection.node_selector) pod.node_selector[key] = value;
-      for (const core::Toleration& t : injection.tolerations) {
-        if (std::find(pod.tolerations.begin(), pod.tolerations.end(), t) == pod.tolerations.end()) {
-          pod.tolerations.push_back(t);
-        }
-      }
-      if (assignment->topology_assignment) {
-        if (auto pinned = dispatch::PodTopologySelector(*assignment->topology_assignment, i)) {
-          for (const auto& [key, value] : *pinned) pod.node_selector[key] = value;
-        }
-      }
-      out.push_back(std::move(pod));
-    }
-  }
-  return out;
-}
 
 // The admission's total usage as a ResourceVector (resources the catalog lacks: nothing in
 // the fleet offers them, so no cluster's free capacity can be checked for them).

@@ -25,6 +25,9 @@ struct AdmissionOptions {
   // Upper bound on scheduling cycles; 0 picks 4 × (workloads + ClusterQueues) + 64. Every
   // cycle that changes nothing ends the run first (docs/queueing.md, "Termination").
   int32_t max_cycles = 0;
+  // false: decisions carry no flavor attempts or preemption candidates (attempts,
+  // candidates), which explain prints and a simulation never reads; the decisions are the same.
+  bool explain = true;
 };
 
 enum class WorkloadOutcome {

@@ -4,6 +4,8 @@
 #include <optional>
 #include <set>
 
+#include "core/check.h"
+
 namespace berth::queueing {
 namespace {
 
@@ -34,7 +36,8 @@ AdmissionScheduler::AdmissionScheduler(const model::Snapshot& snapshot,
       preemptor_(state_),
       assigner_(state_, &preemptor_),
       decisions_(snapshot.kueue_workloads.size()),
-      in_cluster_(snapshot.kueue_workloads.size(), false) {
+      in_cluster_(snapshot.kueue_workloads.size(), false),
+      finished_(snapshot.kueue_workloads.size(), false) {
   if (snapshot.kueue_config && snapshot.kueue_config->admission_fair_sharing) {
     afs_ = std::make_unique<AdmissionFairSharing>(
         snapshot, state_.setup(), *snapshot.kueue_config->admission_fair_sharing,
@@ -162,12 +165,15 @@ void AdmissionScheduler::ClassifyPending(int32_t i, WorkloadDecision& d) {
   queues_[static_cast<size_t>(q)].Push(i);
 }
 
-void AdmissionScheduler::Classify() {
+void AdmissionScheduler::Classify(bool holders_only) {
   // Holders first, so every pending workload sees the quota already taken.
   std::vector<int32_t> pending;
   for (size_t i = 0; i < snapshot_.kueue_workloads.size(); ++i) {
     const model::Workload& wl = snapshot_.kueue_workloads[i];
     if (wl.cluster != options_.cluster) continue;
+    const bool holder =
+        wl.admission && ConditionTrue(wl, "QuotaReserved") && !ConditionTrue(wl, "Evicted");
+    if (holders_only && !holder) continue;
     in_cluster_[i] = true;
     const int32_t idx = static_cast<int32_t>(i);
     state_.info(idx) = BuildWorkloadInfo(wl, idx);
@@ -178,7 +184,7 @@ void AdmissionScheduler::Classify() {
       d.admission = wl.admission;
       continue;
     }
-    if (wl.admission && ConditionTrue(wl, "QuotaReserved") && !ConditionTrue(wl, "Evicted")) {
+    if (holder) {
       ClassifyHolder(idx, d);
     } else {
       pending.push_back(idx);
@@ -193,11 +199,11 @@ AdmissionScheduler::Entry AdmissionScheduler::Nominate(int32_t wl) {
   const WorkloadInfo& info = state_.info(wl);
   for (const auto& ps : info.pod_sets) e.counts.push_back(ps.count);
   auto attempt = [&](const std::vector<int32_t>& counts, Entry& out) {
-    out.assignment = assigner_.Assign(info, counts, true);
+    out.assignment = assigner_.Assign(info, counts, options_.explain);
     out.preemption = {};
     if (out.assignment.mode == Assignment::Mode::kPreempt) {
       out.preemption = preemptor_.GetTargets(info, info.cq, out.assignment.usage,
-                                             out.assignment.contested, true);
+                                             out.assignment.contested, options_.explain);
       // TAS: victims for the placement too, or NoFit if none would make it fit.
       assigner_.CompleteTopologyTargets(info, out.assignment, out.preemption);
     }
@@ -303,7 +309,7 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
         queues_[static_cast<size_t>(q)].PushSticky(e.wl);
         return true;
       }
-      e.preemption = preemptor_.GetTargets(info, q, a.usage, a.contested, true);
+      e.preemption = preemptor_.GetTargets(info, q, a.usage, a.contested, options_.explain);
       d.candidates = e.preemption.candidates;
       if (e.preemption.targets.empty()) {
         d.reason = "WaitingForQuota";
@@ -393,6 +399,7 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
   }
   d.outcome = all_ready ? WorkloadOutcome::kAdmitted : WorkloadOutcome::kQuotaReserved;
   d.admission = std::move(admission);
+  log_.push_back({e.wl, true});
   d.reason.clear();
   d.message.clear();
   return true;
@@ -458,19 +465,16 @@ ClusterQueueState AdmissionScheduler::CqState(int32_t q) const {
   return s;
 }
 
-AdmissionResult AdmissionScheduler::Run() {
-  Classify();
-  const int64_t num_workloads = static_cast<int64_t>(snapshot_.kueue_workloads.size());
-  const int64_t num_cqs = static_cast<int64_t>(queues_.size());
-  const int64_t max_cycles =
-      options_.max_cycles > 0 ? options_.max_cycles : 4 * (num_workloads + num_cqs) + 64;
-  AdmissionResult result;
+int32_t AdmissionScheduler::RunCycles(int64_t max_cycles) {
   int32_t cycle = 0;
   std::vector<Entry> entries;
   while (cycle < max_cycles) {
     entries.clear();
     for (size_t q = 0; q < queues_.size(); ++q) {
-      if (auto wl = queues_[q].Pop()) entries.push_back(Nominate(*wl));
+      std::optional<int32_t> wl = queues_[q].Pop();
+      // A workload Finished while queued (cancelled) is dropped when it surfaces.
+      while (wl && finished_[static_cast<size_t>(*wl)]) wl = queues_[q].Pop();
+      if (wl) entries.push_back(Nominate(*wl));
     }
     if (entries.empty()) break;
     ++cycle;
@@ -483,6 +487,7 @@ AdmissionResult AdmissionScheduler::Run() {
     std::set<int32_t> freed_roots;
     for (int32_t v : cycle_victims_) {
       if (oracle_ != nullptr) oracle_->Release(v);
+      log_.push_back({v, false});
       const int32_t q = state_.info(v).cq;
       queues_[static_cast<size_t>(q)].Push(v);
       if (!freed_roots.insert(state_.tree().Root(q)).second) continue;
@@ -491,7 +496,17 @@ AdmissionResult AdmissionScheduler::Run() {
     }
     if (!progress) break;
   }
-  result.cycles = cycle;
+  return cycle;
+}
+
+AdmissionResult AdmissionScheduler::Run() {
+  Classify(false);
+  const int64_t num_workloads = static_cast<int64_t>(snapshot_.kueue_workloads.size());
+  const int64_t num_cqs = static_cast<int64_t>(queues_.size());
+  const int64_t max_cycles =
+      options_.max_cycles > 0 ? options_.max_cycles : 4 * (num_workloads + num_cqs) + 64;
+  AdmissionResult result;
+  result.cycles = RunCycles(max_cycles);
   // Workloads parked with an equivalent one never became head themselves: they wait for the
   // same reason, so they carry its message (Kueue leaves them without a new condition).
   for (size_t i = 0; i < decisions_.size(); ++i) {
@@ -532,6 +547,46 @@ AdmissionResult AdmissionScheduler::Run() {
     }
   }
   return result;
+}
+
+void AdmissionScheduler::Start() { Classify(true); }
+
+void AdmissionScheduler::Submit(int32_t wl, std::optional<core::Timestamp> queue_order_time) {
+  const size_t i = static_cast<size_t>(wl);
+  BERTH_CHECK(!state_.held(wl).has_value(), "Submit: the workload already holds quota");
+  in_cluster_[i] = true;
+  finished_[i] = false;
+  state_.info(wl) = BuildWorkloadInfo(state_.workload(wl), wl);
+  if (queue_order_time) state_.info(wl).queue_timestamp = *queue_order_time;
+  decisions_[i] = WorkloadDecision{};
+  decisions_[i].workload = wl;
+  ClassifyPending(wl, decisions_[i]);
+}
+
+void AdmissionScheduler::Finish(int32_t wl) {
+  finished_[static_cast<size_t>(wl)] = true;
+  if (!state_.held(wl)) return;
+  const int32_t q = state_.info(wl).cq;
+  state_.Release(wl);
+  if (oracle_ != nullptr) oracle_->Release(wl);
+  for (int32_t member : state_.cq(q).same_tree) queues_[static_cast<size_t>(member)].Reactivate();
+}
+
+void AdmissionScheduler::ReactivateAll() {
+  for (PendingQueue& q : queues_) q.Reactivate();
+}
+
+AdmissionScheduler::Changes AdmissionScheduler::Schedule(core::Timestamp now) {
+  options_.now = now;
+  log_.clear();
+  const int64_t max_cycles = options_.max_cycles > 0
+                                 ? options_.max_cycles
+                                 : 4 * static_cast<int64_t>(queues_.size()) + 4'000'000;
+  Changes changes;
+  changes.cycles = RunCycles(max_cycles);
+  changes.changes = std::move(log_);
+  log_.clear();
+  return changes;
 }
 
 }  // namespace berth::queueing

@@ -6,7 +6,9 @@
 // against the mutating quota tree (cohort re-check), and requeue. With Admission Fair Sharing
 // the ClusterQueues that use it order their heads by LocalQueue usage, and every admission
 // adds its entry penalty (admission_fair_sharing.h).
-// Used by RunAdmission; one instance per run; not thread-safe.
+// Used by RunAdmission (one instance per run) and, incrementally, by berth simulate: Start,
+// then Submit / Finish / Schedule as virtual time passes, each costing only the cycles the
+// change causes (no rescan of the workloads). Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +40,44 @@ class AdmissionScheduler {
 
   AdmissionResult Run();
 
+  // --- Incremental use -----------------------------------------------------------------
+  // Classifies the workloads of the cluster that hold quota in the input (charged and placed
+  // as Run does); every other workload takes part only once Submitted. Call once, first.
+  void Start();
+  // The workload (of this cluster, holding nothing) arrives or comes back: queued in its
+  // ClusterQueue as Kueue queues it, or left inadmissible (decision() says why).
+  // `queue_order_time`, when given, replaces its queue-order timestamp (Kueue's requeue after
+  // a PodsReady-timeout eviction). O(log queue).
+  void Submit(int32_t wl, std::optional<core::Timestamp> queue_order_time = std::nullopt);
+  // The workload ended (finished, failed or evicted outside Kueue's own preemption): its
+  // quota and placement are freed and the parked workloads of its cohort tree retried. A
+  // no-op when it holds nothing (a pending one is taken out of its queue lazily: it is never
+  // admitted once Finished). O(usage · depth + parked groups of the tree).
+  void Finish(int32_t wl);
+  // Every parked workload of every ClusterQueue gets another chance (capacity outside Kueue's
+  // quota changed: nodes came back or were added). O(parked groups).
+  void ReactivateAll();
+  // What one Schedule call changed.
+  struct Change {
+    int32_t workload = -1;
+    bool admitted = false;  // true: quota reserved (and placed); false: evicted by preemption
+  };
+  struct Changes {
+    // In the order they happened: one workload may be admitted, preempted and admitted again
+    // within one call.
+    std::vector<Change> changes;
+    int32_t cycles = 0;
+  };
+  // Runs scheduling cycles at `now` until one changes nothing; admissions are stamped `now`.
+  Changes Schedule(core::Timestamp now);
+  const WorkloadDecision& decision(int32_t wl) const {
+    return decisions_[static_cast<size_t>(wl)];
+  }
+  bool holds_quota(int32_t wl) const { return state_.held(wl).has_value(); }
+  int32_t cluster_queue_of(int32_t wl) const { return state_.info(wl).cq; }
+  size_t pending_in(int32_t cq) const { return queues_[static_cast<size_t>(cq)].size(); }
+  const AdmissionState& state() const { return state_; }
+
  private:
   struct Entry {
     int32_t wl = -1;
@@ -46,7 +86,9 @@ class AdmissionScheduler {
     PreemptionResult preemption;
   };
 
-  void Classify();
+  void Classify(bool holders_only);
+  // Runs cycles until one changes nothing or `max_cycles` ran; returns the cycles run.
+  int32_t RunCycles(int64_t max_cycles);
   void ClassifyHolder(int32_t i, WorkloadDecision& d);
   void ClassifyPending(int32_t i, WorkloadDecision& d);
   Entry Nominate(int32_t wl);
@@ -83,6 +125,10 @@ class AdmissionScheduler {
   std::vector<std::pair<int32_t, FrUsage>> cycle_reservations_;
   // "cq#equivalence" -> the last workload parked for that group (its message explains the rest).
   std::unordered_map<std::string, int32_t> parked_by_;
+  // Incremental use: what the cycles since the last Schedule changed; workloads Finished
+  // while still queued (skipped when popped).
+  std::vector<Change> log_;
+  std::vector<bool> finished_;
 };
 
 }  // namespace berth::queueing

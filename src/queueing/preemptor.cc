@@ -142,7 +142,11 @@ class CandidateStream {
           buffer_.push_back({w, src.cq, Variant::kSameQueue});
           return true;
         }
-        if (cand.priority > pre_.priority) src.it = src.end;
+        if (cand.priority > pre_.priority ||
+            (cand.priority == pre_.priority &&
+             policy_.within_cluster_queue == model::PreemptionPolicy::kLowerPriority)) {
+          src.it = src.end;
+        }
         continue;
       }
       if (src.hierarchy) {
@@ -151,7 +155,9 @@ class CandidateStream {
           return true;
         }
         if (policy_.reclaim_within_cohort != model::PreemptionPolicy::kAny &&
-            cand.priority > pre_.priority) {
+            (cand.priority > pre_.priority ||
+             (cand.priority == pre_.priority &&
+              policy_.reclaim_within_cohort == model::PreemptionPolicy::kLowerPriority))) {
           src.it = src.end;
         }
         continue;
@@ -263,11 +269,31 @@ PreemptionResult Preemptor::GetTargets(const WorkloadInfo& wl, int32_t cq, const
   }
   // Upper bounds on what each attempt could free, per contested FR: an attempt whose bound
   // cannot cover the request is skipped without reading a single candidate.
+  // What the own queue's victims could free per contested FR: the holders the policy may
+  // preempt form a prefix of its admitted set (ascending priority), read until the first
+  // that no later one can beat; with equal priorities and LowerPriority that is nothing.
+  std::vector<int64_t> own_freeable_by_fr(contested.size(), 0);
+  if (policy.within_cluster_queue != model::PreemptionPolicy::kNever) {
+    for (int32_t w : own) {
+      const WorkloadInfo& cand = state_.info(w);
+      if (policy.within_cluster_queue != model::PreemptionPolicy::kAny &&
+          (cand.priority > wl.priority ||
+           (cand.priority == wl.priority &&
+            policy.within_cluster_queue == model::PreemptionPolicy::kLowerPriority))) {
+        break;
+      }
+      for (size_t i = 0; i < contested.size(); ++i) {
+        for (const auto& [fr, v] : state_.held(w)->usage) {
+          if (fr == contested[i]) own_freeable_by_fr[i] += v;
+        }
+      }
+    }
+  }
   auto hopeless = [&](bool allow_borrowing) {
-    for (int32_t fr : contested) {
+    for (size_t i = 0; i < contested.size(); ++i) {
+      const int32_t fr = contested[i];
       const int64_t request = Request(usage, fr);
-      const int64_t own_freeable =
-          policy.within_cluster_queue != model::PreemptionPolicy::kNever ? tree.Usage(cq, fr) : 0;
+      const int64_t own_freeable = own_freeable_by_fr[i];
       // Only victims of its own queue lower the preemptor's own usage.
       if (!allow_borrowing &&
           tree.Usage(cq, fr) - own_freeable + request > tree.SubtreeQuota(cq, fr)) {

@@ -82,6 +82,15 @@ TEST(MetricsRecorderTest, IntervalRowsAreTimeWeighted) {
   EXPECT_EQ(m.rows[2].finished, 1);
   EXPECT_EQ(m.rows[2].running, 0);
   EXPECT_EQ(m.rows[2].pending_by_queue, (std::vector<int64_t>{0, 0}));
+  // Work lost is booked in the interval of the stop: 7 GPU-s preempted at 15 s, 4 failed at 20.
+  EXPECT_EQ(m.rows[0].preemption_gpu_hours_lost, 0);
+  EXPECT_NEAR(m.rows[1].preemption_gpu_hours_lost, 7 * kGpuSecond, 1e-15);
+  EXPECT_EQ(m.rows[1].failure_gpu_hours_lost, 0);
+  EXPECT_NEAR(m.rows[2].failure_gpu_hours_lost, 4 * kGpuSecond, 1e-15);
+  // No labels given: no per-flavor or per-model columns.
+  EXPECT_TRUE(m.flavor_names.empty());
+  EXPECT_TRUE(m.rows[0].allocated_pct_by_flavor.empty());
+  EXPECT_TRUE(m.by_gpu_model.empty());
 }
 
 TEST(MetricsRecorderTest, EndOfRunFigures) {
@@ -242,6 +251,159 @@ TEST(MetricsRecorderTest, FailuresWithoutRequeueNeverComeBack) {
   EXPECT_EQ(m.makespan_ms, 3'600'000);
 }
 
+// Pools (flavor, model): (spot, A100) 4 GPUs, (on-demand, A100) 4 GPUs, (on-demand, H100)
+// 8 GPUs, of which 4 are lost at 5 s. Job a: 2 GPUs on (spot, A100) from 0 to 10 s; job b:
+// 4 GPUs on (on-demand, H100) from 0 to 5 s; job c: 1 GPU on flavor "byo" (no pool) from 0 s;
+// job d: 1 GPU, no labels. 5 s intervals, end at 10 s.
+RunMetrics LabelledRun() {
+  MetricsRecorder r({.interval_ms = 5'000, .entitlements = {}});
+  r.RecordPoolCapacity(0, {"spot", "A100"}, 4000);
+  r.RecordPoolCapacity(0, {"on-demand", "A100"}, 4000);
+  r.RecordPoolCapacity(0, {"on-demand", "H100"}, 8000);
+  r.RecordPoolCapacity(0, {"", ""}, 1000);  // unlabelled: ignored
+  JobIndex a = r.RecordSubmitted(0, {"t", "q", "c", 2000, 0, 0});
+  JobIndex b = r.RecordSubmitted(0, {"t", "q", "c", 4000, 0, 0});
+  JobIndex c = r.RecordSubmitted(0, {"t", "q", "c", 1000, 0, 0});
+  JobIndex d = r.RecordSubmitted(0, {"t", "q", "c", 1000, 0, 0});
+  r.RecordStarted(0, a, {"spot", "A100"});
+  r.RecordStarted(0, b, {"on-demand", "H100"});
+  r.RecordStarted(0, c, {"byo", ""});
+  r.RecordStarted(0, d);
+  r.RecordFinished(5'000, b);
+  r.RecordPoolCapacity(5'000, {"on-demand", "H100"}, 4000);  // replaces the 8 GPUs
+  r.RecordFinished(10'000, a);
+  return r.Finish(10'000);
+}
+
+TEST(MetricsRecorderTest, UtilisationPerFlavorAndGpuModel) {
+  RunMetrics m = LabelledRun();
+  ASSERT_EQ(m.flavor_names, (std::vector<std::string>{"spot", "on-demand", "byo"}));
+  ASSERT_EQ(m.gpu_model_names, (std::vector<std::string>{"A100", "H100"}));
+  ASSERT_EQ(m.by_flavor.size(), 3u);  // sorted by name
+  EXPECT_EQ(m.by_flavor[0].name, "byo");
+  EXPECT_FALSE(m.by_flavor[0].allocated_pct.has_value());  // no capacity recorded
+  EXPECT_NEAR(m.by_flavor[0].gpu_hours_allocated, 10 * kGpuSecond, 1e-15);
+  EXPECT_EQ(m.by_flavor[0].gpu_hours_available, 0);
+  // on-demand: 4 GPUs x 5 s of 12 GPUs x 5 s + 8 GPUs x 5 s = 20 of 100 GPU-s.
+  EXPECT_EQ(m.by_flavor[1].name, "on-demand");
+  ASSERT_TRUE(m.by_flavor[1].allocated_pct.has_value());
+  EXPECT_DOUBLE_EQ(*m.by_flavor[1].allocated_pct, 20.0);
+  EXPECT_NEAR(m.by_flavor[1].gpu_hours_available, 100 * kGpuSecond, 1e-15);
+  EXPECT_NEAR(m.by_flavor[1].gpu_hours_allocated, 20 * kGpuSecond, 1e-15);
+  EXPECT_EQ(m.by_flavor[2].name, "spot");
+  EXPECT_DOUBLE_EQ(*m.by_flavor[2].allocated_pct, 50.0);  // 2 of 4 all along
+  ASSERT_EQ(m.by_gpu_model.size(), 2u);
+  EXPECT_EQ(m.by_gpu_model[0].name, "A100");
+  EXPECT_DOUBLE_EQ(*m.by_gpu_model[0].allocated_pct, 25.0);  // 2 x 10 of 8 x 10
+  EXPECT_EQ(m.by_gpu_model[1].name, "H100");
+  EXPECT_DOUBLE_EQ(*m.by_gpu_model[1].allocated_pct, 100.0 / 3);  // 4 x 5 of 8 x 5 + 4 x 5
+}
+
+TEST(MetricsRecorderTest, UtilisationPerLabelInEachInterval) {
+  RunMetrics m = LabelledRun();
+  ASSERT_EQ(m.rows.size(), 2u);
+  // Columns in first-seen order: spot, on-demand, byo / A100, H100.
+  ASSERT_EQ(m.rows[0].allocated_pct_by_flavor.size(), 3u);
+  EXPECT_DOUBLE_EQ(m.rows[0].allocated_pct_by_flavor[0], 50);
+  EXPECT_DOUBLE_EQ(m.rows[0].allocated_pct_by_flavor[1], 100.0 / 3);  // 4 of 12
+  EXPECT_TRUE(std::isnan(m.rows[0].allocated_pct_by_flavor[2]));      // no capacity
+  EXPECT_DOUBLE_EQ(m.rows[0].allocated_pct_by_gpu_model[0], 25);
+  EXPECT_DOUBLE_EQ(m.rows[0].allocated_pct_by_gpu_model[1], 50);
+  EXPECT_DOUBLE_EQ(m.rows[1].allocated_pct_by_flavor[0], 50);
+  EXPECT_DOUBLE_EQ(m.rows[1].allocated_pct_by_flavor[1], 0);
+  EXPECT_DOUBLE_EQ(m.rows[1].allocated_pct_by_gpu_model[1], 0);
+}
+
+TEST(MetricsRecorderTest, LabelsSeenLaterArePaddedWithNaN) {
+  MetricsRecorder r({.interval_ms = 10, .entitlements = {}});
+  r.RecordPoolCapacity(0, {"a", ""}, 1000);
+  r.RecordPoolCapacity(15, {"b", ""}, 1000);
+  JobIndex j = r.RecordSubmitted(15, {"t", "q", "c", 1000, 0, 0});
+  r.RecordStarted(15, j, {"b", ""});
+  RunMetrics m = r.Finish(20);
+  ASSERT_EQ(m.rows.size(), 2u);
+  ASSERT_EQ(m.rows[0].allocated_pct_by_flavor.size(), 2u);
+  EXPECT_DOUBLE_EQ(m.rows[0].allocated_pct_by_flavor[0], 0);
+  EXPECT_TRUE(std::isnan(m.rows[0].allocated_pct_by_flavor[1]));
+  EXPECT_DOUBLE_EQ(m.rows[1].allocated_pct_by_flavor[1], 100);  // [15, 20) full
+  EXPECT_DOUBLE_EQ(*m.by_flavor[1].allocated_pct, 100);         // b exists from 15 on
+}
+
+// Failure events (times in s): A at 10 hits j0 and j1, both requeued; j0 runs again at 12,
+// j1 at 20: A recovered after 10 s. B at 30 hits j2, not requeued: never recovered. C at 40
+// hits nothing. D at 45 hits j3, which is cancelled at 50 while waiting: recovered after 5 s.
+// j4 fails at 12 on its own (no event) and never restarts.
+TEST(MetricsRecorderTest, FailureEventsRecoverWhenEveryJobTheyHitRunsAgain) {
+  MetricsRecorder r({.interval_ms = 60'000, .entitlements = {}});
+  std::vector<JobIndex> j;
+  for (int i = 0; i < 5; ++i) {
+    j.push_back(r.RecordSubmitted(0, {"t", "q", "c", 1000 * (i + 1), 0, 0}));
+    r.RecordStarted(0, j.back());
+  }
+  FailureIndex a = r.RecordFailureEvent(10'000, "node n1");
+  r.RecordFailed(10'000, j[0], true, a);
+  r.RecordFailed(10'000, j[1], true, a);
+  r.RecordStarted(12'000, j[0]);
+  r.RecordFailed(12'000, j[4], true);
+  r.RecordStarted(20'000, j[1]);
+  FailureIndex b = r.RecordFailureEvent(30'000, "gpu n2/3");
+  r.RecordFailed(30'000, j[2], false, b);
+  EXPECT_EQ(r.RecordFailureEvent(40'000, "node n3 (idle)").v, 2);
+  FailureIndex d = r.RecordFailureEvent(45'000, "cluster east");
+  r.RecordFailed(45'000, j[3], true, d);
+  r.RecordCancelled(50'000, j[3]);
+  RunMetrics m = r.Finish(60'000);
+
+  ASSERT_EQ(m.failure_events.size(), 4u);
+  EXPECT_EQ(m.failure_events[0].what, "node n1");
+  EXPECT_EQ(m.failure_events[0].t_ms, 10'000);
+  EXPECT_EQ(m.failure_events[0].jobs_hit, 2);
+  // j0 (1 GPU) and j1 (2 GPUs) ran 10 s each: 30 GPU-s rerun.
+  EXPECT_NEAR(m.failure_events[0].gpu_hours_lost, 30 * kGpuSecond, 1e-15);
+  ASSERT_TRUE(m.failure_events[0].recovered_after_s.has_value());
+  EXPECT_DOUBLE_EQ(*m.failure_events[0].recovered_after_s, 10);
+  EXPECT_FALSE(m.failure_events[1].recovered_after_s.has_value());
+  EXPECT_NEAR(m.failure_events[1].gpu_hours_lost, 90 * kGpuSecond, 1e-15);  // 3 GPUs x 30 s
+  EXPECT_EQ(m.failure_events[2].jobs_hit, 0);
+  EXPECT_EQ(m.failure_events[2].recovered_after_s, 0.0);
+  EXPECT_DOUBLE_EQ(*m.failure_events[3].recovered_after_s, 5);
+
+  // Time to recover over A and D (C hit nothing); B never recovered.
+  EXPECT_EQ(m.failure_recovery_s.count, 2);
+  EXPECT_DOUBLE_EQ(m.failure_recovery_s.mean, 7.5);
+  EXPECT_DOUBLE_EQ(m.failure_recovery_s.max, 10);
+  EXPECT_EQ(m.failure_events_not_recovered, 1);
+  // Per job: 5 failed attempts; j2 (for good), j3 (cancelled) and j4 (pending) never came back.
+  EXPECT_EQ(m.failures, 5);
+  EXPECT_EQ(m.jobs_not_recovered, 3);
+  EXPECT_EQ(m.recovery_s.count, 2);  // j0 after 2 s, j1 after 10 s
+  // j4 (5 GPUs x 12 s) is in the total but in no event.
+  EXPECT_NEAR(m.failure_gpu_hours_lost, (30 + 90 + 4 * 45 + 5 * 12) * kGpuSecond, 1e-12);
+  ASSERT_EQ(m.rows.size(), 1u);
+  EXPECT_NEAR(m.rows[0].failure_gpu_hours_lost, m.failure_gpu_hours_lost, 1e-12);
+}
+
+TEST(MetricsRecorderTest, FailureThatHitsMoreJobsLaterRecoversWithTheLast) {
+  // A cluster is lost at 10 s: one job fails at once and restarts at 15 s; another fails when
+  // the toleration expires at 20 s and restarts at 30 s. Recovery: 20 s after the loss.
+  MetricsRecorder r;
+  JobIndex x = r.RecordSubmitted(0, {"t", "q", "c", 1000, 0, 0});
+  JobIndex y = r.RecordSubmitted(0, {"t", "q", "c", 1000, 0, 0});
+  r.RecordStarted(0, x);
+  r.RecordStarted(0, y);
+  FailureIndex lost = r.RecordFailureEvent(10'000, "cluster west");
+  r.RecordFailed(10'000, x, true, lost);
+  r.RecordStarted(15'000, x);
+  r.RecordFailed(20'000, y, true, lost);
+  r.RecordStarted(30'000, y);
+  RunMetrics m = r.Finish(40'000);
+  ASSERT_EQ(m.failure_events.size(), 1u);
+  EXPECT_EQ(m.failure_events[0].jobs_hit, 2);
+  EXPECT_DOUBLE_EQ(m.failure_events[0].recovered_after_s.value_or(-1), 20);
+  EXPECT_EQ(m.failure_events_not_recovered, 0);
+  EXPECT_EQ(m.jobs_not_recovered, 0);
+}
+
 TEST(MetricsRecorderTest, NoEventsGiveNoRows) {
   MetricsRecorder r;
   RunMetrics m = r.Finish(1000);
@@ -256,6 +418,9 @@ TEST(MetricsRecorderTest, OutOfOrderCallsAreBugs) {
   JobIndex j = r.RecordSubmitted(10, {"t", "q", "c", 1000, 0, 0});
   EXPECT_DEATH(r.RecordFinished(20, j), "not running");
   EXPECT_DEATH(r.RecordStarted(5, j), "backwards");
+  r.RecordStarted(10, j);
+  EXPECT_DEATH(r.RecordFailed(20, j, true, FailureIndex{3}), "unknown failure event");
+  EXPECT_DEATH(r.RecordPoolCapacity(20, {"f", "m"}, -1), "negative pool capacity");
 }
 
 }  // namespace

@@ -159,6 +159,57 @@ TEST(RngTest, UniformIntHasNoModuloBias) {
   for (int c : thirds) EXPECT_NEAR(c, 10000, 400);
 }
 
+// The OpenB replay's draws (sim/gpushare): rejection then remainder. Pinned from the same
+// Python reference; a change here changes every published replay figure.
+TEST(RngTest, UniformIntByRemainderPinnedAndInRange) {
+  Rng rng(7);
+  std::vector<uint64_t> got;
+  for (int i = 0; i < 10; ++i) got.push_back(rng.UniformIntByRemainder(10));
+  EXPECT_EQ(got, (std::vector<uint64_t>{4, 4, 8, 4, 4, 1, 6, 6, 8, 9}));
+  Rng big(123);
+  EXPECT_EQ(big.UniformIntByRemainder(3000000000ULL), 1969813497u);
+  EXPECT_EQ(big.UniformIntByRemainder(3000000000ULL), 1711451998u);
+  EXPECT_EQ(big.UniformIntByRemainder(3000000000ULL), 489400367u);
+  Rng one(9);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(one.UniformIntByRemainder(1), 0u);
+  std::array<int, 7> counts{};
+  for (int i = 0; i < 7000; ++i) {
+    const uint64_t r = rng.UniformIntByRemainder(7);
+    ASSERT_LT(r, 7u);
+    ++counts[r];
+  }
+  for (int c : counts) EXPECT_NEAR(c, 1000, 150);  // sd 29
+}
+
+TEST(RngTest, UniformIntByRemainderHasNoModuloBias) {
+  // As UniformIntHasNoModuloBias: plain "Next() % (3 * 2^62)" would favour the lowest third.
+  Rng rng(77);
+  const uint64_t n = 3ULL << 62;
+  std::array<int, 3> thirds{};
+  for (int i = 0; i < 30000; ++i) ++thirds[rng.UniformIntByRemainder(n) >> 62];
+  for (int c : thirds) EXPECT_NEAR(c, 10000, 400);
+}
+
+TEST(RngTest, ShuffleByRemainderPinnedAndAPermutation) {
+  Rng rng(42);
+  std::vector<int> v(10);
+  std::iota(v.begin(), v.end(), 0);
+  rng.ShuffleByRemainder(std::span<int>(v));
+  EXPECT_EQ(v, (std::vector<int>{7, 3, 8, 9, 5, 6, 4, 1, 0, 2}));
+  std::vector<int> empty;
+  rng.ShuffleByRemainder(std::span<int>(empty));
+  // The same draws as a hand-written Fisher-Yates over UniformIntByRemainder.
+  Rng a(5), b(5);
+  std::vector<int> shuffled(50), by_hand(50);
+  std::iota(shuffled.begin(), shuffled.end(), 0);
+  std::iota(by_hand.begin(), by_hand.end(), 0);
+  a.ShuffleByRemainder(std::span<int>(shuffled));
+  for (size_t i = by_hand.size(); i > 1; --i) {
+    std::swap(by_hand[i - 1], by_hand[b.UniformIntByRemainder(i)]);
+  }
+  EXPECT_EQ(shuffled, by_hand);
+}
+
 TEST(RngTest, ForkIsDeterministicAndIndependent) {
   Rng a(3), b(3);
   Rng ca = a.Fork();

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "sim/core/rng.h"
 #include "sim/gpushare/fragment_memo.h"
 #include "sim/gpushare/fragmentation.h"
-#include "sim/gpushare/rng.h"
 #include "sim/gpushare/typical_pods.h"
 #include "sim/gpushare_test_util.h"
 
@@ -131,10 +131,13 @@ TEST(FragmentMemoTest, GivesTheModelsValuesBitForBitWhateverTheGpuOrder) {
   Rng rng(9);
   const int32_t shares[] = {0, 100, 300, 500, 700, 1000};
   for (int round = 0; round < 500; ++round) {
-    NodeState node = NodeState::FromSpec(
-        Node("n", 16000, 1 + static_cast<int>(rng.Uniform(8)), rng.Uniform(2) == 0 ? kG2 : kT4));
-    node.cpu_free_milli = static_cast<int64_t>(rng.Uniform(5)) * 2000;
-    for (int i = 0; i < node.num_gpu; ++i) node.gpu_free_milli[i] = shares[rng.Uniform(6)];
+    NodeState node =
+        NodeState::FromSpec(Node("n", 16000, 1 + static_cast<int>(rng.UniformIntByRemainder(8)),
+                                 rng.UniformIntByRemainder(2) == 0 ? kG2 : kT4));
+    node.cpu_free_milli = static_cast<int64_t>(rng.UniformIntByRemainder(5)) * 2000;
+    for (int i = 0; i < node.num_gpu; ++i) {
+      node.gpu_free_milli[i] = shares[rng.UniformIntByRemainder(6)];
+    }
     const double direct = model.NodeFragmentMilli(node);
     EXPECT_EQ(memo.NodeFragmentMilli(node), direct);
     std::reverse(node.gpu_free_milli.begin(), node.gpu_free_milli.begin() + node.num_gpu);

@@ -2,10 +2,10 @@
 
 #include <set>
 
+#include "sim/core/rng.h"
 #include "sim/gpushare/gpu_choice.h"
 #include "sim/gpushare/gpu_cluster.h"
 #include "sim/gpushare/node_state.h"
-#include "sim/gpushare/rng.h"
 #include "sim/gpushare_test_util.h"
 
 namespace berth::sim::gpushare {

@@ -14,82 +14,17 @@
 #include <vector>
 
 #include "sim/core/metrics_recorder.h"
-#include "sim/core/rng.h"
+#include "sim/report/internal/text.h"
 #include "sim/report/run_report.h"
+#include "sim/report_test_util.h"
 
 namespace berth::sim::report {
 namespace {
 
-// A small seeded run: 40 jobs of two tenants in two queues on 8 GPUs, a preemption and a
-// failure, so every section of the report has something to show.
-RunReport MakeRun(const std::string& policy, uint64_t seed, const std::string& queue_b = "q-b") {
-  MetricsOptions options;
-  options.interval_ms = 60'000;
-  options.entitlements = {{"team-a", 0.5}, {"team-b", 0.5}};
-  MetricsRecorder r(options);
-  Rng rng(seed);
-  const int64_t total = 8000;
-  int64_t allocated = 0;
-  auto sample = [&](int64_t t) {
-    CapacitySample s;
-    s.allocated_gpu_milli = allocated;
-    s.total_gpu_milli = total;
-    s.frag_gpu_milli = static_cast<double>(total - allocated) * 0.1;
-    r.RecordCapacity(t, s);
-  };
-  sample(0);
-  int64_t t = 0;
-  for (int j = 0; j < 40; ++j) {
-    t += static_cast<int64_t>(rng.UniformInt(30'000));
-    const bool a = j % 2 == 0;
-    JobIndex job = r.RecordSubmitted(t, {a ? "team-a" : "team-b", a ? "q-a" : queue_b,
-                                         j % 3 == 0 ? "train" : "infer", 1000, 0, 0});
-    const int64_t start = t + static_cast<int64_t>(rng.UniformInt(20'000));
-    r.RecordStarted(start, job);
-    allocated += 1000;
-    sample(start);
-    int64_t end = start + 10'000 + static_cast<int64_t>(rng.UniformInt(50'000));
-    if (j == 5) {
-      r.RecordPreempted(start + 5'000, job);
-      r.RecordStarted(start + 6'000, job);
-      end += 6'000;
-    }
-    if (j == 7) {
-      r.RecordFailed(start + 5'000, job, /*requeued=*/true);
-      r.RecordStarted(start + 9'000, job);
-      end += 9'000;
-    }
-    r.RecordFinished(end, job);
-    allocated -= 1000;
-    sample(end);
-    t = end;
-  }
-  RunReport run;
-  run.policy = policy;
-  run.seed = seed;
-  run.trace = "unit";
-  run.metrics = r.Finish(t + 1'000);
-  run.extra_metrics = {{"custom_figure", static_cast<double>(seed % 7)}};
-  return run;
-}
-
-// An arrival-only replay (the OpenB protocol): a curve and no jobs.
-RunReport MakeCurveRun(const std::string& policy, uint64_t seed, double at_100) {
-  RunReport run;
-  run.policy = policy;
-  run.seed = seed;
-  run.trace = "openb_pod_list_default";
-  for (int pct = 0; pct <= 130; ++pct) {
-    run.allocation_pct_by_arrived_pct[pct] = pct <= 90 ? pct : (pct == 100 ? at_100 : 90.0);
-  }
-  return run;
-}
-
-ReportOptions Options() {
-  ReportOptions o;
-  o.berth_version = "0.1.0-test";
-  return o;
-}
+using testing::ChartKeys;
+using testing::MakeCurveRun;
+using testing::MakeRun;
+using testing::Options;
 
 TEST(SummaryJsonTest, HasVersionRunsAndMetrics) {
   const std::vector<RunReport> runs = {MakeRun("fifo", 1), MakeRun("fifo", 2)};
@@ -102,12 +37,49 @@ TEST(SummaryJsonTest, HasVersionRunsAndMetrics) {
   EXPECT_EQ(r["seed"], 2);
   EXPECT_EQ(r["trace"], "unit");
   const auto& m = r["metrics"];
-  for (const char* key :
-       {"gpu_allocation_pct", "frag_pct", "jobs", "wait_s", "jct_s", "by_queue", "by_class",
-        "makespan_s", "preemptions", "preemption_gpu_hours_lost", "failures",
-        "failure_gpu_hours_lost", "recovery_s", "tenants", "jain_index", "custom_figure"}) {
+  for (const char* key : {"gpu_allocation_pct",
+                          "frag_pct",
+                          "jobs",
+                          "wait_s",
+                          "jct_s",
+                          "by_queue",
+                          "by_class",
+                          "makespan_s",
+                          "preemptions",
+                          "preemption_gpu_hours_lost",
+                          "failures",
+                          "failure_gpu_hours_lost",
+                          "recovery_s",
+                          "jobs_not_recovered",
+                          "failure_recovery_s",
+                          "failure_events_not_recovered",
+                          "failure_events",
+                          "utilisation_by_flavor",
+                          "utilisation_by_gpu_model",
+                          "tenants",
+                          "jain_index",
+                          "custom_figure"}) {
     EXPECT_TRUE(m.contains(key)) << key;
   }
+  // The node failure hit one job, which ran again 4 s later.
+  ASSERT_EQ(m["failure_events"].size(), 1u);
+  EXPECT_EQ(m["failure_events"][0]["what"], "node n<1>");
+  EXPECT_EQ(m["failure_events"][0]["jobs_hit"], 1);
+  EXPECT_EQ(m["failure_events"][0]["recovered_after_s"], 4.0);
+  EXPECT_DOUBLE_EQ(m["failure_events"][0]["t_s"].get<double>(),
+                   static_cast<double>(runs[1].metrics.failure_events[0].t_ms) / 1000);
+  EXPECT_EQ(m["failure_recovery_s"]["count"], 1);
+  EXPECT_EQ(m["failure_recovery_s"]["max"], 4.0);
+  EXPECT_EQ(m["failure_events_not_recovered"], 0);
+  // Utilisation per flavor and model, in name order, as the recorder measured it.
+  const auto& flavors = m["utilisation_by_flavor"];
+  ASSERT_EQ(flavors.size(), 2u);
+  EXPECT_EQ(flavors.begin().key(), "on-demand");
+  ASSERT_TRUE(runs[1].metrics.by_flavor[1].allocated_pct.has_value());
+  EXPECT_DOUBLE_EQ(flavors["spot"]["allocated_pct"].get<double>(),
+                   *runs[1].metrics.by_flavor[1].allocated_pct);
+  EXPECT_GT(flavors["spot"]["gpu_hours_allocated"].get<double>(), 0);
+  EXPECT_TRUE(m["utilisation_by_gpu_model"].contains("H100"));
   EXPECT_EQ(m["jobs"]["submitted"], 40);
   EXPECT_EQ(m["preemptions"], 1);
   EXPECT_EQ(m["failures"], 1);
@@ -168,7 +140,10 @@ TEST(MetricsCsvTest, HeaderAndOneLinePerIntervalOfEveryRun) {
   std::getline(in, header);
   EXPECT_EQ(header,
             "run,trace,policy,seed,start_s,end_s,allocated_pct,frag_pct,running,pending,"
-            "submitted,started,finished,preemptions,failures,pending:q-a,pending:q-b,pending:q-c");
+            "submitted,started,finished,preemptions,failures,preemption_gpu_hours_lost,"
+            "failure_gpu_hours_lost,pending:q-a,pending:q-b,pending:q-c,"
+            "allocated_pct:flavor:on-demand,allocated_pct:flavor:spot,"
+            "allocated_pct:gpu_model:A100,allocated_pct:gpu_model:H100");
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   ASSERT_EQ(lines.size(), runs[0].metrics.rows.size() + runs[1].metrics.rows.size());
@@ -176,8 +151,12 @@ TEST(MetricsCsvTest, HeaderAndOneLinePerIntervalOfEveryRun) {
   EXPECT_EQ(lines.back().rfind("1,unit,drf,2,", 0), 0u);
   // Every line has as many fields as the header.
   for (const std::string& line : lines) {
-    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 17) << line;
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 23) << line;
   }
+  // The first interval's spot column is the recorder's figure for it (flavor index 0).
+  const double spot = runs[0].metrics.rows[0].allocated_pct_by_flavor[0];
+  EXPECT_NE(lines.front().find("," + internal::FormatFixed(spot, 4) + ","), std::string::npos)
+      << lines.front();
   // The submitted column adds up to the jobs of both runs.
   int64_t submitted = 0;
   for (const std::string& line : lines) {
@@ -187,6 +166,32 @@ TEST(MetricsCsvTest, HeaderAndOneLinePerIntervalOfEveryRun) {
     submitted += std::stoll(f);
   }
   EXPECT_EQ(submitted, 80);
+}
+
+TEST(MetricsCsvTest, LabelsARunDoesNotHaveAreEmptyAndLostWorkAddsUp) {
+  RunReport unlabelled;
+  unlabelled.policy = "plain";
+  unlabelled.trace = "unit";
+  {
+    MetricsRecorder r({.interval_ms = 1000, .entitlements = {}});
+    JobIndex j = r.RecordSubmitted(0, {"t", "q", "c", 2000, 0, 0});
+    r.RecordStarted(0, j);
+    r.RecordPreempted(1500, j);  // 2 GPUs x 1.5 s lost
+    unlabelled.metrics = r.Finish(2000);
+  }
+  const std::vector<RunReport> runs = {MakeRun("fifo", 1), unlabelled};
+  std::istringstream in(RenderMetricsCsv(runs));
+  std::string line;
+  std::getline(in, line);  // header
+  std::vector<std::string> plain;
+  while (std::getline(in, line)) {
+    if (line.rfind("1,", 0) == 0) plain.push_back(line);
+  }
+  ASSERT_EQ(plain.size(), 2u);
+  // No flavor or model columns filled: the line ends in four empty fields.
+  EXPECT_EQ(plain[1].substr(plain[1].size() - 4), ",,,,") << plain[1];
+  // The preemption at 1.5 s is booked in [1, 2): 3 GPU-s = 0.000833 GPU-hours.
+  EXPECT_NE(plain[1].find(",1,0,0.000833,0.000000,"), std::string::npos) << plain[1];
 }
 
 TEST(MetricsCsvTest, NamesWithCommasAreQuoted) {
@@ -241,10 +246,59 @@ TEST(ReportHtmlTest, SelfContainedBalancedAndWithCharts) {
        {"GPU allocation over time", "Fragmented GPU", "Pending workloads per queue",
         "Waiting time (submission to first start), CDF", "Job completion time, CDF",
         "Dominant share per tenant", "Preemptions (cumulative)", "Failed attempts (cumulative)",
-        "<h2>Comparison</h2>", "0.1.0-test"}) {
+        "GPU utilisation per flavor", "GPU utilisation per GPU model", "Work lost to preemption",
+        "Work rerun after failures", "Time to recover from a failure, CDF",
+        "jobs that never came back", "<h2>Comparison</h2>", "alloc % spot", "recovery mean s",
+        "0.1.0-test"}) {
     EXPECT_NE(html.find(title), std::string::npos) << title;
   }
+  for (const std::string& key : ChartKeys()) {
+    EXPECT_NE(html.find("<figure data-chart=\"" + key + "\">"), std::string::npos) << key;
+  }
   EXPECT_NE(html.find("&plusmn;"), std::string::npos);
+}
+
+TEST(ReportHtmlTest, FailureTableGivesMeansPerPolicy) {
+  const std::string html = RenderHtml({MakeRun("fifo", 1), MakeRun("fifo", 2)}, Options());
+  // One event per run hitting one job, 4 s to recover, nothing lost for good.
+  const size_t row = html.find("<tr><td class=\"l\">fifo</td><td>2</td><td>1</td><td>1</td>");
+  ASSERT_NE(row, std::string::npos) << html;
+  EXPECT_NE(html.find("<td>4</td><td>4</td><td>0</td><td>0</td></tr>", row), std::string::npos);
+  // Without failures there is no table and no recovery chart.
+  RunReport calm;
+  calm.policy = "calm";
+  calm.trace = "unit";
+  {
+    MetricsRecorder r;
+    JobIndex j = r.RecordSubmitted(0, {"t", "q", "c", 1000, 0, 0});
+    r.RecordStarted(0, j);
+    r.RecordFinished(1000, j);
+    calm.metrics = r.Finish(1000);
+  }
+  const std::string quiet = RenderHtml({calm}, Options());
+  EXPECT_EQ(quiet.find("jobs that never came back"), std::string::npos);
+  EXPECT_EQ(quiet.find("recovery-cdf"), std::string::npos);
+  EXPECT_EQ(quiet.find("utilisation-by-flavor"), std::string::npos);
+  EXPECT_NE(quiet.find("No failures in any run."), std::string::npos);
+}
+
+TEST(ReportHtmlTest, CdfOfOneSampleIsAVisibleStep) {
+  RunReport run;
+  run.policy = "one";
+  run.trace = "unit";
+  MetricsRecorder r;
+  JobIndex j = r.RecordSubmitted(0, {"t", "q", "c", 1000, 0, 0});
+  r.RecordStarted(5'000, j);
+  r.RecordFinished(65'000, j);
+  run.metrics = r.Finish(65'000);
+  const std::string html = RenderHtml({run}, Options());
+  const size_t fig = html.find("<figure data-chart=\"jct-cdf\">");
+  ASSERT_NE(fig, std::string::npos);
+  const size_t d = html.find("<path class=\"ln\" d=\"", fig);
+  ASSERT_NE(d, std::string::npos);
+  const std::string path = html.substr(d, html.find('"', d + 22) - d);
+  // From 0 % at the sample up to 100 %: a vertical step, not a lone point.
+  EXPECT_NE(path.find('V'), std::string::npos) << path;
 }
 
 TEST(ReportHtmlTest, OnePolicyHasNoComparisonAndCurvesHaveTheirChart) {

@@ -1,6 +1,8 @@
 #include "sim/core/metrics_recorder.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 
 #include "core/check.h"
@@ -21,6 +23,14 @@ int64_t FloorTo(int64_t t, int64_t step) {
 }
 
 double Seconds(int64_t ms) { return static_cast<double>(ms) / kMsPerSecond; }
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The key of a pool in pool_totals_: both label ids shifted by one, so -1 (none) fits.
+uint64_t PoolKey(int32_t flavor, int32_t model) {
+  return (static_cast<uint64_t>(static_cast<uint32_t>(flavor + 1)) << 32) |
+         static_cast<uint32_t>(model + 1);
+}
 
 }  // namespace
 
@@ -90,6 +100,24 @@ void MetricsRecorder::EmitRow(int64_t end_ms) {
   row.running = running_;
   row.pending = pending_;
   row.pending_by_queue = pending_by_queue_;
+  // Labels are integrated lazily; the boundary brings each up to date (O(labels) per row).
+  const bool zero_length = end_ms == row_start_ms_;
+  auto label_pcts = [&](std::vector<LabelState>& states, std::vector<double>* out) {
+    out->reserve(states.size());
+    for (LabelState& l : states) {
+      IntegrateLabel(l, end_ms);
+      double pct = kNaN;
+      if (l.row_total_area > 0) {
+        pct = 100.0 * l.row_alloc_area / l.row_total_area;
+      } else if (zero_length && l.total_milli > 0) {
+        pct = 100.0 * static_cast<double>(l.allocated_milli) / static_cast<double>(l.total_milli);
+      }
+      out->push_back(pct);
+      l.row_alloc_area = l.row_total_area = 0;
+    }
+  };
+  label_pcts(flavors_, &row.allocated_pct_by_flavor);
+  label_pcts(models_, &row.allocated_pct_by_gpu_model);
   rows_.push_back(std::move(row));
   row_counts_ = IntervalRow{};
   row_alloc_area_ = row_total_area_ = row_frag_area_ = 0;
@@ -114,7 +142,41 @@ void MetricsRecorder::AdvanceTo(int64_t t_ms) {
   Integrate(t_ms);
 }
 
+void MetricsRecorder::IntegrateLabel(LabelState& label, int64_t t_ms) {
+  const auto dt = static_cast<double>(t_ms - label.since_ms);
+  if (dt > 0) {
+    const double alloc = static_cast<double>(label.allocated_milli) * dt;
+    const double total = static_cast<double>(label.total_milli) * dt;
+    label.row_alloc_area += alloc;
+    label.row_total_area += total;
+    label.alloc_area += alloc;
+    label.total_area += total;
+  }
+  label.since_ms = t_ms;
+}
+
+int32_t MetricsRecorder::LabelId(NameTable& names, std::vector<LabelState>& states,
+                                 std::string_view name, int64_t t_ms) {
+  if (name.empty()) {
+    return -1;
+  }
+  const int32_t id = names.Intern(name);
+  if (static_cast<size_t>(id) >= states.size()) {
+    states.resize(id + 1);
+    states[id].since_ms = t_ms;
+  }
+  return id;
+}
+
 void MetricsRecorder::ChangeUsage(int64_t t_ms, const JobState& job, int sign) {
+  if (job.flavor >= 0) {
+    IntegrateLabel(flavors_[job.flavor], t_ms);
+    flavors_[job.flavor].allocated_milli += sign * job.gpu_milli;
+  }
+  if (job.gpu_model >= 0) {
+    IntegrateLabel(models_[job.gpu_model], t_ms);
+    models_[job.gpu_model].allocated_milli += sign * job.gpu_milli;
+  }
   TenantState& tenant = tenants_[job.tenant];
   const auto dt = static_cast<double>(t_ms - tenant.since_ms);
   tenant.gpu_area += static_cast<double>(tenant.gpu_milli) * dt;
@@ -151,11 +213,25 @@ JobIndex MetricsRecorder::RecordSubmitted(int64_t t_ms, const JobInfo& info) {
   return JobIndex{static_cast<int32_t>(jobs_.size() - 1)};
 }
 
-void MetricsRecorder::RecordStarted(int64_t t_ms, JobIndex index) {
+void MetricsRecorder::CloseFailure(int64_t t_ms, JobState& job) {
+  if (job.open_failure < 0) {
+    return;
+  }
+  FailureState& failure = failure_events_[job.open_failure];
+  if (--failure.outstanding == 0) {
+    failure.recovered_ms = t_ms;
+  }
+  job.open_failure = -1;
+}
+
+void MetricsRecorder::RecordStarted(int64_t t_ms, JobIndex index, const GpuLabels& on) {
   AdvanceTo(t_ms);
   JobState& job = Job(index);
   BERTH_CHECK(job.status == JobStatus::kPending, "MetricsRecorder: start of a job not pending");
   job.status = JobStatus::kRunning;
+  job.flavor = LabelId(flavor_names_, flavors_, on.flavor, t_ms);
+  job.gpu_model = LabelId(model_names_, models_, on.gpu_model, t_ms);
+  CloseFailure(t_ms, job);
   if (job.first_start_ms < 0) {
     job.first_start_ms = t_ms;
   }
@@ -191,8 +267,10 @@ void MetricsRecorder::RecordPreempted(int64_t t_ms, JobIndex index) {
   AdvanceTo(t_ms);
   JobState& job = Job(index);
   StopAttempt(t_ms, job);
-  preempted_milli_ms_ +=
+  const double lost =
       static_cast<double>(job.gpu_milli) * static_cast<double>(t_ms - job.last_start_ms);
+  preempted_milli_ms_ += lost;
+  row_counts_.preemption_gpu_hours_lost += lost / kMilliMsPerGpuHour;
   job.status = JobStatus::kPending;
   ++pending_by_queue_[job.queue];
   ++pending_;
@@ -200,13 +278,30 @@ void MetricsRecorder::RecordPreempted(int64_t t_ms, JobIndex index) {
   ++row_counts_.preemptions;
 }
 
-void MetricsRecorder::RecordFailed(int64_t t_ms, JobIndex index, bool requeued) {
+void MetricsRecorder::RecordFailed(int64_t t_ms, JobIndex index, bool requeued,
+                                   FailureIndex cause) {
   AdvanceTo(t_ms);
   JobState& job = Job(index);
   StopAttempt(t_ms, job);
-  failed_milli_ms_ +=
+  const double lost =
       static_cast<double>(job.gpu_milli) * static_cast<double>(t_ms - job.last_start_ms);
+  failed_milli_ms_ += lost;
+  row_counts_.failure_gpu_hours_lost += lost / kMilliMsPerGpuHour;
   job.failed_at_ms = t_ms;
+  if (cause.v >= 0) {
+    // Indices come from RecordFailureEvent; any other value is the simulator's bug.
+    BERTH_CHECK(static_cast<size_t>(cause.v) < failure_events_.size(),
+                "MetricsRecorder: unknown failure event");
+    FailureState& failure = failure_events_[cause.v];
+    ++failure.jobs_hit;
+    failure.milli_ms_lost += lost;
+    if (requeued) {
+      ++failure.outstanding;
+      job.open_failure = cause.v;
+    } else {
+      failure.lost_for_good = true;
+    }
+  }
   ++failures_;
   ++row_counts_.failures;
   if (requeued) {
@@ -229,6 +324,7 @@ void MetricsRecorder::RecordCancelled(int64_t t_ms, JobIndex index) {
     BERTH_CHECK(job.status == JobStatus::kPending, "MetricsRecorder: cancel of a job that ended");
     --pending_by_queue_[job.queue];
     --pending_;
+    CloseFailure(t_ms, job);  // withdrawn: its failure no longer waits for it
   }
   job.status = JobStatus::kCancelled;
   job.end_ms = t_ms;
@@ -242,6 +338,37 @@ void MetricsRecorder::RecordCapacity(int64_t t_ms, const CapacitySample& sample)
   if (sample.frag_gpu_milli.has_value()) {
     frag_seen_ = true;
     frag_gpu_milli_ = *sample.frag_gpu_milli;
+  }
+}
+
+FailureIndex MetricsRecorder::RecordFailureEvent(int64_t t_ms, std::string_view what) {
+  AdvanceTo(t_ms);
+  FailureState& failure = failure_events_.emplace_back();
+  failure.t_ms = t_ms;
+  failure.what.assign(what.data(), what.size());
+  return FailureIndex{static_cast<int32_t>(failure_events_.size() - 1)};
+}
+
+void MetricsRecorder::RecordPoolCapacity(int64_t t_ms, const GpuLabels& pool,
+                                         int64_t total_gpu_milli) {
+  // Capacity is counted by the simulator from its nodes; a negative one is its bug.
+  BERTH_CHECK(total_gpu_milli >= 0, "MetricsRecorder: negative pool capacity");
+  AdvanceTo(t_ms);
+  const int32_t flavor = LabelId(flavor_names_, flavors_, pool.flavor, t_ms);
+  const int32_t model = LabelId(model_names_, models_, pool.gpu_model, t_ms);
+  if (flavor < 0 && model < 0) {
+    return;  // an unlabelled pool is in no breakdown
+  }
+  int64_t& recorded = pool_totals_[PoolKey(flavor, model)];
+  const int64_t delta = total_gpu_milli - recorded;
+  recorded = total_gpu_milli;
+  if (flavor >= 0) {
+    IntegrateLabel(flavors_[flavor], t_ms);
+    flavors_[flavor].total_milli += delta;
+  }
+  if (model >= 0) {
+    IntegrateLabel(models_[model], t_ms);
+    models_[model].total_milli += delta;
   }
 }
 
@@ -260,6 +387,8 @@ RunMetrics MetricsRecorder::Finish(int64_t end_ms) {
       last.finished += row_counts_.finished;
       last.preemptions += row_counts_.preemptions;
       last.failures += row_counts_.failures;
+      last.preemption_gpu_hours_lost += row_counts_.preemption_gpu_hours_lost;
+      last.failure_gpu_hours_lost += row_counts_.failure_gpu_hours_lost;
       last.running = running_;
       last.pending = pending_;
       last.pending_by_queue = pending_by_queue_;
@@ -271,10 +400,37 @@ RunMetrics MetricsRecorder::Finish(int64_t end_ms) {
   m.start_ms = first_ms_;
   m.end_ms = end_ms;
   m.queue_names = queue_names_.names;
+  m.flavor_names = flavor_names_.names;
+  m.gpu_model_names = model_names_.names;
   m.rows = std::move(rows_);
   for (IntervalRow& row : m.rows) {
-    row.pending_by_queue.resize(m.queue_names.size(), 0);  // queues first seen later
+    // Queues and labels first seen later.
+    row.pending_by_queue.resize(m.queue_names.size(), 0);
+    row.allocated_pct_by_flavor.resize(m.flavor_names.size(), kNaN);
+    row.allocated_pct_by_gpu_model.resize(m.gpu_model_names.size(), kNaN);
   }
+  auto utilisation = [&](const NameTable& names, std::vector<LabelState>& states) {
+    std::map<std::string, LabelUtilisation> by_name;
+    for (size_t i = 0; i < states.size(); ++i) {
+      IntegrateLabel(states[i], end_ms);
+      LabelUtilisation u;
+      u.name = names.names[i];
+      u.gpu_hours_available = states[i].total_area / kMilliMsPerGpuHour;
+      u.gpu_hours_allocated = states[i].alloc_area / kMilliMsPerGpuHour;
+      if (states[i].total_area > 0) {
+        u.allocated_pct = 100.0 * states[i].alloc_area / states[i].total_area;
+      }
+      by_name[u.name] = std::move(u);
+    }
+    std::vector<LabelUtilisation> out;
+    out.reserve(by_name.size());
+    for (auto& [name, u] : by_name) {
+      out.push_back(std::move(u));
+    }
+    return out;
+  };
+  m.by_flavor = utilisation(flavor_names_, flavors_);
+  m.by_gpu_model = utilisation(model_names_, models_);
 
   m.gpu_allocation_pct = run_total_area_ > 0 ? 100.0 * run_alloc_area_ / run_total_area_ : 0.0;
   if (frag_seen_) {
@@ -355,6 +511,24 @@ RunMetrics MetricsRecorder::Finish(int64_t end_ms) {
   m.failures = failures_;
   m.failure_gpu_hours_lost = failed_milli_ms_ / kMilliMsPerGpuHour;
   m.recovery_s = Summarize(std::move(recovery_s_));
+  std::vector<double> failure_recovery;
+  m.failure_events.reserve(failure_events_.size());
+  for (FailureState& f : failure_events_) {
+    FailureRecord& r = m.failure_events.emplace_back();
+    r.t_ms = f.t_ms;
+    r.what = std::move(f.what);
+    r.jobs_hit = f.jobs_hit;
+    r.gpu_hours_lost = f.milli_ms_lost / kMilliMsPerGpuHour;
+    if (f.jobs_hit == 0) {
+      r.recovered_after_s = 0.0;  // nothing to recover; not in the distribution
+    } else if (f.outstanding == 0 && !f.lost_for_good) {
+      r.recovered_after_s = Seconds(f.recovered_ms - f.t_ms);
+      failure_recovery.push_back(*r.recovered_after_s);
+    } else {
+      ++m.failure_events_not_recovered;
+    }
+  }
+  m.failure_recovery_s = Summarize(std::move(failure_recovery));
 
   // Tenants: close each usage integral at the end, then divide by the capacity integrals.
   std::map<std::string, TenantShare> shares;

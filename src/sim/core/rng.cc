@@ -44,6 +44,17 @@ uint64_t Rng::UniformInt(uint64_t n) {
   return static_cast<uint64_t>(m >> 64);
 }
 
+uint64_t Rng::UniformIntByRemainder(uint64_t n) {
+  BERTH_CHECK(n != 0, "Rng::UniformIntByRemainder(0)");
+  // The lowest (2^64 mod n) raw values would make the small residues one draw more likely;
+  // rejecting them leaves a multiple of n equally likely values.
+  const uint64_t threshold = (0 - n) % n;
+  while (true) {
+    const uint64_t r = Next();
+    if (r >= threshold) return r % n;
+  }
+}
+
 int64_t Rng::UniformInRange(int64_t lo, int64_t hi) {
   BERTH_CHECK(lo <= hi, "Rng::UniformInRange with lo > hi");
   // Width in unsigned arithmetic so that [INT64_MIN, INT64_MAX] does not overflow; the full

@@ -2,9 +2,9 @@
 // (shuffles, ties, failure times). xoshiro256** seeded through SplitMix64, with its own
 // UniformInt, Shuffle, Bernoulli and Exponential, because the std distributions give different
 // numbers on different standard libraries and a seed must mean the same run everywhere.
-// Used by sim/gpushare (shuffle, random ties), sim/trace and the simulator. Not thread-safe:
-// one Rng per run (or per thread); Fork() derives independent child streams. Every draw is
-// O(1); Shuffle is O(n).
+// Used by sim/gpushare (arrival shuffle, inflation, node ranks and random ties, through the
+// ...ByRemainder draws), sim/trace and the simulator. Not thread-safe: one Rng per run (or
+// per thread); Fork() derives independent child streams. Every draw is O(1); Shuffle is O(n).
 #pragma once
 
 #include <cstddef>
@@ -44,6 +44,13 @@ class Rng {
   // Consumes one Next() except, rarely, when a draw is rejected.
   uint64_t UniformInt(uint64_t n);
 
+  // Uniform integer in [0, n) by rejection and remainder: raw draws below 2^64 mod n are
+  // rejected and the rest reduced mod n (the method of OpenBSD's arc4random_uniform). Same
+  // distribution as UniformInt, a different stream: the OpenB replay (sim/gpushare) draws
+  // with it because its published figures (seeds 42-51, docs/benchmarks.md) were measured on
+  // this stream. One 64-bit division per draw. Precondition: n >= 1 (n == 0 aborts).
+  uint64_t UniformIntByRemainder(uint64_t n);
+
   // Uniform integer in [lo, hi], both included. Precondition: lo <= hi.
   int64_t UniformInRange(int64_t lo, int64_t hi);
 
@@ -73,6 +80,16 @@ class Rng {
   template <typename T>
   void Shuffle(std::vector<T>& items) {
     Shuffle(std::span<T>(items));
+  }
+
+  // Shuffle's Fisher-Yates drawing with UniformIntByRemainder (the OpenB replay's stream).
+  template <typename T>
+  void ShuffleByRemainder(std::span<T> items) {
+    for (size_t i = items.size(); i > 1; --i) {
+      const size_t j = static_cast<size_t>(UniformIntByRemainder(i));
+      using std::swap;
+      swap(items[i - 1], items[j]);
+    }
   }
 
   // A child generator seeded with this generator's next output (through SplitMix64, so the

@@ -35,7 +35,7 @@ GpuSet RandomFitGpus(const PodSpec& pod, const NodeState& node, Rng& rng) {
   if (!pod.IsGpuShare()) return FirstFreeGpus(pod, node);
   const int32_t fitting = node.GpusWithFree(pod.gpu_milli);
   BERTH_CHECK(fitting > 0, "no GPU fits a pod that passed the filter");
-  auto pick = static_cast<int32_t>(rng.Uniform(static_cast<uint64_t>(fitting)));
+  auto pick = static_cast<int32_t>(rng.UniformIntByRemainder(static_cast<uint64_t>(fitting)));
   for (int i = 0; i < node.num_gpu; ++i) {
     if (node.gpu_free_milli[i] >= pod.gpu_milli && pick-- == 0) return GpuSet::Of(i);
   }

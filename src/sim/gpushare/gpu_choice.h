@@ -4,8 +4,8 @@
 // CPU-only pods take no GPU. Called by the scorers on the chosen node. O(GPUs on the node).
 #pragma once
 
+#include "sim/core/rng.h"
 #include "sim/gpushare/node_state.h"
-#include "sim/gpushare/rng.h"
 
 namespace berth::sim::gpushare {
 

@@ -9,7 +9,12 @@ GpuCluster::GpuCluster(std::span<const NodeSpec> nodes, const FragmentationModel
   for (const NodeSpec& spec : nodes) {
     nodes_.push_back(NodeState::FromSpec(spec));
     gpu_capacity_milli_ += int64_t{spec.num_gpu} * kMilliPerGpu;
+    if (spec.model != kNoGpuModel) {
+      model_capacity_milli_[static_cast<uint8_t>(spec.model)] +=
+          int64_t{spec.num_gpu} * kMilliPerGpu;
+    }
   }
+  model_free_milli_ = model_capacity_milli_;
   for (int i = 0; i < size(); ++i) {
     if (fragmentation_ != nullptr) fragment_[i] = fragmentation_->NodeFragmentMilli(nodes_[i]);
     fragment_milli_ += fragment_[i];
@@ -26,12 +31,18 @@ FragBreakdown GpuCluster::Breakdown() const {
 void GpuCluster::Place(int index, const PodSpec& pod, GpuSet gpus) {
   ::berth::sim::gpushare::Place(pod, gpus, nodes_[index]);
   gpu_allocated_milli_ += pod.TotalGpuMilli();
+  if (nodes_[index].model != kNoGpuModel) {
+    model_free_milli_[static_cast<uint8_t>(nodes_[index].model)] -= pod.TotalGpuMilli();
+  }
   Refresh(index);
 }
 
 void GpuCluster::Remove(int index, const PodSpec& pod, GpuSet gpus) {
   ::berth::sim::gpushare::Remove(pod, gpus, nodes_[index]);
   gpu_allocated_milli_ -= pod.TotalGpuMilli();
+  if (nodes_[index].model != kNoGpuModel) {
+    model_free_milli_[static_cast<uint8_t>(nodes_[index].model)] += pod.TotalGpuMilli();
+  }
   Refresh(index);
 }
 

@@ -1,11 +1,13 @@
 // GpuCluster: the nodes of one GPU-sharing cluster with the totals a replay reports after
-// every event (GPU capacity, allocated share, fragment and idle share), kept incrementally:
+// every event (GPU capacity, allocated share, fragment and idle share; GPUs per model, which
+// the berth policy reads), kept incrementally:
 // each node's fragment F(n) is cached and only the node a pod lands on (or leaves) is
 // recomputed, so an event costs one F evaluation instead of a cluster-wide rescan. Used by
 // the replay and the scorers (FGD reads the cached F of a candidate). Not thread-safe; one per
 // run. Borrows the FragmentationModel, which must outlive it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -27,6 +29,11 @@ class GpuCluster {
   const FragmentationModel* fragmentation() const { return fragmentation_; }
 
   int64_t gpu_capacity_milli() const { return gpu_capacity_milli_; }
+  // The GPUs of the nodes of one model, all and still free (0 for kNoGpuModel).
+  int64_t gpu_capacity_milli(GpuModelId model) const {
+    return ByModel(model_capacity_milli_, model);
+  }
+  int64_t gpu_free_milli(GpuModelId model) const { return ByModel(model_free_milli_, model); }
   int64_t gpu_allocated_milli() const { return gpu_allocated_milli_; }
   int64_t gpu_idle_milli() const { return gpu_capacity_milli_ - gpu_allocated_milli_; }
   // Sum of the nodes' F.
@@ -40,6 +47,9 @@ class GpuCluster {
 
  private:
   void Refresh(int index);
+  static int64_t ByModel(const std::array<int64_t, kMaxGpuModels>& table, GpuModelId model) {
+    return model == kNoGpuModel ? 0 : table[static_cast<uint8_t>(model)];
+  }
 
   const FragmentationModel* fragmentation_;
   std::vector<NodeState> nodes_;
@@ -47,6 +57,8 @@ class GpuCluster {
   int64_t gpu_capacity_milli_ = 0;
   int64_t gpu_allocated_milli_ = 0;
   double fragment_milli_ = 0;
+  std::array<int64_t, kMaxGpuModels> model_capacity_milli_{};
+  std::array<int64_t, kMaxGpuModels> model_free_milli_{};
 };
 
 }  // namespace berth::sim::gpushare

@@ -31,7 +31,7 @@ int NodeSelector::Select(const NodeScorer& scorer, const PodSpec& pod, const Gpu
     if (uniform) ties_.push_back(i);
   }
   if (!uniform || ties_.size() <= 1) return chosen;
-  return ties_[static_cast<size_t>(rng.Uniform(ties_.size()))];
+  return ties_[static_cast<size_t>(rng.UniformIntByRemainder(ties_.size()))];
 }
 
 }  // namespace berth::sim::gpushare

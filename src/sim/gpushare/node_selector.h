@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/core/rng.h"
 #include "sim/gpushare/gpu_cluster.h"
 #include "sim/gpushare/policy.h"
-#include "sim/gpushare/rng.h"
 
 namespace berth::sim::gpushare {
 

@@ -1,11 +1,11 @@
-// The six scorers. Each follows its upstream plugin's arithmetic step by step, integer
-// divisions and float-to-integer truncations included, because those truncations decide
-// which nodes tie and so where the random tie-breaks fall.
+// The six paper scorers (berth's is in berth_scorer.cc). Each follows its upstream plugin's
+// arithmetic step by step, integer divisions and float-to-integer truncations included, because
+// those truncations decide which nodes tie and so where the random tie-breaks fall.
 #include <algorithm>
 #include <array>
-#include <cmath>
 
-#include "sim/gpushare/fragment_memo.h"
+#include "sim/gpushare/berth_scorer.h"
+#include "sim/gpushare/fgd_whatif.h"
 #include "sim/gpushare/gpu_choice.h"
 #include "sim/gpushare/policy.h"
 
@@ -137,75 +137,32 @@ class BestFitScorer final : public NodeScorer {
 
 class FgdScorer final : public NodeScorer {
  public:
-  explicit FgdScorer(const FragmentationModel& fragmentation) : memo_(fragmentation) {}
+  explicit FgdScorer(const FragmentationModel& fragmentation) : what_if_(fragmentation) {}
   Policy policy() const override { return Policy::kFgd; }
+  // sigmoid((F_before - F_after) / 1000) x 100, truncated: the smaller the growth of the
+  // node's fragment, the higher; a sharing pod is scored on its best GPU.
   int64_t Score(const PodSpec& pod, const NodeState& node,
                 double node_fragment_milli) const override {
-    return Evaluate(pod, node, node_fragment_milli).score;
+    return what_if_.Evaluate(pod, node, node_fragment_milli, GpuTieRule::kFirst).score;
   }
   GpuSet ChooseGpus(const PodSpec& pod, const NodeState& node, double node_fragment_milli,
                     Rng&) const override {
-    if (pod.IsGpuShare()) return GpuSet::Of(Evaluate(pod, node, node_fragment_milli).gpu);
+    if (pod.IsGpuShare()) {
+      return GpuSet::Of(what_if_.Evaluate(pod, node, node_fragment_milli, GpuTieRule::kFirst).gpu);
+    }
     if (pod.num_gpu == 0) return {};
     return FirstFreeGpus(pod, node);
   }
 
  private:
-  struct Choice {
-    int64_t score = 0;
-    int gpu = -1;  // sharing pods only
-  };
-
-  // sigmoid((F_before - F_after) / 1000) x 100, truncated: the smaller the growth of the
-  // node's fragment, the higher.
-  int64_t ScoreAfter(double before, const NodeState& after) const {
-    const double delta = (before - memo_.NodeFragmentMilli(after)) / 1000;
-    const double sigmoid = 1.0 / (1.0 + std::exp(-delta));
-    return static_cast<int64_t>(sigmoid * static_cast<double>(kMaxNodeScore));
-  }
-
-  Choice Evaluate(const PodSpec& pod, const NodeState& node, double before) const {
-    NodeState after = node;
-    after.cpu_free_milli -= pod.cpu_milli;
-    if (!pod.IsGpuShare()) {
-      // Whole GPUs (or none): which free GPUs go does not change F.
-      int needed = pod.num_gpu;
-      for (int i = 0; i < after.num_gpu && needed > 0; ++i) {
-        if (after.gpu_free_milli[i] == kMilliPerGpu) {
-          after.gpu_free_milli[i] = 0;
-          --needed;
-        }
-      }
-      return {ScoreAfter(before, after), -1};
-    }
-    // A sharing pod tries each GPU with room and keeps the first best. GPUs with the same free
-    // share leave the node in the same state up to GPU order, which F does not see, so each
-    // free value is evaluated once.
-    Choice best;
-    std::array<int32_t, kMaxGpusPerNode> seen{};
-    int seen_count = 0;
-    for (int i = 0; i < node.num_gpu; ++i) {
-      const int32_t free = node.gpu_free_milli[i];
-      if (free < pod.gpu_milli) continue;
-      if (std::find(seen.begin(), seen.begin() + seen_count, free) != seen.begin() + seen_count) {
-        continue;
-      }
-      seen[seen_count++] = free;
-      after.gpu_free_milli[i] = free - pod.gpu_milli;
-      const int64_t score = ScoreAfter(before, after);
-      after.gpu_free_milli[i] = free;
-      if (best.gpu < 0 || score > best.score) best = {score, i};
-    }
-    return best;
-  }
-
-  // What-if states repeat across nodes and pods; the memo is why this scorer is one per run.
-  mutable FragmentMemo memo_;
+  // What-if states repeat across nodes and pods; its memo is why this scorer is one per run.
+  mutable FgdWhatIf what_if_;
 };
 
 }  // namespace
 
-std::unique_ptr<NodeScorer> MakeScorer(Policy policy, const FragmentationModel* fragmentation) {
+std::unique_ptr<NodeScorer> MakeScorer(Policy policy, const FragmentationModel* fragmentation,
+                                       const GpuCluster* cluster) {
   switch (policy) {
     case Policy::kRandom:
       return std::make_unique<RandomScorer>();
@@ -220,6 +177,10 @@ std::unique_ptr<NodeScorer> MakeScorer(Policy policy, const FragmentationModel* 
     case Policy::kFgd:
       BERTH_CHECK(fragmentation != nullptr, "FGD scores against a fragmentation model");
       return std::make_unique<FgdScorer>(*fragmentation);
+    case Policy::kBerth:
+      BERTH_CHECK(fragmentation != nullptr && cluster != nullptr,
+                  "berth scores against a fragmentation model and the cluster's totals");
+      return MakeBerthScorer(*fragmentation, *cluster);
   }
   BERTH_CHECK(false, "a Policy value outside the table");
   return nullptr;

@@ -19,7 +19,7 @@ core::Result<std::vector<int32_t>> ArrivalOrder(std::span<const PodSpec> pods,
   std::stable_sort(by_name.begin(), by_name.end(),
                    [&pods](int32_t a, int32_t b) { return pods[a].name < pods[b].name; });
   std::vector<int32_t> order = by_name;
-  if (options.shuffle) rng.Shuffle(std::span<int32_t>(order));
+  if (options.shuffle) rng.ShuffleByRemainder(std::span<int32_t>(order));
   if (options.inflation_ratio <= 0) return order;
 
   int64_t requested = 0;
@@ -33,7 +33,7 @@ core::Result<std::vector<int32_t>> ArrivalOrder(std::span<const PodSpec> pods,
   if (static_cast<double>(requested) > target) {
     // Thin: remove uniformly drawn pods, keeping the order of the rest, until at or below.
     while (static_cast<double>(requested) > target) {
-      const auto index = static_cast<size_t>(rng.Uniform(order.size()));
+      const auto index = static_cast<size_t>(rng.UniformIntByRemainder(order.size()));
       requested -= pods[order[index]].TotalGpuMilli();
       order.erase(order.begin() + static_cast<std::ptrdiff_t>(index));
     }
@@ -43,7 +43,7 @@ core::Result<std::vector<int32_t>> ArrivalOrder(std::span<const PodSpec> pods,
   // drawn pod's per-GPU share, not its total (upstream's quirk), so a multi-GPU copy may
   // overshoot the target by up to (num_gpu - 1) GPUs.
   while (true) {
-    const int32_t drawn = by_name[static_cast<size_t>(rng.Uniform(by_name.size()))];
+    const int32_t drawn = by_name[static_cast<size_t>(rng.UniformIntByRemainder(by_name.size()))];
     if (static_cast<double>(requested + pods[drawn].gpu_milli) > target) break;
     requested += pods[drawn].TotalGpuMilli();
     order.push_back(drawn);
@@ -58,7 +58,7 @@ std::vector<int32_t> NodeRanks(std::span<const NodeSpec> nodes, Rng& rng) {
                    [&nodes](int32_t a, int32_t b) { return nodes[a].name < nodes[b].name; });
   std::vector<int32_t> permutation(nodes.size());
   std::iota(permutation.begin(), permutation.end(), 0);
-  rng.Shuffle(std::span<int32_t>(permutation));
+  rng.ShuffleByRemainder(std::span<int32_t>(permutation));
   std::vector<int32_t> ranks(nodes.size());
   for (size_t k = 0; k < by_name.size(); ++k) ranks[by_name[k]] = permutation[k];
   return ranks;
@@ -78,7 +78,7 @@ core::Result<ReplayResult> RunReplay(std::span<const NodeSpec> nodes, std::span<
   BERTH_ASSIGN_OR_RETURN(const std::vector<int32_t> order,
                          ArrivalOrder(pods, cluster.gpu_capacity_milli(), options, rng));
   NodeSelector selector(NodeRanks(nodes, rng), options.tie_break);
-  const std::unique_ptr<NodeScorer> scorer = MakeScorer(options.policy, &fragmentation);
+  const std::unique_ptr<NodeScorer> scorer = MakeScorer(options.policy, &fragmentation, &cluster);
 
   ReplayResult result;
   result.policy = options.policy;

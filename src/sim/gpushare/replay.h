@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "core/result.h"
+#include "sim/core/rng.h"
 #include "sim/gpushare/openb_trace.h"
 #include "sim/gpushare/policy.h"
-#include "sim/gpushare/rng.h"
 #include "sim/gpushare/typical_pods.h"
 
 namespace berth::sim::gpushare {

@@ -1,7 +1,8 @@
 // report.html: one self-contained page (inline CSS, inline SVG drawn here, no script, no
 // network) a person reads after `berth simulate`. Every text from the input is escaped.
 // Lines of many seeds of one configuration share its colour, drawn translucent, so spread
-// between seeds shows without a legend entry per run.
+// between seeds shows without a legend entry per run. Each chart's figure carries a stable
+// data-chart key (listed in docs/simulate.md); the headless-browser test finds charts by it.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "sim/core/virtual_clock.h"
+#include "sim/report/internal/html_tables.h"
 #include "sim/report/internal/run_groups.h"
 #include "sim/report/internal/svg_chart.h"
 #include "sim/report/internal/text.h"
@@ -57,30 +59,6 @@ constexpr const char* kCss =
     "radius:2px}\n"
     "footer{margin-top:32px;color:#888;font-size:12px}\n";
 
-// Pretty column names of the known figures; others print as they are named.
-std::string Pretty(const std::string& name) {
-  static const std::map<std::string, std::string> kNames = {
-      {"gpu_allocation_pct", "GPU alloc %"},
-      {"frag_pct", "frag %"},
-      {"unallocated_gpu_pct_at_arrived_100", "unalloc GPU % @100% arrived"},
-      {"wait_mean_s", "wait mean s"},
-      {"wait_p95_s", "wait p95 s"},
-      {"jct_mean_s", "JCT mean s"},
-      {"jct_p95_s", "JCT p95 s"},
-      {"jct_p99_s", "JCT p99 s"},
-      {"makespan_s", "makespan s"},
-      {"jobs_finished", "finished"},
-      {"preemptions", "preemptions"},
-      {"preemption_gpu_hours_lost", "GPU-h lost to preemption"},
-      {"failures", "failures"},
-      {"failure_gpu_hours_lost", "GPU-h rerun after failures"},
-      {"jobs_not_recovered", "not recovered"},
-      {"jain_index", "Jain index"},
-  };
-  auto it = kNames.find(name);
-  return it != kNames.end() ? it->second : name;
-}
-
 // The time unit of the x axes, picked from the longest run so labels stay short.
 struct TimeUnit {
   double ms;
@@ -116,9 +94,10 @@ size_t RunsWithRows(const Context& c, size_t g) {
   return n;
 }
 
-// One translucent line per run (opaque when its group has one run) of value(row).
+// One translucent line per run (opaque when its group has one run) of value(row, &acc), at
+// each interval's middle (a mean over it) or, for running totals, at its end.
 template <typename ValueFn>
-std::vector<Series> TimeSeries(const Context& c, ValueFn value) {
+std::vector<Series> TimeSeries(const Context& c, ValueFn value, bool at_end) {
   std::vector<Series> out;
   for (size_t g = 0; g < c.groups.size(); ++g) {
     const double opacity = RunsWithRows(c, g) > 1 ? 0.45 : 1.0;
@@ -128,8 +107,9 @@ std::vector<Series> TimeSeries(const Context& c, ValueFn value) {
       Series s{c.Label(g), c.Color(g), {}, {}, opacity, false};
       double acc = 0;
       for (const IntervalRow& row : m.rows) {
-        const double mid = 0.5 * static_cast<double>(row.start_ms + row.end_ms);
-        s.x.push_back(mid / c.unit.ms);
+        const double t = at_end ? static_cast<double>(row.end_ms)
+                                : 0.5 * static_cast<double>(row.start_ms + row.end_ms);
+        s.x.push_back(t / c.unit.ms);
         s.y.push_back(value(row, &acc));
       }
       internal::Downsample(&s.x, &s.y, c.max_points);
@@ -139,12 +119,18 @@ std::vector<Series> TimeSeries(const Context& c, ValueFn value) {
   return out;
 }
 
-// CDF points (value, % of samples <= value), at most max_points quantiles of the samples.
+// CDF points (value, % of samples <= value), at most max_points quantiles of the samples,
+// after a first point at 0 % so that the step up to the smallest value is drawn (a CDF of one
+// sample is a visible step, not a single point).
 Series Cdf(std::vector<double> samples, std::string label, std::string color, size_t max_points) {
   std::sort(samples.begin(), samples.end());
   Series s{std::move(label), std::move(color), {}, {}, 1.0, true};
   const size_t n = samples.size();
   const size_t k = std::min(n, max_points);
+  if (n > 0) {
+    s.x.push_back(samples.front());
+    s.y.push_back(0);
+  }
   for (size_t j = 1; j <= k; ++j) {
     const size_t idx = (j * n + k - 1) / k - 1;  // ceil(j*n/k) - 1
     s.x.push_back(samples[idx]);
@@ -153,91 +139,76 @@ Series Cdf(std::vector<double> samples, std::string label, std::string color, si
   return s;
 }
 
-std::string RunsTable(const Context& c) {
-  std::vector<std::string> columns;
-  std::vector<std::vector<internal::Scalar>> per_run;
-  std::set<std::string> seen;
-  for (const RunReport& r : c.runs) {
-    per_run.push_back(internal::ScalarMetrics(r));
-    for (const auto& s : per_run.back()) {
-      if (seen.insert(s.name).second) columns.push_back(s.name);
-    }
-  }
-  std::string out =
-      "<table>\n<tr><th>run</th><th class=\"l\">trace</th><th class=\"l\">policy</th><th>seed</th>";
-  for (const std::string& col : columns) out += "<th>" + HtmlEscape(Pretty(col)) + "</th>";
-  out += "</tr>\n";
-  for (size_t i = 0; i < c.runs.size(); ++i) {
-    const RunReport& r = c.runs[i];
-    out += "<tr><td>" + std::to_string(i) + "</td><td class=\"l\">" + HtmlEscape(r.trace) +
-           "</td><td class=\"l\">" + HtmlEscape(r.policy) + "</td><td>" + std::to_string(r.seed) +
-           "</td>";
-    for (const std::string& col : columns) {
-      auto it = std::find_if(per_run[i].begin(), per_run[i].end(),
-                             [&](const internal::Scalar& s) { return s.name == col; });
-      out += "<td>" + (it == per_run[i].end() ? std::string("&ndash;") : FormatShort(it->value)) +
-             "</td>";
-    }
-    out += "</tr>\n";
-  }
-  return out + "</table>\n";
+std::string TimeAxis(const Context& c) { return std::string("time (") + c.unit.name + ")"; }
+
+// A chart over time of value(row, &acc) for every run with interval rows.
+template <typename ValueFn>
+std::string TimeChart(const Context& c, std::string key, std::string title, std::string y_label,
+                      ValueFn value, bool at_end, std::optional<double> y_max) {
+  LineChart chart;
+  chart.key = std::move(key);
+  chart.title = std::move(title);
+  chart.x_label = TimeAxis(c);
+  chart.y_label = std::move(y_label);
+  chart.series = TimeSeries(c, value, at_end);
+  chart.y_min = 0.0;
+  chart.y_max = y_max;
+  return internal::RenderLineChart(chart);
 }
 
-std::string ComparisonTable(const Context& c) {
-  std::vector<std::string> columns;
-  std::set<std::string> seen;
-  std::vector<std::vector<internal::ComparedMetric>> per_group;
-  for (const RunGroup& g : c.groups) {
-    per_group.push_back(internal::CompareGroup(c.runs, g));
-    for (const auto& m : per_group.back()) {
-      if (seen.insert(m.name).second) columns.push_back(m.name);
-    }
-  }
-  std::string out =
-      "<table>\n<tr><th class=\"l\">trace</th><th class=\"l\">policy</th><th>runs</th>";
-  for (const std::string& col : columns) out += "<th>" + HtmlEscape(Pretty(col)) + "</th>";
-  out += "</tr>\n";
+// A CDF per group of the samples samples_of(run) gives, pooled over the group's seeds; the x
+// axis ends at the largest 99th percentile (one extreme sample must not flatten the rest) and
+// is in seconds, minutes or hours, whichever keeps its labels short. "" without samples.
+template <typename SamplesFn>
+std::string CdfChart(const Context& c, std::string key, std::string title, std::string y_label,
+                     SamplesFn samples_of) {
+  std::vector<Series> series;
+  double cut = 0;
   for (size_t g = 0; g < c.groups.size(); ++g) {
-    out += "<tr><td class=\"l\">" + HtmlEscape(c.groups[g].trace) + "</td><td class=\"l\">" +
-           HtmlEscape(c.groups[g].policy) + "</td><td>" + std::to_string(c.groups[g].runs.size()) +
-           "</td>";
-    for (const std::string& col : columns) {
-      auto it = std::find_if(per_group[g].begin(), per_group[g].end(),
-                             [&](const internal::ComparedMetric& m) { return m.name == col; });
-      if (it == per_group[g].end()) {
-        out += "<td>&ndash;</td>";
-      } else {
-        out += "<td>" + FormatShort(it->stats.mean) + " &plusmn; " + FormatShort(it->stats.sd) +
-               "</td>";
-      }
+    std::vector<double> pooled;
+    for (size_t i : c.groups[g].runs) {
+      const std::vector<double> v = samples_of(c.runs[i].metrics);
+      pooled.insert(pooled.end(), v.begin(), v.end());
     }
-    out += "</tr>\n";
+    if (pooled.empty()) continue;
+    Series s = Cdf(std::move(pooled), c.Label(g), c.Color(g), c.max_points);
+    cut = std::max(cut, NearestRankPercentile(s.x, 99));
+    series.push_back(std::move(s));
   }
-  return out + "</table>\n";
+  if (series.empty()) return "";
+  const double unit_s = cut >= 7200 ? 3600 : (cut >= 120 ? 60 : 1);
+  for (Series& s : series) {
+    for (double& x : s.x) x /= unit_s;
+  }
+  LineChart chart;
+  chart.key = std::move(key);
+  chart.title = std::move(title);
+  chart.x_label = cut >= 7200 ? "hours" : (cut >= 120 ? "minutes" : "seconds");
+  chart.y_label = std::move(y_label);
+  chart.series = std::move(series);
+  chart.x_min = 0.0;
+  if (cut > 0) chart.x_max = cut / unit_s;
+  chart.y_min = 0.0;
+  chart.y_max = 100.0;
+  return internal::RenderLineChart(chart);
 }
 
 std::string AllocationSection(const Context& c, bool any_rows, bool any_curve) {
   std::string out = "<h2>GPU allocation</h2>\n";
   if (any_rows) {
-    LineChart chart{"GPU allocation over time",
-                    std::string("time (") + c.unit.name + ")",
-                    "allocated GPU %",
-                    TimeSeries(c, [](const IntervalRow& r, double*) { return r.allocated_pct; }),
-                    std::nullopt,
-                    std::nullopt,
-                    0.0,
-                    100.0};
-    out += internal::RenderLineChart(chart);
+    out += TimeChart(
+        c, "gpu-allocation", "GPU allocation over time", "allocated GPU %",
+        [](const IntervalRow& r, double*) { return r.allocated_pct; }, false, 100.0);
   }
   if (any_curve) {
-    LineChart chart{"GPU allocation by arrived workload (mean over seeds)",
-                    "arrived workload, % of GPU capacity",
-                    "allocated GPU %",
-                    {},
-                    0.0,
-                    std::nullopt,
-                    0.0,
-                    100.0};
+    LineChart chart;
+    chart.key = "allocation-by-arrived";
+    chart.title = "GPU allocation by arrived workload (mean over seeds)";
+    chart.x_label = "arrived workload, % of GPU capacity";
+    chart.y_label = "allocated GPU %";
+    chart.x_min = 0.0;
+    chart.y_min = 0.0;
+    chart.y_max = 100.0;
     for (size_t g = 0; g < c.groups.size(); ++g) {
       std::map<int, std::pair<double, int>> sum;
       for (size_t i : c.groups[g].runs) {
@@ -257,6 +228,66 @@ std::string AllocationSection(const Context& c, bool any_rows, bool any_curve) {
     out += internal::RenderLineChart(chart);
   }
   return out;
+}
+
+std::string FragmentationSection(const Context& c) {
+  return "<h2>Fragmentation</h2>\n" +
+         TimeChart(
+             c, "fragmentation", "Fragmented GPU, % of capacity", "fragmented GPU %",
+             [](const IntervalRow& r, double*) { return r.frag_pct.value_or(std::nan("")); }, false,
+             std::nullopt);
+}
+
+// Bars per flavor (or GPU model) and policy: the time-weighted allocation %, mean over the
+// seeds that had capacity for the label.
+std::string UtilisationChart(const Context& c, bool by_model) {
+  auto labels_of = [by_model](const RunMetrics& m) -> const std::vector<LabelUtilisation>& {
+    return by_model ? m.by_gpu_model : m.by_flavor;
+  };
+  std::set<std::string> names;
+  for (const RunReport& r : c.runs) {
+    for (const LabelUtilisation& u : labels_of(r.metrics)) {
+      if (u.allocated_pct) names.insert(u.name);
+    }
+  }
+  if (names.empty()) return "";
+  BarChart chart;
+  chart.key = by_model ? "utilisation-by-gpu-model" : "utilisation-by-flavor";
+  chart.title = by_model ? "GPU utilisation per GPU model (mean over seeds)"
+                         : "GPU utilisation per flavor (mean over seeds)";
+  chart.y_label = "allocated GPU %";
+  std::vector<size_t> used_groups;
+  for (size_t g = 0; g < c.groups.size(); ++g) {
+    bool has = false;
+    for (size_t i : c.groups[g].runs) has = has || !labels_of(c.runs[i].metrics).empty();
+    if (!has) continue;
+    used_groups.push_back(g);
+    chart.series_labels.push_back(c.Label(g));
+    chart.colors.push_back(c.Color(g));
+  }
+  for (const std::string& name : names) {
+    BarGroup bar{name, {}, std::nullopt};
+    for (size_t g : used_groups) {
+      double sum = 0;
+      int n = 0;
+      for (size_t i : c.groups[g].runs) {
+        for (const LabelUtilisation& u : labels_of(c.runs[i].metrics)) {
+          if (u.name == name && u.allocated_pct) {
+            sum += *u.allocated_pct;
+            ++n;
+          }
+        }
+      }
+      bar.values.push_back(n > 0 ? sum / n : std::nan(""));
+    }
+    chart.groups.push_back(std::move(bar));
+  }
+  return internal::RenderBarChart(chart);
+}
+
+std::string UtilisationSection(const Context& c) {
+  const std::string out = UtilisationChart(c, false) + UtilisationChart(c, true);
+  return out.empty() ? out : "<h2>Utilisation per flavor and GPU model</h2>\n" + out;
 }
 
 std::string QueueSection(const Context& c) {
@@ -281,15 +312,13 @@ std::string QueueSection(const Context& c) {
     }
     std::sort(peaks.begin(), peaks.end());
     const size_t shown = std::min<size_t>(peaks.size(), 10);
-    LineChart chart{
-        "Pending workloads per queue: " + c.Label(g) + ", seed " + std::to_string(run->seed),
-        std::string("time (") + c.unit.name + ")",
-        "pending",
-        {},
-        std::nullopt,
-        std::nullopt,
-        0.0,
-        std::nullopt};
+    LineChart chart;
+    chart.key = "queue-length";
+    chart.title =
+        "Pending workloads per queue: " + c.Label(g) + ", seed " + std::to_string(run->seed);
+    chart.x_label = TimeAxis(c);
+    chart.y_label = "pending";
+    chart.y_min = 0.0;
     for (size_t k = 0; k < shown; ++k) {
       const size_t q = peaks[k].second;
       Series s{m.queue_names[q], internal::PaletteColor(k), {}, {}, 1.0, false};
@@ -310,41 +339,11 @@ std::string QueueSection(const Context& c) {
 }
 
 std::string CdfSection(const Context& c) {
-  std::string out;
-  for (int which = 0; which < 2; ++which) {
-    std::vector<Series> series;
-    double cut = 0;
-    for (size_t g = 0; g < c.groups.size(); ++g) {
-      std::vector<double> pooled;
-      for (size_t i : c.groups[g].runs) {
-        const RunMetrics& m = c.runs[i].metrics;
-        const auto& v = which == 0 ? m.wait_samples_s : m.jct_samples_s;
-        pooled.insert(pooled.end(), v.begin(), v.end());
-      }
-      if (pooled.empty()) continue;
-      Series s = Cdf(std::move(pooled), c.Label(g), c.Color(g), c.max_points);
-      // The axis ends at the largest 99th percentile: one extreme job must not flatten the rest.
-      cut = std::max(cut, NearestRankPercentile(s.x, 99));
-      series.push_back(std::move(s));
-    }
-    if (series.empty()) continue;
-    // Seconds, minutes or hours, whichever keeps the axis labels short.
-    const double unit_s = cut >= 7200 ? 3600 : (cut >= 120 ? 60 : 1);
-    const char* unit_name = cut >= 7200 ? "hours" : (cut >= 120 ? "minutes" : "seconds");
-    for (Series& s : series) {
-      for (double& x : s.x) x /= unit_s;
-    }
-    LineChart chart{
-        which == 0 ? "Waiting time (submission to first start), CDF" : "Job completion time, CDF",
-        unit_name,
-        "% of jobs",
-        std::move(series),
-        0.0,
-        cut > 0 ? std::optional<double>(cut / unit_s) : std::nullopt,
-        0.0,
-        100.0};
-    out += internal::RenderLineChart(chart);
-  }
+  const std::string out =
+      CdfChart(c, "wait-cdf", "Waiting time (submission to first start), CDF", "% of jobs",
+               [](const RunMetrics& m) { return m.wait_samples_s; }) +
+      CdfChart(c, "jct-cdf", "Job completion time, CDF", "% of jobs",
+               [](const RunMetrics& m) { return m.jct_samples_s; });
   if (out.empty()) return out;
   return "<h2>Waiting time and JCT</h2>\n<p class=\"note\">Pooled over the seeds of each policy; "
          "the x axis ends at the largest 99th percentile.</p>\n" +
@@ -352,19 +351,19 @@ std::string CdfSection(const Context& c) {
 }
 
 std::string TenantSection(const Context& c) {
-  std::vector<std::string> tenants;  // sorted by name through the set
-  std::set<std::string> names;
+  std::set<std::string> names;  // sorted by name
   std::map<std::string, double> entitlement;
   for (const RunReport& r : c.runs) {
     for (const TenantShare& t : r.metrics.tenants) {
       names.insert(t.tenant);
-      if (t.entitlement > 0 && !entitlement.contains(t.tenant))
+      if (t.entitlement > 0 && !entitlement.contains(t.tenant)) {
         entitlement[t.tenant] = t.entitlement;
+      }
     }
   }
   if (names.empty()) return "";
-  tenants.assign(names.begin(), names.end());
   BarChart chart;
+  chart.key = "tenant-share";
   chart.title = "Dominant share per tenant against entitlement (mean over seeds)";
   chart.y_label = "% of the cluster";
   chart.marker_label = entitlement.empty() ? "" : "entitlement";
@@ -377,8 +376,8 @@ std::string TenantSection(const Context& c) {
     chart.series_labels.push_back(c.Label(g));
     chart.colors.push_back(c.Color(g));
   }
-  for (const std::string& tenant : tenants) {
-    BarGroup bg{tenant, {}, std::nullopt};
+  for (const std::string& tenant : names) {
+    BarGroup bar{tenant, {}, std::nullopt};
     for (size_t g : used_groups) {
       double sum = 0;
       int n = 0;
@@ -390,10 +389,12 @@ std::string TenantSection(const Context& c) {
           }
         }
       }
-      bg.values.push_back(n > 0 ? 100.0 * sum / n : 0.0);
+      bar.values.push_back(n > 0 ? 100.0 * sum / n : 0.0);
     }
-    if (auto it = entitlement.find(tenant); it != entitlement.end()) bg.marker = 100.0 * it->second;
-    chart.groups.push_back(std::move(bg));
+    if (auto it = entitlement.find(tenant); it != entitlement.end()) {
+      bar.marker = 100.0 * it->second;
+    }
+    chart.groups.push_back(std::move(bar));
   }
   std::string out = "<h2>Tenants</h2>\n" + internal::RenderBarChart(chart);
   // Jain's index per group, next to the bars it summarizes.
@@ -409,47 +410,64 @@ std::string TenantSection(const Context& c) {
   return out + ".</p>\n";
 }
 
+// A running total over time, drawn when some run has a non-zero total.
+struct CumulativeChart {
+  const char* key;
+  const char* title;
+  const char* y_label;
+  const char* none_note;  // said when no run has any; nullptr: say nothing
+  double (*run_total)(const RunMetrics&);
+  double (*row_value)(const IntervalRow&);
+};
+
+constexpr CumulativeChart kCumulativeCharts[] = {
+    {"preemptions", "Preemptions (cumulative)", "preemptions", "No preemptions in any run.",
+     [](const RunMetrics& m) { return static_cast<double>(m.preemptions); },
+     [](const IntervalRow& r) { return static_cast<double>(r.preemptions); }},
+    {"preemption-work-lost", "Work lost to preemption, GPU-hours (cumulative)", "GPU-hours",
+     nullptr, [](const RunMetrics& m) { return m.preemption_gpu_hours_lost; },
+     [](const IntervalRow& r) { return r.preemption_gpu_hours_lost; }},
+    {"failures", "Failed attempts (cumulative)", "failures", "No failures in any run.",
+     [](const RunMetrics& m) { return static_cast<double>(m.failures); },
+     [](const IntervalRow& r) { return static_cast<double>(r.failures); }},
+    {"failure-work-lost", "Work rerun after failures, GPU-hours (cumulative)", "GPU-hours", nullptr,
+     [](const RunMetrics& m) { return m.failure_gpu_hours_lost; },
+     [](const IntervalRow& r) { return r.failure_gpu_hours_lost; }},
+};
+
 std::string DisruptionSection(const Context& c) {
-  int64_t preemptions = 0;
-  int64_t failures = 0;
-  bool any_rows = false;
-  for (const RunReport& r : c.runs) {
-    preemptions += r.metrics.preemptions;
-    failures += r.metrics.failures;
-    any_rows = any_rows || !r.metrics.rows.empty();
-  }
+  const bool any_rows = std::any_of(c.runs.begin(), c.runs.end(),
+                                    [](const RunReport& r) { return !r.metrics.rows.empty(); });
   if (!any_rows) return "";
   std::string out = "<h2>Preemptions and failures</h2>\n";
-  if (preemptions > 0) {
-    LineChart chart{
-        "Preemptions (cumulative)",
-        std::string("time (") + c.unit.name + ")",
-        "preemptions",
-        TimeSeries(c, [](const IntervalRow& r,
-                         double* acc) { return *acc += static_cast<double>(r.preemptions); }),
-        std::nullopt,
-        std::nullopt,
-        0.0,
-        std::nullopt};
-    out += internal::RenderLineChart(chart);
-  } else {
-    out += "<p class=\"note\">No preemptions in any run.</p>\n";
+  for (const CumulativeChart& spec : kCumulativeCharts) {
+    const bool any = std::any_of(c.runs.begin(), c.runs.end(),
+                                 [&](const RunReport& r) { return spec.run_total(r.metrics) > 0; });
+    if (any) {
+      auto running_total = [&spec](const IntervalRow& r, double* acc) {
+        return *acc += spec.row_value(r);
+      };
+      out += TimeChart(c, spec.key, spec.title, spec.y_label, running_total, true, std::nullopt);
+    } else if (spec.none_note != nullptr) {
+      out += std::string("<p class=\"note\">") + spec.none_note + "</p>\n";
+    }
   }
-  if (failures > 0) {
-    LineChart chart{
-        "Failed attempts (cumulative)",
-        std::string("time (") + c.unit.name + ")",
-        "failures",
-        TimeSeries(c, [](const IntervalRow& r,
-                         double* acc) { return *acc += static_cast<double>(r.failures); }),
-        std::nullopt,
-        std::nullopt,
-        0.0,
-        std::nullopt};
-    out += internal::RenderLineChart(chart);
-  } else {
-    out += "<p class=\"note\">No failures in any run.</p>\n";
+  const std::string failures = internal::FailureTable(c.runs, c.groups, c.several_traces);
+  if (!failures.empty()) {
+    out +=
+        "<p class=\"note\">Failures in the fleet (nodes, GPUs, clusters lost, drains) and "
+        "their cost. A failure has recovered when every job it hit runs again; a job that "
+        "never came back failed for good or was still waiting at the end.</p>\n" +
+        failures;
   }
+  out += CdfChart(c, "recovery-cdf", "Time to recover from a failure, CDF", "% of failures",
+                  [](const RunMetrics& m) {
+                    std::vector<double> v;
+                    for (const FailureRecord& f : m.failure_events) {
+                      if (f.jobs_hit > 0 && f.recovered_after_s) v.push_back(*f.recovered_after_s);
+                    }
+                    return v;
+                  });
   return out;
 }
 
@@ -503,23 +521,12 @@ std::string RenderHtml(const std::vector<RunReport>& runs, const ReportOptions& 
     out +=
         "<h2>Comparison</h2>\n<p class=\"note\">Mean &plusmn; sample standard deviation over "
         "the seeds of each trace and policy.</p>\n" +
-        ComparisonTable(c);
+        internal::ComparisonTable(runs, c.groups);
   }
-  out += "<h2>Runs</h2>\n" + RunsTable(c);
+  out += "<h2>Runs</h2>\n" + internal::RunsTable(runs);
   if (any_rows || any_curve) out += AllocationSection(c, any_rows, any_curve);
-  if (any_frag) {
-    out += "<h2>Fragmentation</h2>\n";
-    LineChart chart{"Fragmented GPU, % of capacity",
-                    std::string("time (") + c.unit.name + ")",
-                    "fragmented GPU %",
-                    TimeSeries(c, [](const IntervalRow& r,
-                                     double*) { return r.frag_pct.value_or(std::nan("")); }),
-                    std::nullopt,
-                    std::nullopt,
-                    0.0,
-                    std::nullopt};
-    out += internal::RenderLineChart(chart);
-  }
+  if (any_frag) out += FragmentationSection(c);
+  out += UtilisationSection(c);
   out += QueueSection(c);
   out += CdfSection(c);
   out += TenantSection(c);

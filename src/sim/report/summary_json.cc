@@ -38,6 +38,33 @@ Json Groups(const std::vector<GroupStats>& groups) {
   return j;
 }
 
+// {name: {allocated_pct, gpu_hours_allocated, gpu_hours_available}} in name order.
+Json Utilisation(const std::vector<LabelUtilisation>& labels) {
+  Json j = Json::object();
+  for (const LabelUtilisation& u : labels) {
+    Json e = Json::object();
+    e["allocated_pct"] = u.allocated_pct ? Number(*u.allocated_pct) : Json(nullptr);
+    e["gpu_hours_allocated"] = Number(u.gpu_hours_allocated);
+    e["gpu_hours_available"] = Number(u.gpu_hours_available);
+    j[u.name] = std::move(e);
+  }
+  return j;
+}
+
+Json FailureEvents(const std::vector<FailureRecord>& events) {
+  Json j = Json::array();
+  for (const FailureRecord& f : events) {
+    Json e = Json::object();
+    e["t_s"] = Number(static_cast<double>(f.t_ms) / kMsPerSecond);
+    e["what"] = f.what;
+    e["jobs_hit"] = f.jobs_hit;
+    e["gpu_hours_lost"] = Number(f.gpu_hours_lost);
+    e["recovered_after_s"] = f.recovered_after_s ? Number(*f.recovered_after_s) : Json(nullptr);
+    j.push_back(std::move(e));
+  }
+  return j;
+}
+
 Json Metrics(const RunReport& run) {
   const RunMetrics& m = run.metrics;
   Json j = Json::object();
@@ -73,6 +100,9 @@ Json Metrics(const RunReport& run) {
     j["failure_gpu_hours_lost"] = Number(m.failure_gpu_hours_lost);
     j["recovery_s"] = Distribution(m.recovery_s);
     j["jobs_not_recovered"] = m.jobs_not_recovered;
+    j["failure_recovery_s"] = Distribution(m.failure_recovery_s);
+    j["failure_events_not_recovered"] = m.failure_events_not_recovered;
+    j["failure_events"] = FailureEvents(m.failure_events);
     Json tenants = Json::array();
     for (const TenantShare& t : m.tenants) {
       Json e = Json::object();
@@ -89,6 +119,12 @@ Json Metrics(const RunReport& run) {
     j["tenants"] = std::move(tenants);
     j["jain_index"] = Number(m.jain_index);
     j["jain_by_entitlement"] = m.jain_by_entitlement;
+  }
+  if (!m.by_flavor.empty()) {
+    j["utilisation_by_flavor"] = Utilisation(m.by_flavor);
+  }
+  if (!m.by_gpu_model.empty()) {
+    j["utilisation_by_gpu_model"] = Utilisation(m.by_gpu_model);
   }
   j["interval_rows"] = m.rows.size();
   for (const auto& [name, value] : run.extra_metrics) {

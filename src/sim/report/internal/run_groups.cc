@@ -24,7 +24,7 @@ void Add(std::vector<Scalar>* out, std::string_view name, double value) {
 std::vector<Scalar> ScalarMetrics(const RunReport& run) {
   const RunMetrics& m = run.metrics;
   std::vector<Scalar> out;
-  out.reserve(16 + run.extra_metrics.size());
+  out.reserve(24 + m.by_flavor.size() + m.by_gpu_model.size() + run.extra_metrics.size());
   if (m.gpu_hours_available > 0) {
     Add(&out, "gpu_allocation_pct", m.gpu_allocation_pct);
     if (m.frag_pct) {
@@ -48,9 +48,23 @@ std::vector<Scalar> ScalarMetrics(const RunReport& run) {
     Add(&out, "failures", static_cast<double>(m.failures));
     Add(&out, "failure_gpu_hours_lost", m.failure_gpu_hours_lost);
     Add(&out, "jobs_not_recovered", static_cast<double>(m.jobs_not_recovered));
+    if (!m.failure_events.empty()) {
+      if (m.failure_recovery_s.count > 0) {
+        Add(&out, "failure_recovery_mean_s", m.failure_recovery_s.mean);
+        Add(&out, "failure_recovery_max_s", m.failure_recovery_s.max);
+      }
+      Add(&out, "failure_events_not_recovered",
+          static_cast<double>(m.failure_events_not_recovered));
+    }
     if (!m.tenants.empty()) {
       Add(&out, "jain_index", m.jain_index);
     }
+  }
+  for (const LabelUtilisation& u : m.by_flavor) {
+    if (u.allocated_pct) Add(&out, "flavor_allocation_pct:" + u.name, *u.allocated_pct);
+  }
+  for (const LabelUtilisation& u : m.by_gpu_model) {
+    if (u.allocated_pct) Add(&out, "gpu_model_allocation_pct:" + u.name, *u.allocated_pct);
   }
   for (const auto& [name, value] : run.extra_metrics) {
     Add(&out, name, value);

@@ -20,7 +20,9 @@ struct Scalar {
 
 // The run's figures that it measured: capacity figures when it sampled capacity, the
 // unallocated GPU % at 100 % arrived when its curve has that point, job figures when it had
-// jobs, then its extra_metrics. Names are stable snake_case with units.
+// jobs (with the time to recover when it had failure events), the allocation % per flavor and
+// GPU model ("flavor_allocation_pct:<name>", "gpu_model_allocation_pct:<name>") when known,
+// then its extra_metrics. Names are stable snake_case with units.
 std::vector<Scalar> ScalarMetrics(const RunReport& run);
 
 struct RunGroup {

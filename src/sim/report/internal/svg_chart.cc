@@ -49,6 +49,10 @@ double MapY(const Axis& a, double y) {
   return kTop + (1.0 - t) * kPlotH;
 }
 
+std::string OpenFigure(const std::string& key) {
+  return key.empty() ? "<figure>\n" : "<figure data-chart=\"" + HtmlEscape(key) + "\">\n";
+}
+
 std::string OpenSvg(const std::string& title) {
   std::string out = "<svg viewBox=\"0 0 " + Num(kWidth) + " " + Num(kHeight) +
                     "\" role=\"img\" aria-label=\"" + HtmlEscape(title) + "\">\n";
@@ -190,7 +194,7 @@ std::string RenderLineChart(const LineChart& chart) {
       ymax = std::max(ymax, s.y[i]);
     }
   }
-  std::string out = "<figure>\n" + OpenSvg(chart.title);
+  std::string out = OpenFigure(chart.key) + OpenSvg(chart.title);
   if (!any) {
     out += "<text class=\"empty\" x=\"" + Num(kWidth / 2) + "\" y=\"" + Num(kHeight / 2) +
            "\">no data</text>\n</svg>\n</figure>\n";
@@ -240,7 +244,7 @@ std::string RenderLineChart(const LineChart& chart) {
 }
 
 std::string RenderBarChart(const BarChart& chart) {
-  std::string out = "<figure>\n" + OpenSvg(chart.title);
+  std::string out = OpenFigure(chart.key) + OpenSvg(chart.title);
   double vmax = 0;
   for (const BarGroup& g : chart.groups) {
     for (double v : g.values) {

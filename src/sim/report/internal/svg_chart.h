@@ -27,6 +27,9 @@ struct LineChart {
   std::string y_label;
   std::vector<Series> series;
   std::optional<double> x_min, x_max, y_min, y_max;  // default: the data's range (y from 0)
+  // Stable name of the chart ("gpu-allocation"), written as the figure's data-chart attribute
+  // so readers and tests find a chart whatever its title; none when empty.
+  std::string key;
 };
 
 struct BarGroup {
@@ -42,6 +45,7 @@ struct BarChart {
   std::vector<std::string> series_labels;
   std::vector<std::string> colors;
   std::vector<BarGroup> groups;
+  std::string key;  // as LineChart::key
 };
 
 std::string RenderLineChart(const LineChart& chart);

@@ -1,0 +1,31 @@
+// Names of berth's GPU-sharing score plugins (the FGD paper's six policies, docs/binding.md
+// "GPU-sharing score plugins"): a profile enables one by listing the name under
+// plugins.score.enabled of a KubeSchedulerConfiguration, with a weight like any score
+// plugin. Not upstream kube-scheduler plugins, hence the berth.dev/ prefix that out-of-tree
+// plugin names carry. Constants only.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace berth::binding {
+
+inline constexpr std::string_view kGpuShareRandom = "berth.dev/GpuShareRandom";
+inline constexpr std::string_view kGpuShareDotProd = "berth.dev/GpuShareDotProd";
+inline constexpr std::string_view kGpuShareClustering = "berth.dev/GpuShareClustering";
+inline constexpr std::string_view kGpuSharePacking = "berth.dev/GpuSharePacking";
+inline constexpr std::string_view kGpuShareBestFit = "berth.dev/GpuShareBestFit";
+inline constexpr std::string_view kGpuShareFgd = "berth.dev/GpuShareFGD";
+
+// In the paper's order (Random, DotProd, GpuClustering, GpuPacking, BestFit, FGD).
+inline constexpr std::array<std::string_view, 6> kGpuSharePlugins = {
+    kGpuShareRandom,  kGpuShareDotProd, kGpuShareClustering,
+    kGpuSharePacking, kGpuShareBestFit, kGpuShareFgd,
+};
+
+// Random's fixed seed (the first of the paper's seeds 42-51): the plugin takes no
+// arguments, so the same input always draws the same nodes.
+inline constexpr uint64_t kGpuShareRandomSeed = 42;
+
+}  // namespace berth::binding

@@ -1,0 +1,80 @@
+// GuestBinder: binds the pods of admitted workloads for berth simulate (ClusterSim): a
+// workload's pods (GuestPods: its pod set templates with the flavors' node labels and
+// tolerations) are bound all or nothing by the cluster's own binding::Scheduler
+// (ScheduleGang: the same filters and scores as `berth plan`) and unbound when it ends or is
+// preempted. Pod slots of ended workloads are reused (Scheduler::OverridePod), so the
+// scheduler grows to the most pods ever running at once, not to every pod of a trace. It
+// knows which workloads run on each node (node failures, drains) and takes nodes or GPUs out
+// of service with blocker pods (the scheduler has no run-time cordon). Also a
+// queueing::PlacementOracle. Borrows the snapshot and the scheduler; one thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "binding/scheduler.h"
+#include "model/snapshot.h"
+#include "queueing/placement_oracle.h"
+
+namespace berth::engine {
+
+class GuestBinder : public queueing::PlacementOracle {
+ public:
+  GuestBinder(const model::Snapshot& world, binding::Scheduler& scheduler, std::string cluster);
+
+  bool TryPlace(int32_t workload, const model::Admission& admission, std::string* why) override;
+  void Release(int32_t workload) override;
+
+  // The nodes (snapshot indices) the workload's pods are bound to, one per pod.
+  const std::vector<int32_t>& NodesOf(int32_t workload) const;
+  // Workloads with at least one pod on `node`, ascending. O(workloads there · log).
+  std::vector<int32_t> WorkloadsOn(int32_t node) const;
+  // Takes `node` out of service: a blocker pod (tolerating every taint, pinned to the node)
+  // takes whatever is free there, and is re-made whenever a workload leaves it, so nothing
+  // new binds until Unfill (a cordon, and for an emptied node its removal). Counted: each
+  // Fill needs its own Unfill. O(resources) per call and per later release on the node.
+  void Fill(int32_t node);
+  void Unfill(int32_t node);
+  bool filled(int32_t node) const { return fills_.count(node) != 0; }
+  // Holds `gpus` of the node's `gpu` resource out of service (failed GPUs) until UnfillGpus
+  // with the same count. false when they are not free (the caller fails their jobs first).
+  bool FillGpus(int32_t node, int32_t gpus, model::ResourceId gpu);
+  void UnfillGpus(int32_t node, int32_t gpus);
+
+ private:
+  model::PodIndex Slot(const model::Pod& pod);
+  // A pod pinned to `node` asking for `requests`, tolerating everything.
+  model::Pod Blocker(int32_t node, const model::ResourceVector& requests) const;
+  // Binds a blocker of the node's free resources; returns its slot.
+  std::optional<model::PodIndex> BindFill(int32_t node);
+  void Charge(int32_t node, const model::Pod& pod, int sign);
+  void Unplace(int32_t node, model::PodIndex slot);
+  // Re-makes a filled node's blocker at what is free now.
+  void Refill(int32_t node);
+
+  const model::Snapshot& world_;
+  binding::Scheduler& scheduler_;
+  std::string cluster_;
+  std::vector<model::PodIndex> spare_;
+  struct Placed {
+    std::vector<model::PodIndex> pods;
+    std::vector<int32_t> nodes;          // per bound pod
+    std::vector<model::Pod> requests;    // per bound pod: its spec (what it takes)
+  };
+  std::unordered_map<int32_t, Placed> placed_;            // workload -> its bound pods
+  std::vector<std::unordered_map<int32_t, int32_t>> on_node_;  // node -> workload -> pods
+  std::vector<model::ResourceVector> used_;  // node -> what bound pods ask for there
+  struct FillState {
+    int32_t count = 0;
+    std::optional<model::PodIndex> pod;
+  };
+  std::unordered_map<int32_t, FillState> fills_;  // node -> its fill blocker
+  std::unordered_map<int32_t, std::vector<std::pair<int32_t, model::PodIndex>>> gpu_fills_;
+  std::unordered_map<int64_t, model::Pod> specs_;  // slot -> the pod bound there (for Charge)
+};
+
+}  // namespace berth::engine

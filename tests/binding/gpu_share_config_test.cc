@@ -1,0 +1,204 @@
+// GPU-sharing score plugins and GPU-weighted NodeResourcesFit strategies the way `berth
+// plan` gets them: objects and a KubeSchedulerConfiguration read by io, the profile's
+// plugins.score.enabled naming berth.dev/GpuShare* with weights, then binding's Scheduler
+// on the snapshot's scheduler config (what engine's plan does).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "binding/gpu_share_names.h"
+#include "binding/plugin_names.h"
+#include "binding/scheduler.h"
+#include "binding_test_util.h"
+#include "core/diagnostics.h"
+#include "io/reader.h"
+
+namespace berth::binding {
+namespace {
+
+constexpr std::string_view kCluster = R"(
+apiVersion: v1
+kind: Node
+metadata:
+  name: node-a
+  labels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}
+status:
+  allocatable: {cpu: "64", memory: 512Gi, pods: "110", nvidia.com/gpu: "4"}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: node-b
+  labels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}
+status:
+  allocatable: {cpu: "64", memory: 512Gi, pods: "110", nvidia.com/gpu: "4"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: one-1, namespace: ml, creationTimestamp: "2026-01-10T10:00:01Z"}
+spec:
+  containers:
+  - name: train
+    image: trainer
+    resources:
+      requests: {cpu: "1", nvidia.com/gpu: "1"}
+      limits: {nvidia.com/gpu: "1"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: one-2, namespace: ml, creationTimestamp: "2026-01-10T10:00:02Z"}
+spec:
+  containers:
+  - name: train
+    image: trainer
+    resources:
+      requests: {cpu: "1", nvidia.com/gpu: "1"}
+      limits: {nvidia.com/gpu: "1"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: four, namespace: ml, creationTimestamp: "2026-01-10T10:00:03Z"}
+spec:
+  containers:
+  - name: train
+    image: trainer
+    resources:
+      requests: {cpu: "1", nvidia.com/gpu: "4"}
+      limits: {nvidia.com/gpu: "4"}
+)";
+
+model::Snapshot ReadAll(const std::string& scheduler_config) {
+  core::Diagnostics diags;
+  io::Reader reader(diags);
+  reader.ReadText(kCluster, "cluster.yaml");
+  reader.ReadText(scheduler_config, "scheduler-config.yaml");
+  io::Input input = reader.Finish();
+  for (const core::Diagnostic& d : diags.entries()) {
+    EXPECT_NE(d.severity, core::Severity::kError) << d.error.message();
+  }
+  EXPECT_TRUE(input.snapshot.scheduler_config.has_value());
+  return std::move(input.snapshot);
+}
+
+std::vector<std::string> Placements(const model::Snapshot& snap) {
+  Scheduler scheduler(snap, *snap.scheduler_config);
+  std::vector<std::string> out;
+  for (const model::PodDecision& d : scheduler.ScheduleAll()) {
+    out.push_back(snap.pods[static_cast<size_t>(d.pod.v)].meta.name + "->" +
+                  (d.node.has_value() ? snap.node(*d.node).meta.name : "none"));
+  }
+  return out;
+}
+
+TEST(GpuShareConfigTest, FgdEnabledThroughTheProfileKeepsRoomForTheFourGpuPod) {
+  model::Snapshot snap = ReadAll(R"(
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    score:
+      enabled:
+      - name: berth.dev/GpuShareFGD
+        weight: 5
+)");
+  const model::SchedulerProfile& profile = snap.scheduler_config->profiles.at(0);
+  EXPECT_EQ(profile.score_weights.at(std::string(kGpuShareFgd)), 5);
+  EXPECT_EQ(Placements(snap),
+            (std::vector<std::string>{"one-1->node-a", "one-2->node-a", "four->node-b"}));
+  // The explanation names the plugin with its weight.
+  Scheduler scheduler(snap, *snap.scheduler_config);
+  PodExplanation e = scheduler.Explain(model::PodIndex{0});
+  const NodeVerdict* a = FindVerdict(e, snap, "node-a");
+  ASSERT_NE(a, nullptr);
+  const PluginScore* fgd = FindScore(*a, kGpuShareFgd);
+  ASSERT_NE(fgd, nullptr);
+  EXPECT_EQ(fgd->weight, 5);
+  EXPECT_EQ(fgd->raw, 26);
+}
+
+TEST(GpuShareConfigTest, LeastAllocatedOnGpusSpreadsAndStrandsTheFourGpuPod) {
+  model::Snapshot snap = ReadAll(R"(
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: LeastAllocated
+        resources:
+        - {name: nvidia.com/gpu, weight: 1}
+)");
+  EXPECT_EQ(Placements(snap),
+            (std::vector<std::string>{"one-1->node-a", "one-2->node-b", "four->none"}));
+  // LeastAllocated on nvidia.com/gpu alone, for one-2 with one-1 on node-a:
+  // node-a (4 - 2) x 100 / 4 = 50, node-b (4 - 1) x 100 / 4 = 75.
+  Scheduler scheduler(snap, *snap.scheduler_config);
+  scheduler.ScheduleOne(model::PodIndex{0});
+  PodExplanation e = scheduler.Explain(model::PodIndex{1});
+  EXPECT_EQ(RawScore(e, snap, "node-a", kNodeResourcesFit), 50);
+  EXPECT_EQ(RawScore(e, snap, "node-b", kNodeResourcesFit), 75);
+}
+
+TEST(GpuShareConfigTest, MostAllocatedOnGpusPacks) {
+  model::Snapshot snap = ReadAll(R"(
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+        resources:
+        - {name: nvidia.com/gpu, weight: 3}
+        - {name: cpu, weight: 1}
+)");
+  EXPECT_EQ(Placements(snap),
+            (std::vector<std::string>{"one-1->node-a", "one-2->node-a", "four->node-b"}));
+  // MostAllocated for one-2 with one-1 on node-a, weighted (3 x gpu + 1 x cpu) / 4:
+  // node-a (3 x 50 + 1 x 2000 x 100 / 64000 = 3) / 4 = 38; node-b (3 x 25 + 1) / 4 = 19.
+  Scheduler scheduler(snap, *snap.scheduler_config);
+  scheduler.ScheduleOne(model::PodIndex{0});
+  PodExplanation e = scheduler.Explain(model::PodIndex{1});
+  EXPECT_EQ(RawScore(e, snap, "node-a", kNodeResourcesFit), 38);
+  EXPECT_EQ(RawScore(e, snap, "node-b", kNodeResourcesFit), 19);
+}
+
+TEST(GpuShareConfigTest, EveryPolicyIsUsableFromAProfile) {
+  for (std::string_view name : kGpuSharePlugins) {
+    model::Snapshot snap = ReadAll(R"(
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    score:
+      disabled:
+      - name: "*"
+      enabled:
+      - name: )" + std::string(name) +
+                                   R"(
+)");
+    Scheduler scheduler(snap, *snap.scheduler_config);
+    PodExplanation e = scheduler.Explain(model::PodIndex{0});
+    const NodeVerdict* a = FindVerdict(e, snap, "node-a");
+    ASSERT_NE(a, nullptr) << name;
+    ASSERT_EQ(a->scores.size(), 1u) << name;
+    EXPECT_EQ(a->scores[0].plugin, name);
+    EXPECT_EQ(a->scores[0].weight, 1);
+    EXPECT_GE(a->scores[0].normalized, 0);
+    EXPECT_LE(a->scores[0].normalized, 100);
+    // Every policy places the three pods somewhere or says why not.
+    for (const model::PodDecision& d : scheduler.ScheduleAll()) {
+      EXPECT_TRUE(d.node.has_value() || !d.message.empty()) << name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace berth::binding
