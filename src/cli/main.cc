@@ -131,8 +131,8 @@ int Run(int argc, char** argv) {
   simulate_cmd->add_option(
       "--policy", simulate.policy,
       "Policies to compare, comma-separated. openb: random, dotprod, clustering, packing, "
-      "bestfit, fgd or all; queued traces: default, LeastAllocated, MostAllocated, "
-      "RequestedToCapacityRatio");
+      "bestfit, fgd, berth, all (the paper's six) or all+berth (default); queued traces: "
+      "default, LeastAllocated, MostAllocated, RequestedToCapacityRatio");
   simulate_cmd->add_option("--seeds", simulate.seeds, "Seeds: 42, 42-51 or 1,5,9 (openb)")
       ->capture_default_str();
   simulate_cmd->add_option("--until", simulate.until,

@@ -103,7 +103,7 @@ int RunOpenb(const SimulateFlags& flags, std::ostream& out, std::ostream& err) {
   auto trace = sim::gpushare::ReadOpenbTrace(flags.fleet, flags.trace, read, &diags, &skipped);
   PrintDiagnostics(diags, err);
   if (!trace) return Fail(trace.error(), err);
-  auto policies = sim::gpushare::ParsePolicyList(flags.policy.empty() ? "all" : flags.policy);
+  auto policies = sim::gpushare::ParsePolicyList(flags.policy.empty() ? "all+berth" : flags.policy);
   if (!policies) return Fail(core::InvalidArgument("--policy: " + policies.error().message()), err);
   auto seeds = sim::ParseSeedList(flags.seeds);
   if (!seeds) return Fail(seeds.error(), err);
@@ -151,7 +151,10 @@ int RunOpenb(const SimulateFlags& flags, std::ostream& out, std::ostream& err) {
         << Fixed(static_cast<double>(result->events) / std::max(1e-9, result->seconds), 0)
         << " events/s)\n";
   }
-  return WriteReportDir(flags, result->runs, "berth simulate: OpenB " + ro.trace_name, out, err);
+  const int code =
+      WriteReportDir(flags, result->runs, "berth simulate: OpenB " + ro.trace_name, out, err);
+  if (code != 0) return code;
+  return ToInt(skipped > 0 ? ExitCode::kPartial : ExitCode::kOk);
 }
 
 int RunQueued(const SimulateFlags& flags, sim::TraceFormat format,
@@ -294,7 +297,10 @@ int RunQueued(const SimulateFlags& flags, sim::TraceFormat format,
   }
   const int code = WriteReportDir(flags, runs, "berth simulate: " + queued->name, out, err);
   if (code != 0) return code;
-  return ToInt(ExitCodeFor(diags, input->objects_read));
+  // Rows skipped under --skip-bad-rows were bad input: the run went on without them (exit 1).
+  const ExitCode exit = ExitCodeFor(diags, input->objects_read);
+  if (exit == ExitCode::kOk && queued->skipped_rows > 0) return ToInt(ExitCode::kPartial);
+  return ToInt(exit);
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ struct SimulateFlags {
   std::string fleet;     // a folder or file of YAML objects, or OpenB's node list CSV
   std::string trace;
   std::string format;    // philly, pollux, csv, jsonl, openb; empty: detect
-  std::string policy;    // comma-separated; empty: default (queued) or all (openb)
+  std::string policy;    // comma-separated; empty: default (queued) or all+berth (openb)
   std::string seeds = "42";
   std::string until;     // a duration; empty: until the trace is done
   std::string report;    // output folder; empty: print the table only

@@ -68,6 +68,12 @@ std::vector<int32_t> ClusterSim::WorkloadsOn(int32_t node) const {
   return binder_ ? binder_->WorkloadsOn(node) : std::vector<int32_t>{};
 }
 
+ClusterSim::Free ClusterSim::FreeOf(model::ResourceId resource) const {
+  if (!binder_) return {};
+  const GuestBinder::FreeSummary f = binder_->Free(resource);
+  return {f.max_node, f.total};
+}
+
 void ClusterSim::Fill(int32_t node) {
   if (binder_) binder_->Fill(node);
 }

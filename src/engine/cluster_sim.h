@@ -62,6 +62,12 @@ class ClusterSim {
   void Unbind(int32_t wl);
   const std::vector<int32_t>& NodesOf(int32_t wl) const;
   std::vector<int32_t> WorkloadsOn(int32_t node) const;
+  // Free `resource` on the freest node and in all (a necessary condition for Bind). O(nodes).
+  struct Free {
+    int64_t max_node = 0;
+    int64_t total = 0;
+  };
+  Free FreeOf(model::ResourceId resource) const;
   // Capacity out of service (counted): a whole node (whatever is free there, kept full as
   // workloads leave), or `gpus` of its GPU resource.
   void Fill(int32_t node);

@@ -99,6 +99,18 @@ std::vector<int32_t> GuestBinder::WorkloadsOn(int32_t node) const {
   return out;
 }
 
+GuestBinder::FreeSummary GuestBinder::Free(model::ResourceId resource) const {
+  FreeSummary out;
+  for (size_t n = 0; n < world_.nodes.size(); ++n) {
+    if (world_.nodes[n].cluster != cluster_) continue;
+    const int64_t free =
+        std::max<int64_t>(0, world_.nodes[n].allocatable.Get(resource) - used_[n].Get(resource));
+    out.max_node = std::max(out.max_node, free);
+    out.total += free;
+  }
+  return out;
+}
+
 model::Pod GuestBinder::Blocker(int32_t node, const model::ResourceVector& requests) const {
   const model::Node& n = world_.nodes[static_cast<size_t>(node)];
   model::Pod blocker;

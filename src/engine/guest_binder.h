@@ -33,6 +33,15 @@ class GuestBinder : public queueing::PlacementOracle {
   const std::vector<int32_t>& NodesOf(int32_t workload) const;
   // Workloads with at least one pod on `node`, ascending. O(workloads there · log).
   std::vector<int32_t> WorkloadsOn(int32_t node) const;
+  // Free amount of `resource` on the most free node and over all nodes (allocatable minus
+  // what bound pods, blockers included, ask for): a necessary condition callers check before
+  // a gang attempt. O(nodes).
+  struct FreeSummary {
+    int64_t max_node = 0;
+    int64_t total = 0;
+  };
+  FreeSummary Free(model::ResourceId resource) const;
+
   // Takes `node` out of service: a blocker pod (tolerating every taint, pinned to the node)
   // takes whatever is free there, and is re-made whenever a workload leaves it, so nothing
   // new binds until Unfill (a cordon, and for an emptied node its removal). Counted: each

@@ -54,6 +54,9 @@ core::Result<int32_t> AddJobWorkloads(const QueuedTrace& trace, const JobShape& 
     c.memory_request_named = true;
     set.pod_template.containers.push_back(std::move(c));
     set.pod_template.priority = job.priority;
+    // A job that needs a GPU model asks for nodes labelled with it (the GPU operator's label);
+    // Kueue then gives it only flavors whose nodeLabels agree.
+    if (!job.gpu_model.empty()) set.pod_template.node_selector[shape.gpu_model_label] = job.gpu_model;
     set.pod_template.cluster = shape.cluster;
     w.pod_sets.push_back(std::move(set));
     world->kueue_workloads.push_back(std::move(w));

@@ -2,7 +2,7 @@
 // queued trace against the engine: one pod set "main" of ceil(GPUs / max_gpus_per_pod) pods,
 // each asking for an equal share of the job's GPUs, CPU and memory (a multi-node job is a
 // gang: Kueue admits all its pods or none), submitted to the job's LocalQueue at its arrival
-// time. Called once per run by the replay (queue_replay.h) before the scheduler starts.
+// time; a job's gpu_model becomes a nodeSelector on the GPU product label. Called once per run by the replay (queue_replay.h) before the scheduler starts.
 // Pure; linear in the jobs.
 #pragma once
 
@@ -22,6 +22,8 @@ struct JobShape {
   int32_t max_gpus_per_pod = 8;
   // The cluster of the fleet snapshot the workloads belong to.
   std::string cluster = "default";
+  // The node label a job's gpu_model must match (nodeSelector).
+  std::string gpu_model_label = "nvidia.com/gpu.product";
   // Trace time 0 in Unix seconds (creationTimestamp = start + submit_s).
   int64_t start_unix_s = 1'704'067'200;  // 2024-01-01T00:00:00Z
 };

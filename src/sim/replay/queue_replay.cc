@@ -324,12 +324,19 @@ void Replay::StartWaiting() {
   freed_ = false;
   newly_admitted_.clear();
   std::set<std::string> failed_shapes;
+  // What binding could place at best in this pass (free GPUs only shrink during it): a gang
+  // that asks for more is not tried.
+  const engine::ClusterSim::Free free = cluster_->FreeOf(gpu_);
   for (int32_t j : order) {
     Job& job = jobs_[static_cast<size_t>(j)];
     if (!job.waiting) continue;
     const std::optional<model::Admission>& admission = cluster_->admission(job.wl);
     if (!admission) continue;
     const TraceJob& t = trace_.jobs[static_cast<size_t>(j)].job;
+    const PodSplit split = SplitJob(t.gpus, options_.shape.max_gpus_per_pod);
+    if (split.gpus_per_pod > free.max_node || int64_t{split.count} * split.gpus_per_pod > free.total) {
+      continue;
+    }
     std::string shape = std::to_string(t.gpus) + '/' + std::to_string(t.cpu_milli) + '/' +
                         std::to_string(t.memory_bytes);
     for (const auto& a : admission->pod_set_assignments) {
