@@ -56,6 +56,10 @@ class Replay {
   };
 
   core::Status CheckQueues() const;
+  // Each tenant's entitled share of the cluster's GPUs: its ClusterQueue's nominal GPU quota
+  // over all the cluster's ClusterQueues', split evenly among the tenants submitting there.
+  std::vector<std::pair<std::string, double>> Entitlements() const;
+  std::string TenantOf(size_t j) const;
   void BuildPools();
   void Handle(const Event& event);
   void Arrive(int32_t j);
@@ -157,6 +161,52 @@ int64_t Replay::NodeGpuMilli(int32_t node) const {
   return 1000 * std::max<int64_t>(0, gpus - gpus_lost_[static_cast<size_t>(node)]);
 }
 
+std::string Replay::TenantOf(size_t j) const {
+  const QueuedJob& q = trace_.jobs[j];
+  return q.job.tenant.empty() ? trace_.queues[static_cast<size_t>(q.queue)].ToString()
+                              : q.job.tenant;
+}
+
+std::vector<std::pair<std::string, double>> Replay::Entitlements() const {
+  std::map<std::string, int64_t> nominal;  // ClusterQueue -> nominal GPUs
+  int64_t total = 0;
+  for (const model::ClusterQueue& cq : world_.cluster_queues) {
+    if (cq.cluster != options_.shape.cluster) continue;
+    int64_t gpus = 0;
+    for (const model::ResourceGroup& g : cq.resource_groups) {
+      for (const model::FlavorQuotas& f : g.flavors) {
+        for (const model::ResourceQuota& r : f.resources) {
+          if (r.resource == gpu_) gpus += r.nominal;
+        }
+      }
+    }
+    nominal[cq.meta.name] = gpus;
+    total += gpus;
+  }
+  if (total <= 0) return {};
+  std::map<std::pair<std::string, std::string>, std::string> cq_of_lq;
+  for (const model::LocalQueue& lq : world_.local_queues) {
+    if (lq.cluster == options_.shape.cluster) {
+      cq_of_lq[{lq.meta.namespace_, lq.meta.name}] = lq.cluster_queue;
+    }
+  }
+  std::map<std::string, std::set<std::string>> tenants_of_cq;
+  std::map<std::string, std::string> cq_of_tenant;
+  for (size_t j = 0; j < trace_.jobs.size(); ++j) {
+    const QueueRef& q = trace_.queues[static_cast<size_t>(trace_.jobs[j].queue)];
+    auto it = cq_of_lq.find({q.namespace_name, q.local_queue});
+    if (it == cq_of_lq.end()) continue;
+    const std::string tenant = TenantOf(j);
+    if (cq_of_tenant.emplace(tenant, it->second).second) tenants_of_cq[it->second].insert(tenant);
+  }
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& [tenant, cq] : cq_of_tenant) {
+    const double share = static_cast<double>(nominal[cq]) / static_cast<double>(total);
+    out.push_back({tenant, share / static_cast<double>(tenants_of_cq[cq].size())});
+  }
+  return out;
+}
+
 void Replay::BuildPools() {
   node_gpu_milli_.assign(world_.nodes.size(), 0);
   node_pool_.assign(world_.nodes.size(), -1);
@@ -250,7 +300,7 @@ void Replay::Arrive(int32_t j) {
                                  : options_.job_classes[static_cast<size_t>(j)];
     const std::string fallback =
         cls.empty() ? DefaultClass(t.gpus, options_.shape.max_gpus_per_pod) : std::string();
-    const std::string tenant = t.tenant.empty() ? q.ToString() : t.tenant;
+    const std::string tenant = TenantOf(static_cast<size_t>(j));
     JobInfo info;
     info.tenant = tenant;
     const std::string queue = q.ToString();
@@ -546,6 +596,7 @@ QueueReplayResult Replay::Run() {
   const auto wall_start = std::chrono::steady_clock::now();
   MetricsOptions mo;
   mo.interval_ms = options_.metrics_interval_ms;
+  mo.entitlements = Entitlements();
   metrics_ = std::make_unique<MetricsRecorder>(mo);
   loop_.queue().Reserve(trace_.jobs.size() * 2 + actions_.size() + 16);
   for (size_t j = 0; j < trace_.jobs.size(); ++j) {
