@@ -132,7 +132,8 @@ int Run(int argc, char** argv) {
       "--policy", simulate.policy,
       "Policies to compare, comma-separated. openb: random, dotprod, clustering, packing, "
       "bestfit, fgd, berth, all (the paper's six) or all+berth (default); queued traces: "
-      "default, LeastAllocated, MostAllocated, RequestedToCapacityRatio");
+      "default, LeastAllocated, MostAllocated, RequestedToCapacityRatio, or a GPU-sharing "
+      "score plugin: random, dotprod, clustering, packing, bestfit, fgd");
   simulate_cmd->add_option("--seeds", simulate.seeds, "Seeds: 42, 42-51 or 1,5,9 (openb)")
       ->capture_default_str();
   simulate_cmd->add_option("--until", simulate.until,

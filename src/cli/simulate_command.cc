@@ -4,11 +4,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
+#include <map>
 #include <optional>
 
 #include <unistd.h>
 
+#include "binding/gpu_share_names.h"
 #include "cli/exit_code.h"
 #include "cli/flags.h"
 #include "cli/input_loader.h"
@@ -22,8 +23,8 @@
 #include "sim/report/progress_bar.h"
 #include "sim/trace/queued_trace.h"
 #include "sim/trace/reader.h"
-#include "sim/trace/tenant_mapping.h"
 #include "sim/trace/internal/fields.h"
+#include "sim/trace/tenant_mapping.h"
 
 namespace berth::cli {
 namespace {
@@ -74,6 +75,34 @@ TextTable HeadedTable(std::vector<std::string> header) {
   TextTable table(std::move(aligns));
   table.AddRow(std::move(header));
   return table;
+}
+
+// The binding profile a queued-trace policy names: a NodeResourcesFit scoring strategy over the
+// fleet's own profile, or one of berth's GPU-sharing score plugins (the FGD paper's policies,
+// docs/binding.md) added to it at weight 100, so it decides and the others only break ties.
+core::Result<model::SchedulerConfig> QueuedPolicyConfig(const model::Snapshot& fleet,
+                                                        const std::string& policy) {
+  engine::PlanOptions plan;
+  if (auto scoring = ParseScoringStrategy(policy)) {
+    plan.scoring = *scoring;
+    return engine::EffectiveSchedulerConfig(fleet, plan);
+  }
+  static const std::map<std::string, std::string_view> kGpuShare = {
+      {"random", binding::kGpuShareRandom},   {"dotprod", binding::kGpuShareDotProd},
+      {"clustering", binding::kGpuShareClustering}, {"packing", binding::kGpuSharePacking},
+      {"bestfit", binding::kGpuShareBestFit}, {"fgd", binding::kGpuShareFgd}};
+  auto it = kGpuShare.find(policy);
+  if (it == kGpuShare.end()) {
+    return core::InvalidArgument(
+        "--policy: unknown policy \"" + policy +
+        "\" for a queued trace (default, LeastAllocated, MostAllocated, "
+        "RequestedToCapacityRatio, random, dotprod, clustering, packing, bestfit, fgd)");
+  }
+  model::SchedulerConfig config = engine::EffectiveSchedulerConfig(fleet, plan);
+  for (model::SchedulerProfile& profile : config.profiles) {
+    profile.score_weights[std::string(it->second)] = 100;
+  }
+  return config;
 }
 
 bool LooksLikeOpenbPods(const std::string& path) {
@@ -235,16 +264,11 @@ int RunQueued(const SimulateFlags& flags, sim::TraceFormat format,
     sim::QueueReplayOptions options = base;
     options.policy = policy;
     if (policy != "default") {
-      auto scoring = ParseScoringStrategy(policy);
-      if (!scoring) {
-        return Fail(core::InvalidArgument("--policy: unknown policy \"" + policy +
-                                          "\" for a queued trace (default, LeastAllocated, "
-                                          "MostAllocated, RequestedToCapacityRatio)"),
-                    err);
-      }
-      engine::PlanOptions plan;
-      plan.scoring = *scoring;
-      options.scheduler_config = engine::EffectiveSchedulerConfig(input->snapshot, plan);
+      auto config = QueuedPolicyConfig(input->snapshot, policy);
+      if (!config) return Fail(config.error(), err);
+      options.scheduler_config = std::move(*config);
+      // FGD reads its typical pods from the snapshot: give it the trace's.
+      options.workload_pods_for_scoring = !ParseScoringStrategy(policy).has_value();
     }
     int64_t shown = 0;
     options.progress = [&](double f) {

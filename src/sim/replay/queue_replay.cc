@@ -150,6 +150,16 @@ core::Status Replay::Prepare(const model::Snapshot& fleet) {
     const PodSplit split = SplitJob(trace_.jobs[j].job.gpus, options_.shape.max_gpus_per_pod);
     jobs_[j].gpu_milli = int64_t{1000} * split.count * split.gpus_per_pod;
   }
+  if (options_.workload_pods_for_scoring) {
+    world_.pods.reserve(world_.pods.size() + trace_.jobs.size());
+    for (size_t j = 0; j < trace_.jobs.size(); ++j) {
+      const model::Workload& w = world_.kueue_workloads[static_cast<size_t>(first_wl_) + j];
+      model::Pod pod = w.pod_sets.front().pod_template;
+      pod.meta.name = w.meta.name + "-sample";
+      pod.meta.namespace_ = w.meta.namespace_;
+      world_.pods.push_back(std::move(pod));
+    }
+  }
   cluster_ = std::make_unique<engine::ClusterSim>(world_, options_.shape.cluster,
                                                   options_.scheduler_config, diags_);
   BuildPools();

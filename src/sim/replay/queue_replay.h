@@ -39,6 +39,10 @@ struct QueueReplayOptions {
   // The binding profile the cluster's pods are scored with; nullopt: the fleet's own
   // KubeSchedulerConfiguration or kube-scheduler's defaults.
   std::optional<model::SchedulerConfig> scheduler_config;
+  // Adds one pending pod per job (its pod template, never scheduled) to the world, so that
+  // score plugins reading the snapshot's pods (FGD's typical-pod distribution) see the
+  // trace's workload. Costs a pod per job; the CLI sets it for the GPU-sharing policies.
+  bool workload_pods_for_scoring = false;
   // Called with the fraction of the trace's time span replayed, at most ~200 times a run.
   std::function<void(double)> progress;
 };
