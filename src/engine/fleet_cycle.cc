@@ -5,6 +5,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "binding/scheduler.h"
@@ -39,19 +40,24 @@ model::ResourceVector Allocatable(const model::Snapshot& snapshot, const model::
   return out;
 }
 
-const model::ClusterQueue* FindClusterQueue(const model::Snapshot& snapshot, const std::string& name) {
+// The hub's ClusterQueues by name, built once per plan (SettleOutcomes asks per decision).
+std::unordered_map<std::string, const model::ClusterQueue*> HubClusterQueues(
+    const model::Snapshot& snapshot) {
+  std::unordered_map<std::string, const model::ClusterQueue*> out;
   for (const model::ClusterQueue& cq : snapshot.cluster_queues) {
-    if (cq.cluster == kHubCluster && cq.meta.name == name) return &cq;
+    if (cq.cluster == kHubCluster) out.emplace(cq.meta.name, &cq);
   }
-  return nullptr;
+  return out;
 }
 
 // Whether every admission check of the workload's ClusterQueue except `fleet_check` is
 // Ready in the workload's status.
-bool OtherChecksReady(const model::Snapshot& snapshot, const model::Workload& w,
-                      const std::string& cluster_queue, const std::string& fleet_check) {
-  const model::ClusterQueue* cq = FindClusterQueue(snapshot, cluster_queue);
-  if (cq == nullptr) return true;
+bool OtherChecksReady(const std::unordered_map<std::string, const model::ClusterQueue*>& hub_cqs,
+                      const model::Workload& w, const std::string& cluster_queue,
+                      const std::string& fleet_check) {
+  auto found = hub_cqs.find(cluster_queue);
+  if (found == hub_cqs.end()) return true;
+  const model::ClusterQueue* cq = found->second;
   for (const model::AdmissionCheckRule& rule : cq->admission_checks) {
     if (rule.name == fleet_check) continue;
     bool ready = false;
@@ -67,6 +73,9 @@ bool OtherChecksReady(const model::Snapshot& snapshot, const model::Workload& w,
 // Ready; until then it only holds the hub's quota.
 void SettleOutcomes(const model::Snapshot& snapshot, const FleetDispatcher& dispatcher,
                     queueing::AdmissionResult& result) {
+  const auto hub_cqs = HubClusterQueues(snapshot);
+  std::unordered_map<std::string, queueing::ClusterQueueState*> states;
+  for (queueing::ClusterQueueState& cq : result.cluster_queues) states.emplace(cq.name, &cq);
   for (queueing::WorkloadDecision& d : result.decisions) {
     auto it = dispatcher.dispatches().find(d.workload);
     if (it == dispatcher.dispatches().end() || !d.admission) continue;
@@ -76,15 +85,14 @@ void SettleOutcomes(const model::Snapshot& snapshot, const FleetDispatcher& disp
     }
     const model::Workload& w = snapshot.kueue_workloads[static_cast<size_t>(d.workload)];
     const bool admitted = it->second.cluster.has_value() &&
-                          OtherChecksReady(snapshot, w, d.admission->cluster_queue, it->second.check);
+                          OtherChecksReady(hub_cqs, w, d.admission->cluster_queue, it->second.check);
     const bool was_admitted = d.outcome == queueing::WorkloadOutcome::kAdmitted;
     d.outcome = admitted ? queueing::WorkloadOutcome::kAdmitted
                          : queueing::WorkloadOutcome::kQuotaReserved;
     // The ClusterQueue's status counts follow (reserving counts both).
     if (admitted != was_admitted) {
-      for (queueing::ClusterQueueState& cq : result.cluster_queues) {
-        if (cq.name == d.admission->cluster_queue) cq.admitted += admitted ? 1 : -1;
-      }
+      auto state = states.find(d.admission->cluster_queue);
+      if (state != states.end()) state->second->admitted += admitted ? 1 : -1;
     }
   }
 }
@@ -153,18 +161,20 @@ void PlanManifestWorks(const model::Snapshot& snapshot, const FleetDispatcher& d
     plan.deleted_objects.push_back(std::move(d));
   }
   std::vector<model::ManifestWork>& works = plan.planned.manifest_works;
+  // Given works by (namespace, name), the last of a name winning as the scan did.
+  std::map<std::pair<std::string, std::string>, int32_t> given;
+  for (size_t i = 0; i < works.size(); ++i) {
+    given[{works[i].meta.namespace_, works[i].meta.name}] = static_cast<int32_t>(i);
+  }
   for (model::ManifestWork& work : planned_works) {
-    int32_t at = -1;
-    for (size_t i = 0; i < works.size(); ++i) {
-      if (works[i].meta.namespace_ == work.meta.namespace_ && works[i].meta.name == work.meta.name) {
-        at = static_cast<int32_t>(i);
-      }
-    }
+    auto found = given.find({work.meta.namespace_, work.meta.name});
+    int32_t at = found == given.end() ? -1 : found->second;
     if (at >= 0) {
       work.source = works[static_cast<size_t>(at)].source;
       works[static_cast<size_t>(at)] = std::move(work);
     } else {
       at = static_cast<int32_t>(works.size());
+      given[{work.meta.namespace_, work.meta.name}] = at;
       works.push_back(std::move(work));
     }
     plan.manifest_work_items.push_back(at);

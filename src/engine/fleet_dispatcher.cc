@@ -5,6 +5,7 @@
 
 #include "core/check.h"
 #include "engine/admitted_pods.h"
+#include "queueing/amount_text.h"
 
 namespace berth::engine {
 namespace {
@@ -23,16 +24,6 @@ model::ResourceVector Requests(const model::Snapshot& whole, const model::Admiss
   return out;
 }
 
-std::string Amount(model::ResourceId id, int64_t v) {
-  if (id == model::kCpu) {
-    return v % 1000 == 0 ? std::to_string(v / 1000) : std::to_string(v) + "m";
-  }
-  if (id == model::kMemory && v % (1024LL * 1024 * 1024) == 0 && v != 0) {
-    return std::to_string(v / (1024LL * 1024 * 1024)) + "Gi";
-  }
-  return std::to_string(v);
-}
-
 // The first resource the cluster has too little of, as a reason; empty when all fit.
 std::string ShortOf(const model::Snapshot& whole, const model::ResourceVector& requests,
                     const model::ResourceVector& free) {
@@ -40,8 +31,9 @@ std::string ShortOf(const model::Snapshot& whole, const model::ResourceVector& r
     const model::ResourceId r{static_cast<uint16_t>(id)};
     const int64_t need = requests.Get(r);
     if (need <= 0 || free.Get(r) >= need) continue;
-    return "insufficient " + whole.resources.Name(r) + ": needs " + Amount(r, need) +
-           ", " + Amount(r, std::max<int64_t>(0, free.Get(r))) + " free in the cluster";
+    return "insufficient " + whole.resources.Name(r) + ": needs " +
+           queueing::FormatAmount(r, need) + ", " +
+           queueing::FormatAmount(r, std::max<int64_t>(0, free.Get(r))) + " free in the cluster";
   }
   return "";
 }
