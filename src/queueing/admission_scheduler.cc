@@ -37,7 +37,8 @@ AdmissionScheduler::AdmissionScheduler(const model::Snapshot& snapshot,
       assigner_(state_, &preemptor_),
       decisions_(snapshot.kueue_workloads.size()),
       in_cluster_(snapshot.kueue_workloads.size(), false),
-      finished_(snapshot.kueue_workloads.size(), false) {
+      finished_(snapshot.kueue_workloads.size(), false),
+      queued_(snapshot.kueue_workloads.size(), false) {
   if (snapshot.kueue_config && snapshot.kueue_config->admission_fair_sharing) {
     afs_ = std::make_unique<AdmissionFairSharing>(
         snapshot, state_.setup(), *snapshot.kueue_config->admission_fair_sharing,
@@ -163,6 +164,7 @@ void AdmissionScheduler::ClassifyPending(int32_t i, WorkloadDecision& d) {
   }
   d.outcome = WorkloadOutcome::kPending;
   queues_[static_cast<size_t>(q)].Push(i);
+  queued_[static_cast<size_t>(i)] = true;
 }
 
 void AdmissionScheduler::Classify(bool holders_only) {
@@ -243,8 +245,10 @@ void AdmissionScheduler::Requeue(int32_t wl, bool park) {
   if (park && !strict) {
     parked_by_[std::to_string(q) + '#' + state_.info(wl).equivalence] = wl;
     queues_[static_cast<size_t>(q)].Park(wl);
+    queued_[static_cast<size_t>(wl)] = true;
   } else {
     queues_[static_cast<size_t>(q)].Push(wl);
+    queued_[static_cast<size_t>(wl)] = true;
   }
 }
 
@@ -307,6 +311,7 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
         d.reason = "WaitingForPreemptedWorkloads";
         d.message = "Waiting for the preemption of workloads targeted by another workload";
         queues_[static_cast<size_t>(q)].PushSticky(e.wl);
+        queued_[static_cast<size_t>(e.wl)] = true;
         return true;
       }
       e.preemption = preemptor_.GetTargets(info, q, a.usage, a.contested, options_.explain);
@@ -355,6 +360,7 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
     d.message =
         "Pending the preemption of " + std::to_string(e.preemption.targets.size()) + " workload(s)";
     queues_[static_cast<size_t>(q)].PushSticky(e.wl);
+    queued_[static_cast<size_t>(e.wl)] = true;
     return true;
   }
   // Fit: the cohort re-check against what earlier entries of this cycle took.
@@ -473,8 +479,14 @@ int32_t AdmissionScheduler::RunCycles(int64_t max_cycles) {
     for (size_t q = 0; q < queues_.size(); ++q) {
       std::optional<int32_t> wl = queues_[q].Pop();
       // A workload Finished while queued (cancelled) is dropped when it surfaces.
-      while (wl && finished_[static_cast<size_t>(*wl)]) wl = queues_[q].Pop();
-      if (wl) entries.push_back(Nominate(*wl));
+      while (wl && finished_[static_cast<size_t>(*wl)]) {
+        queued_[static_cast<size_t>(*wl)] = false;
+        wl = queues_[q].Pop();
+      }
+      if (wl) {
+        queued_[static_cast<size_t>(*wl)] = false;
+        entries.push_back(Nominate(*wl));
+      }
     }
     if (entries.empty()) break;
     ++cycle;
@@ -490,6 +502,7 @@ int32_t AdmissionScheduler::RunCycles(int64_t max_cycles) {
       log_.push_back({v, false});
       const int32_t q = state_.info(v).cq;
       queues_[static_cast<size_t>(q)].Push(v);
+      queued_[static_cast<size_t>(v)] = true;
       if (!freed_roots.insert(state_.tree().Root(q)).second) continue;
       for (int32_t member : state_.cq(q).same_tree)
         queues_[static_cast<size_t>(member)].Reactivate();
@@ -556,6 +569,9 @@ void AdmissionScheduler::Submit(int32_t wl, std::optional<core::Timestamp> queue
   BERTH_CHECK(!state_.held(wl).has_value(), "Submit: the workload already holds quota");
   in_cluster_[i] = true;
   finished_[i] = false;
+  // Finished while still queued: it is still in its queue (dropped only when it surfaces),
+  // so it simply stays there, with its place and decision as they were.
+  if (queued_[i]) return;
   state_.info(wl) = BuildWorkloadInfo(state_.workload(wl), wl);
   if (queue_order_time) state_.info(wl).queue_timestamp = *queue_order_time;
   decisions_[i] = WorkloadDecision{};
@@ -579,9 +595,15 @@ void AdmissionScheduler::ReactivateAll() {
 AdmissionScheduler::Changes AdmissionScheduler::Schedule(core::Timestamp now) {
   options_.now = now;
   log_.clear();
+  // As Run's bound, over the workloads taking part now (queued or holding quota): a
+  // preemption cycle (victims readmitted by reclaim, preempting again) cannot run away.
+  int64_t active = 0;
+  for (size_t q = 0; q < queues_.size(); ++q) {
+    active += static_cast<int64_t>(queues_[q].size() + state_.admitted(static_cast<int32_t>(q)).size());
+  }
   const int64_t max_cycles = options_.max_cycles > 0
                                  ? options_.max_cycles
-                                 : 4 * static_cast<int64_t>(queues_.size()) + 4'000'000;
+                                 : 4 * (active + static_cast<int64_t>(queues_.size())) + 64;
   Changes changes;
   changes.cycles = RunCycles(max_cycles);
   changes.changes = std::move(log_);

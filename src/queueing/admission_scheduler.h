@@ -68,7 +68,8 @@ class AdmissionScheduler {
     std::vector<Change> changes;
     int32_t cycles = 0;
   };
-  // Runs scheduling cycles at `now` until one changes nothing; admissions are stamped `now`.
+  // Runs scheduling cycles at `now` until one changes nothing, at most 4 x (workloads queued
+  // or holding quota + ClusterQueues) + 64 of them (Run's bound); admissions are stamped `now`.
   Changes Schedule(core::Timestamp now);
   const WorkloadDecision& decision(int32_t wl) const {
     return decisions_[static_cast<size_t>(wl)];
@@ -129,6 +130,7 @@ class AdmissionScheduler {
   // while still queued (skipped when popped).
   std::vector<Change> log_;
   std::vector<bool> finished_;
+  std::vector<bool> queued_;  // in its ClusterQueue's pending queue (heap, parked or sticky)
 };
 
 }  // namespace berth::queueing

@@ -179,9 +179,11 @@ TEST(ClusterSimTest, FillBlocksANodeUntilUnfill) {
   sim.Fill(0);
   ASSERT_TRUE(sim.Bind(big));
   EXPECT_EQ(sim.NodesOf(big), std::vector<int32_t>{1});  // node 0 is out of service
-  // Node 1 is full of GPUs, node 0 blocked: nothing else lands, not even CPU only.
+  // Node 1 has no GPU left and node 0 is blocked: a GPU pod does not land. A CPU-only pod
+  // goes to node 1, never to the blocked node 0.
   EXPECT_FALSE(sim.Bind(one));
-  EXPECT_FALSE(sim.Bind(cpu_only));
+  ASSERT_TRUE(sim.Bind(cpu_only));
+  EXPECT_EQ(sim.NodesOf(cpu_only), std::vector<int32_t>{1});
   // The blocker is not a workload.
   EXPECT_TRUE(sim.WorkloadsOn(0).empty());
   sim.Unfill(0);

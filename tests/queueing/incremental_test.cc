@@ -5,6 +5,7 @@
 // that equal priorities are never preempted under LowerPriority, and that explain=false and
 // the one-shot Run() reach the same decisions.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -39,14 +40,15 @@ core::Timestamp At(int64_t unix_s) {
 // One incremental scheduler over a KueueSnapshot (which must outlive it).
 struct Incremental {
   explicit Incremental(const KueueSnapshot& k, bool explain = true,
-                       PlacementOracle* oracle = nullptr)
-      : scheduler(k.snapshot, Options(explain), oracle, diags) {
+                       PlacementOracle* oracle = nullptr, int32_t max_cycles = 0)
+      : scheduler(k.snapshot, Options(explain, max_cycles), oracle, diags) {
     scheduler.Start();
   }
-  static AdmissionOptions Options(bool explain) {
+  static AdmissionOptions Options(bool explain, int32_t max_cycles) {
     AdmissionOptions o;
     o.now = At(1000);
     o.explain = explain;
+    o.max_cycles = max_cycles;
     return o;
   }
   // The changes of one Schedule call as text (see Seq).
@@ -61,7 +63,8 @@ std::string Seq(const std::vector<Change>& changes) {
   std::string out;
   for (const Change& c : changes) {
     if (!out.empty()) out += ' ';
-    out += (c.admitted ? "+" : "-") + std::to_string(c.workload);
+    out += c.admitted ? '+' : '-';
+    out += std::to_string(c.workload);
   }
   return out;
 }
@@ -232,7 +235,8 @@ TEST(IncrementalAdmissionTest, HigherPriorityArrivalPreemptsWithinClusterQueue) 
 
 TEST(IncrementalAdmissionTest, EqualPriorityIsNeverPreemptedUnderLowerPriority) {
   KueueSnapshot k = OneQueue(4000, PreemptionPolicy::kLowerPriority);
-  const int32_t holder = k.Add(WlBuilder("holder").Priority(5).Requests({{"cpu", 4000}}).Created(9));
+  const int32_t holder =
+      k.Add(WlBuilder("holder").Priority(5).Requests({{"cpu", 4000}}).Created(9));
   // Older than the holder: LowerOrNewerEqualPriority would preempt, LowerPriority must not.
   const int32_t peer = k.Add(WlBuilder("peer").Priority(5).Requests({{"cpu", 4000}}).Created(1));
   Incremental s(k);
@@ -347,7 +351,7 @@ TEST(IncrementalAdmissionTest, WorkloadFinishedWhilePendingIsNeverAdmitted) {
   EXPECT_FALSE(s.scheduler.holds_quota(cancelled));
 }
 
-// BUG (reported to the lead): a workload Finished while still queued and Submitted again
+// Regression (found by this test, fixed): a workload Finished while still queued and Submitted again
 // before its stale queue entry surfaced is in its queue twice; after the first copy is
 // admitted, the second is nominated too and AdmissionState::Hold aborts ("workload already
 // holds quota"). Expected: admitted once, the stale entry dropped. Run in a child process so
@@ -362,9 +366,9 @@ TEST(IncrementalAdmissionTest, ResubmitAfterFinishWhileQueuedAdmitsOnce) {
         s.scheduler.Submit(holder);
         s.Schedule(100);
         s.scheduler.Submit(w);
-        s.Schedule(200);         // w waits (parked)
-        s.scheduler.Finish(w);   // cancelled while queued
-        s.scheduler.Submit(w);   // and submitted again
+        s.Schedule(200);        // w waits (parked)
+        s.scheduler.Finish(w);  // cancelled while queued
+        s.scheduler.Submit(w);  // and submitted again
         s.scheduler.Finish(holder);
         const bool once = s.Schedule(300) == Seq({{w, true}});
         std::exit(once && s.scheduler.holds_quota(w) ? 0 : 1);
@@ -427,6 +431,59 @@ TEST(IncrementalAdmissionTest, PreemptionReleasesTheVictimsPlacement) {
   EXPECT_EQ(oracle.placed, (std::set<int32_t>{high}));
 }
 
+// Regression (found by this test, fixed): preemptions that undo each other make one Schedule call run to
+// its bound of 4 x ClusterQueues + 4,000,000 cycles (about 18 s here, and millions of
+// Changes for the caller), where RunAdmission stops after 4 x (workloads + ClusterQueues) +
+// 64. Kueue-faithful steps, repeated forever: "late" (a, priority 2) preempts "low0" and
+// "low1" of its own queue; the older "borrower" of c takes the freed quota first (both
+// borrow, it is older); "late" no longer fits and parks; "low1" and then "low0" come back,
+// "low0" reclaiming from the borrower (reclaimWithinCohort Any); that reactivates "late".
+// Expected: the call returns after a bounded number of cycles. Run in a child process with
+// an alarm so that the hang fails this test only, in 5 s.
+TEST(IncrementalAdmissionTest, PreemptionCycleDoesNotRunMillionsOfCycles) {
+  EXPECT_EXIT(
+      {
+        alarm(5);
+        KueueSnapshot k;
+        k.Flavor("default");
+        k.Add(CqBuilder("a")
+                  .Cohort("all")
+                  .Quota("default", "cpu", 6000)
+                  .WithinClusterQueue(PreemptionPolicy::kLowerPriority)
+                  .ReclaimWithinCohort(PreemptionPolicy::kAny));
+        k.Add(CqBuilder("b").Cohort("all").Quota("default", "cpu", 4000));
+        k.Add(CqBuilder("c").Cohort("all").Quota("default", "cpu", 2000, 2000));
+        k.LocalQueue("la", "a");
+        k.LocalQueue("lb", "b");
+        k.LocalQueue("lc", "c");
+        auto held = [&](const char* name, const char* cq, int32_t prio, int64_t cpu, int64_t at) {
+          return k.Add(WlBuilder(name)
+                           .Queue(std::string("l") + cq)
+                           .Priority(prio)
+                           .Requests({{"cpu", cpu}})
+                           .Created(at)
+                           .Admitted(cq, {{"cpu", "default", cpu}}, at));
+        };
+        held("a2", "a", 2, 2000, 100);
+        held("a2b", "a", 2, 1000, 101);
+        held("a3", "a", 3, 1000, 102);
+        held("low1", "a", 1, 1000, 103);
+        held("b1", "b", 1, 3000, 104);
+        held("c3", "c", 3, 2000, 105);
+        const int32_t low0 =
+            k.Add(WlBuilder("low0").Queue("la").Priority(0).Requests({{"cpu", 1000}}).Created(872));
+        const int32_t borrower = k.Add(
+            WlBuilder("borrower").Queue("lc").Priority(2).Requests({{"cpu", 2000}}).Created(0));
+        const int32_t late =
+            k.Add(WlBuilder("late").Queue("la").Priority(2).Requests({{"cpu", 3000}}).Created(738));
+        Incremental s(k);
+        for (int32_t w : {low0, borrower, late}) s.scheduler.Submit(w);
+        const AdmissionScheduler::Changes changes = s.scheduler.Schedule(At(1260));
+        std::exit(changes.cycles < 10'000 ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
 // A small deterministic generator (the test must not depend on the standard library's
 // distributions).
 class Lcg {
@@ -478,8 +535,10 @@ TEST(IncrementalAdmissionTest, ExplainOffGivesTheSameDecisions) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     const int n = 40;
     KueueSnapshot k = RandomCohort(seed, n);
-    Incremental on(k, true);
-    Incremental off(k, false);
+    // Bounded cycles: these policies can make preemptions cycle (see
+    // PreemptionCycleDoesNotRunMillionsOfCycles); both runs stop at the same bound.
+    Incremental on(k, true, nullptr, 1000);
+    Incremental off(k, false, nullptr, 1000);
     Lcg rng(seed * 7919);
     int next = 0;
     int64_t now = 1000;

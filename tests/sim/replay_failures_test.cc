@@ -57,8 +57,8 @@ TEST(ReplayFailuresTest, NodeFailureRequeuesAfterKueueBackoff) {
   EXPECT_EQ(m.failure_events_not_recovered, 0);
 }
 
-// BUG (reported to the lead): queue_replay.cc's Arrive requeues a failed job with the time
-// its backoff ends as its queue-order timestamp, although its comment (and Kueue's
+// Regression (found by this test, fixed): queue_replay.cc's Arrive requeues a failed job with the time
+// its backoff ends as its queue-order timestamp (it was), although its comment (and Kueue's
 // requeuingStrategy timestamp Eviction, QueueOrderTimestamp in queueing/workload_info.h) say
 // the eviction time. Here x fails at 100 s and returns at 160 s; y was created at 130 s.
 // When z frees the quota at 300 s, Kueue admits x first (100 < 130); the replay admits y.
@@ -74,10 +74,11 @@ TEST(ReplayFailuresTest, RequeuedJobKeepsItsEvictionTimeInTheQueue) {
   o.actions = {NodeFailureOf({"n0"}, 100, 10, "events[0]"), up};
   // j0 = x (on n0), j1 = z (waits for quota, runs 100-300 s on n1),
   // j2 = y (created at 130 s, waits for quota).
-  const QueueReplayResult r = MustRun(fleet, Trace({{0, 1000, 8}, {50, 200, 8}, {130, 1000, 8}}), o);
+  const QueueReplayResult r =
+      MustRun(fleet, Trace({{0, 1000, 8}, {50, 200, 8}, {130, 1000, 8}}), o);
   const RunMetrics& m = r.report.metrics;
   EXPECT_DOUBLE_EQ(WaitOf(m, "j1"), 50);
-  EXPECT_DOUBLE_EQ(JctOf(m, "j0"), 1300);  // restarts at 300 s
+  EXPECT_DOUBLE_EQ(JctOf(m, "j0"), 1300);   // restarts at 300 s
   EXPECT_DOUBLE_EQ(WaitOf(m, "j2"), 1170);  // runs after x, at 1300 s
 }
 
@@ -245,11 +246,8 @@ TEST(ReplayFailuresTest, DrainWithoutEvictionsWaitsForJobsToEnd) {
 TEST(ReplayFailuresTest, ScaleUpAddsStandbyNodesAfterTheColdStart) {
   // n0 in service, n1 and n2 standby. ScaleUp of one node at 100 s with a 300 s cold start:
   // j1 runs on the new node from 400 s; j2 waits for j0 to end at 1000 s.
-  const model::Snapshot fleet = FleetBuilder(24)
-                                    .Node("n0")
-                                    .Node("n1", /*standby=*/true)
-                                    .Node("n2", /*standby=*/true)
-                                    .Build();
+  const model::Snapshot fleet =
+      FleetBuilder(24).Node("n0").Node("n1", /*standby=*/true).Node("n2", /*standby=*/true).Build();
   QueueReplayOptions o = OneClassPerJob(3);
   ScenarioAction up;
   up.kind = ActionKind::kScaleUp;
@@ -270,11 +268,8 @@ TEST(ReplayFailuresTest, ScaleUpAddsStandbyNodesAfterTheColdStart) {
 }
 
 TEST(ReplayFailuresTest, ScaleUpOfAllMatchedNodes) {
-  const model::Snapshot fleet = FleetBuilder(24)
-                                    .Node("n0")
-                                    .Node("n1", /*standby=*/true)
-                                    .Node("n2", /*standby=*/true)
-                                    .Build();
+  const model::Snapshot fleet =
+      FleetBuilder(24).Node("n0").Node("n1", /*standby=*/true).Node("n2", /*standby=*/true).Build();
   QueueReplayOptions o = OneClassPerJob(3);
   ScenarioAction up;
   up.kind = ActionKind::kScaleUp;

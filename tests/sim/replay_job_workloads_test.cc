@@ -1,11 +1,10 @@
 // sim/replay job workloads: how a trace job is split into equal pods (SplitJob) and the Kueue
 // Workload AddJobWorkloads makes of it (name, UID, queue, priority, creation time, pod set).
-#include "sim/replay/job_workloads.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "sim/replay/job_workloads.h"
 #include "sim/trace/queued_trace.h"
 
 namespace berth::sim {
@@ -25,14 +24,10 @@ TEST(ReplayJobWorkloadsTest, SplitJobMakesEqualPodsCoveringTheJob) {
     int32_t gpus, max, count, per_pod;
   };
   const Case cases[] = {
-      {16, 8, 2, 8},  // two whole nodes
-      {9, 8, 2, 5},   // ceil(9/8) = 2 pods of ceil(9/2) = 5
-      {12, 8, 2, 6},
-      {17, 8, 3, 6},  // 3 pods of 6 = 18 >= 17
-      {24, 8, 3, 8},
-      {64, 8, 8, 8},
-      {7, 1, 7, 1},
-      {5, 4, 2, 3},
+      {16, 8, 2, 8},                 // two whole nodes
+      {9, 8, 2, 5},                  // ceil(9/8) = 2 pods of ceil(9/2) = 5
+      {12, 8, 2, 6}, {17, 8, 3, 6},  // 3 pods of 6 = 18 >= 17
+      {24, 8, 3, 8}, {64, 8, 8, 8}, {7, 1, 7, 1}, {5, 4, 2, 3},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::to_string(c.gpus) + " GPUs, at most " + std::to_string(c.max));

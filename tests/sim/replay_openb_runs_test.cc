@@ -1,11 +1,11 @@
 // sim/replay OpenB runs: the --seeds list ParseSeedList reads ("42-51", "42,43,50", "7").
-#include "sim/replay/openb_runs.h"
-
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "sim/replay/openb_runs.h"
 
 namespace berth::sim {
 namespace {

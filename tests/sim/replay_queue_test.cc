@@ -2,14 +2,13 @@
 // cluster with nodes where a 2-node job waits for two whole free nodes while admitted by
 // quota, priority preemption, the run's end at `until`, determinism, and the errors found
 // before anything runs. Waits and JCTs are hand-computed from the tiny traces.
-#include "sim/replay/queue_replay.h"
-
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "sim/replay/queue_replay.h"
 #include "sim/replay_test_util.h"
 #include "sim/report/run_report.h"
 
@@ -224,7 +223,8 @@ TEST(ReplayQueueTest, BadActionsAndOptionsFailBeforeRunning) {
   o.actions.push_back(replay_test::NodeFailureOf({"n9"}, 10, 0, "events[0]"));
   auto r = RunQueueReplay(fleet, Trace({{0, 10, 1}}), o, diags);
   ASSERT_FALSE(r.has_value());
-  EXPECT_EQ(r.error().message(), "events[0]: node n9 not found in cluster \"default\" of the fleet");
+  EXPECT_EQ(r.error().message(),
+            "events[0]: node n9 not found in cluster \"default\" of the fleet");
   QueueReplayOptions interval;
   interval.metrics_interval_ms = 0;
   EXPECT_FALSE(RunQueueReplay(fleet, Trace({{0, 10, 1}}), interval, diags).has_value());

@@ -172,7 +172,8 @@ TEST(ReplayScenarioFileTest, BadDurationNamesTheField) {
   EXPECT_TRUE(Contains(until, "/studies/drain.yaml: spec.until: ")) << until;
   const std::string list = ErrorOf(Event("{action: Drain, at: [1h], nodes: [n1]}"));
   EXPECT_TRUE(Contains(list, "spec.events[0].at: must be a string")) << list;
-  const std::string count = ErrorOf(Event("{action: Drain, at: 1h, nodes: [n1], maxUnavailable: x}"));
+  const std::string count =
+      ErrorOf(Event("{action: Drain, at: 1h, nodes: [n1], maxUnavailable: x}"));
   EXPECT_TRUE(Contains(count, "spec.events[0].maxUnavailable: ")) << count;
 }
 
@@ -183,21 +184,23 @@ TEST(ReplayScenarioFileTest, UnknownFieldsNameTheField) {
   EXPECT_EQ(ErrorOf(Event("{action: ScaleUp, at: 1h, nodes: [n1], gpus: \"1\"}")),
             "/studies/drain.yaml: spec.events[0].gpus: unknown field for action ScaleUp");
   const std::string spec = ErrorOf(Doc("  fleet: f\n  policy: fgd\n"));
-  EXPECT_TRUE(Contains(spec, "/studies/drain.yaml: spec.policy: unknown field (fleet, trace")) << spec;
+  EXPECT_TRUE(Contains(spec, "/studies/drain.yaml: spec.policy: unknown field (fleet, trace"))
+      << spec;
   const std::string sel = ErrorOf(Event("{action: Drain, at: 1h, selector: {matchLabel: {a: b}}}"));
   EXPECT_TRUE(Contains(sel, "spec.events[0].selector.matchLabel: unknown field")) << sel;
 }
 
 TEST(ReplayScenarioFileTest, BadSelectorOperatorNamesTheField) {
-  const std::string e = ErrorOf(Event(
-      "{action: Drain, at: 1h, selector: {matchExpressions: [{key: a, operator: Gt, values: "
-      "[\"1\"]}]}}"));
+  const std::string e = ErrorOf(
+      Event("{action: Drain, at: 1h, selector: {matchExpressions: [{key: a, operator: Gt, values: "
+            "[\"1\"]}]}}"));
   EXPECT_EQ(e,
             "/studies/drain.yaml: spec.events[0].selector.matchExpressions[0].operator: unknown "
             "operator \"Gt\" (In, NotIn, Exists, DoesNotExist)");
   const std::string no_key =
       ErrorOf(Event("{action: Drain, at: 1h, selector: {matchExpressions: [{operator: In}]}}"));
-  EXPECT_TRUE(Contains(no_key, "spec.events[0].selector.matchExpressions[0]: needs key and operator"))
+  EXPECT_TRUE(
+      Contains(no_key, "spec.events[0].selector.matchExpressions[0]: needs key and operator"))
       << no_key;
   // In with no values is a malformed selector.
   const std::string empty_in = ErrorOf(
@@ -230,7 +233,7 @@ TEST(ReplayScenarioFileTest, MalformedYamlGivesTheLine) {
   EXPECT_TRUE(Contains(e, "malformed YAML")) << e;
 }
 
-// BUG (reported to the lead): a value of the wrong YAML type where a string is read with
+// Regression (found by this test, fixed): a value of the wrong YAML type where a string is read with
 // as<std::string>() (action, a node name, a tenantQueue entry) throws inside yaml-cpp, and
 // the catch-all turns it into "FILE: line N: bad conversion" without the field. Expected: the
 // field named like every other error ("spec.events[0].action: must be a string").
@@ -247,7 +250,8 @@ TEST(ReplayScenarioFileTest, ReadScenarioFileReportsAMissingFile) {
   auto r = ReadScenarioFile("/nonexistent/berth/scenario.yaml");
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().code(), core::ErrorCode::kNotFound);
-  EXPECT_TRUE(Contains(r.error().message(), "/nonexistent/berth/scenario.yaml")) << r.error().message();
+  EXPECT_TRUE(Contains(r.error().message(), "/nonexistent/berth/scenario.yaml"))
+      << r.error().message();
 }
 
 // --- ResolveActions -------------------------------------------------------------------
@@ -295,17 +299,16 @@ TEST(ReplayScenarioTest, ResolvesNamesAndSelectorsToAscendingIndices) {
 
 TEST(ReplayScenarioTest, UnknownNodeIsAnErrorNamingTheAction) {
   const model::Snapshot fleet = Fleet();
-  auto r = ResolveActions(
-      {Action(ActionKind::kDrain, {"a-0"}, std::nullopt, "events[0]"),
-       Action(ActionKind::kNodeFailure, {"gpu-x-9"}, std::nullopt, "events[1]")},
-      fleet, "default");
+  auto r =
+      ResolveActions({Action(ActionKind::kDrain, {"a-0"}, std::nullopt, "events[0]"),
+                      Action(ActionKind::kNodeFailure, {"gpu-x-9"}, std::nullopt, "events[1]")},
+                     fleet, "default");
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().message(),
             "events[1]: node gpu-x-9 not found in cluster \"default\" of the fleet");
   // A node of another cluster is not found either.
-  auto elsewhere =
-      ResolveActions({Action(ActionKind::kDrain, {"a-x"}, std::nullopt, "events[0]")}, fleet,
-                     "default");
+  auto elsewhere = ResolveActions({Action(ActionKind::kDrain, {"a-x"}, std::nullopt, "events[0]")},
+                                  fleet, "default");
   ASSERT_FALSE(elsewhere.has_value());
   EXPECT_TRUE(Contains(elsewhere.error().message(), "a-x")) << elsewhere.error().message();
 }

@@ -41,6 +41,7 @@ class Replay {
     JobIndex metrics;
     int32_t attempt = 0;
     int32_t requeues = 0;  // failures that requeued it (Kueue's backoff count)
+    int64_t evicted_ms = 0;  // when the last failure evicted it (its requeue timestamp)
     bool submitted = false;
     bool running = false;
     bool waiting = false;  // admitted (holds quota), its pods not bound yet
@@ -323,9 +324,10 @@ void Replay::Arrive(int32_t j) {
     cluster_->Submit(job.wl);
     return;
   }
-  // Back from a failure's backoff: Kueue requeues it at its eviction time.
+  // Back from a failure's backoff: Kueue requeues it ordered by its eviction time
+  // (waitForPodsReady requeuingTimestamp: Eviction), not by when the backoff ended.
   core::Timestamp at;
-  at.unix_s = options_.shape.start_unix_s + FloorDiv(loop_.now_ms(), 1000);
+  at.unix_s = options_.shape.start_unix_s + FloorDiv(job.evicted_ms, 1000);
   cluster_->Submit(job.wl, at);
 }
 
@@ -469,6 +471,7 @@ void Replay::FailJobsOn(const std::vector<int32_t>& nodes, const std::string& wh
     cluster_->Finish(wl);
     ++stats_.failures;
     ++job.requeues;
+    job.evicted_ms = loop_.now_ms();
     // Kueue's requeuing backoff: base × 2^(n-1), capped, until backoffLimitCount.
     const bool requeued =
         !backoff.backoff_limit_count || job.requeues <= *backoff.backoff_limit_count;

@@ -52,7 +52,11 @@ core::Result<core::LabelSelector> Selector(const YAML::Node& node, const std::st
     const std::string key = kv.first.as<std::string>();
     if (key == "matchLabels") {
       if (!kv.second.IsMap()) return FieldError(path, field + ".matchLabels", "must be a map");
-      for (const auto& l : kv.second) sel.match_labels[l.first.as<std::string>()] = l.second.as<std::string>();
+      for (const auto& l : kv.second) {
+        auto value = Scalar(l.second, path, field + ".matchLabels." + l.first.Scalar());
+        if (!value) return value.error();
+        sel.match_labels[l.first.Scalar()] = *value;
+      }
     } else if (key == "matchExpressions") {
       if (!kv.second.IsSequence()) {
         return FieldError(path, field + ".matchExpressions", "must be a list");
@@ -62,8 +66,12 @@ core::Result<core::LabelSelector> Selector(const YAML::Node& node, const std::st
         const std::string f = field + ".matchExpressions[" + std::to_string(i) + "]";
         core::SelectorRequirement req;
         if (!e["key"] || !e["operator"]) return FieldError(path, f, "needs key and operator");
-        req.key = e["key"].as<std::string>();
-        const std::string op = e["operator"].as<std::string>();
+        auto key_text = Scalar(e["key"], path, f + ".key");
+        if (!key_text) return key_text.error();
+        auto op_text = Scalar(e["operator"], path, f + ".operator");
+        if (!op_text) return op_text.error();
+        req.key = *key_text;
+        const std::string op = *op_text;
         if (op == "In") {
           req.op = core::SelectorOp::kIn;
         } else if (op == "NotIn") {
@@ -77,7 +85,12 @@ core::Result<core::LabelSelector> Selector(const YAML::Node& node, const std::st
                             "unknown operator \"" + op + "\" (In, NotIn, Exists, DoesNotExist)");
         }
         if (e["values"]) {
-          for (const auto& v : e["values"]) req.values.push_back(v.as<std::string>());
+          if (!e["values"].IsSequence()) return FieldError(path, f + ".values", "must be a list");
+          for (size_t k = 0; k < e["values"].size(); ++k) {
+            auto v = Scalar(e["values"][k], path, f + ".values[" + std::to_string(k) + "]");
+            if (!v) return v.error();
+            req.values.push_back(*v);
+          }
         }
         sel.match_expressions.push_back(std::move(req));
       }
@@ -95,7 +108,9 @@ core::Result<ScenarioAction> Action(const YAML::Node& node, const std::string& p
   ScenarioAction a;
   a.line = "events[" + std::to_string(i) + "]";
   if (!node["action"]) return FieldError(path, f + ".action", "is required");
-  const std::string kind = node["action"].as<std::string>();
+  auto kind_text = Scalar(node["action"], path, f + ".action");
+  if (!kind_text) return kind_text.error();
+  const std::string kind = *kind_text;
   if (kind == "NodeFailure") {
     a.kind = ActionKind::kNodeFailure;
   } else if (kind == "GpuFailure") {
@@ -130,7 +145,11 @@ core::Result<ScenarioAction> Action(const YAML::Node& node, const std::string& p
       st = dur(&a.at_ms);
     } else if (key == "nodes") {
       if (!kv.second.IsSequence()) return FieldError(path, kf, "must be a list of node names");
-      for (const auto& n : kv.second) a.node_names.push_back(n.as<std::string>());
+      for (size_t k = 0; k < kv.second.size(); ++k) {
+        auto name = Scalar(kv.second[k], path, kf + "[" + std::to_string(k) + "]");
+        if (!name) return name.error();
+        a.node_names.push_back(*name);
+      }
     } else if (key == "selector") {
       auto sel = Selector(kv.second, path, kf);
       if (!sel) return sel.error();
@@ -179,13 +198,20 @@ core::Result<ScenarioFile> ParseScenario(const std::string& text, const std::str
   }
   try {
     if (!root.IsMap()) return core::InvalidArgument(path + ": not a YAML map");
-    const std::string kind = root["kind"] ? root["kind"].as<std::string>() : "";
+    std::string kind;
+    if (root["kind"]) {
+      auto k = Scalar(root["kind"], path, "kind");
+      if (!k) return k.error();
+      kind = *k;
+    }
     if (kind != "SimulationScenario") {
       return FieldError(path, "kind", "must be SimulationScenario, got \"" + kind + "\"");
     }
     ScenarioFile out;
     if (root["metadata"] && root["metadata"]["name"]) {
-      out.name = root["metadata"]["name"].as<std::string>();
+      auto name = Scalar(root["metadata"]["name"], path, "metadata.name");
+      if (!name) return name.error();
+      out.name = *name;
     }
     const YAML::Node spec = root["spec"];
     if (!spec || !spec.IsMap()) return FieldError(path, "spec", "is required");
@@ -203,7 +229,11 @@ core::Result<ScenarioFile> ParseScenario(const std::string& text, const std::str
         (key == "format" ? out.format : out.cluster) = *v;
       } else if (key == "tenantQueue") {
         if (!kv.second.IsSequence()) return FieldError(path, f, "must be a list");
-        for (const auto& v : kv.second) out.tenant_queue.push_back(v.as<std::string>());
+        for (size_t k = 0; k < kv.second.size(); ++k) {
+          auto v = Scalar(kv.second[k], path, f + "[" + std::to_string(k) + "]");
+          if (!v) return v.error();
+          out.tenant_queue.push_back(*v);
+        }
       } else if (key == "until" || key == "metricsInterval") {
         auto v = DurationMs(kv.second, path, f);
         if (!v) return v.error();
