@@ -1,8 +1,5 @@
-// PodResources: what one pod asks of a node, computed once per pod with the upstream rules
-// (k8s.io/component-helpers resource.PodRequests):
-//   requests = max(sum(app containers) + sum(sidecars), max over init containers i of
-//              (init i + sidecars declared before i)) + overhead
-// where sidecars are init containers with restartPolicy Always. The non-zero variant that
+// PodResources: what one pod asks of a node, computed once per pod with model's one rule
+// (model/pod_requests.h, upstream resource.PodRequests). The non-zero variant that
 // NodeResourcesFit scores with (NonMissingContainerRequests) first gives each container
 // that requests no cpu 100m and no memory 200Mi. Pure functions; values only.
 #pragma once

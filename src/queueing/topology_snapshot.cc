@@ -3,40 +3,11 @@
 #include <algorithm>
 #include <utility>
 
+#include "model/pod_requests.h"
+
 namespace berth::queueing {
 
 namespace {
-
-// What a bound pod holds on its node (component-helpers PodRequests): the larger of the app
-// containers plus sidecars and the peak of the init sequence, plus overhead. queueing may not
-// use binding's copy of this rule (DESIGN.md module table), so it is restated here.
-std::vector<int64_t> PodRequests(const model::Pod& pod, size_t dims) {
-  std::vector<int64_t> total(dims, 0);
-  std::vector<int64_t> sidecars(dims, 0);
-  std::vector<int64_t> init_peak(dims, 0);
-  auto amount = [](const model::Container& c, size_t i) {
-    return c.requests.Get(model::ResourceId{static_cast<uint16_t>(i)});
-  };
-  for (const model::Container& c : pod.containers) {
-    for (size_t i = 0; i < dims; ++i) total[i] += amount(c, i);
-  }
-  for (const model::Container& c : pod.init_containers) {
-    for (size_t i = 0; i < dims; ++i) {
-      if (c.restartable) {
-        total[i] += amount(c, i);
-        sidecars[i] += amount(c, i);
-        init_peak[i] = std::max(init_peak[i], sidecars[i]);
-      } else {
-        init_peak[i] = std::max(init_peak[i], amount(c, i) + sidecars[i]);
-      }
-    }
-  }
-  for (size_t i = 0; i < dims; ++i) {
-    total[i] = std::max(total[i], init_peak[i]) +
-               pod.overhead.Get(model::ResourceId{static_cast<uint16_t>(i)});
-  }
-  return total;
-}
 
 // utiltas.NodeMatchesFlavor: every flavor label pair, and a value for every level.
 bool NodeMatchesFlavor(const model::Node& node, const model::ResourceFlavor& flavor,
@@ -157,7 +128,9 @@ TopologySnapshot TopologySnapshot::Build(const model::Snapshot& snapshot,
     if (pod.cluster != cluster || !pod.IsBound() || pod.IsTerminal()) continue;
     auto it = leaf_by_node.find(pod.node_name);
     if (it == leaf_by_node.end()) continue;
-    std::vector<int64_t> requests = PodRequests(pod, s.num_resources_);
+    // What a bound pod holds on its node: kube's rule, requests only (model/pod_requests.h).
+    std::vector<int64_t> requests(s.num_resources_, 0);
+    model::PodRequestsInto(pod, {}, requests);
     requests[model::kPods.v] += 1;
     int64_t* row = &s.free_[static_cast<size_t>(it->second) * s.num_resources_];
     for (size_t r = 0; r < s.num_resources_; ++r) row[r] -= requests[r];

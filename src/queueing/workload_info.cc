@@ -2,40 +2,16 @@
 
 #include <algorithm>
 
+#include "model/pod_requests.h"
+
 namespace berth::queueing {
-namespace {
-
-// Container requests, with limits where no request is given (Kueue's job integrations copy
-// limits into missing requests before computing the Workload's usage).
-model::ResourceVector ContainerRequests(const model::Container& c) {
-  model::ResourceVector v = c.requests;
-  for (size_t r = 0; r < c.limits.size(); ++r) {
-    const model::ResourceId id{static_cast<uint16_t>(r)};
-    if (v.Get(id) == 0 && c.limits.Get(id) > 0) v.Set(id, c.limits.Get(id));
-  }
-  return v;
-}
-
-}  // namespace
 
 std::vector<std::pair<model::ResourceId, int64_t>> PodRequests(const model::Pod& pod) {
-  model::ResourceVector total;
-  model::ResourceVector sidecars;
-  for (const auto& c : pod.containers) total.Add(ContainerRequests(c));
-  model::ResourceVector init_peak;
-  for (const auto& c : pod.init_containers) {
-    model::ResourceVector r = ContainerRequests(c);
-    if (c.restartable) {
-      sidecars.Add(r);
-      total.Add(r);
-      init_peak.MaxWith(sidecars);
-    } else {
-      r.Add(sidecars);
-      init_peak.MaxWith(r);
-    }
-  }
-  total.MaxWith(init_peak);
-  total.Add(pod.overhead);
+  // Kueue's job integrations copy limits into missing requests before computing the
+  // Workload's usage (model::PodRequestsOptions::limits_for_missing_requests).
+  model::PodRequestsOptions options;
+  options.limits_for_missing_requests = true;
+  const model::ResourceVector total = model::PodRequests(pod, options);
   std::vector<std::pair<model::ResourceId, int64_t>> out;
   for (size_t r = 0; r < total.size(); ++r) {
     const int64_t v = total.amounts()[r];
@@ -68,7 +44,7 @@ WorkloadInfo BuildWorkloadInfo(const model::Workload& wl, int32_t index) {
     r.name = ps.name;
     r.count = std::max<int32_t>(0, ps.count);
     r.min_count = ps.min_count;
-    r.per_pod = PodRequests(ps.pod_template);
+    r.per_pod = queueing::PodRequests(ps.pod_template);
     info.pod_sets.push_back(std::move(r));
   }
   std::string& key = info.equivalence;

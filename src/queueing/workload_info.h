@@ -40,9 +40,10 @@ struct WorkloadInfo {
   std::string equivalence;
 };
 
-// requests = max(sum(app containers) + sum(sidecars), max over init containers i of
-// (init i + sidecars declared before i)) + overhead; per container a missing request
-// (0) with a limit takes the limit.
+// model::PodRequests with limits standing in for missing (0) requests, as Kueue computes a
+// Workload's usage; (resource, amount) pairs with amount > 0, ascending ResourceId. Call it
+// as queueing::PodRequests: unqualified, argument-dependent lookup also finds
+// model::PodRequests and the call is ambiguous.
 std::vector<std::pair<model::ResourceId, int64_t>> PodRequests(const model::Pod& pod);
 
 // Kueue's GetQueueOrderTimestamp: the Evicted transition time when the workload was evicted
