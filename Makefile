@@ -1,5 +1,6 @@
 # The README's two commands live here:
-#   make demo   installs missing Debian packages, builds berth, runs it on the built-in fleet
+#   make demo   installs missing Debian packages, builds the berth binary only (no test or
+#               benchmark), runs it on the built-in fleet
 #   make test   installs missing Debian packages (and Chromium, for the report.html test),
 #               builds everything once with warnings as errors and ASan+UBSan (-O1),
 #               and runs every test: unit (one process per
@@ -18,9 +19,11 @@ deps:
 test-deps:
 	@bash scripts/install-deps.sh --test
 
+# Only the berth binary: tests and benchmarks are built by `make test` (and test-release,
+# test-asan, bench), so a first `make demo` compiles berth's own sources and nothing else.
 build: deps
 	cmake --preset release >/dev/null
-	cmake --build --preset release
+	cmake --build --preset release --target berth
 
 demo: build
 	$(BERTH) demo
@@ -42,6 +45,7 @@ test-asan: test-deps
 	ctest --preset asan
 
 bench: build
+	cmake --build --preset release --target berth_binding_bench berth_io_bench
 	build/release/bench/berth_binding_bench --scale
 	build/release/bench/berth_io_bench --scale
 

@@ -1,5 +1,7 @@
 #include "cli/demo_command.h"
 
+#include <optional>
+
 #include "cli/exit_code.h"
 #include "cli/explain_printer.h"
 #include "cli/flags.h"
@@ -44,21 +46,15 @@ int RunDemoCommand(const DemoFlags& flags, std::ostream& out, std::ostream& err)
     PrintError(format.error(), err);
     return ToInt(ExitCode::kFailed);
   }
-  auto options = ParsePlanOptions(flags.scoring, "");
-  if (!options.has_value()) {
-    PrintError(options.error(), err);
-    return ToInt(ExitCode::kFailed);
-  }
-
-  core::Diagnostics diags;
-  const io::Input input = LoadDemoFleet(diags);
   // The demo fleet is an e2e case, so a diagnostic here means berth and its examples
-  // disagree; show it rather than hide it.
-  PrintDiagnostics(diags, err);
-  const ExitCode code = ExitCodeFor(diags, input.objects_read);
-  if (code == ExitCode::kFailed) return ToInt(code);
+  // disagree; LoadInput shows it rather than hide it.
+  std::optional<LoadedInput> loaded = LoadInput(
+      {.files = {}, .clusters = {}, .demo = true, .scoring = flags.scoring, .now = ""}, err);
+  if (!loaded) return ToInt(ExitCode::kFailed);
+  const io::Input& input = loaded->input;
+  const ExitCode code = loaded->code;
 
-  const engine::Plan plan = engine::RunPlan(input.snapshot, options.value());
+  const engine::Plan plan = engine::RunPlan(input.snapshot, loaded->options);
   PrintDiagnostics(WithSourceFiles(plan.diagnostics, input.documents), err);
   const io::PlanItems items = PlanItemsOf(plan);
   io::WritePlan(plan.planned, items, input.documents, format.value(), out);
@@ -67,7 +63,7 @@ int RunDemoCommand(const DemoFlags& flags, std::ostream& out, std::ostream& err)
   std::string featured;
   if (const model::PodDecision* decision = FirstUnschedulable(plan)) {
     featured = engine::PodKey(input.snapshot.pod(decision->pod));
-    auto explanation = engine::ExplainPod(input.snapshot, featured, options.value());
+    auto explanation = engine::ExplainPod(input.snapshot, featured, loaded->options);
     if (explanation.has_value()) {
       out << "\nWhy is " << featured << " pending?\n\n";
       PrintExplanation(input.snapshot, explanation.value(), ExplainDetail::kSummary, out);

@@ -5,7 +5,6 @@
 
 #include "cli/exit_code.h"
 #include "cli/explain_printer.h"
-#include "cli/flags.h"
 #include "cli/input_loader.h"
 #include "cli/placement_printer.h"
 #include "cli/workload_printer.h"
@@ -62,20 +61,14 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
                err);
     return ToInt(ExitCode::kFailed);
   }
-  auto options = ParsePlanOptions(flags.scoring, flags.now);
-  if (!options.has_value()) {
-    PrintError(options.error(), err);
-    return ToInt(ExitCode::kFailed);
-  }
-
-  core::Diagnostics diags;
-  std::optional<io::Input> input =
-      flags.demo ? std::optional<io::Input>(LoadDemoFleet(diags))
-                 : LoadPaths(flags.files, diags, flags.clusters);
-  PrintDiagnostics(diags, err);
-  if (!input) return ToInt(ExitCode::kFailed);
-  const ExitCode code = ExitCodeFor(diags, input->objects_read);
-  if (code == ExitCode::kFailed) return ToInt(code);
+  std::optional<LoadedInput> loaded = LoadInput({.files = flags.files,
+                                                 .clusters = flags.clusters,
+                                                 .demo = flags.demo,
+                                                 .scoring = flags.scoring,
+                                                 .now = flags.now},
+                                                err);
+  if (!loaded) return ToInt(ExitCode::kFailed);
+  const model::Snapshot& snapshot = loaded->input.snapshot;
 
   // Placement and workload explanations run the whole plan: its diagnostics are printed
   // (with source files) before the explanation, and errors among them make the exit 1.
@@ -84,32 +77,26 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
       PrintError(explanation.error(), err);
       return ToInt(ExitCode::kFailed);
     }
-    const core::Diagnostics plan_diags =
-        WithSourceFiles(explanation.value().plan.diagnostics, input->documents);
-    PrintDiagnostics(plan_diags, err);
+    const int code = ExitCodeAfterPlan(*loaded, explanation.value().plan.diagnostics, err);
     print(explanation.value(), out);
-    return ToInt(code == ExitCode::kOk && plan_diags.has_errors() ? ExitCode::kPartial : code);
+    return code;
   };
   if (target.value().kind == ExplainTarget::Kind::kPlacement) {
-    return print_planned(
-        engine::ExplainPlacement(input->snapshot, target.value().name, options.value()),
-        PrintPlacementExplanation);
+    return print_planned(engine::ExplainPlacement(snapshot, target.value().name, loaded->options),
+                         PrintPlacementExplanation);
   }
   if (target.value().kind == ExplainTarget::Kind::kWorkload) {
-    return print_planned(
-        engine::ExplainWorkload(input->snapshot, target.value().name, options.value()),
-        PrintWorkloadExplanation);
+    return print_planned(engine::ExplainWorkload(snapshot, target.value().name, loaded->options),
+                         PrintWorkloadExplanation);
   }
-  auto explanation = engine::ExplainPod(input->snapshot, target.value().name, options.value());
+  auto explanation = engine::ExplainPod(snapshot, target.value().name, loaded->options);
   if (!explanation.has_value()) {
     PrintError(explanation.error(), err);
     return ToInt(ExitCode::kFailed);
   }
-  const core::Diagnostics plan_diags =
-      WithSourceFiles(explanation.value().diagnostics, input->documents);
-  PrintDiagnostics(plan_diags, err);
-  PrintExplanation(input->snapshot, explanation.value(), ExplainDetail::kFull, out);
-  return ToInt(code == ExitCode::kOk && plan_diags.has_errors() ? ExitCode::kPartial : code);
+  const int code = ExitCodeAfterPlan(*loaded, explanation.value().diagnostics, err);
+  PrintExplanation(snapshot, explanation.value(), ExplainDetail::kFull, out);
+  return code;
 }
 
 }  // namespace berth::cli

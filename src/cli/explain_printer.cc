@@ -5,9 +5,9 @@
 #include <utility>
 #include <vector>
 
-#include "binding/pod_resources.h"
 #include "cli/text_table.h"
 #include "core/quantity.h"
+#include "model/pod_requests.h"
 
 namespace berth::cli {
 
@@ -15,13 +15,14 @@ namespace {
 
 using Align = TextTable::Align;
 
-// What NodeResourcesFit charges the pod (containers, sidecars, init phases, overhead).
+// What NodeResourcesFit charges the pod (containers, sidecars, init phases, overhead): the
+// one rule binding uses too, over every resource of the snapshot.
 model::ResourceVector PodRequests(const model::Snapshot& snapshot, const model::Pod& pod) {
-  const binding::PodResources resources =
-      binding::ComputePodResources(pod, snapshot.resources.size());
+  std::vector<int64_t> requests(snapshot.resources.size(), 0);
+  model::PodRequestsInto(pod, {}, requests);
   model::ResourceVector out;
-  for (size_t i = 0; i < resources.requests.size(); ++i) {
-    out.Set(model::ResourceId{static_cast<uint16_t>(i)}, resources.requests[i]);
+  for (size_t i = requests.size(); i-- > 0;) {
+    out.Set(model::ResourceId{static_cast<uint16_t>(i)}, requests[i]);
   }
   return out;
 }

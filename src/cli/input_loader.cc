@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "cli/demo_fleet.h"
+#include "cli/flags.h"
 
 namespace berth::cli {
 
@@ -99,6 +100,40 @@ core::Diagnostics WithSourceFiles(const core::Diagnostics& diags,
     }
   }
   return out;
+}
+
+std::optional<LoadedInput> LoadInput(const LoadFlags& flags, std::ostream& err) {
+  auto options = ParsePlanOptions(flags.scoring, flags.now);
+  if (!options.has_value()) {
+    PrintError(options.error(), err);
+    return std::nullopt;
+  }
+  core::Diagnostics diags;
+  std::optional<io::Input> input = flags.demo ? std::optional<io::Input>(LoadDemoFleet(diags))
+                                              : LoadPaths(flags.files, diags, flags.clusters);
+  PrintDiagnostics(diags, err);
+  if (!input) return std::nullopt;
+  const ExitCode code = ExitCodeFor(diags, input->objects_read);
+  if (code == ExitCode::kFailed) {
+    // Errors already say why nothing was read; an empty input deserves its own sentence.
+    if (!diags.has_errors()) {
+      std::string paths;
+      for (const std::string& path : flags.files) paths += (paths.empty() ? "" : ", ") + path;
+      PrintError(core::NotFound("no Kubernetes objects found in " +
+                                (flags.demo ? std::string("the demo fleet") : paths)),
+                 err);
+    }
+    return std::nullopt;
+  }
+  return LoadedInput{std::move(*input), std::move(options).value(), code};
+}
+
+int ExitCodeAfterPlan(const LoadedInput& loaded, const core::Diagnostics& engine_diagnostics,
+                      std::ostream& err) {
+  const core::Diagnostics diags = WithSourceFiles(engine_diagnostics, loaded.input.documents);
+  PrintDiagnostics(diags, err);
+  return ToInt(loaded.code == ExitCode::kOk && diags.has_errors() ? ExitCode::kPartial
+                                                                  : loaded.code);
 }
 
 io::Input LoadDemoFleet(core::Diagnostics& diags) {

@@ -1,17 +1,50 @@
 // Input loading for the commands: every -f path (files, directories, "-" for stdin), or the
-// demo fleet compiled into the binary, read through io::Reader into one snapshot. Called by
-// plan, explain and demo; not thread-safe (stdin).
+// demo fleet compiled into the binary, read through io::Reader into one snapshot; and the
+// one load preamble plan, explain and inventory share (LoadInput, ExitCodeAfterPlan).
+// Called by the commands; not thread-safe (stdin).
 #pragma once
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
+#include "cli/exit_code.h"
 #include "core/diagnostics.h"
 #include "core/result.h"
+#include "engine/plan.h"
 #include "io/reader.h"
 
 namespace berth::cli {
+
+// The input flags every planning command takes.
+struct LoadFlags {
+  std::vector<std::string> files;     // -f: files, directories, "-" for stdin
+  std::vector<std::string> clusters;  // --cluster NAME=PATH, repeatable
+  bool demo = false;                  // read the demo fleet instead of files
+  std::string scoring;                // --scoring; empty: the configuration's strategy
+  std::string now;                    // --now (RFC 3339); empty: unset
+};
+
+struct LoadedInput {
+  io::Input input;
+  engine::PlanOptions options;
+  ExitCode code = ExitCode::kOk;  // kPartial when the reader dropped bad objects
+};
+
+// The preamble of plan, explain and inventory, after each checked its own flags: parses
+// --scoring and --now, reads the input (LoadPaths or LoadDemoFleet), prints the reader's
+// diagnostics to `err` and computes the exit code so far. nullopt when the command must
+// stop with kFailed (bad option, unreadable path, nothing read); the reason is printed
+// (for an input without objects: "no Kubernetes objects found in PATHS").
+std::optional<LoadedInput> LoadInput(const LoadFlags& flags, std::ostream& err);
+
+// The end of a planning command: prints the engine's diagnostics (problems in objects it
+// read, e.g. DRA objects the allocator could not use) with their source files filled in,
+// and returns the command's exit code: kPartial when either the reader or the engine
+// reported an error, else loaded.code.
+int ExitCodeAfterPlan(const LoadedInput& loaded, const core::Diagnostics& engine_diagnostics,
+                      std::ostream& err);
 
 // Reads every path in order. A path that cannot be read (missing, unreadable) is reported to
 // `diags` and makes the result nullopt: a plan over part of what the user named would be

@@ -1,14 +1,13 @@
 #include "cli/inventory_command.h"
 
 #include <optional>
-#include <string_view>
 #include <utility>
 
 #include "cli/exit_code.h"
-#include "cli/flags.h"
 #include "cli/input_loader.h"
 #include "cli/text_table.h"
 #include "engine/plan.h"
+#include "io/json_writer.h"
 
 namespace berth::cli {
 
@@ -144,108 +143,7 @@ void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, 
   for (const std::string& note : inv.notes) out << "  note: " << note << '\n';
 }
 
-// A small pretty-printing JSON writer: two-space indentation, one member per line, keys in
-// the order written.
-class JsonWriter {
- public:
-  explicit JsonWriter(std::ostream& out) : out_(out) {}
-
-  void BeginObject() { Open('{'); }
-  void EndObject() { Close('}'); }
-  void BeginArray() { Open('['); }
-  void EndArray() { Close(']'); }
-  void Key(std::string_view key) {
-    Separate();
-    Quote(key);
-    out_ << ": ";
-    after_key_ = true;
-  }
-  void String(std::string_view v) {
-    Separate();
-    Quote(v);
-  }
-  void Int(int64_t v) {
-    Separate();
-    out_ << v;
-  }
-  void Bool(bool v) {
-    Separate();
-    out_ << (v ? "true" : "false");
-  }
-  void Null() {
-    Separate();
-    out_ << "null";
-  }
-  void Field(std::string_view key, std::string_view v) {
-    Key(key);
-    String(v);
-  }
-  void Field(std::string_view key, int64_t v) {
-    Key(key);
-    Int(v);
-  }
-  void FieldBool(std::string_view key, bool v) {
-    Key(key);
-    Bool(v);
-  }
-  void Finish() { out_ << '\n'; }
-
- private:
-  void Separate() {
-    if (after_key_) {
-      after_key_ = false;
-      return;
-    }
-    if (stack_.empty()) return;
-    if (!stack_.back()) out_ << ',';
-    stack_.back() = false;
-    out_ << '\n' << std::string(2 * stack_.size(), ' ');
-  }
-  void Open(char c) {
-    Separate();
-    out_ << c;
-    stack_.push_back(true);
-  }
-  void Close(char c) {
-    bool empty = stack_.back();
-    stack_.pop_back();
-    if (!empty) out_ << '\n' << std::string(2 * stack_.size(), ' ');
-    out_ << c;
-  }
-  void Quote(std::string_view s) {
-    out_ << '"';
-    for (char c : s) {
-      switch (c) {
-        case '"':
-          out_ << "\\\"";
-          break;
-        case '\\':
-          out_ << "\\\\";
-          break;
-        case '\n':
-          out_ << "\\n";
-          break;
-        case '\t':
-          out_ << "\\t";
-          break;
-        default:
-          if (static_cast<unsigned char>(c) < 0x20) {
-            static constexpr std::string_view kHex = "0123456789abcdef";
-            out_ << "\\u00" << kHex[(c >> 4) & 0xF] << kHex[c & 0xF];
-          } else {
-            out_ << c;
-          }
-      }
-    }
-    out_ << '"';
-  }
-
-  std::ostream& out_;
-  std::vector<bool> stack_;  // per open container: nothing written in it yet
-  bool after_key_ = false;
-};
-
-void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, JsonWriter& w) {
+void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, io::JsonWriter& w) {
   const NodeGpuInventory& inv = n.gpus;
   const devices::NodeOccupancy& occ = n.occupancy;
   const PhysicalGpu& first = inv.gpus.front();
@@ -385,7 +283,7 @@ void PrintInventoryTable(const model::Snapshot& snapshot, const engine::Inventor
 
 void PrintInventoryJson(const model::Snapshot& snapshot, const engine::Inventory& inventory,
                         std::ostream& out) {
-  JsonWriter w(out);
+  io::JsonWriter w(out);
   w.BeginObject();
   w.Key("clusters");
   w.BeginArray();
@@ -410,28 +308,24 @@ int RunInventoryCommand(const InventoryFlags& flags, std::ostream& out, std::ost
                err);
     return ToInt(ExitCode::kFailed);
   }
-  auto options = ParsePlanOptions(flags.scoring, flags.now);
-  if (!options.has_value()) {
-    PrintError(options.error(), err);
-    return ToInt(ExitCode::kFailed);
-  }
-  core::Diagnostics diags;
-  std::optional<io::Input> input = LoadPaths(flags.files, diags, flags.clusters);
-  PrintDiagnostics(diags, err);
-  if (!input) return ToInt(ExitCode::kFailed);
-  const ExitCode code = ExitCodeFor(diags, input->objects_read);
-  if (code == ExitCode::kFailed) {
-    if (!diags.has_errors()) PrintError(core::NotFound("no Kubernetes objects found"), err);
-    return ToInt(code);
-  }
-  const engine::Plan plan = engine::RunPlan(input->snapshot, options.value());
-  const engine::Inventory inventory = engine::BuildInventory(input->snapshot, plan);
+  std::optional<LoadedInput> loaded = LoadInput({.files = flags.files,
+                                                 .clusters = flags.clusters,
+                                                 .demo = false,
+                                                 .scoring = flags.scoring,
+                                                 .now = flags.now},
+                                                err);
+  if (!loaded) return ToInt(ExitCode::kFailed);
+  const model::Snapshot& snapshot = loaded->input.snapshot;
+  const engine::Plan plan = engine::RunPlan(snapshot, loaded->options);
+  // The engine's diagnostics are not printed here (as before the shared preamble): the
+  // inventory reports devices, and `berth plan` reports the objects the allocator refused.
+  const engine::Inventory inventory = engine::BuildInventory(snapshot, plan);
   if (flags.output == "json") {
-    PrintInventoryJson(input->snapshot, inventory, out);
+    PrintInventoryJson(snapshot, inventory, out);
   } else {
-    PrintInventoryTable(input->snapshot, inventory, out);
+    PrintInventoryTable(snapshot, inventory, out);
   }
-  return ToInt(code);
+  return ToInt(loaded->code);
 }
 
 }  // namespace berth::cli

@@ -11,49 +11,26 @@
 
 namespace berth::cli {
 
-namespace {
-
-std::string JoinPaths(const std::vector<std::string>& paths) {
-  std::string out;
-  for (const auto& path : paths) out += (out.empty() ? "" : ", ") + path;
-  return out;
-}
-
-}  // namespace
-
 int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err) {
   auto format = ParseOutputFormat(flags.output);
   if (!format.has_value()) {
     PrintError(format.error(), err);
     return ToInt(ExitCode::kFailed);
   }
-  auto options = ParsePlanOptions(flags.scoring, flags.now);
-  if (!options.has_value()) {
-    PrintError(options.error(), err);
-    return ToInt(ExitCode::kFailed);
-  }
-
-  core::Diagnostics diags;
-  std::optional<io::Input> input = LoadPaths(flags.files, diags, flags.clusters);
-  PrintDiagnostics(diags, err);
-  if (!input) return ToInt(ExitCode::kFailed);
-  const ExitCode code = ExitCodeFor(diags, input->objects_read);
-  if (code == ExitCode::kFailed) {
-    // Errors already say why nothing was read; an empty input deserves its own sentence.
-    if (!diags.has_errors()) {
-      PrintError(core::NotFound("no Kubernetes objects found in " + JoinPaths(flags.files)), err);
-    }
-    return ToInt(code);
-  }
-
-  const engine::Plan plan = engine::RunPlan(input->snapshot, options.value());
+  std::optional<LoadedInput> loaded = LoadInput({.files = flags.files,
+                                                 .clusters = flags.clusters,
+                                                 .demo = false,
+                                                 .scoring = flags.scoring,
+                                                 .now = flags.now},
+                                                err);
+  if (!loaded) return ToInt(ExitCode::kFailed);
+  const engine::Plan plan = engine::RunPlan(loaded->input.snapshot, loaded->options);
   // Problems the allocator found in the DRA objects: those objects were left out, the rest
   // is planned (exit 1, as for objects the reader dropped).
-  const core::Diagnostics plan_diags = WithSourceFiles(plan.diagnostics, input->documents);
-  PrintDiagnostics(plan_diags, err);
+  const int code = ExitCodeAfterPlan(*loaded, plan.diagnostics, err);
   const io::PlanItems items = PlanItemsOf(plan);
-  io::WritePlan(plan.planned, items, input->documents, format.value(), out);
-  return ToInt(code == ExitCode::kOk && plan_diags.has_errors() ? ExitCode::kPartial : code);
+  io::WritePlan(plan.planned, items, loaded->input.documents, format.value(), out);
+  return code;
 }
 
 }  // namespace berth::cli

@@ -23,8 +23,8 @@
 #include "sim/report/progress_bar.h"
 #include "sim/trace/queued_trace.h"
 #include "sim/trace/reader.h"
-#include "sim/trace/internal/fields.h"
 #include "sim/trace/tenant_mapping.h"
+#include "sim/trace/values.h"
 
 namespace berth::cli {
 namespace {
@@ -63,7 +63,7 @@ std::vector<std::string> SplitList(const std::string& text) {
 }
 
 core::Result<int64_t> DurationS(const std::string& flag, const std::string& text) {
-  auto s = sim::trace_internal::ParseDuration(text);
+  auto s = sim::ParseDurationSeconds(text);
   if (!s) return core::InvalidArgument(flag + ": " + s.error().message());
   return *s;
 }

@@ -1,6 +1,8 @@
 cmake_minimum_required(VERSION 3.25)
 # Fails when a module's sources include a header of a module it may not depend on
-# (DESIGN.md module table, transcribed in cmake/berth_module.cmake). Run with
+# (DESIGN.md module table, transcribed in cmake/berth_module.cmake), or a header in another
+# folder's internal/: a header in src/A/internal/ (A may be nested, e.g. sim/trace) may be
+# included only from files under src/A/. Run with
 #   cmake -DSRC=<repo>/src -P check_includes.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/berth_module.cmake)
 file(GLOB modules RELATIVE ${SRC} ${SRC}/*)
@@ -16,19 +18,28 @@ foreach(m IN LISTS modules)
   file(GLOB_RECURSE files ${SRC}/${m}/*.h ${SRC}/${m}/*.cc)
   foreach(f IN LISTS files)
     file(STRINGS ${f} lines REGEX "^#include \"[a-z_]+/")
+    file(RELATIVE_PATH rel ${SRC} ${f})
     foreach(line IN LISTS lines)
+      if(line MATCHES "^#include \"(([a-z_/]+)/internal/[^\"]+)\"")
+        set(owner "${CMAKE_MATCH_2}")
+        string(FIND "${rel}" "${owner}/" at)
+        if(NOT at EQUAL 0)
+          string(APPEND bad "src/${rel}: includes '${CMAKE_MATCH_1}', private to src/${owner}/\n")
+        endif()
+      endif()
       string(REGEX REPLACE "^#include \"([a-z_]+)/.*" "\\1" dep "${line}")
       if(dep STREQUAL m OR NOT DEFINED BERTH_ALLOWED_DEPS_${dep})
         continue()
       endif()
       if(NOT dep IN_LIST BERTH_ALLOWED_DEPS_${m})
-        file(RELATIVE_PATH rel ${SRC} ${f})
         string(APPEND bad "src/${rel}: module '${m}' includes '${dep}', which it may not depend on\n")
       endif()
     endforeach()
   endforeach()
 endforeach()
 if(bad)
-  message(FATAL_ERROR "upward includes:\n${bad}")
+  # Printed verbatim (FATAL_ERROR would re-wrap the lines), one violation a line.
+  message(NOTICE "forbidden includes:\n${bad}")
+  message(FATAL_ERROR "the includes above break DESIGN.md's module rules")
 endif()
-message(STATUS "module includes follow the DESIGN.md table")
+message(STATUS "module includes follow the DESIGN.md table; no foreign internal/ includes")

@@ -1,8 +1,8 @@
 // Cell parsers of the trace readers: whole numbers, seconds, durations ("90s", "1h30m"),
-// wall-clock times, and CPU and memory quantities. Used only by src/sim/trace/*.cc. Errors
-// are InvalidArgument or OutOfRange with a message and no location (the reader adds file,
-// line and column). Pure functions; std::from_chars, no locale, no regex, no allocation
-// unless an error is built.
+// wall-clock times, and CPU and memory quantities. Used only by src/sim/trace/*.cc (other
+// modules use sim/trace/values.h). Errors are InvalidArgument or OutOfRange with a message
+// and no location (the reader adds file, line and column). Pure functions; std::from_chars,
+// no locale, no regex, no allocation unless an error is built.
 #pragma once
 
 #include <cstdint>
