@@ -1,8 +1,8 @@
 // Reading is one decode path: JSON goes straight to simdjson's DOM, YAML is turned into JSON
 // text per document first (internal/yaml_to_json.h), and both end in HandleObject, which
 // looks the apiVersion and kind up in the table of kinds (internal/kind_table.h) and decodes
-// through the row's decoder. simdjson
-// is used because a `kubectl get -A -o json` dump of a large cluster is hundreds of MB.
+// through the row's decoder. simdjson is used because a `kubectl get -A -o json` dump of a
+// large cluster is hundreds of MB.
 #include "io/reader.h"
 
 #include <simdjson.h>
