@@ -34,7 +34,7 @@ struct KindRules {
 //   LeaderWorkerSet (leaderworkerset.x-k8s.io)  JSONPaths ReadyReplicas, Replicas, Available
 // Other kinds of the table: their plural resource, not suspendable, no rules. A kind not in
 // the table: the kind lower-cased plus "s" as resource, not suspendable, no rules.
-// O(log kinds) plus the copies of the rules.
+// O(1) lookup plus the copies of the rules.
 KindRules RulesForKind(const std::string& api_version, const std::string& kind);
 
 // The API group of an apiVersion: "batch/v1" -> "batch", "v1" -> "".

@@ -263,7 +263,7 @@ class FileReader final : public internal::DecodeSink {
       for (dom::element item : items) HandleObject(item, {}, false);
       return;
     }
-    internal::KindEntry entry = internal::FindKindEntry(api_version, kind);
+    const internal::KindEntry entry = LookUp(api_version, kind);
     if (entry.row == nullptr) {
       CountUnknown(api_version, kind);
       return;
@@ -271,6 +271,18 @@ class FileReader final : public internal::DecodeSink {
     raw_ = raw;
     raw_compact_ = raw_compact;
     Decode(entry, obj, api_version, kind);
+  }
+
+  // The kind's row, remembering the last one: the objects of a dump come in runs of one
+  // kind (kubectl lists kind by kind), so most objects cost two string comparisons.
+  const internal::KindEntry& LookUp(const std::string& api_version, const std::string& kind) {
+    if (!last_lookup_valid_ || api_version != last_api_version_ || kind != last_kind_) {
+      last_entry_ = internal::FindKindEntry(api_version, kind);
+      last_api_version_ = api_version;
+      last_kind_ = kind;
+      last_lookup_valid_ = true;
+    }
+    return last_entry_;
   }
 
   // Decodes through the kind's row (internal/kind_table.h); a rejected object is reported
@@ -358,6 +370,11 @@ class FileReader final : public internal::DecodeSink {
   core::Diagnostics& diags_;
   const std::string& file_;
   const ReadOptions& options_;
+  // LookUp's last answer.
+  bool last_lookup_valid_ = false;
+  std::string last_api_version_;
+  std::string last_kind_;
+  internal::KindEntry last_entry_;
   // The object being decoded (set by Decode for the DecodeSink calls).
   dom::object object_;
   const std::string* api_version_ = nullptr;

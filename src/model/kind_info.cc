@@ -204,37 +204,53 @@ constexpr KindInfo kKinds[] = {
 };
 
 constexpr size_t kCount = std::size(kKinds);
-using Index = std::array<uint8_t, kCount>;
-static_assert(kCount <= 256, "indices are uint8_t");
 
-// Row indices sorted by (group, key(row)); built at compile time, so lookups need no
-// initialisation and no lock.
-template <typename Key>
-constexpr Index SortedBy(Key key) {
+// (group, kind) -> row: an open-addressing hash table built at compile time. The reader looks
+// up every object of a dump this way, so it is a few dozen instructions (FNV-1a over the
+// short names, usually one probe), with no initialisation and no lock.
+constexpr size_t kSlots = 128;  // a power of two, more than twice the rows: short probe runs
+static_assert(2 * kCount < kSlots, "grow kSlots with the table");
+using Slots = std::array<uint8_t, kSlots>;  // row index + 1; 0 is an empty slot
+
+constexpr size_t HashKind(SV group, SV kind) {
+  uint32_t h = 2166136261u;
+  auto mix = [&h](char c) {
+    h ^= static_cast<uint8_t>(c);
+    h *= 16777619u;
+  };
+  for (char c : group) mix(c);
+  mix('/');
+  for (char c : kind) mix(c);
+  return h & (kSlots - 1);
+}
+
+constexpr Slots BuildKindSlots() {
+  Slots slots{};
+  for (size_t i = 0; i < kCount; ++i) {
+    size_t s = HashKind(kKinds[i].group, kKinds[i].kind);
+    while (slots[s] != 0) s = (s + 1) & (kSlots - 1);
+    slots[s] = static_cast<uint8_t>(i + 1);
+  }
+  return slots;
+}
+
+constexpr Slots kKindSlots = BuildKindSlots();
+
+// Row indices sorted by (group, resource), for the API server's lookups by URL path; built
+// at compile time too.
+using Index = std::array<uint8_t, kCount>;
+
+constexpr Index SortedByResource() {
   Index index{};
   for (size_t i = 0; i < kCount; ++i) index[i] = static_cast<uint8_t>(i);
-  std::sort(index.begin(), index.end(), [&](uint8_t a, uint8_t b) {
-    return std::pair(kKinds[a].group, key(kKinds[a])) < std::pair(kKinds[b].group, key(kKinds[b]));
+  std::sort(index.begin(), index.end(), [](uint8_t a, uint8_t b) {
+    return std::pair(kKinds[a].group, kKinds[a].resource) <
+           std::pair(kKinds[b].group, kKinds[b].resource);
   });
   return index;
 }
 
-constexpr SV KindOf(const KindInfo& k) { return k.kind; }
-constexpr SV ResourceOf(const KindInfo& k) { return k.resource; }
-
-constexpr Index kByKind = SortedBy(KindOf);
-constexpr Index kByResource = SortedBy(ResourceOf);
-
-template <typename Key>
-const KindInfo* Find(const Index& index, Key key, SV group, SV value) {
-  auto it = std::lower_bound(index.begin(), index.end(), std::pair(group, value),
-                             [&](uint8_t row, const std::pair<SV, SV>& want) {
-                               return std::pair(kKinds[row].group, key(kKinds[row])) < want;
-                             });
-  if (it == index.end()) return nullptr;
-  const KindInfo& k = kKinds[*it];
-  return k.group == group && key(k) == value ? &k : nullptr;
-}
+constexpr Index kByResource = SortedByResource();
 
 }  // namespace
 
@@ -271,19 +287,36 @@ std::span<const KindInfo> AllKinds() { return kKinds; }
 size_t KindIndex(const KindInfo& info) { return static_cast<size_t>(&info - kKinds); }
 
 const KindInfo* FindKind(std::string_view group, std::string_view kind) {
-  return Find(kByKind, KindOf, group, kind);
+  // Terminates: the table always has empty slots (static_assert above).
+  for (size_t s = HashKind(group, kind);; s = (s + 1) & (kSlots - 1)) {
+    const uint8_t row = kKindSlots[s];
+    if (row == 0) return nullptr;
+    const KindInfo& k = kKinds[row - 1];
+    if (k.kind == kind && k.group == group) return &k;
+  }
 }
 
 const KindInfo* FindKindForApiVersion(std::string_view api_version, std::string_view kind) {
-  if (api_version.starts_with('/')) return nullptr;  // an empty group is spelled "v1", never "/v1"
-  const KindInfo* info = FindKind(ApiGroupOf(api_version), kind);
-  return info != nullptr && info->Reads(ApiVersionOf(api_version)) ? info : nullptr;
+  const size_t slash = api_version.find('/');
+  if (slash == 0) return nullptr;  // an empty group is spelled "v1", never "/v1"
+  const bool core = slash == std::string_view::npos;
+  const KindInfo* info = FindKind(core ? SV() : api_version.substr(0, slash), kind);
+  return info != nullptr && info->Reads(core ? api_version : api_version.substr(slash + 1))
+             ? info
+             : nullptr;
 }
 
 const KindInfo* FindResource(std::string_view group, std::string_view resource) {
   // Unserved rows sort first (empty resource) and never match a non-empty name.
   if (resource.empty()) return nullptr;
-  return Find(kByResource, ResourceOf, group, resource);
+  const std::pair<SV, SV> want(group, resource);
+  auto it = std::lower_bound(kByResource.begin(), kByResource.end(), want,
+                             [](uint8_t row, const std::pair<SV, SV>& key) {
+                               return std::pair(kKinds[row].group, kKinds[row].resource) < key;
+                             });
+  if (it == kByResource.end()) return nullptr;
+  const KindInfo& k = kKinds[*it];
+  return k.group == group && k.resource == resource ? &k : nullptr;
 }
 
 std::string_view ApiGroupOf(std::string_view api_version) {

@@ -4,8 +4,8 @@
 // workload expanded into pods, and what dispatch needs to ship it in a ManifestWork. One row
 // per kind in kind_info.cc. Read by io (whose internal/kind_table.h pairs each row with its
 // decoder, pod expansion and status writer), dispatch and the API server. Immutable static
-// data: thread-safe, no initialisation order; lookups are binary searches over sorted
-// compile-time indices.
+// data: thread-safe, no initialisation order; lookups go through indices built at compile
+// time (a hash table by (group, kind), a sorted index by (group, resource)).
 //
 // Why the row is split across two modules: dispatch and the server may not depend on io
 // (DESIGN.md module table) but need the data; the decoders need simdjson, which only io
@@ -110,7 +110,7 @@ std::span<const KindInfo> AllKinds();
 size_t KindIndex(const KindInfo& info);
 
 // The row for (group, kind), whatever the version; nullptr when berth has none.
-// O(log kinds), no allocation.
+// O(1): a hash of the two names and usually one probe; no allocation.
 const KindInfo* FindKind(std::string_view group, std::string_view kind);
 // The row for `kind` of `api_version` ("batch/v1", "v1") when that version is read;
 // nullptr otherwise (an unknown kind, or a version berth does not read).

@@ -87,7 +87,7 @@ std::span<const KindRow> KindRows();
 const KindRow* RowOf(const model::KindInfo& info);
 
 // What the reader decodes `kind` of `api_version` ("batch/v1") with: both halves, or
-// {nullptr, nullptr} for a kind or version berth does not read. O(log kinds), no allocation.
+// {nullptr, nullptr} for a kind or version berth does not read. O(1), no allocation.
 KindEntry FindKindEntry(std::string_view api_version, std::string_view kind);
 
 // The io row for (group, kind) in any version; nullptr when none.
