@@ -96,6 +96,7 @@ constexpr Scope kCluster = Scope::kCluster;
 
 // One row per kind. Columns: group, versions, read-only versions, kind, resource, scope,
 // verbs, status subresource, short names, categories, workload, dispatch.
+// clang-format off
 constexpr KindInfo kKinds[] = {
     // core/v1
     {.group = "", .versions = kV1, .kind = "Namespace", .resource = "namespaces",
@@ -202,6 +203,7 @@ constexpr KindInfo kKinds[] = {
     {.group = "work.open-cluster-management.io", .versions = kV1, .kind = "ManifestWork",
      .resource = "manifestworks", .status_subresource = true},
 };
+// clang-format on
 
 constexpr size_t kCount = std::size(kKinds);
 

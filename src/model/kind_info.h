@@ -93,7 +93,7 @@ struct KindInfo {
   VerbSet verbs = kAllVerbs;
   bool status_subresource = false;
   std::span<const std::string_view> short_names{};  // as upstream's CRD or API defines them
-  std::span<const std::string_view> categories{};  // "all" for the built-in workload kinds
+  std::span<const std::string_view> categories{};   // "all" for the built-in workload kinds
   // Pods are made from its pod templates (io expands them; Kueue makes a Workload for it).
   bool workload = false;
   DispatchInfo dispatch{};

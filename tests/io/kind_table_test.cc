@@ -31,7 +31,8 @@ std::string ApiVersion(const KindInfo& k, std::string_view version) {
 bool IsLowerAlnum(std::string_view s) {
   if (s.empty()) return false;
   for (char c : s) {
-    if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-')) {
+    if (!(std::islower(static_cast<unsigned char>(c)) ||
+          std::isdigit(static_cast<unsigned char>(c)) || c == '-')) {
       return false;
     }
   }
@@ -198,29 +199,35 @@ std::string MinimalBody(const KindInfo& k, std::string_view version) {
       {"Job", "spec:\n  template:\n    " + containers},
       {"Deployment", "spec:\n  template:\n    " + containers},
       {"StatefulSet", "spec:\n  template:\n    " + containers},
-      {"JobSet", "spec:\n  replicatedJobs:\n  - name: w\n    template:\n      spec:\n"
-                 "        template:\n          spec:\n            containers:\n"
-                 "            - name: c\n              image: i\n"},
-      {"PyTorchJob", "spec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n"
-                     "      template:\n        spec:\n          containers:\n"
-                     "          - name: pytorch\n            image: i\n"},
-      {"LeaderWorkerSet", "spec:\n  leaderWorkerTemplate:\n    size: 2\n    workerTemplate:\n"
-                          "      spec:\n        containers:\n        - name: c\n"
-                          "          image: i\n"},
+      {"JobSet",
+       "spec:\n  replicatedJobs:\n  - name: w\n    template:\n      spec:\n"
+       "        template:\n          spec:\n            containers:\n"
+       "            - name: c\n              image: i\n"},
+      {"PyTorchJob",
+       "spec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n"
+       "      template:\n        spec:\n          containers:\n"
+       "          - name: pytorch\n            image: i\n"},
+      {"LeaderWorkerSet",
+       "spec:\n  leaderWorkerTemplate:\n    size: 2\n    workerTemplate:\n"
+       "      spec:\n        containers:\n        - name: c\n"
+       "          image: i\n"},
       {"ResourceClaimTemplate", "spec:\n  spec: {}\n"},
-      {"ResourceSlice", "spec:\n  driver: d.example.com\n  pool:\n    name: p\n"
-                        "    generation: 1\n    resourceSliceCount: 1\n  nodeName: n\n"},
+      {"ResourceSlice",
+       "spec:\n  driver: d.example.com\n  pool:\n    name: p\n"
+       "    generation: 1\n    resourceSliceCount: 1\n  nodeName: n\n"},
       {"LocalQueue", "spec:\n  clusterQueue: cq\n"},
       {"Topology", "spec:\n  levels:\n  - nodeLabel: kubernetes.io/hostname\n"},
       {"AdmissionCheck", "spec:\n  controllerName: c\n"},
-      {"Workload", "spec:\n  podSets:\n  - name: main\n    count: 1\n    template:\n"
-                   "      spec:\n        containers:\n        - name: c\n          image: i\n"},
+      {"Workload",
+       "spec:\n  podSets:\n  - name: main\n    count: 1\n    template:\n"
+       "      spec:\n        containers:\n        - name: c\n          image: i\n"},
       {"MultiKueueConfig", "spec:\n  clusters:\n  - a\n"},
       {"ClusterClaim", "spec:\n  value: v\n"},
       {"ManagedClusterSetBinding", "spec:\n  clusterSet: x\n"},
-      {"ManifestWork", "spec:\n  workload:\n    manifests:\n    - apiVersion: v1\n"
-                       "      kind: ConfigMap\n      metadata:\n        name: m\n"
-                       "        namespace: default\n"},
+      {"ManifestWork",
+       "spec:\n  workload:\n    manifests:\n    - apiVersion: v1\n"
+       "      kind: ConfigMap\n      metadata:\n        name: m\n"
+       "        namespace: default\n"},
   };
   if (k.kind == "MultiKueueCluster") {
     return version == "v1beta1"
@@ -247,8 +254,7 @@ TEST(KindTableTest, EveryRowAndVersionIsRead) {
       core::Diagnostics diags;
       Input in = testing::ReadString(MinimalObject(k, version), diags);
       for (const core::Diagnostic& d : diags.entries()) {
-        EXPECT_EQ(d.error.message().find("unknown kind"), std::string::npos)
-            << d.error.message();
+        EXPECT_EQ(d.error.message().find("unknown kind"), std::string::npos) << d.error.message();
       }
       if (must_decode) {
         EXPECT_EQ(in.objects_read, 1u) << testing::Dump(diags);
@@ -261,13 +267,13 @@ TEST(KindTableTest, EveryRowAndVersionIsRead) {
 
 // And nothing else: other kinds of known groups, and versions no row lists, are unknown.
 TEST(KindTableTest, KindsAndVersionsWithoutARowAreUnknown) {
-  for (auto [api_version, kind] : {std::pair{"batch/v2", "Job"}, std::pair{"apps/v1", "DaemonSet"},
-                                   std::pair{"kueue.x-k8s.io/v1alpha1", "ClusterQueue"},
-                                   std::pair{"resource.k8s.io/v1alpha2", "ResourceClaim"},
-                                   std::pair{"/v1", "Pod"}, std::pair{"v2", "Pod"},
-                                   std::pair{"work.open-cluster-management.io/v1alpha1",
-                                             "ManifestWork"},
-                                   std::pair{"kueue.x-k8s.io/v1beta2", "Configuration"}}) {
+  for (auto [api_version, kind] :
+       {std::pair{"batch/v2", "Job"}, std::pair{"apps/v1", "DaemonSet"},
+        std::pair{"kueue.x-k8s.io/v1alpha1", "ClusterQueue"},
+        std::pair{"resource.k8s.io/v1alpha2", "ResourceClaim"}, std::pair{"/v1", "Pod"},
+        std::pair{"v2", "Pod"},
+        std::pair{"work.open-cluster-management.io/v1alpha1", "ManifestWork"},
+        std::pair{"kueue.x-k8s.io/v1beta2", "Configuration"}}) {
     SCOPED_TRACE(std::string(api_version) + " " + kind);
     EXPECT_EQ(internal::FindKindEntry(api_version, kind).row, nullptr);
     core::Diagnostics diags;

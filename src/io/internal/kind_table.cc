@@ -84,8 +84,7 @@ core::Status DecodeSchedulerConfigRow(dom::object obj, std::string_view, DecodeS
   return core::OkStatus();
 }
 
-core::Status DecodeKueueConfigRow(dom::object obj, std::string_view api_version,
-                                  DecodeSink& sink) {
+core::Status DecodeKueueConfigRow(dom::object obj, std::string_view api_version, DecodeSink& sink) {
   Snapshot& snap = sink.snapshot();
   if (snap.kueue_config.has_value()) {
     return core::FailedPrecondition("a second Kueue Configuration is ignored; give one per run");
@@ -177,9 +176,8 @@ constexpr KindRow kRows[] = {
      }},
     {"kueue.x-k8s.io", "ClusterQueue",
      [](dom::object obj, std::string_view api_version, DecodeSink& s) {
-       return KeepInCluster(
-           DecodeClusterQueue(obj, KueueOf(api_version), s.snapshot().resources),
-           &Snapshot::cluster_queues, s);
+       return KeepInCluster(DecodeClusterQueue(obj, KueueOf(api_version), s.snapshot().resources),
+                            &Snapshot::cluster_queues, s);
      }},
     {"kueue.x-k8s.io", "Cohort",
      [](dom::object obj, std::string_view api_version, DecodeSink& s) {
@@ -192,8 +190,8 @@ constexpr KindRow kRows[] = {
      }},
     {"kueue.x-k8s.io", "WorkloadPriorityClass",
      [](dom::object obj, std::string_view, DecodeSink& s) {
-       return KeepInCluster(DecodeWorkloadPriorityClass(obj),
-                            &Snapshot::workload_priority_classes, s);
+       return KeepInCluster(DecodeWorkloadPriorityClass(obj), &Snapshot::workload_priority_classes,
+                            s);
      }},
     {"kueue.x-k8s.io", "Topology",
      [](dom::object obj, std::string_view, DecodeSink& s) {
@@ -253,8 +251,7 @@ constexpr KindRow kRows[] = {
      nullptr, StatusWriter::kPlacementDecisions},
     {"cluster.open-cluster-management.io", "AddOnPlacementScore",
      [](dom::object obj, std::string_view, DecodeSink& s) {
-       return KeepInCluster(DecodeAddOnPlacementScore(obj), &Snapshot::addon_placement_scores,
-                            s);
+       return KeepInCluster(DecodeAddOnPlacementScore(obj), &Snapshot::addon_placement_scores, s);
      }},
     // work.open-cluster-management.io
     {"work.open-cluster-management.io", "ManifestWork",
