@@ -1,7 +1,8 @@
 // What dispatch knows about each kind it puts in a ManifestWork: the API group and plural
 // resource that name it in spec.manifestConfigs[].resourceIdentifier, whether Kueue holds it
 // by a suspend field, and the status feedback rules the work agent reports back with
-// (ocm.md §3). Called by BuildManifestWork. Pure; thread-safe; constant time.
+// (ocm.md §3), as values read from model's table of kinds. Called by BuildManifestWork.
+// Pure; thread-safe.
 #pragma once
 
 #include <string>
@@ -22,7 +23,8 @@ struct KindRules {
   std::vector<model::FeedbackRule> feedback_rules;
 };
 
-// The rules for `kind` of `api_version` ("batch/v1", "v1", ...):
+// The rules for `kind` of `api_version` ("batch/v1", "v1", ...), in any version, from the
+// kind's row of model's table of kinds (model/kind_info.h: DispatchInfo, resource):
 //   Job (batch)                   WellKnownStatus (JobComplete, JobSucceeded) and JSONPaths
 //                                 JobFailed (the Failed condition's status)
 //   Deployment (apps), Pod ("")   WellKnownStatus
@@ -30,11 +32,9 @@ struct KindRules {
 //   JobSet (jobset.x-k8s.io)      JSONPaths TerminalState, Restarts, Completed, Failed
 //   PyTorchJob (kubeflow.org)     JSONPaths Succeeded, Failed, Running (conditions)
 //   LeaderWorkerSet (leaderworkerset.x-k8s.io)  JSONPaths ReadyReplicas, Replicas, Available
-// WellKnownStatus covers only Deployment, DaemonSet, Job and Pod upstream, so every other
-// kind gets JSONPaths, each to a scalar (a list or map would fail StatusFeedbackSynced).
-// Paths are written from the object's root (".status.x"), as the work agent evaluates them.
-// Any other kind: the group from `api_version`, the kind lower-cased plus "s" as resource,
-// not suspendable, no rules.
+// Other kinds of the table: their plural resource, not suspendable, no rules. A kind not in
+// the table: the kind lower-cased plus "s" as resource, not suspendable, no rules.
+// O(1) lookup plus the copies of the rules.
 KindRules RulesForKind(const std::string& api_version, const std::string& kind);
 
 // The API group of an apiVersion: "batch/v1" -> "batch", "v1" -> "".

@@ -1,7 +1,8 @@
 // Reading is one decode path: JSON goes straight to simdjson's DOM, YAML is turned into JSON
 // text per document first (internal/yaml_to_json.h), and both end in HandleObject, which
-// dispatches on apiVersion group and kind to the decoders (internal/decoders.h). simdjson
-// is used because a `kubectl get -A -o json` dump of a large cluster is hundreds of MB.
+// looks the apiVersion and kind up in the table of kinds (internal/kind_table.h) and decodes
+// through the row's decoder. simdjson is used because a `kubectl get -A -o json` dump of a
+// large cluster is hundreds of MB.
 #include "io/reader.h"
 
 #include <simdjson.h>
@@ -22,6 +23,7 @@
 #include "io/internal/expand.h"
 #include "io/internal/json_fields.h"
 #include "io/internal/json_split.h"
+#include "io/internal/kind_table.h"
 #include "io/internal/kueue_workloads.h"
 #include "io/internal/yaml_to_json.h"
 
@@ -51,139 +53,6 @@ namespace {
 
 namespace dom = simdjson::dom;
 using internal::ReaderState;
-
-enum class KnownKind {
-  kNamespace,
-  kNode,
-  kPod,
-  kPriorityClass,
-  kJob,
-  kDeployment,
-  kStatefulSet,
-  kJobSet,
-  kPyTorchJob,
-  kLeaderWorkerSet,
-  kSchedulerConfig,
-  kDeviceClass,
-  kResourceClaim,
-  kResourceClaimTemplate,
-  kResourceSlice,
-  kResourceFlavor,
-  kClusterQueue,
-  kCohort,
-  kLocalQueue,
-  kWorkloadPriorityClass,
-  kTopology,
-  kAdmissionCheck,
-  kKueueWorkload,
-  kKueueConfig,
-  kPodGroup,
-  // cluster.open-cluster-management.io
-  kManagedCluster,
-  kClusterClaim,
-  kManagedClusterSet,
-  kManagedClusterSetBinding,
-  kPlacement,
-  kPlacementDecision,
-  kAddOnPlacementScore,
-  // kueue.x-k8s.io MultiKueue and work.open-cluster-management.io
-  kMultiKueueConfig,
-  kMultiKueueCluster,
-  kManifestWork,
-  kUnknown,
-};
-
-// cluster.open-cluster-management.io: each kind in the version(s) berth reads (ocm.md).
-KnownKind ClassifyOcm(std::string_view api_version, std::string_view kind) {
-  std::string_view version = api_version.substr(api_version.find('/') + 1);
-  if (version == "v1" && kind == "ManagedCluster") return KnownKind::kManagedCluster;
-  if (version == "v1alpha1" && kind == "ClusterClaim") return KnownKind::kClusterClaim;
-  if (version == "v1alpha1" && kind == "AddOnPlacementScore") {
-    return KnownKind::kAddOnPlacementScore;
-  }
-  if (version == "v1beta2" || version == "v1beta1") {
-    // v1beta1 sets and bindings carry the same fields berth reads.
-    if (kind == "ManagedClusterSet") return KnownKind::kManagedClusterSet;
-    if (kind == "ManagedClusterSetBinding") return KnownKind::kManagedClusterSetBinding;
-  }
-  if (version == "v1beta1" && kind == "Placement") return KnownKind::kPlacement;
-  if (version == "v1beta1" && kind == "PlacementDecision") return KnownKind::kPlacementDecision;
-  return KnownKind::kUnknown;
-}
-
-// Any version of a known group is read: the fields berth reads kept their shape across
-// versions (v1beta1 vs v1 of jobset, kubescheduler.config v1beta3 vs v1).
-KnownKind Classify(std::string_view api_version, std::string_view kind) {
-  auto slash = api_version.find('/');
-  std::string_view group = slash == std::string_view::npos ? "" : api_version.substr(0, slash);
-  if (group.empty()) {
-    if (api_version != "v1") return KnownKind::kUnknown;
-    if (kind == "Namespace") return KnownKind::kNamespace;
-    if (kind == "Node") return KnownKind::kNode;
-    if (kind == "Pod") return KnownKind::kPod;
-  } else if (group == "scheduling.k8s.io" && kind == "PriorityClass") {
-    return KnownKind::kPriorityClass;
-  } else if (group == "batch" && kind == "Job") {
-    return KnownKind::kJob;
-  } else if (group == "apps" && kind == "Deployment") {
-    return KnownKind::kDeployment;
-  } else if (group == "apps" && kind == "StatefulSet") {
-    return KnownKind::kStatefulSet;
-  } else if (group == "jobset.x-k8s.io" && kind == "JobSet") {
-    return KnownKind::kJobSet;
-  } else if (group == "kubeflow.org" && kind == "PyTorchJob") {
-    return KnownKind::kPyTorchJob;
-  } else if (group == "leaderworkerset.x-k8s.io" && kind == "LeaderWorkerSet") {
-    return KnownKind::kLeaderWorkerSet;
-  } else if (group == "kubescheduler.config.k8s.io" && kind == "KubeSchedulerConfiguration") {
-    return KnownKind::kSchedulerConfig;
-  } else if (group == "resource.k8s.io" && internal::ResourceApiShapeOf(api_version)) {
-    // v1, v1beta2, v1beta1 and v1alpha3; older alphas had another model and stay unknown.
-    if (kind == "DeviceClass") return KnownKind::kDeviceClass;
-    if (kind == "ResourceClaim") return KnownKind::kResourceClaim;
-    if (kind == "ResourceClaimTemplate") return KnownKind::kResourceClaimTemplate;
-    if (kind == "ResourceSlice") return KnownKind::kResourceSlice;
-  } else if (group == "kueue.x-k8s.io") {
-    auto version = internal::KueueVersionOf(api_version);
-    if (!version.has_value()) return KnownKind::kUnknown;
-    // v1alpha1 holds only Cohort and Topology of the kinds berth reads.
-    if (kind == "Cohort") return KnownKind::kCohort;
-    if (kind == "Topology") return KnownKind::kTopology;
-    if (*version == internal::KueueVersion::kV1alpha1) return KnownKind::kUnknown;
-    if (kind == "ResourceFlavor") return KnownKind::kResourceFlavor;
-    if (kind == "ClusterQueue") return KnownKind::kClusterQueue;
-    if (kind == "LocalQueue") return KnownKind::kLocalQueue;
-    if (kind == "WorkloadPriorityClass") return KnownKind::kWorkloadPriorityClass;
-    if (kind == "AdmissionCheck") return KnownKind::kAdmissionCheck;
-    if (kind == "Workload") return KnownKind::kKueueWorkload;
-    if (kind == "MultiKueueConfig") return KnownKind::kMultiKueueConfig;
-    if (kind == "MultiKueueCluster") return KnownKind::kMultiKueueCluster;
-  } else if (group == "config.kueue.x-k8s.io" && kind == "Configuration" &&
-             (api_version == "config.kueue.x-k8s.io/v1beta1" ||
-              api_version == "config.kueue.x-k8s.io/v1beta2")) {
-    return KnownKind::kKueueConfig;
-  } else if (kind == "PodGroup" && (api_version == "scheduling.x-k8s.io/v1alpha1" ||
-                                    api_version == "scheduling.volcano.sh/v1beta1")) {
-    return KnownKind::kPodGroup;
-  } else if (group == "cluster.open-cluster-management.io") {
-    return ClassifyOcm(api_version, kind);
-  } else if (api_version == "work.open-cluster-management.io/v1" && kind == "ManifestWork") {
-    return KnownKind::kManifestWork;
-  }
-  return KnownKind::kUnknown;
-}
-
-bool IsNamespaced(KnownKind k) {
-  return !(k == KnownKind::kNamespace || k == KnownKind::kNode || k == KnownKind::kPriorityClass ||
-           k == KnownKind::kSchedulerConfig || k == KnownKind::kDeviceClass ||
-           k == KnownKind::kResourceSlice || k == KnownKind::kResourceFlavor ||
-           k == KnownKind::kClusterQueue || k == KnownKind::kCohort ||
-           k == KnownKind::kWorkloadPriorityClass || k == KnownKind::kTopology ||
-           k == KnownKind::kAdmissionCheck || k == KnownKind::kKueueConfig ||
-           k == KnownKind::kManagedCluster || k == KnownKind::kClusterClaim ||
-           k == KnownKind::kManagedClusterSet || k == KnownKind::kMultiKueueConfig ||
-           k == KnownKind::kMultiKueueCluster);
-}
 
 // Name and namespace for error messages, read leniently (decoding reports type errors).
 void PeekName(dom::object obj, bool namespaced, std::string* ns, std::string* name) {
@@ -254,7 +123,7 @@ std::string JsonErrorMessage(std::string_view text, size_t doc_start, simdjson::
   return PositionPrefix(text, offset) + "invalid JSON: " + simdjson::error_message(err);
 }
 
-class FileReader {
+class FileReader final : public internal::DecodeSink {
  public:
   FileReader(ReaderState& state, core::Diagnostics& diags, const std::string& file,
              const ReadOptions& options)
@@ -394,282 +263,57 @@ class FileReader {
       for (dom::element item : items) HandleObject(item, {}, false);
       return;
     }
-    KnownKind known = Classify(api_version, kind);
-    if (known == KnownKind::kUnknown) {
+    const internal::KindEntry entry = LookUp(api_version, kind);
+    if (entry.row == nullptr) {
       CountUnknown(api_version, kind);
       return;
     }
     raw_ = raw;
     raw_compact_ = raw_compact;
-    Decode(known, obj, api_version, kind);
+    Decode(entry, obj, api_version, kind);
   }
 
-  void Decode(KnownKind known, dom::object obj, const std::string& api_version,
-              const std::string& kind) {
-    model::Snapshot& snap = st_.input.snapshot;
-    switch (known) {
-      case KnownKind::kNamespace: {
-        auto ns = internal::DecodeNamespace(obj);
-        if (!ns.has_value()) return Fail(std::move(ns).error(), kind, obj, IsNamespaced(known));
-        ns->source = Store(obj, api_version, kind, ns->meta);
-        snap.namespaces.push_back(std::move(*ns));
-        break;
-      }
-      case KnownKind::kNode: {
-        auto node = internal::DecodeNode(obj, snap.resources);
-        if (!node.has_value()) return Fail(std::move(node).error(), kind, obj, IsNamespaced(known));
-        node->cluster = ClusterOf(node->meta);
-        node->source = Store(obj, api_version, kind, node->meta);
-        snap.nodes.push_back(std::move(*node));
-        break;
-      }
-      case KnownKind::kPod: {
-        bool has_priority = false;
-        auto pod = internal::DecodePod(obj, snap.resources, &has_priority);
-        if (!pod.has_value()) return Fail(std::move(pod).error(), kind, obj, IsNamespaced(known));
-        pod->cluster = ClusterOf(pod->meta);
-        pod->source = Store(obj, api_version, kind, pod->meta);
-        snap.pods.push_back(std::move(*pod));
-        st_.pod_has_priority.push_back(has_priority);
-        break;
-      }
-      case KnownKind::kPriorityClass: {
-        auto pc = internal::DecodePriorityClass(obj);
-        if (!pc.has_value()) return Fail(std::move(pc).error(), kind, obj, IsNamespaced(known));
-        pc->source = Store(obj, api_version, kind, pc->meta);
-        snap.priority_classes.push_back(std::move(*pc));
-        break;
-      }
-      case KnownKind::kJob:
-      case KnownKind::kDeployment:
-      case KnownKind::kStatefulSet:
-      case KnownKind::kJobSet:
-      case KnownKind::kPyTorchJob:
-      case KnownKind::kLeaderWorkerSet: {
-        auto w = DecodeWorkload(known, obj, snap.resources);
-        if (!w.has_value()) return Fail(std::move(w).error(), kind, obj, IsNamespaced(known));
-        model::WorkloadObject& workload = w->workload;
-        workload.cluster = ClusterOf(workload.meta);
-        for (model::PodSetTemplate& set : workload.pod_sets) {
-          set.pod_template.cluster = workload.cluster;
-        }
-        workload.source = Store(obj, api_version, kind, workload.meta);
-        snap.workloads.push_back(std::move(workload));
-        st_.workload_sources.push_back(std::move(w->sources));
-        break;
-      }
-      case KnownKind::kSchedulerConfig: {
-        if (snap.scheduler_config.has_value()) {
-          return Fail(core::FailedPrecondition(
-                          "a second KubeSchedulerConfiguration is ignored; give one per run"),
-                      kind, obj, IsNamespaced(known));
-        }
-        auto config = internal::DecodeSchedulerConfig(obj);
-        if (!config.has_value()) {
-          return Fail(std::move(config).error(), kind, obj, IsNamespaced(known));
-        }
-        snap.scheduler_config = std::move(*config);
-        break;
-      }
-      case KnownKind::kDeviceClass: {
-        auto dc = internal::DecodeDeviceClass(obj);
-        if (!dc.has_value()) return Fail(std::move(dc).error(), kind, obj, IsNamespaced(known));
-        dc->source = Store(obj, api_version, kind, dc->meta);
-        snap.device_classes.push_back(std::move(*dc));
-        break;
-      }
-      case KnownKind::kResourceClaim: {
-        auto claim = internal::DecodeResourceClaim(obj, *internal::ResourceApiShapeOf(api_version));
-        if (!claim.has_value()) {
-          return Fail(std::move(claim).error(), kind, obj, IsNamespaced(known));
-        }
-        claim->cluster = ClusterOf(claim->meta);
-        claim->source = Store(obj, api_version, kind, claim->meta);
-        snap.resource_claims.push_back(std::move(*claim));
-        break;
-      }
-      case KnownKind::kResourceClaimTemplate: {
-        auto tmpl =
-            internal::DecodeResourceClaimTemplate(obj, *internal::ResourceApiShapeOf(api_version));
-        if (!tmpl.has_value()) {
-          return Fail(std::move(tmpl).error(), kind, obj, IsNamespaced(known));
-        }
-        tmpl->cluster = ClusterOf(tmpl->meta);
-        tmpl->source = Store(obj, api_version, kind, tmpl->meta);
-        snap.resource_claim_templates.push_back(std::move(*tmpl));
-        break;
-      }
-      case KnownKind::kResourceSlice: {
-        auto slice = internal::DecodeResourceSlice(obj, *internal::ResourceApiShapeOf(api_version));
-        if (!slice.has_value()) {
-          return Fail(std::move(slice).error(), kind, obj, IsNamespaced(known));
-        }
-        slice->cluster = ClusterOf(slice->meta);
-        slice->source = Store(obj, api_version, kind, slice->meta);
-        snap.resource_slices.push_back(std::move(*slice));
-        break;
-      }
-      case KnownKind::kResourceFlavor:
-      case KnownKind::kClusterQueue:
-      case KnownKind::kCohort:
-      case KnownKind::kLocalQueue:
-      case KnownKind::kWorkloadPriorityClass:
-      case KnownKind::kTopology:
-      case KnownKind::kAdmissionCheck:
-      case KnownKind::kKueueWorkload:
-      case KnownKind::kKueueConfig:
-      case KnownKind::kPodGroup:
-      case KnownKind::kMultiKueueConfig:
-      case KnownKind::kMultiKueueCluster:
-        if (!DecodeKueue(known, obj, api_version, kind)) return;
-        break;
-      case KnownKind::kManagedCluster:
-      case KnownKind::kClusterClaim:
-      case KnownKind::kManagedClusterSet:
-      case KnownKind::kManagedClusterSetBinding:
-      case KnownKind::kPlacement:
-      case KnownKind::kPlacementDecision:
-      case KnownKind::kAddOnPlacementScore:
-      case KnownKind::kManifestWork:
-        if (!DecodeOcm(known, obj, api_version, kind)) return;
-        break;
-      case KnownKind::kUnknown:
-        return;
+  // The kind's row, remembering the last one: the objects of a dump come in runs of one
+  // kind (kubectl lists kind by kind), so most objects cost two string comparisons.
+  const internal::KindEntry& LookUp(const std::string& api_version, const std::string& kind) {
+    if (!last_lookup_valid_ || api_version != last_api_version_ || kind != last_kind_) {
+      last_entry_ = internal::FindKindEntry(api_version, kind);
+      last_api_version_ = api_version;
+      last_kind_ = kind;
+      last_lookup_valid_ = true;
     }
+    return last_entry_;
+  }
+
+  // Decodes through the kind's row (internal/kind_table.h); a rejected object is reported
+  // with its file and name and dropped.
+  void Decode(const internal::KindEntry& entry, dom::object obj, const std::string& api_version,
+              const std::string& kind) {
+    object_ = obj;
+    api_version_ = &api_version;
+    kind_ = &kind;
+    namespaced_ = entry.info->namespaced();
+    core::Status status = entry.row->decode(obj, api_version, *this);
+    if (!status.ok()) return Fail(std::move(status).error(), kind, obj, namespaced_);
     ++st_.input.objects_read;
   }
 
-  // Decodes one object of a Kueue kind (or a PodGroup) into its snapshot vector, with its
-  // cluster and source set. Returns false when it was reported and dropped.
-  template <typename T>
-  bool Keep(core::Result<T>&& decoded, std::vector<T>* out, KnownKind known, dom::object obj,
-            const std::string& api_version, const std::string& kind) {
-    if (!decoded.has_value()) {
-      Fail(std::move(decoded).error(), kind, obj, IsNamespaced(known));
-      return false;
-    }
-    decoded->cluster = ClusterOf(decoded->meta);
-    decoded->source = Store(obj, api_version, kind, decoded->meta);
-    out->push_back(std::move(*decoded));
-    return true;
+  // internal::DecodeSink, for the object Decode is decoding.
+  model::Snapshot& snapshot() override { return st_.input.snapshot; }
+  model::SourceRef Store(const model::ObjectMeta& meta) override {
+    return Store(object_, *api_version_, *kind_, meta);
+  }
+  model::ObjectMeta PeekMeta(bool namespaced) override {
+    model::ObjectMeta meta;
+    PeekName(object_, namespaced, &meta.namespace_, &meta.name);
+    return meta;
+  }
+  void AddedPod(bool has_priority) override { st_.pod_has_priority.push_back(has_priority); }
+  void AddedWorkload(std::vector<internal::PodSetSource> sources) override {
+    st_.workload_sources.push_back(std::move(sources));
   }
 
-  // Decodes one object of an OCM kind into its snapshot vector (false: reported, dropped).
-  bool DecodeOcm(KnownKind known, dom::object obj, const std::string& api_version,
-                 const std::string& kind) {
-    model::Snapshot& snap = st_.input.snapshot;
-    switch (known) {
-      case KnownKind::kManagedCluster:
-        return Keep(internal::DecodeManagedCluster(obj), &snap.managed_clusters, known, obj,
-                    api_version, kind);
-      case KnownKind::kClusterClaim:
-        return Keep(internal::DecodeClusterClaim(obj), &snap.cluster_claims, known, obj,
-                    api_version, kind);
-      case KnownKind::kManagedClusterSet:
-        return Keep(internal::DecodeManagedClusterSet(obj), &snap.managed_cluster_sets, known,
-                    obj, api_version, kind);
-      case KnownKind::kManagedClusterSetBinding:
-        return Keep(internal::DecodeManagedClusterSetBinding(obj),
-                    &snap.managed_cluster_set_bindings, known, obj, api_version, kind);
-      case KnownKind::kPlacement:
-        return Keep(internal::DecodePlacement(obj), &snap.placements, known, obj, api_version,
-                    kind);
-      case KnownKind::kPlacementDecision:
-        return Keep(internal::DecodePlacementDecision(obj), &snap.placement_decisions, known, obj,
-                    api_version, kind);
-      case KnownKind::kAddOnPlacementScore:
-        return Keep(internal::DecodeAddOnPlacementScore(obj), &snap.addon_placement_scores, known,
-                    obj, api_version, kind);
-      case KnownKind::kManifestWork:
-        return Keep(internal::DecodeManifestWork(obj), &snap.manifest_works, known, obj,
-                    api_version, kind);
-      default:
-        return false;
-    }
-  }
-
-  bool DecodeKueue(KnownKind known, dom::object obj, const std::string& api_version,
-                   const std::string& kind) {
-    model::Snapshot& snap = st_.input.snapshot;
-    auto version = internal::KueueVersionOf(api_version);
-    switch (known) {
-      case KnownKind::kResourceFlavor:
-        return Keep(internal::DecodeResourceFlavor(obj), &snap.resource_flavors, known, obj,
-                    api_version, kind);
-      case KnownKind::kClusterQueue:
-        return Keep(internal::DecodeClusterQueue(obj, *version, snap.resources),
-                    &snap.cluster_queues, known, obj, api_version, kind);
-      case KnownKind::kCohort:
-        return Keep(internal::DecodeCohort(obj, *version, snap.resources), &snap.cohorts, known,
-                    obj, api_version, kind);
-      case KnownKind::kLocalQueue:
-        return Keep(internal::DecodeLocalQueue(obj), &snap.local_queues, known, obj, api_version,
-                    kind);
-      case KnownKind::kWorkloadPriorityClass:
-        return Keep(internal::DecodeWorkloadPriorityClass(obj), &snap.workload_priority_classes,
-                    known, obj, api_version, kind);
-      case KnownKind::kTopology:
-        return Keep(internal::DecodeTopology(obj), &snap.topologies, known, obj, api_version, kind);
-      case KnownKind::kAdmissionCheck:
-        return Keep(internal::DecodeAdmissionCheck(obj), &snap.admission_checks, known, obj,
-                    api_version, kind);
-      case KnownKind::kPodGroup:
-        return Keep(internal::DecodePodGroup(obj, api_version), &snap.pod_groups, known, obj,
-                    api_version, kind);
-      case KnownKind::kMultiKueueConfig:
-        return Keep(internal::DecodeMultiKueueConfig(obj, *version), &snap.multikueue_configs,
-                    known, obj, api_version, kind);
-      case KnownKind::kMultiKueueCluster:
-        return Keep(internal::DecodeMultiKueueCluster(obj, *version), &snap.multikueue_clusters,
-                    known, obj, api_version, kind);
-      case KnownKind::kKueueWorkload: {
-        auto wl = internal::DecodeKueueWorkload(obj, *version, snap.resources);
-        if (wl.has_value()) {
-          std::string cluster = ClusterOf(wl->meta);
-          for (model::KueuePodSet& set : wl->pod_sets) set.pod_template.cluster = cluster;
-        }
-        return Keep(std::move(wl), &snap.kueue_workloads, known, obj, api_version, kind);
-      }
-      case KnownKind::kKueueConfig: {
-        if (snap.kueue_config.has_value()) {
-          Fail(
-              core::FailedPrecondition("a second Kueue Configuration is ignored; give one per run"),
-              kind, obj, false);
-          return false;
-        }
-        auto config = internal::DecodeKueueConfig(obj, api_version);
-        if (!config.has_value()) {
-          Fail(std::move(config).error(), kind, obj, false);
-          return false;
-        }
-        model::ObjectMeta meta;
-        PeekName(obj, false, &meta.namespace_, &meta.name);
-        config->source = Store(obj, api_version, kind, meta);
-        snap.kueue_config = std::move(*config);
-        return true;
-      }
-      default:
-        return false;
-    }
-  }
-
-  static core::Result<internal::DecodedWorkload> DecodeWorkload(KnownKind known, dom::object obj,
-                                                                model::ResourceCatalog& catalog) {
-    switch (known) {
-      case KnownKind::kJob:
-        return internal::DecodeJob(obj, catalog);
-      case KnownKind::kJobSet:
-        return internal::DecodeJobSet(obj, catalog);
-      case KnownKind::kPyTorchJob:
-        return internal::DecodePyTorchJob(obj, catalog);
-      case KnownKind::kLeaderWorkerSet:
-        return internal::DecodeLeaderWorkerSet(obj, catalog);
-      default:
-        return internal::DecodeReplicated(obj, catalog);
-    }
-  }
-
-  std::string ClusterOf(const model::ObjectMeta& meta) const {
+  std::string ClusterOf(const model::ObjectMeta& meta) const override {
     if (!options_.cluster.empty()) return options_.cluster;
     auto it = meta.annotations.find(model::kClusterAnnotation);
     if (it != meta.annotations.end() && !it->second.empty()) return it->second;
@@ -726,6 +370,16 @@ class FileReader {
   core::Diagnostics& diags_;
   const std::string& file_;
   const ReadOptions& options_;
+  // LookUp's last answer.
+  bool last_lookup_valid_ = false;
+  std::string last_api_version_;
+  std::string last_kind_;
+  internal::KindEntry last_entry_;
+  // The object being decoded (set by Decode for the DecodeSink calls).
+  dom::object object_;
+  const std::string* api_version_ = nullptr;
+  const std::string* kind_ = nullptr;
+  bool namespaced_ = true;
   std::string_view raw_;  // the text of the object being decoded, when known
   bool raw_compact_ = false;
   std::string minify_buffer_;

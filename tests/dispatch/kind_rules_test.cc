@@ -3,8 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
+
+#include "model/kind_info.h"
 
 namespace berth::dispatch {
 namespace {
@@ -87,6 +91,55 @@ TEST(KindRulesTest, UnknownKindGetsPluralResourceAndNoRules) {
   EXPECT_TRUE(RulesForKind("example.com/v1", "Job").feedback_rules.empty());
   EXPECT_EQ(GroupOf("v1"), "");
   EXPECT_EQ(GroupOf("batch/v1"), "batch");
+}
+
+// Kinds of the table without dispatch rules still get their plural as upstream names it
+// (not the kind plus "s").
+TEST(KindRulesTest, KnownKindsUseTheTablesPlural) {
+  EXPECT_EQ(RulesForKind("kueue.x-k8s.io/v1beta2", "Topology").resource, "topologies");
+  EXPECT_EQ(RulesForKind("scheduling.k8s.io/v1", "PriorityClass").resource, "priorityclasses");
+  KindRules rct = RulesForKind("resource.k8s.io/v1", "ResourceClaimTemplate");
+  EXPECT_EQ(rct.group, "resource.k8s.io");
+  EXPECT_EQ(rct.resource, "resourceclaimtemplates");
+  EXPECT_FALSE(rct.suspendable);
+  EXPECT_TRUE(rct.feedback_rules.empty());
+}
+
+// Every row's dispatch data comes through RulesForKind unchanged, in every version it reads.
+TEST(KindRulesTest, RulesAreTheTablesRows) {
+  for (const model::KindInfo& k : model::AllKinds()) {
+    if (!k.served()) continue;
+    for (std::string_view version : k.versions) {
+      std::string api_version = k.group.empty() ? std::string(version)
+                                                : std::string(k.group) + "/" + std::string(version);
+      SCOPED_TRACE(api_version + " " + std::string(k.kind));
+      KindRules r = RulesForKind(api_version, std::string(k.kind));
+      EXPECT_EQ(r.group, k.group);
+      EXPECT_EQ(r.resource, k.resource);
+      EXPECT_EQ(r.suspendable, k.dispatch.suspend != model::SuspendField::kNone);
+      ASSERT_EQ(r.feedback_rules.size(), k.dispatch.feedback_rules.size());
+      for (size_t i = 0; i < r.feedback_rules.size(); ++i) {
+        const model::FeedbackRuleInfo& want = k.dispatch.feedback_rules[i];
+        EXPECT_EQ(r.feedback_rules[i].type, want.type);
+        ASSERT_EQ(r.feedback_rules[i].json_paths.size(), want.json_paths.size());
+        for (size_t j = 0; j < want.json_paths.size(); ++j) {
+          EXPECT_EQ(r.feedback_rules[i].json_paths[j].name, want.json_paths[j].name);
+          EXPECT_EQ(r.feedback_rules[i].json_paths[j].path, want.json_paths[j].path);
+        }
+      }
+    }
+  }
+  // Which kinds Kueue suspends by a field, and which report status back.
+  std::set<std::string_view> suspendable;
+  std::set<std::string_view> with_feedback;
+  for (const model::KindInfo& k : model::AllKinds()) {
+    if (k.dispatch.suspend != model::SuspendField::kNone) suspendable.insert(k.kind);
+    if (!k.dispatch.feedback_rules.empty()) with_feedback.insert(k.kind);
+  }
+  EXPECT_EQ(suspendable, (std::set<std::string_view>{"Job", "JobSet", "PyTorchJob"}));
+  EXPECT_EQ(with_feedback,
+            (std::set<std::string_view>{"Pod", "Job", "Deployment", "StatefulSet", "JobSet",
+                                        "PyTorchJob", "LeaderWorkerSet"}));
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
 // scheduling.volcano.sh), ocm_cluster.cc and ocm_placement.cc
 // (cluster.open-cluster-management.io), ocm_work.cc (work.open-cluster-management.io). Each returns
 // the decoded value or the first error, with the field path relative to the object
-// ("spec.containers[0].resources.requests.cpu"); the reader adds file and object. Internal
-// to io; stateless apart from the ResourceCatalog they intern names into.
+// ("spec.containers[0].resources.requests.cpu"); the reader adds file and object. The reader
+// reaches them only through the table of kinds (kind_table.h), whose rows say which versions
+// each decoder is given. Internal to io; stateless apart from the ResourceCatalog they
+// intern names into.
 #pragma once
 
 #include <simdjson.h>

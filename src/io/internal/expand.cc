@@ -8,6 +8,9 @@
 #include <string_view>
 #include <utility>
 
+#include "io/internal/kind_table.h"
+#include "model/kind_info.h"
+
 namespace berth::io::internal {
 
 namespace {
@@ -18,65 +21,10 @@ using OrderedJson = nlohmann::ordered_json;
 constexpr int32_t kSystemClusterCritical = 2000000000;
 constexpr int32_t kSystemNodeCritical = 2000001000;
 
-// The labels (and annotations) a controller puts on pod `index_in_set` of pod set `set`.
-struct PodIdentity {
-  std::string name;
-  core::Labels labels;
-  core::Labels annotations;
-};
-
-PodIdentity Identify(const model::WorkloadObject& w, const model::PodSetTemplate& set,
-                     const PodSetSource& source, int32_t index_in_set, int32_t index) {
-  PodIdentity id;
-  const std::string& wname = w.meta.name;
-  const std::string i = std::to_string(index_in_set);
-  if (w.kind == "JobSet") {
-    int32_t per_job = source.pods_per_group > 0 ? source.pods_per_group : 1;
-    std::string job = std::to_string(index_in_set / per_job);
-    std::string pod = std::to_string(index_in_set % per_job);
-    std::string job_name = wname + "-" + set.name + "-" + job;
-    id.name = job_name + "-" + pod;
-    id.labels["jobset.sigs.k8s.io/jobset-name"] = wname;
-    id.labels["jobset.sigs.k8s.io/replicatedjob-name"] = set.name;
-    id.labels["jobset.sigs.k8s.io/job-index"] = job;
-    id.labels["batch.kubernetes.io/job-name"] = job_name;
-    id.labels["job-name"] = job_name;
-    if (source.indexed) {
-      id.labels["batch.kubernetes.io/job-completion-index"] = pod;
-      id.annotations["batch.kubernetes.io/job-completion-index"] = pod;
-    }
-    return id;
-  }
-  id.name = wname + "-" + std::to_string(index);
-  if (w.kind == "Job") {
-    id.labels["batch.kubernetes.io/job-name"] = wname;
-    id.labels["job-name"] = wname;
-    if (!w.meta.uid.empty()) {
-      id.labels["batch.kubernetes.io/controller-uid"] = w.meta.uid;
-      id.labels["controller-uid"] = w.meta.uid;
-    }
-    if (source.indexed) {
-      id.labels["batch.kubernetes.io/job-completion-index"] = i;
-      id.annotations["batch.kubernetes.io/job-completion-index"] = i;
-    }
-  } else if (w.kind == "StatefulSet") {
-    id.labels["statefulset.kubernetes.io/pod-name"] = id.name;
-    id.labels["apps.kubernetes.io/pod-index"] = i;
-  } else if (w.kind == "PyTorchJob") {
-    id.labels["training.kubeflow.org/job-name"] = wname;
-    id.labels["training.kubeflow.org/operator-name"] = "pytorchjob-controller";
-    id.labels["training.kubeflow.org/replica-type"] = set.name;
-    id.labels["training.kubeflow.org/replica-index"] = i;
-    if (set.name == "master") id.labels["training.kubeflow.org/job-role"] = "master";
-  } else if (w.kind == "LeaderWorkerSet") {
-    int32_t per_group = source.pods_per_group > 0 ? source.pods_per_group : 1;
-    bool leader = set.name == "leader";
-    id.labels["leaderworkerset.sigs.k8s.io/name"] = wname;
-    id.labels["leaderworkerset.sigs.k8s.io/group-index"] = std::to_string(index_in_set / per_group);
-    id.labels["leaderworkerset.sigs.k8s.io/worker-index"] =
-        leader ? "0" : std::to_string(index_in_set % per_group + 1);
-  }
-  return id;
+// The row's pod naming; a workload built without a row (a test's) is named as a Deployment's.
+PodIdentityFn PodIdentityOf(const model::WorkloadObject& workload) {
+  const KindRow* row = FindKindRow(model::ApiGroupOf(workload.api_version), workload.kind);
+  return row != nullptr && row->pod_identity != nullptr ? row->pod_identity : ReplicaPodIdentity;
 }
 
 OrderedJson LabelsJson(const core::Labels& labels) {
@@ -115,6 +63,90 @@ std::string PodDocument(const model::Pod& pod, const model::WorkloadObject& w,
 }
 
 }  // namespace
+
+PodIdentity ReplicaPodIdentity(const model::WorkloadObject& workload,
+                               const model::PodSetTemplate& /*set*/,
+                               const PodSetSource& /*source*/, int32_t /*index_in_set*/,
+                               int32_t index) {
+  PodIdentity id;
+  id.name = workload.meta.name + "-" + std::to_string(index);
+  return id;
+}
+
+PodIdentity JobPodIdentity(const model::WorkloadObject& w, const model::PodSetTemplate& set,
+                           const PodSetSource& source, int32_t index_in_set, int32_t index) {
+  PodIdentity id = ReplicaPodIdentity(w, set, source, index_in_set, index);
+  const std::string& wname = w.meta.name;
+  id.labels["batch.kubernetes.io/job-name"] = wname;
+  id.labels["job-name"] = wname;
+  if (!w.meta.uid.empty()) {
+    id.labels["batch.kubernetes.io/controller-uid"] = w.meta.uid;
+    id.labels["controller-uid"] = w.meta.uid;
+  }
+  if (source.indexed) {
+    const std::string i = std::to_string(index_in_set);
+    id.labels["batch.kubernetes.io/job-completion-index"] = i;
+    id.annotations["batch.kubernetes.io/job-completion-index"] = i;
+  }
+  return id;
+}
+
+PodIdentity StatefulSetPodIdentity(const model::WorkloadObject& w,
+                                   const model::PodSetTemplate& set, const PodSetSource& source,
+                                   int32_t index_in_set, int32_t index) {
+  PodIdentity id = ReplicaPodIdentity(w, set, source, index_in_set, index);
+  id.labels["statefulset.kubernetes.io/pod-name"] = id.name;
+  id.labels["apps.kubernetes.io/pod-index"] = std::to_string(index_in_set);
+  return id;
+}
+
+PodIdentity JobSetPodIdentity(const model::WorkloadObject& w, const model::PodSetTemplate& set,
+                              const PodSetSource& source, int32_t index_in_set,
+                              int32_t /*index*/) {
+  PodIdentity id;
+  const std::string& wname = w.meta.name;
+  int32_t per_job = source.pods_per_group > 0 ? source.pods_per_group : 1;
+  std::string job = std::to_string(index_in_set / per_job);
+  std::string pod = std::to_string(index_in_set % per_job);
+  std::string job_name = wname + "-" + set.name + "-" + job;
+  id.name = job_name + "-" + pod;
+  id.labels["jobset.sigs.k8s.io/jobset-name"] = wname;
+  id.labels["jobset.sigs.k8s.io/replicatedjob-name"] = set.name;
+  id.labels["jobset.sigs.k8s.io/job-index"] = job;
+  id.labels["batch.kubernetes.io/job-name"] = job_name;
+  id.labels["job-name"] = job_name;
+  if (source.indexed) {
+    id.labels["batch.kubernetes.io/job-completion-index"] = pod;
+    id.annotations["batch.kubernetes.io/job-completion-index"] = pod;
+  }
+  return id;
+}
+
+PodIdentity PyTorchJobPodIdentity(const model::WorkloadObject& w,
+                                  const model::PodSetTemplate& set, const PodSetSource& source,
+                                  int32_t index_in_set, int32_t index) {
+  PodIdentity id = ReplicaPodIdentity(w, set, source, index_in_set, index);
+  id.labels["training.kubeflow.org/job-name"] = w.meta.name;
+  id.labels["training.kubeflow.org/operator-name"] = "pytorchjob-controller";
+  id.labels["training.kubeflow.org/replica-type"] = set.name;
+  id.labels["training.kubeflow.org/replica-index"] = std::to_string(index_in_set);
+  if (set.name == "master") id.labels["training.kubeflow.org/job-role"] = "master";
+  return id;
+}
+
+PodIdentity LeaderWorkerSetPodIdentity(const model::WorkloadObject& w,
+                                       const model::PodSetTemplate& set,
+                                       const PodSetSource& source, int32_t index_in_set,
+                                       int32_t index) {
+  PodIdentity id = ReplicaPodIdentity(w, set, source, index_in_set, index);
+  int32_t per_group = source.pods_per_group > 0 ? source.pods_per_group : 1;
+  bool leader = set.name == "leader";
+  id.labels["leaderworkerset.sigs.k8s.io/name"] = w.meta.name;
+  id.labels["leaderworkerset.sigs.k8s.io/group-index"] = std::to_string(index_in_set / per_group);
+  id.labels["leaderworkerset.sigs.k8s.io/worker-index"] =
+      leader ? "0" : std::to_string(index_in_set % per_group + 1);
+  return id;
+}
 
 PriorityResolver::PriorityResolver(const std::vector<model::PriorityClass>& classes) {
   values_["system-cluster-critical"] = kSystemClusterCritical;
@@ -164,6 +196,7 @@ void ExpandWorkload(const model::WorkloadObject& workload, const std::vector<Pod
                     model::Snapshot* snapshot, DocumentStore* documents,
                     std::vector<std::vector<int32_t>>* pod_indices) {
   if (pod_indices != nullptr) pod_indices->assign(workload.pod_sets.size(), {});
+  const PodIdentityFn identify = PodIdentityOf(workload);
   int32_t index = 0;
   for (size_t s = 0; s < workload.pod_sets.size(); ++s) {
     const model::PodSetTemplate& set = workload.pod_sets[s];
@@ -174,7 +207,7 @@ void ExpandWorkload(const model::WorkloadObject& workload, const std::vector<Pod
         OrderedJson::parse(source.template_json, nullptr, /*allow_exceptions=*/false);
     if (tmpl.is_discarded()) tmpl = OrderedJson::object();
     for (int32_t i = 0; i < set.count; ++i, ++index) {
-      PodIdentity id = Identify(workload, set, source, i, index);
+      PodIdentity id = identify(workload, set, source, i, index);
       model::Pod pod = set.pod_template;
       pod.meta.name = std::move(id.name);
       for (auto& [k, v] : id.labels) pod.meta.labels.insert_or_assign(k, std::move(v));

@@ -1,12 +1,15 @@
 // What Reader::Finish does once every file is read: pod priorities from PriorityClasses
 // (the Priority admission plugin's rules) and workloads expanded into Pods named per
-// DESIGN.md. Internal to io; works on the snapshot and document store it is given.
+// DESIGN.md, each kind's pods named and labelled by the pod-identity function of its row in
+// the table of kinds (internal/kind_table.h). Internal to io; works on the snapshot and
+// document store it is given.
 #pragma once
 
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "core/labels.h"
 #include "core/result.h"
 #include "io/document_store.h"
 #include "io/internal/decoders.h"
@@ -33,12 +36,54 @@ class PriorityResolver {
   const model::PriorityClass* global_default_ = nullptr;
 };
 
+// The name, labels and annotations a workload's controller gives one of its pods.
+struct PodIdentity {
+  std::string name;
+  core::Labels labels;
+  core::Labels annotations;
+};
+
+// Pod `index_in_set` of pod set `set` of `workload`; `index` counts pods across the
+// workload's pod sets in order. One function per workload kind, named in its row of the
+// table of kinds:
+//   ReplicaPodIdentity          `<workload>-<index>`, no labels (Deployment; any kind
+//                               without a row)
+//   JobPodIdentity              `<job>-<index>`, job-name and controller-uid labels,
+//                               completion index when Indexed
+//   StatefulSetPodIdentity      `<sts>-<index>`, pod-name and pod-index labels
+//   JobSetPodIdentity           `<jobset>-<replicatedJob>-<job>-<pod>`, jobset labels
+//   PyTorchJobPodIdentity       `<job>-<index>`, training.kubeflow.org labels
+//   LeaderWorkerSetPodIdentity  `<lws>-<index>`, group and worker index labels
+using PodIdentityFn = PodIdentity (*)(const model::WorkloadObject& workload,
+                                      const model::PodSetTemplate& set,
+                                      const PodSetSource& source, int32_t index_in_set,
+                                      int32_t index);
+PodIdentity ReplicaPodIdentity(const model::WorkloadObject& workload,
+                               const model::PodSetTemplate& set, const PodSetSource& source,
+                               int32_t index_in_set, int32_t index);
+PodIdentity JobPodIdentity(const model::WorkloadObject& workload, const model::PodSetTemplate& set,
+                           const PodSetSource& source, int32_t index_in_set, int32_t index);
+PodIdentity StatefulSetPodIdentity(const model::WorkloadObject& workload,
+                                   const model::PodSetTemplate& set, const PodSetSource& source,
+                                   int32_t index_in_set, int32_t index);
+PodIdentity JobSetPodIdentity(const model::WorkloadObject& workload,
+                              const model::PodSetTemplate& set, const PodSetSource& source,
+                              int32_t index_in_set, int32_t index);
+PodIdentity PyTorchJobPodIdentity(const model::WorkloadObject& workload,
+                                  const model::PodSetTemplate& set, const PodSetSource& source,
+                                  int32_t index_in_set, int32_t index);
+PodIdentity LeaderWorkerSetPodIdentity(const model::WorkloadObject& workload,
+                                       const model::PodSetTemplate& set,
+                                       const PodSetSource& source, int32_t index_in_set,
+                                       int32_t index);
+
 // "cluster\x1fnamespace\x1fname", the identity of a pod when checking for existing ones.
 std::string PodKey(const model::Pod& pod);
 
 // Appends the pods of every pod set of `workload` to snapshot->pods, each with a synthetic
 // v1 Pod document built from its template, named `<workload>-<index>` (index across pod
-// sets in order) or, for a JobSet, `<jobset>-<replicatedJob>-<job>-<pod>`. Pods whose key is
+// sets in order) or, for a JobSet, `<jobset>-<replicatedJob>-<job>-<pod>` (the kind's
+// PodIdentityFn, found in the table of kinds by the workload's group and kind). Pods whose key is
 // already in `existing` (PodKey -> index into snapshot->pods) are skipped; added pods are
 // inserted. When `pod_indices` is given it receives, per pod set, the index of every pod
 // of that set, added or already there (what a Kueue Workload's `pods` holds).

@@ -1,0 +1,302 @@
+// The rows pair each kind with its decoder through small adapters: decoders (decoders.h)
+// return a value and know nothing of the snapshot; the adapter decides where the value goes,
+// which member cluster it belongs to and what bookkeeping Finish needs (a pod's explicit
+// priority, a workload's template sources). Versions are checked by the lookup before a
+// decoder runs, so adapters may take the version-derived shapes for granted.
+#include "io/internal/kind_table.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/check.h"
+#include "io/internal/json_fields.h"
+
+namespace berth::io::internal {
+namespace {
+
+namespace dom = simdjson::dom;
+using model::Snapshot;
+
+// Keeps a decoded object of a kind that lives in a member cluster: its cluster, then its
+// document, then the value in `field` of the snapshot.
+template <typename T>
+core::Status KeepInCluster(core::Result<T>&& decoded, std::vector<T> Snapshot::*field,
+                           DecodeSink& sink) {
+  if (!decoded.has_value()) return std::move(decoded).error();
+  decoded->cluster = sink.ClusterOf(decoded->meta);
+  decoded->source = sink.Store(decoded->meta);
+  (sink.snapshot().*field).push_back(std::move(*decoded));
+  return core::OkStatus();
+}
+
+// The same for kinds the fleet shares (no member cluster): Namespace, PriorityClass,
+// DeviceClass.
+template <typename T>
+core::Status KeepShared(core::Result<T>&& decoded, std::vector<T> Snapshot::*field,
+                        DecodeSink& sink) {
+  if (!decoded.has_value()) return std::move(decoded).error();
+  decoded->source = sink.Store(decoded->meta);
+  (sink.snapshot().*field).push_back(std::move(*decoded));
+  return core::OkStatus();
+}
+
+core::Status DecodePodRow(dom::object obj, std::string_view, DecodeSink& sink) {
+  bool has_priority = false;
+  auto pod = DecodePod(obj, sink.snapshot().resources, &has_priority);
+  if (!pod.has_value()) return std::move(pod).error();
+  pod->cluster = sink.ClusterOf(pod->meta);
+  pod->source = sink.Store(pod->meta);
+  sink.snapshot().pods.push_back(std::move(*pod));
+  sink.AddedPod(has_priority);
+  return core::OkStatus();
+}
+
+// Workloads (Job, Deployment, StatefulSet, JobSet, PyTorchJob, LeaderWorkerSet): the object
+// and its pod templates live in its member cluster; Finish expands the templates.
+// The workload decoders read fields of `spec` unchecked, so an object without one is
+// rejected here, once for every workload kind (it used to crash the reader).
+template <core::Result<DecodedWorkload> (*Decode)(dom::object, model::ResourceCatalog&)>
+core::Status DecodeWorkloadRow(dom::object obj, std::string_view, DecodeSink& sink) {
+  dom::object spec;
+  bool has_spec = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &has_spec));
+  if (!has_spec) return core::InvalidArgument("required value", core::Location{"", "", "spec"});
+  auto w = Decode(obj, sink.snapshot().resources);
+  if (!w.has_value()) return std::move(w).error();
+  model::WorkloadObject& workload = w->workload;
+  workload.cluster = sink.ClusterOf(workload.meta);
+  for (model::PodSetTemplate& set : workload.pod_sets) set.pod_template.cluster = workload.cluster;
+  workload.source = sink.Store(workload.meta);
+  sink.snapshot().workloads.push_back(std::move(workload));
+  sink.AddedWorkload(std::move(w->sources));
+  return core::OkStatus();
+}
+
+core::Status DecodeSchedulerConfigRow(dom::object obj, std::string_view, DecodeSink& sink) {
+  Snapshot& snap = sink.snapshot();
+  if (snap.scheduler_config.has_value()) {
+    return core::FailedPrecondition(
+        "a second KubeSchedulerConfiguration is ignored; give one per run");
+  }
+  auto config = DecodeSchedulerConfig(obj);
+  if (!config.has_value()) return std::move(config).error();
+  snap.scheduler_config = std::move(*config);
+  return core::OkStatus();
+}
+
+core::Status DecodeKueueConfigRow(dom::object obj, std::string_view api_version, DecodeSink& sink) {
+  Snapshot& snap = sink.snapshot();
+  if (snap.kueue_config.has_value()) {
+    return core::FailedPrecondition("a second Kueue Configuration is ignored; give one per run");
+  }
+  auto config = DecodeKueueConfig(obj, api_version);
+  if (!config.has_value()) return std::move(config).error();
+  config->source = sink.Store(sink.PeekMeta(/*namespaced=*/false));
+  snap.kueue_config = std::move(*config);
+  return core::OkStatus();
+}
+
+// resource.k8s.io: the row's versions are exactly those ResourceApiShapeOf knows.
+ResourceApiShape ShapeOf(std::string_view api_version) {
+  auto shape = ResourceApiShapeOf(api_version);
+  BERTH_CHECK(shape.has_value(), "resource.k8s.io rows list only versions with a shape");
+  return *shape;
+}
+
+// kueue.x-k8s.io: likewise for KueueVersionOf.
+KueueVersion KueueOf(std::string_view api_version) {
+  auto version = KueueVersionOf(api_version);
+  BERTH_CHECK(version.has_value(), "kueue.x-k8s.io rows list only versions KueueVersionOf knows");
+  return *version;
+}
+
+core::Status DecodeKueueWorkloadRow(dom::object obj, std::string_view api_version,
+                                    DecodeSink& sink) {
+  auto wl = DecodeKueueWorkload(obj, KueueOf(api_version), sink.snapshot().resources);
+  if (wl.has_value()) {
+    std::string cluster = sink.ClusterOf(wl->meta);
+    for (model::KueuePodSet& set : wl->pod_sets) set.pod_template.cluster = cluster;
+  }
+  return KeepInCluster(std::move(wl), &Snapshot::kueue_workloads, sink);
+}
+
+// Columns: group, kind, decoder, pod identity (workloads), status writer. Same order as
+// model/kind_info.cc.
+constexpr KindRow kRows[] = {
+    // core/v1
+    {"", "Namespace",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepShared(DecodeNamespace(obj), &Snapshot::namespaces, s);
+     }},
+    {"", "Node",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeNode(obj, s.snapshot().resources), &Snapshot::nodes, s);
+     }},
+    {"", "Pod", DecodePodRow, nullptr, StatusWriter::kPodScheduling},
+    {"scheduling.k8s.io", "PriorityClass",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepShared(DecodePriorityClass(obj), &Snapshot::priority_classes, s);
+     }},
+    // workloads
+    {"batch", "Job", DecodeWorkloadRow<DecodeJob>, JobPodIdentity},
+    {"apps", "Deployment", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity},
+    {"apps", "StatefulSet", DecodeWorkloadRow<DecodeReplicated>, StatefulSetPodIdentity},
+    {"jobset.x-k8s.io", "JobSet", DecodeWorkloadRow<DecodeJobSet>, JobSetPodIdentity},
+    {"kubeflow.org", "PyTorchJob", DecodeWorkloadRow<DecodePyTorchJob>, PyTorchJobPodIdentity},
+    {"leaderworkerset.x-k8s.io", "LeaderWorkerSet", DecodeWorkloadRow<DecodeLeaderWorkerSet>,
+     LeaderWorkerSetPodIdentity},
+    // component configuration
+    {"kubescheduler.config.k8s.io", "KubeSchedulerConfiguration", DecodeSchedulerConfigRow},
+    {"config.kueue.x-k8s.io", "Configuration", DecodeKueueConfigRow},
+    // resource.k8s.io
+    {"resource.k8s.io", "DeviceClass",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepShared(DecodeDeviceClass(obj), &Snapshot::device_classes, s);
+     }},
+    {"resource.k8s.io", "ResourceClaim",
+     [](dom::object obj, std::string_view api_version, DecodeSink& s) {
+       return KeepInCluster(DecodeResourceClaim(obj, ShapeOf(api_version)),
+                            &Snapshot::resource_claims, s);
+     },
+     nullptr, StatusWriter::kClaimAllocation},
+    {"resource.k8s.io", "ResourceClaimTemplate",
+     [](dom::object obj, std::string_view api_version, DecodeSink& s) {
+       return KeepInCluster(DecodeResourceClaimTemplate(obj, ShapeOf(api_version)),
+                            &Snapshot::resource_claim_templates, s);
+     }},
+    {"resource.k8s.io", "ResourceSlice",
+     [](dom::object obj, std::string_view api_version, DecodeSink& s) {
+       return KeepInCluster(DecodeResourceSlice(obj, ShapeOf(api_version)),
+                            &Snapshot::resource_slices, s);
+     }},
+    // kueue.x-k8s.io
+    {"kueue.x-k8s.io", "ResourceFlavor",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeResourceFlavor(obj), &Snapshot::resource_flavors, s);
+     }},
+    {"kueue.x-k8s.io", "ClusterQueue",
+     [](dom::object obj, std::string_view api_version, DecodeSink& s) {
+       return KeepInCluster(DecodeClusterQueue(obj, KueueOf(api_version), s.snapshot().resources),
+                            &Snapshot::cluster_queues, s);
+     }},
+    {"kueue.x-k8s.io", "Cohort",
+     [](dom::object obj, std::string_view api_version, DecodeSink& s) {
+       return KeepInCluster(DecodeCohort(obj, KueueOf(api_version), s.snapshot().resources),
+                            &Snapshot::cohorts, s);
+     }},
+    {"kueue.x-k8s.io", "LocalQueue",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeLocalQueue(obj), &Snapshot::local_queues, s);
+     }},
+    {"kueue.x-k8s.io", "WorkloadPriorityClass",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeWorkloadPriorityClass(obj), &Snapshot::workload_priority_classes,
+                            s);
+     }},
+    {"kueue.x-k8s.io", "Topology",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeTopology(obj), &Snapshot::topologies, s);
+     }},
+    {"kueue.x-k8s.io", "AdmissionCheck",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeAdmissionCheck(obj), &Snapshot::admission_checks, s);
+     }},
+    {"kueue.x-k8s.io", "Workload", DecodeKueueWorkloadRow, nullptr, StatusWriter::kKueueAdmission},
+    {"kueue.x-k8s.io", "MultiKueueConfig",
+     [](dom::object obj, std::string_view api_version, DecodeSink& s) {
+       return KeepInCluster(DecodeMultiKueueConfig(obj, KueueOf(api_version)),
+                            &Snapshot::multikueue_configs, s);
+     }},
+    {"kueue.x-k8s.io", "MultiKueueCluster",
+     [](dom::object obj, std::string_view api_version, DecodeSink& s) {
+       return KeepInCluster(DecodeMultiKueueCluster(obj, KueueOf(api_version)),
+                            &Snapshot::multikueue_clusters, s);
+     }},
+    // gang scheduling
+    {"scheduling.x-k8s.io", "PodGroup",
+     [](dom::object obj, std::string_view api_version, DecodeSink& s) {
+       return KeepInCluster(DecodePodGroup(obj, api_version), &Snapshot::pod_groups, s);
+     }},
+    {"scheduling.volcano.sh", "PodGroup",
+     [](dom::object obj, std::string_view api_version, DecodeSink& s) {
+       return KeepInCluster(DecodePodGroup(obj, api_version), &Snapshot::pod_groups, s);
+     }},
+    // cluster.open-cluster-management.io
+    {"cluster.open-cluster-management.io", "ManagedCluster",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeManagedCluster(obj), &Snapshot::managed_clusters, s);
+     }},
+    {"cluster.open-cluster-management.io", "ClusterClaim",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeClusterClaim(obj), &Snapshot::cluster_claims, s);
+     }},
+    {"cluster.open-cluster-management.io", "ManagedClusterSet",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeManagedClusterSet(obj), &Snapshot::managed_cluster_sets, s);
+     }},
+    {"cluster.open-cluster-management.io", "ManagedClusterSetBinding",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeManagedClusterSetBinding(obj),
+                            &Snapshot::managed_cluster_set_bindings, s);
+     }},
+    {"cluster.open-cluster-management.io", "Placement",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodePlacement(obj), &Snapshot::placements, s);
+     },
+     nullptr, StatusWriter::kPlacementStatus},
+    {"cluster.open-cluster-management.io", "PlacementDecision",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodePlacementDecision(obj), &Snapshot::placement_decisions, s);
+     },
+     nullptr, StatusWriter::kPlacementDecisions},
+    {"cluster.open-cluster-management.io", "AddOnPlacementScore",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeAddOnPlacementScore(obj), &Snapshot::addon_placement_scores, s);
+     }},
+    // work.open-cluster-management.io
+    {"work.open-cluster-management.io", "ManifestWork",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeManifestWork(obj), &Snapshot::manifest_works, s);
+     },
+     nullptr, StatusWriter::kManifestWork},
+};
+
+// io rows by model row index. Built once; a row naming no model row, or a model row named
+// twice, is a bug in the tables (every test that reads an object would abort).
+const std::vector<const KindRow*>& RowsByModelIndex() {
+  static const std::vector<const KindRow*> rows = [] {
+    std::vector<const KindRow*> out(model::AllKinds().size(), nullptr);
+    for (const KindRow& row : kRows) {
+      const model::KindInfo* info = model::FindKind(row.group, row.kind);
+      BERTH_CHECK(info != nullptr, "io kind row without a model/kind_info.cc row");
+      const size_t i = model::KindIndex(*info);
+      BERTH_CHECK(out[i] == nullptr, "two io kind rows for one model row");
+      out[i] = &row;
+    }
+    return out;
+  }();
+  return rows;
+}
+
+}  // namespace
+
+std::span<const KindRow> KindRows() { return kRows; }
+
+const KindRow* RowOf(const model::KindInfo& info) {
+  return RowsByModelIndex()[model::KindIndex(info)];
+}
+
+KindEntry FindKindEntry(std::string_view api_version, std::string_view kind) {
+  const model::KindInfo* info = model::FindKindForApiVersion(api_version, kind);
+  if (info == nullptr) return {};
+  const KindRow* row = RowOf(*info);
+  if (row == nullptr) return {};
+  return {info, row};
+}
+
+const KindRow* FindKindRow(std::string_view group, std::string_view kind) {
+  const model::KindInfo* info = model::FindKind(group, kind);
+  return info == nullptr ? nullptr : RowOf(*info);
+}
+
+}  // namespace berth::io::internal

@@ -1,0 +1,334 @@
+// The table of kinds. Discovery data (plural, scope, verbs, status subresource, short names,
+// categories) is transcribed from upstream: kube-apiserver's discovery for the built-in
+// kinds, and each project's CRD manifests (Kueue config/components/crd/bases, OCM api
+// cluster/ and work/, jobset, lws, kubeflow training-operator v1, scheduler-plugins
+// coscheduling, volcano). Verbs are those apiextensions serves for every CRD; built-ins
+// differ only where noted. tests/io/kind_table_test.cc checks the rows against each other
+// and against io's decoders.
+#include "model/kind_info.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace berth::model {
+namespace {
+
+using SV = std::string_view;
+
+// Version lists.
+constexpr SV kV1[] = {"v1"};
+constexpr SV kV1alpha1[] = {"v1alpha1"};
+constexpr SV kV1beta1[] = {"v1beta1"};
+constexpr SV kV1alpha2[] = {"v1alpha2"};
+constexpr SV kDraVersions[] = {"v1", "v1beta2", "v1beta1", "v1alpha3"};
+constexpr SV kKueueVersions[] = {"v1beta2", "v1beta1"};
+constexpr SV kKueueConfigVersions[] = {"v1beta2", "v1beta1"};
+constexpr SV kOcmSetVersions[] = {"v1beta2", "v1beta1"};
+// Removed upstream, still read from old files: the fields berth reads kept their shape.
+constexpr SV kOldPriorityClassVersions[] = {"v1beta1", "v1alpha1"};
+constexpr SV kOldAppsVersions[] = {"v1beta2", "v1beta1"};
+constexpr SV kOldSchedulerConfigVersions[] = {"v1beta3", "v1beta2"};
+constexpr SV kKueueAlpha[] = {"v1alpha1"};  // Cohort and Topology before v1beta1 (Kueue 0.9-0.13)
+
+// Short names and categories.
+constexpr SV kAll[] = {"all"};
+constexpr SV kNs[] = {"ns"};
+constexpr SV kNo[] = {"no"};
+constexpr SV kPo[] = {"po"};
+constexpr SV kPc[] = {"pc"};
+constexpr SV kDeploy[] = {"deploy"};
+constexpr SV kSts[] = {"sts"};
+constexpr SV kLws[] = {"lws"};
+constexpr SV kRf[] = {"flavor", "flavors", "rf"};
+constexpr SV kCq[] = {"cq"};
+constexpr SV kCo[] = {"co"};
+constexpr SV kLq[] = {"queue", "queues", "lq"};
+constexpr SV kWpc[] = {"wpc"};
+constexpr SV kTopo[] = {"topo"};
+constexpr SV kAc[] = {"ac"};
+constexpr SV kKwl[] = {"kwl", "kueueworkload", "kueueworkloads"};
+constexpr SV kMkconf[] = {"mkconf"};
+constexpr SV kMkc[] = {"mkc"};
+constexpr SV kPg[] = {"pg", "pgs"};
+constexpr SV kVolcanoPg[] = {"pg", "podgroup-v1beta1"};
+constexpr SV kMcl[] = {"mcl", "mcls"};
+constexpr SV kMclset[] = {"mclset", "mclsets"};
+constexpr SV kMclsetbinding[] = {"mclsetbinding", "mclsetbindings"};
+
+// Status feedback rules (ocm.md §3). WellKnownStatus covers only Deployment, DaemonSet, Job
+// and Pod upstream, so every other kind gets JSONPaths, each to a scalar (a list or map
+// would fail StatusFeedbackSynced); a condition is read through a filter on its type.
+constexpr FeedbackRuleInfo kWellKnown{};
+// JobComplete and JobSucceeded say nothing about a failed Job; the Failed condition does,
+// so a finished-with-failure run is seen on the hub too.
+constexpr JsonPathInfo kJobPaths[] = {
+    {"JobFailed", ".status.conditions[?(@.type==\"Failed\")].status"}};
+constexpr FeedbackRuleInfo kJobRules[] = {kWellKnown, {FeedbackRuleType::kJsonPaths, kJobPaths}};
+constexpr FeedbackRuleInfo kWellKnownRules[] = {kWellKnown};
+constexpr JsonPathInfo kStatefulSetPaths[] = {{"ReadyReplicas", ".status.readyReplicas"},
+                                              {"Replicas", ".status.replicas"},
+                                              {"AvailableReplicas", ".status.availableReplicas"}};
+constexpr FeedbackRuleInfo kStatefulSetRules[] = {
+    {FeedbackRuleType::kJsonPaths, kStatefulSetPaths}};
+// terminalState is "Completed" or "Failed" once the JobSet finished, empty before; restarts
+// counts whole-JobSet recreations (failure policy).
+constexpr JsonPathInfo kJobSetPaths[] = {
+    {"TerminalState", ".status.terminalState"},
+    {"Restarts", ".status.restarts"},
+    {"Completed", ".status.conditions[?(@.type==\"Completed\")].status"},
+    {"Failed", ".status.conditions[?(@.type==\"Failed\")].status"}};
+constexpr FeedbackRuleInfo kJobSetRules[] = {{FeedbackRuleType::kJsonPaths, kJobSetPaths}};
+constexpr JsonPathInfo kPyTorchJobPaths[] = {
+    {"Succeeded", ".status.conditions[?(@.type==\"Succeeded\")].status"},
+    {"Failed", ".status.conditions[?(@.type==\"Failed\")].status"},
+    {"Running", ".status.conditions[?(@.type==\"Running\")].status"}};
+constexpr FeedbackRuleInfo kPyTorchJobRules[] = {{FeedbackRuleType::kJsonPaths, kPyTorchJobPaths}};
+constexpr JsonPathInfo kLeaderWorkerSetPaths[] = {
+    {"ReadyReplicas", ".status.readyReplicas"},
+    {"Replicas", ".status.replicas"},
+    {"Available", ".status.conditions[?(@.type==\"Available\")].status"}};
+constexpr FeedbackRuleInfo kLeaderWorkerSetRules[] = {
+    {FeedbackRuleType::kJsonPaths, kLeaderWorkerSetPaths}};
+
+constexpr Scope kNamespaced = Scope::kNamespaced;
+constexpr Scope kCluster = Scope::kCluster;
+
+// One row per kind. Columns: group, versions, read-only versions, kind, resource, scope,
+// verbs, status subresource, short names, categories, workload, dispatch.
+// clang-format off
+constexpr KindInfo kKinds[] = {
+    // core/v1
+    {.group = "", .versions = kV1, .kind = "Namespace", .resource = "namespaces",
+     .scope = kCluster, .verbs = kAllVerbsButDeleteCollection, .status_subresource = true,
+     .short_names = kNs},
+    {.group = "", .versions = kV1, .kind = "Node", .resource = "nodes", .scope = kCluster,
+     .status_subresource = true, .short_names = kNo},
+    {.group = "", .versions = kV1, .kind = "Pod", .resource = "pods", .scope = kNamespaced,
+     .status_subresource = true, .short_names = kPo, .categories = kAll,
+     .dispatch = {.feedback_rules = kWellKnownRules}},
+    // scheduling.k8s.io
+    {.group = "scheduling.k8s.io", .versions = kV1,
+     .read_only_versions = kOldPriorityClassVersions, .kind = "PriorityClass",
+     .resource = "priorityclasses", .scope = kCluster, .short_names = kPc},
+    // batch, apps: the built-in workloads
+    {.group = "batch", .versions = kV1, .kind = "Job", .resource = "jobs",
+     .status_subresource = true, .categories = kAll, .workload = true,
+     .dispatch = {.suspend = SuspendField::kSpecSuspend, .feedback_rules = kJobRules}},
+    {.group = "apps", .versions = kV1, .read_only_versions = kOldAppsVersions,
+     .kind = "Deployment", .resource = "deployments", .status_subresource = true,
+     .short_names = kDeploy, .categories = kAll, .workload = true,
+     .dispatch = {.feedback_rules = kWellKnownRules}},
+    {.group = "apps", .versions = kV1, .read_only_versions = kOldAppsVersions,
+     .kind = "StatefulSet", .resource = "statefulsets", .status_subresource = true,
+     .short_names = kSts, .categories = kAll, .workload = true,
+     .dispatch = {.feedback_rules = kStatefulSetRules}},
+    // workload CRDs
+    {.group = "jobset.x-k8s.io", .versions = kV1alpha2, .kind = "JobSet",
+     .resource = "jobsets", .status_subresource = true, .workload = true,
+     .dispatch = {.suspend = SuspendField::kSpecSuspend, .feedback_rules = kJobSetRules}},
+    {.group = "kubeflow.org", .versions = kV1, .kind = "PyTorchJob", .resource = "pytorchjobs",
+     .status_subresource = true, .workload = true,
+     .dispatch = {.suspend = SuspendField::kRunPolicySuspend,
+                  .feedback_rules = kPyTorchJobRules}},
+    {.group = "leaderworkerset.x-k8s.io", .versions = kV1, .kind = "LeaderWorkerSet",
+     .resource = "leaderworkersets", .status_subresource = true, .short_names = kLws,
+     .workload = true, .dispatch = {.feedback_rules = kLeaderWorkerSetRules}},
+    // component configuration (files, not API resources)
+    {.group = "kubescheduler.config.k8s.io", .versions = kV1,
+     .read_only_versions = kOldSchedulerConfigVersions, .kind = "KubeSchedulerConfiguration",
+     .scope = kCluster},
+    {.group = "config.kueue.x-k8s.io", .versions = kKueueConfigVersions,
+     .kind = "Configuration", .scope = kCluster},
+    // resource.k8s.io (DRA)
+    {.group = "resource.k8s.io", .versions = kDraVersions, .kind = "DeviceClass",
+     .resource = "deviceclasses", .scope = kCluster},
+    {.group = "resource.k8s.io", .versions = kDraVersions, .kind = "ResourceClaim",
+     .resource = "resourceclaims", .status_subresource = true},
+    {.group = "resource.k8s.io", .versions = kDraVersions, .kind = "ResourceClaimTemplate",
+     .resource = "resourceclaimtemplates"},
+    {.group = "resource.k8s.io", .versions = kDraVersions, .kind = "ResourceSlice",
+     .resource = "resourceslices", .scope = kCluster},
+    // kueue.x-k8s.io
+    {.group = "kueue.x-k8s.io", .versions = kKueueVersions, .kind = "ResourceFlavor",
+     .resource = "resourceflavors", .scope = kCluster, .short_names = kRf},
+    {.group = "kueue.x-k8s.io", .versions = kKueueVersions, .kind = "ClusterQueue",
+     .resource = "clusterqueues", .scope = kCluster, .status_subresource = true,
+     .short_names = kCq},
+    {.group = "kueue.x-k8s.io", .versions = kKueueVersions, .read_only_versions = kKueueAlpha,
+     .kind = "Cohort", .resource = "cohorts", .scope = kCluster, .status_subresource = true,
+     .short_names = kCo},
+    {.group = "kueue.x-k8s.io", .versions = kKueueVersions, .kind = "LocalQueue",
+     .resource = "localqueues", .status_subresource = true, .short_names = kLq},
+    {.group = "kueue.x-k8s.io", .versions = kKueueVersions, .kind = "WorkloadPriorityClass",
+     .resource = "workloadpriorityclasses", .scope = kCluster, .short_names = kWpc},
+    {.group = "kueue.x-k8s.io", .versions = kKueueVersions, .read_only_versions = kKueueAlpha,
+     .kind = "Topology", .resource = "topologies", .scope = kCluster, .short_names = kTopo},
+    {.group = "kueue.x-k8s.io", .versions = kKueueVersions, .kind = "AdmissionCheck",
+     .resource = "admissionchecks", .scope = kCluster, .status_subresource = true,
+     .short_names = kAc},
+    {.group = "kueue.x-k8s.io", .versions = kKueueVersions, .kind = "Workload",
+     .resource = "workloads", .status_subresource = true, .short_names = kKwl},
+    {.group = "kueue.x-k8s.io", .versions = kKueueVersions, .kind = "MultiKueueConfig",
+     .resource = "multikueueconfigs", .scope = kCluster, .short_names = kMkconf},
+    {.group = "kueue.x-k8s.io", .versions = kKueueVersions, .kind = "MultiKueueCluster",
+     .resource = "multikueueclusters", .scope = kCluster, .status_subresource = true,
+     .short_names = kMkc},
+    // gang scheduling
+    {.group = "scheduling.x-k8s.io", .versions = kV1alpha1, .kind = "PodGroup",
+     .resource = "podgroups", .status_subresource = true, .short_names = kPg},
+    {.group = "scheduling.volcano.sh", .versions = kV1beta1, .kind = "PodGroup",
+     .resource = "podgroups", .status_subresource = true, .short_names = kVolcanoPg},
+    // cluster.open-cluster-management.io
+    {.group = "cluster.open-cluster-management.io", .versions = kV1, .kind = "ManagedCluster",
+     .resource = "managedclusters", .scope = kCluster, .status_subresource = true,
+     .short_names = kMcl},
+    {.group = "cluster.open-cluster-management.io", .versions = kV1alpha1,
+     .kind = "ClusterClaim", .resource = "clusterclaims", .scope = kCluster},
+    {.group = "cluster.open-cluster-management.io", .versions = kOcmSetVersions,
+     .kind = "ManagedClusterSet", .resource = "managedclustersets", .scope = kCluster,
+     .status_subresource = true, .short_names = kMclset},
+    {.group = "cluster.open-cluster-management.io", .versions = kOcmSetVersions,
+     .kind = "ManagedClusterSetBinding", .resource = "managedclustersetbindings",
+     .status_subresource = true, .short_names = kMclsetbinding},
+    {.group = "cluster.open-cluster-management.io", .versions = kV1beta1, .kind = "Placement",
+     .resource = "placements", .status_subresource = true},
+    {.group = "cluster.open-cluster-management.io", .versions = kV1beta1,
+     .kind = "PlacementDecision", .resource = "placementdecisions",
+     .status_subresource = true},
+    {.group = "cluster.open-cluster-management.io", .versions = kV1alpha1,
+     .kind = "AddOnPlacementScore", .resource = "addonplacementscores",
+     .status_subresource = true},
+    // work.open-cluster-management.io
+    {.group = "work.open-cluster-management.io", .versions = kV1, .kind = "ManifestWork",
+     .resource = "manifestworks", .status_subresource = true},
+};
+// clang-format on
+
+constexpr size_t kCount = std::size(kKinds);
+
+// (group, kind) -> row: an open-addressing hash table built at compile time. The reader looks
+// up every object of a dump this way, so it is a few dozen instructions (FNV-1a over the
+// short names, usually one probe), with no initialisation and no lock.
+constexpr size_t kSlots = 128;  // a power of two, more than twice the rows: short probe runs
+static_assert(2 * kCount < kSlots, "grow kSlots with the table");
+using Slots = std::array<uint8_t, kSlots>;  // row index + 1; 0 is an empty slot
+
+constexpr size_t HashKind(SV group, SV kind) {
+  uint32_t h = 2166136261u;
+  auto mix = [&h](char c) {
+    h ^= static_cast<uint8_t>(c);
+    h *= 16777619u;
+  };
+  for (char c : group) mix(c);
+  mix('/');
+  for (char c : kind) mix(c);
+  return h & (kSlots - 1);
+}
+
+constexpr Slots BuildKindSlots() {
+  Slots slots{};
+  for (size_t i = 0; i < kCount; ++i) {
+    size_t s = HashKind(kKinds[i].group, kKinds[i].kind);
+    while (slots[s] != 0) s = (s + 1) & (kSlots - 1);
+    slots[s] = static_cast<uint8_t>(i + 1);
+  }
+  return slots;
+}
+
+constexpr Slots kKindSlots = BuildKindSlots();
+
+// Row indices sorted by (group, resource), for the API server's lookups by URL path; built
+// at compile time too.
+using Index = std::array<uint8_t, kCount>;
+
+constexpr Index SortedByResource() {
+  Index index{};
+  for (size_t i = 0; i < kCount; ++i) index[i] = static_cast<uint8_t>(i);
+  std::sort(index.begin(), index.end(), [](uint8_t a, uint8_t b) {
+    return std::pair(kKinds[a].group, kKinds[a].resource) <
+           std::pair(kKinds[b].group, kKinds[b].resource);
+  });
+  return index;
+}
+
+constexpr Index kByResource = SortedByResource();
+
+}  // namespace
+
+std::string_view VerbName(Verb verb) {
+  switch (verb) {
+    case Verb::kCreate:
+      return "create";
+    case Verb::kDelete:
+      return "delete";
+    case Verb::kDeleteCollection:
+      return "deletecollection";
+    case Verb::kGet:
+      return "get";
+    case Verb::kList:
+      return "list";
+    case Verb::kPatch:
+      return "patch";
+    case Verb::kUpdate:
+      return "update";
+    case Verb::kWatch:
+      return "watch";
+  }
+  return "";
+}
+
+bool KindInfo::Reads(std::string_view version) const {
+  return std::find(versions.begin(), versions.end(), version) != versions.end() ||
+         std::find(read_only_versions.begin(), read_only_versions.end(), version) !=
+             read_only_versions.end();
+}
+
+std::span<const KindInfo> AllKinds() { return kKinds; }
+
+size_t KindIndex(const KindInfo& info) { return static_cast<size_t>(&info - kKinds); }
+
+const KindInfo* FindKind(std::string_view group, std::string_view kind) {
+  // Terminates: the table always has empty slots (static_assert above).
+  for (size_t s = HashKind(group, kind);; s = (s + 1) & (kSlots - 1)) {
+    const uint8_t row = kKindSlots[s];
+    if (row == 0) return nullptr;
+    const KindInfo& k = kKinds[row - 1];
+    if (k.kind == kind && k.group == group) return &k;
+  }
+}
+
+const KindInfo* FindKindForApiVersion(std::string_view api_version, std::string_view kind) {
+  const size_t slash = api_version.find('/');
+  if (slash == 0) return nullptr;  // an empty group is spelled "v1", never "/v1"
+  const bool core = slash == std::string_view::npos;
+  const KindInfo* info = FindKind(core ? SV() : api_version.substr(0, slash), kind);
+  return info != nullptr && info->Reads(core ? api_version : api_version.substr(slash + 1))
+             ? info
+             : nullptr;
+}
+
+const KindInfo* FindResource(std::string_view group, std::string_view resource) {
+  // Unserved rows sort first (empty resource) and never match a non-empty name.
+  if (resource.empty()) return nullptr;
+  const std::pair<SV, SV> want(group, resource);
+  auto it = std::lower_bound(kByResource.begin(), kByResource.end(), want,
+                             [](uint8_t row, const std::pair<SV, SV>& key) {
+                               return std::pair(kKinds[row].group, kKinds[row].resource) < key;
+                             });
+  if (it == kByResource.end()) return nullptr;
+  const KindInfo& k = kKinds[*it];
+  return k.group == group && k.resource == resource ? &k : nullptr;
+}
+
+std::string_view ApiGroupOf(std::string_view api_version) {
+  const size_t slash = api_version.find('/');
+  return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
+}
+
+std::string_view ApiVersionOf(std::string_view api_version) {
+  const size_t slash = api_version.find('/');
+  return slash == std::string_view::npos ? api_version : api_version.substr(slash + 1);
+}
+
+}  // namespace berth::model

@@ -1,0 +1,362 @@
+// The table of kinds: model's rows (model/kind_info.h) are consistent with each other and
+// with upstream's discovery data, io's rows (internal/kind_table.h) pair with them one to
+// one, every kind and version the reader accepts is a row (and nothing else is accepted),
+// and lookups by (apiVersion, kind) and (group, resource) work.
+#include "io/internal/kind_table.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "io/reader.h"
+#include "io/test_util.h"
+#include "model/kind_info.h"
+
+namespace berth::io {
+namespace {
+
+using model::KindInfo;
+
+std::string ApiVersion(const KindInfo& k, std::string_view version) {
+  std::string out(k.group);
+  if (!out.empty()) out += '/';
+  out += version;
+  return out;
+}
+
+bool IsLowerAlnum(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!(std::islower(static_cast<unsigned char>(c)) ||
+          std::isdigit(static_cast<unsigned char>(c)) || c == '-')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// "v1", "v1beta2", "v1alpha3": Kubernetes version names.
+bool IsVersionName(std::string_view v) {
+  if (v.size() < 2 || v[0] != 'v' || !std::isdigit(static_cast<unsigned char>(v[1]))) return false;
+  size_t i = 1;
+  while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
+  if (i == v.size()) return true;
+  std::string_view rest = v.substr(i);
+  for (std::string_view level : {"alpha", "beta"}) {
+    if (rest.starts_with(level) && rest.size() > level.size()) {
+      for (char c : rest.substr(level.size())) {
+        if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST(KindTableTest, ModelRowsAreConsistent) {
+  std::set<std::pair<std::string_view, std::string_view>> kinds;
+  std::set<std::pair<std::string_view, std::string_view>> resources;
+  for (const KindInfo& k : model::AllKinds()) {
+    SCOPED_TRACE(std::string(k.group) + " " + std::string(k.kind));
+    EXPECT_TRUE(kinds.emplace(k.group, k.kind).second) << "duplicate (group, kind)";
+    ASSERT_FALSE(k.kind.empty());
+    EXPECT_TRUE(std::isupper(static_cast<unsigned char>(k.kind[0])));
+    EXPECT_TRUE(k.group.empty() || IsLowerAlnum(k.group.substr(0, k.group.find('.'))));
+    ASSERT_FALSE(k.versions.empty()) << "a row reads at least one version";
+    std::set<std::string_view> versions;
+    for (std::string_view v : k.versions) {
+      EXPECT_TRUE(IsVersionName(v)) << v;
+      EXPECT_TRUE(versions.insert(v).second) << "duplicate version " << v;
+    }
+    for (std::string_view v : k.read_only_versions) {
+      EXPECT_TRUE(IsVersionName(v)) << v;
+      EXPECT_TRUE(versions.insert(v).second) << "read-only version also served: " << v;
+    }
+    if (k.served()) {
+      EXPECT_TRUE(IsLowerAlnum(k.resource)) << k.resource;
+      EXPECT_TRUE(resources.emplace(k.group, k.resource).second)
+          << "plural " << k.resource << " twice in group " << k.group;
+      for (model::Verb v : {model::Verb::kGet, model::Verb::kList, model::Verb::kWatch}) {
+        EXPECT_TRUE(k.verbs.Has(v)) << model::VerbName(v);
+      }
+      for (std::string_view s : k.short_names) EXPECT_TRUE(IsLowerAlnum(s)) << s;
+      for (std::string_view c : k.categories) EXPECT_TRUE(IsLowerAlnum(c)) << c;
+    } else {
+      // Component configuration: a file, never an API resource.
+      EXPECT_FALSE(k.status_subresource);
+      EXPECT_TRUE(k.short_names.empty());
+      EXPECT_TRUE(k.categories.empty());
+      EXPECT_FALSE(k.workload);
+    }
+    if (k.dispatch.suspend != model::SuspendField::kNone) {
+      EXPECT_TRUE(k.workload);
+    }
+    for (const model::FeedbackRuleInfo& rule : k.dispatch.feedback_rules) {
+      for (const model::JsonPathInfo& p : rule.json_paths) {
+        EXPECT_FALSE(p.name.empty());
+        EXPECT_TRUE(p.path.starts_with(".status.")) << p.path;
+      }
+    }
+  }
+}
+
+// What discovery serves, restated from upstream (kube-apiserver's discovery for built-ins;
+// the CRD manifests of Kueue, OCM api, jobset, lws, kubeflow training-operator v1,
+// scheduler-plugins and volcano): GROUP/PREFERRED-VERSION RESOURCE KIND SCOPE
+// [status] [short names]. A change here must be a deliberate change to the table.
+TEST(KindTableTest, DiscoveryDataMatchesUpstream) {
+  std::string got;
+  for (const KindInfo& k : model::AllKinds()) {
+    if (!k.served()) continue;
+    got.append(ApiVersion(k, k.versions[0])).append(" ").append(k.resource).append(" ");
+    got.append(k.kind).append(k.namespaced() ? " ns" : " cluster");
+    if (k.status_subresource) got.append(" status");
+    for (std::string_view s : k.short_names) got.append(" ").append(s);
+    got.push_back('\n');
+  }
+  EXPECT_EQ(got,
+            "v1 namespaces Namespace cluster status ns\n"
+            "v1 nodes Node cluster status no\n"
+            "v1 pods Pod ns status po\n"
+            "scheduling.k8s.io/v1 priorityclasses PriorityClass cluster pc\n"
+            "batch/v1 jobs Job ns status\n"
+            "apps/v1 deployments Deployment ns status deploy\n"
+            "apps/v1 statefulsets StatefulSet ns status sts\n"
+            "jobset.x-k8s.io/v1alpha2 jobsets JobSet ns status\n"
+            "kubeflow.org/v1 pytorchjobs PyTorchJob ns status\n"
+            "leaderworkerset.x-k8s.io/v1 leaderworkersets LeaderWorkerSet ns status lws\n"
+            "resource.k8s.io/v1 deviceclasses DeviceClass cluster\n"
+            "resource.k8s.io/v1 resourceclaims ResourceClaim ns status\n"
+            "resource.k8s.io/v1 resourceclaimtemplates ResourceClaimTemplate ns\n"
+            "resource.k8s.io/v1 resourceslices ResourceSlice cluster\n"
+            "kueue.x-k8s.io/v1beta2 resourceflavors ResourceFlavor cluster flavor flavors rf\n"
+            "kueue.x-k8s.io/v1beta2 clusterqueues ClusterQueue cluster status cq\n"
+            "kueue.x-k8s.io/v1beta2 cohorts Cohort cluster status co\n"
+            "kueue.x-k8s.io/v1beta2 localqueues LocalQueue ns status queue queues lq\n"
+            "kueue.x-k8s.io/v1beta2 workloadpriorityclasses WorkloadPriorityClass cluster wpc\n"
+            "kueue.x-k8s.io/v1beta2 topologies Topology cluster topo\n"
+            "kueue.x-k8s.io/v1beta2 admissionchecks AdmissionCheck cluster status ac\n"
+            "kueue.x-k8s.io/v1beta2 workloads Workload ns status kwl kueueworkload "
+            "kueueworkloads\n"
+            "kueue.x-k8s.io/v1beta2 multikueueconfigs MultiKueueConfig cluster mkconf\n"
+            "kueue.x-k8s.io/v1beta2 multikueueclusters MultiKueueCluster cluster status mkc\n"
+            "scheduling.x-k8s.io/v1alpha1 podgroups PodGroup ns status pg pgs\n"
+            "scheduling.volcano.sh/v1beta1 podgroups PodGroup ns status pg podgroup-v1beta1\n"
+            "cluster.open-cluster-management.io/v1 managedclusters ManagedCluster cluster "
+            "status mcl mcls\n"
+            "cluster.open-cluster-management.io/v1alpha1 clusterclaims ClusterClaim cluster\n"
+            "cluster.open-cluster-management.io/v1beta2 managedclustersets ManagedClusterSet "
+            "cluster status mclset mclsets\n"
+            "cluster.open-cluster-management.io/v1beta2 managedclustersetbindings "
+            "ManagedClusterSetBinding ns status mclsetbinding mclsetbindings\n"
+            "cluster.open-cluster-management.io/v1beta1 placements Placement ns status\n"
+            "cluster.open-cluster-management.io/v1beta1 placementdecisions PlacementDecision ns "
+            "status\n"
+            "cluster.open-cluster-management.io/v1alpha1 addonplacementscores "
+            "AddOnPlacementScore ns status\n"
+            "work.open-cluster-management.io/v1 manifestworks ManifestWork ns status\n");
+  // Namespaces are the one kind without deletecollection.
+  const KindInfo* ns = model::FindKind("", "Namespace");
+  ASSERT_NE(ns, nullptr);
+  EXPECT_FALSE(ns->verbs.Has(model::Verb::kDeleteCollection));
+  EXPECT_TRUE(model::FindKind("", "Pod")->verbs.Has(model::Verb::kDeleteCollection));
+}
+
+TEST(KindTableTest, IoRowsPairWithModelRowsOneToOne) {
+  EXPECT_EQ(internal::KindRows().size(), model::AllKinds().size());
+  for (const internal::KindRow& row : internal::KindRows()) {
+    SCOPED_TRACE(std::string(row.group) + " " + std::string(row.kind));
+    const KindInfo* info = model::FindKind(row.group, row.kind);
+    ASSERT_NE(info, nullptr) << "io row without a model row";
+    EXPECT_EQ(internal::RowOf(*info), &row);
+    EXPECT_EQ(internal::FindKindRow(row.group, row.kind), &row);
+    EXPECT_NE(row.decode, nullptr);
+    EXPECT_EQ(row.pod_identity != nullptr, info->workload) << "workloads name their pods";
+  }
+  for (const KindInfo& k : model::AllKinds()) {
+    EXPECT_NE(internal::RowOf(k), nullptr) << k.group << " " << k.kind << " has no io row";
+  }
+  std::set<std::string_view> written;
+  for (const internal::KindRow& row : internal::KindRows()) {
+    if (row.status_writer != internal::StatusWriter::kNone) written.insert(row.kind);
+  }
+  EXPECT_EQ(written, (std::set<std::string_view>{"Pod", "ResourceClaim", "Workload", "Placement",
+                                                 "PlacementDecision", "ManifestWork"}));
+}
+
+// The smallest valid object of each kind (and version, where they differ), beyond
+// apiVersion, kind and metadata.name (and namespace for namespaced kinds): what the decoders
+// require.
+std::string MinimalBody(const KindInfo& k, std::string_view version) {
+  const std::string containers = "spec:\n      containers:\n      - name: c\n        image: i\n";
+  static const std::map<std::string_view, std::string> kBodies = {
+      {"Pod", "spec:\n  containers:\n  - name: c\n    image: i\n"},
+      {"PriorityClass", "value: 10\n"},
+      {"Job", "spec:\n  template:\n    " + containers},
+      {"Deployment", "spec:\n  template:\n    " + containers},
+      {"StatefulSet", "spec:\n  template:\n    " + containers},
+      {"JobSet",
+       "spec:\n  replicatedJobs:\n  - name: w\n    template:\n      spec:\n"
+       "        template:\n          spec:\n            containers:\n"
+       "            - name: c\n              image: i\n"},
+      {"PyTorchJob",
+       "spec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n"
+       "      template:\n        spec:\n          containers:\n"
+       "          - name: pytorch\n            image: i\n"},
+      {"LeaderWorkerSet",
+       "spec:\n  leaderWorkerTemplate:\n    size: 2\n    workerTemplate:\n"
+       "      spec:\n        containers:\n        - name: c\n"
+       "          image: i\n"},
+      {"ResourceClaimTemplate", "spec:\n  spec: {}\n"},
+      {"ResourceSlice",
+       "spec:\n  driver: d.example.com\n  pool:\n    name: p\n"
+       "    generation: 1\n    resourceSliceCount: 1\n  nodeName: n\n"},
+      {"LocalQueue", "spec:\n  clusterQueue: cq\n"},
+      {"Topology", "spec:\n  levels:\n  - nodeLabel: kubernetes.io/hostname\n"},
+      {"AdmissionCheck", "spec:\n  controllerName: c\n"},
+      {"Workload",
+       "spec:\n  podSets:\n  - name: main\n    count: 1\n    template:\n"
+       "      spec:\n        containers:\n        - name: c\n          image: i\n"},
+      {"MultiKueueConfig", "spec:\n  clusters:\n  - a\n"},
+      {"ClusterClaim", "spec:\n  value: v\n"},
+      {"ManagedClusterSetBinding", "spec:\n  clusterSet: x\n"},
+      {"ManifestWork",
+       "spec:\n  workload:\n    manifests:\n    - apiVersion: v1\n"
+       "      kind: ConfigMap\n      metadata:\n        name: m\n"
+       "        namespace: default\n"},
+  };
+  if (k.kind == "MultiKueueCluster") {
+    return version == "v1beta1"
+               ? "spec:\n  kubeConfig:\n    location: secret\n"
+               : "spec:\n  clusterSource:\n    kubeConfig:\n      location: secret\n";
+  }
+  auto it = kBodies.find(k.kind);
+  return it == kBodies.end() ? "" : it->second;
+}
+
+std::string MinimalObject(const KindInfo& k, std::string_view version) {
+  std::string text = "apiVersion: " + ApiVersion(k, version) + "\nkind: " + std::string(k.kind) +
+                     "\nmetadata:\n  name: x\n";
+  if (k.namespaced()) text += "  namespace: default\n";
+  return text + MinimalBody(k, version);
+}
+
+// Every version of every row reaches its decoder (no unknown-kind warning); the served
+// versions decode the smallest object.
+TEST(KindTableTest, EveryRowAndVersionIsRead) {
+  for (const KindInfo& k : model::AllKinds()) {
+    auto check = [&](std::string_view version, bool must_decode) {
+      SCOPED_TRACE(ApiVersion(k, version) + " " + std::string(k.kind));
+      core::Diagnostics diags;
+      Input in = testing::ReadString(MinimalObject(k, version), diags);
+      for (const core::Diagnostic& d : diags.entries()) {
+        EXPECT_EQ(d.error.message().find("unknown kind"), std::string::npos) << d.error.message();
+      }
+      if (must_decode) {
+        EXPECT_EQ(in.objects_read, 1u) << testing::Dump(diags);
+      }
+    };
+    for (std::string_view v : k.versions) check(v, true);
+    for (std::string_view v : k.read_only_versions) check(v, true);
+  }
+}
+
+// And nothing else: other kinds of known groups, and versions no row lists, are unknown.
+TEST(KindTableTest, KindsAndVersionsWithoutARowAreUnknown) {
+  for (auto [api_version, kind] :
+       {std::pair{"batch/v2", "Job"}, std::pair{"apps/v1", "DaemonSet"},
+        std::pair{"kueue.x-k8s.io/v1alpha1", "ClusterQueue"},
+        std::pair{"resource.k8s.io/v1alpha2", "ResourceClaim"}, std::pair{"/v1", "Pod"},
+        std::pair{"v2", "Pod"},
+        std::pair{"work.open-cluster-management.io/v1alpha1", "ManifestWork"},
+        std::pair{"kueue.x-k8s.io/v1beta2", "Configuration"}}) {
+    SCOPED_TRACE(std::string(api_version) + " " + kind);
+    EXPECT_EQ(internal::FindKindEntry(api_version, kind).row, nullptr);
+    core::Diagnostics diags;
+    Input in = testing::ReadString(
+        "apiVersion: " + std::string(api_version) + "\nkind: " + kind + "\nmetadata:\n  name: x\n",
+        diags);
+    EXPECT_EQ(in.objects_read, 0u);
+    ASSERT_EQ(diags.entries().size(), 1u) << testing::Dump(diags);
+    EXPECT_NE(diags.entries()[0].error.message().find("unknown kind"), std::string::npos);
+  }
+}
+
+// Found by EveryRowAndVersionIsRead: every workload decoder read `spec` unchecked.
+TEST(KindTableTest, WorkloadWithoutSpecIsRejectedNotCrashed) {
+  for (const KindInfo& k : model::AllKinds()) {
+    if (!k.workload) continue;
+    SCOPED_TRACE(std::string(k.kind));
+    core::Diagnostics diags;
+    Input in = testing::ReadString("apiVersion: " + ApiVersion(k, k.versions[0]) + "\nkind: " +
+                                       std::string(k.kind) + "\nmetadata:\n  name: x\n",
+                                   diags);
+    EXPECT_EQ(in.objects_read, 0u);
+    ASSERT_EQ(diags.entries().size(), 1u) << testing::Dump(diags);
+    EXPECT_EQ(diags.entries()[0].error.location().field, "spec");
+    EXPECT_EQ(diags.entries()[0].error.message(), "required value");
+  }
+}
+
+TEST(KindTableTest, LookupByApiVersionAndKind) {
+  const KindInfo* cq = model::FindKindForApiVersion("kueue.x-k8s.io/v1beta1", "ClusterQueue");
+  ASSERT_NE(cq, nullptr);
+  EXPECT_EQ(cq->resource, "clusterqueues");
+  EXPECT_FALSE(cq->namespaced());
+  EXPECT_EQ(cq, model::FindKindForApiVersion("kueue.x-k8s.io/v1beta2", "ClusterQueue"));
+  EXPECT_EQ(model::FindKindForApiVersion("kueue.x-k8s.io/v1alpha1", "ClusterQueue"), nullptr);
+  // Read-only versions are read but not served.
+  const KindInfo* cohort = model::FindKindForApiVersion("kueue.x-k8s.io/v1alpha1", "Cohort");
+  ASSERT_NE(cohort, nullptr);
+  EXPECT_EQ(cohort->versions[0], "v1beta2");
+  EXPECT_NE(model::FindKindForApiVersion("apps/v1beta1", "Deployment"), nullptr);
+  const KindInfo* pod = model::FindKindForApiVersion("v1", "Pod");
+  ASSERT_NE(pod, nullptr);
+  EXPECT_EQ(pod->group, "");
+  EXPECT_EQ(pod->resource, "pods");
+  EXPECT_EQ(model::FindKindForApiVersion("v1", "Job"), nullptr);
+  EXPECT_EQ(model::FindKindForApiVersion("batch/v1", "job"), nullptr) << "kinds are case-sensitive";
+
+  internal::KindEntry entry = internal::FindKindEntry("resource.k8s.io/v1beta1", "ResourceClaim");
+  ASSERT_NE(entry.row, nullptr);
+  EXPECT_EQ(entry.info->resource, "resourceclaims");
+  EXPECT_EQ(entry.row->kind, "ResourceClaim");
+  EXPECT_EQ(entry.row->status_writer, internal::StatusWriter::kClaimAllocation);
+
+  // Two groups share the kind PodGroup.
+  EXPECT_NE(model::FindKind("scheduling.x-k8s.io", "PodGroup"),
+            model::FindKind("scheduling.volcano.sh", "PodGroup"));
+}
+
+TEST(KindTableTest, LookupByGroupAndResource) {
+  for (const KindInfo& k : model::AllKinds()) {
+    if (!k.served()) continue;
+    EXPECT_EQ(model::FindResource(k.group, k.resource), &k) << k.group << " " << k.resource;
+  }
+  const KindInfo* rct = model::FindResource("resource.k8s.io", "resourceclaimtemplates");
+  ASSERT_NE(rct, nullptr);
+  EXPECT_EQ(rct->kind, "ResourceClaimTemplate");
+  const KindInfo* pods = model::FindResource("", "pods");
+  ASSERT_NE(pods, nullptr);
+  EXPECT_EQ(pods->kind, "Pod");
+  EXPECT_EQ(model::FindResource("kueue.x-k8s.io", "workloads")->kind, "Workload");
+  EXPECT_EQ(model::FindResource("batch", "workloads"), nullptr);
+  EXPECT_EQ(model::FindResource("kueue.x-k8s.io", "workload"), nullptr);
+  EXPECT_EQ(model::FindResource("kubescheduler.config.k8s.io", ""), nullptr)
+      << "configuration kinds are not resources";
+}
+
+TEST(KindTableTest, ApiVersionParts) {
+  EXPECT_EQ(model::ApiGroupOf("batch/v1"), "batch");
+  EXPECT_EQ(model::ApiVersionOf("batch/v1"), "v1");
+  EXPECT_EQ(model::ApiGroupOf("v1"), "");
+  EXPECT_EQ(model::ApiVersionOf("v1"), "v1");
+  EXPECT_EQ(model::VerbName(model::Verb::kDeleteCollection), "deletecollection");
+}
+
+}  // namespace
+}  // namespace berth::io
