@@ -1,6 +1,7 @@
 #include "cli/plan_command.h"
 
 #include <optional>
+#include <utility>
 
 #include "cli/exit_code.h"
 #include "cli/flags.h"
@@ -46,7 +47,8 @@ int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err)
     return ToInt(code);
   }
 
-  const engine::Plan plan = engine::RunPlan(input->snapshot, options.value());
+  // The input is not read again: the plan takes it over instead of copying it.
+  const engine::Plan plan = engine::RunPlan(std::move(input->snapshot), options.value());
   // Problems the allocator found in the DRA objects: those objects were left out, the rest
   // is planned (exit 1, as for objects the reader dropped).
   const core::Diagnostics plan_diags = WithSourceFiles(plan.diagnostics, input->documents);
