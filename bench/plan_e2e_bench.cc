@@ -69,7 +69,9 @@ struct KnownAnswer {
   uint64_t digest;  // FNV-1a 64 of the output's bytes
 };
 constexpr KnownAnswer kKnownAnswers[] = {
-    {100, 1000, 42, 0, 0},
+    {100, 1000, 42, 774, 0xdc51d138859b20f5},
+    {1000, 10000, 42, 7928, 0x311ec52c3bf3858a},
+    {10000, 100000, 42, 79175, 0xf1d7cd2c8429bd63},
 };
 
 std::optional<KnownAnswer> Known(const SyntheticClusterSpec& spec) {
