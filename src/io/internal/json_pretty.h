@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "core/labels.h"
-#include "core/taint.h"
 #include "model/pod.h"
 
 namespace berth::io::internal {
