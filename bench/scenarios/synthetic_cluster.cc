@@ -611,9 +611,110 @@ Json PodJson(const PodPlan& p, const model::Pod& pod) {
           {"status", status}};
 }
 
+// metadata.managedFields as the API server records them: one entry per field manager,
+// fieldsV1 naming every field it set ("f:" fields, "k:" list items by key). No stage reads
+// them; they are here because real dumps carry them and a reader pays for their bytes.
+Json FieldSet(const Json& object) {
+  Json set = Json::object();
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    const bool nested = it.value().is_object() && !it.value().empty();
+    Json& field = set["f:" + it.key()];
+    field = nested ? FieldSet(it.value()) : Json::object();
+    if (nested) field["."] = Json::object();
+  }
+  return set;
+}
+
+Json ManagedField(const char* manager, const char* operation, int64_t time_s, Json fields,
+                  const char* subresource = nullptr) {
+  Json entry = {{"apiVersion", "v1"},
+                {"fieldsType", "FieldsV1"},
+                {"fieldsV1", std::move(fields)},
+                {"manager", manager},
+                {"operation", operation},
+                {"time", Time(time_s)}};
+  if (subresource != nullptr) entry["subresource"] = subresource;
+  return entry;
+}
+
+void AddNodeManagedFields(const NodePlan& n, Json& node) {
+  Json kubelet = {{"f:metadata", {{"f:labels", FieldSet(node["metadata"]["labels"])}}},
+                  {"f:spec", {{"f:providerID", Json::object()}}}};
+  Json status = {{"f:status",
+                  {{"f:allocatable", FieldSet(node["status"]["allocatable"])},
+                   {"f:capacity", FieldSet(node["status"]["capacity"])},
+                   {"f:conditions", Json::object()},
+                   {"f:images", Json::object()},
+                   {"f:nodeInfo", FieldSet(node["status"]["nodeInfo"])}}}};
+  for (const char* type : {"MemoryPressure", "DiskPressure", "PIDPressure", "Ready"}) {
+    status["f:status"]["f:conditions"][std::string("k:{\"type\":\"") + type + "\"}"] =
+        {{".", Json::object()},
+         {"f:lastHeartbeatTime", Json::object()},
+         {"f:lastTransitionTime", Json::object()},
+         {"f:message", Json::object()},
+         {"f:reason", Json::object()},
+         {"f:status", Json::object()},
+         {"f:type", Json::object()}};
+  }
+  Json controller = {{"f:spec", {{"f:podCIDR", Json::object()}, {"f:podCIDRs", Json::object()}}}};
+  if (node["spec"].contains("taints")) controller["f:spec"]["f:taints"] = Json::object();
+  node["metadata"]["managedFields"] = Json::array(
+      {ManagedField("kubelet", "Update", n.created_s, std::move(kubelet)),
+       ManagedField("kube-controller-manager", "Update", n.created_s + 30, std::move(controller)),
+       ManagedField("kubelet", "Update", kBaseTime + 86400, std::move(status), "status")});
+}
+
+void AddPodManagedFields(const PodPlan& p, Json& pod) {
+  const Json& spec = pod["spec"];
+  Json container = FieldSet(spec["containers"][0]);
+  container.erase("f:name");
+  container["."] = Json::object();
+  Json owner = {{"f:metadata",
+                 {{"f:generateName", Json::object()},
+                  {"f:labels", FieldSet(pod["metadata"]["labels"])},
+                  {"f:ownerReferences",
+                   {{".", Json::object()},
+                    {"k:{\"uid\":\"" + p.owner_uid + "\"}", Json::object()}}}}},
+                {"f:spec",
+                 {{"f:containers",
+                   {{"k:{\"name\":\"" + spec["containers"][0]["name"].get<std::string>() + "\"}",
+                     std::move(container)}}},
+                  {"f:dnsPolicy", Json::object()},
+                  {"f:enableServiceLinks", Json::object()},
+                  {"f:restartPolicy", Json::object()},
+                  {"f:schedulerName", Json::object()},
+                  {"f:securityContext", Json::object()},
+                  {"f:terminationGracePeriodSeconds", Json::object()},
+                  {"f:tolerations", Json::object()},
+                  {"f:volumes", Json::object()}}}};
+  Json scheduler = {{"f:status",
+                     {{"f:conditions",
+                       {{".", Json::object()},
+                        {"k:{\"type\":\"PodScheduled\"}",
+                         {{".", Json::object()},
+                          {"f:lastProbeTime", Json::object()},
+                          {"f:lastTransitionTime", Json::object()},
+                          {"f:message", Json::object()},
+                          {"f:reason", Json::object()},
+                          {"f:status", Json::object()},
+                          {"f:type", Json::object()}}}}}}}};
+  Json fields = Json::array(
+      {ManagedField("kube-controller-manager", "Update", p.created_s, std::move(owner)),
+       ManagedField("kube-scheduler", "Update", p.created_s + 1, std::move(scheduler), "status")});
+  if (p.node >= 0) {
+    fields.push_back(ManagedField("kubelet", "Update", p.created_s + 9,
+                                  {{"f:status", FieldSet(pod["status"])}}, "status"));
+  }
+  pod["metadata"]["managedFields"] = std::move(fields);
+}
+
 // kubectl prints a List with 4-space indentation; items sit two levels deep.
-void AppendItem(const Json& item, bool first, std::string* out) {
+void AppendItem(const Json& item, bool first, bool compact, std::string* out) {
   if (!first) *out += ",\n";
+  if (compact) {
+    *out += item.dump();
+    return;
+  }
   std::string text = item.dump(4);
   *out += "        ";
   for (char c : text) {
@@ -644,11 +745,15 @@ std::string RenderKubectlJson(const SyntheticClusterSpec& spec) {
   out += "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n";
   bool first = true;
   for (const NodePlan& n : plan.nodes) {
-    AppendItem(NodeJson(n, ToModel(n, catalog)), first, &out);
+    Json node = NodeJson(n, ToModel(n, catalog));
+    if (spec.managed_fields) AddNodeManagedFields(n, node);
+    AppendItem(node, first, spec.compact, &out);
     first = false;
   }
   for (const PodPlan& p : plan.pods) {
-    AppendItem(PodJson(p, ToModel(p, plan, catalog)), first, &out);
+    Json pod = PodJson(p, ToModel(p, plan, catalog));
+    if (spec.managed_fields) AddPodManagedFields(p, pod);
+    AppendItem(pod, first, spec.compact, &out);
     first = false;
   }
   out +=

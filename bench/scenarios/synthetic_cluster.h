@@ -18,6 +18,13 @@ struct SyntheticClusterSpec {
   uint64_t seed = 42;
   double gpu_node_fraction = 0.4;   // the rest are CPU nodes
   double bound_pod_fraction = 0.0;  // pods generated with spec.nodeName already set
+  // RenderKubectlJson only: every object carries metadata.managedFields as the API server
+  // records them (kubectl printed them before 1.21, and `--show-managed-fields` still
+  // does), the bulk of a real dump's bytes that no stage reads.
+  bool managed_fields = false;
+  // RenderKubectlJson only: one item per line without indentation (as `kubectl get -o json |
+  // jq -c '.items[]'` prints them, wrapped in the List) instead of kubectl's 4-space layout.
+  bool compact = false;
 };
 
 // Builds the cluster directly as a model Snapshot (no parsing).

@@ -1,6 +1,7 @@
 #include "cli/plan_command.h"
 
 #include <optional>
+#include <utility>
 
 #include "cli/exit_code.h"
 #include "cli/flags.h"
@@ -24,7 +25,9 @@ int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err)
                                                  .now = flags.now},
                                                 err);
   if (!loaded) return ToInt(ExitCode::kFailed);
-  const engine::Plan plan = engine::RunPlan(loaded->input.snapshot, loaded->options);
+  // The input is not read again: the plan takes it over instead of copying it.
+  const engine::Plan plan =
+      engine::RunPlan(std::move(loaded->input.snapshot), loaded->options);
   // Problems the allocator found in the DRA objects: those objects were left out, the rest
   // is planned (exit 1, as for objects the reader dropped).
   const int code = ExitCodeAfterPlan(*loaded, plan.diagnostics, err);

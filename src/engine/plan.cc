@@ -98,13 +98,17 @@ core::Timestamp PlanTime(const model::Snapshot& snapshot, const PlanOptions& opt
   return latest;
 }
 
-Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options) {
-  Plan plan;
-  plan.planned = snapshot;
+namespace {
+
+// The cycle of every cluster, decisions written into plan.planned, which holds a copy of
+// `snapshot` or (one cluster, no fleet) is `snapshot` itself. Aliasing is safe there: each
+// cluster's cycle decides from the input before ApplyCycle writes, and what ApplyCycle reads
+// after its writes (pod names, claim references, Workloads' pods) are fields it never writes.
+void PlanClusters(const model::Snapshot& snapshot, const PlanOptions& options,
+                  std::vector<ClusterPart>& parts, Plan& plan) {
   const model::SchedulerConfig config = EffectiveSchedulerConfig(snapshot, options);
   const core::Timestamp now = PlanTime(snapshot, options);
   std::set<int32_t> changed;
-  std::vector<ClusterPart> parts = SplitByCluster(snapshot);
   if (IsFleet(snapshot)) {
     RunFleet(snapshot, parts, config, now, plan, changed);
   } else {
@@ -119,6 +123,33 @@ Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options) {
   for (size_t i = 0; i < plan.planned.kueue_workloads.size(); ++i) {
     plan.workloads.push_back(static_cast<int32_t>(i));
   }
+}
+
+}  // namespace
+
+Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options) {
+  Plan plan;
+  plan.planned = snapshot;
+  std::vector<ClusterPart> parts = SplitByCluster(snapshot);
+  PlanClusters(snapshot, options, parts, plan);
+  return plan;
+}
+
+Plan RunPlan(model::Snapshot&& snapshot, const PlanOptions& options) {
+  Plan plan;
+  plan.planned = std::move(snapshot);
+  const model::Snapshot& input = plan.planned;
+  std::vector<ClusterPart> parts = SplitByCluster(input);
+  if (parts.size() > 1 || IsFleet(input)) {
+    // Several clusters' cycles read the whole input after earlier clusters' writes: keep
+    // the input apart from the plan, as the copying overload does.
+    const model::Snapshot whole = std::move(plan.planned);
+    plan.planned = whole;
+    parts = SplitByCluster(whole);
+    PlanClusters(whole, options, parts, plan);
+    return plan;
+  }
+  PlanClusters(input, options, parts, plan);
   return plan;
 }
 

@@ -88,6 +88,12 @@ core::Timestamp PlanTime(const model::Snapshot& snapshot, const PlanOptions& opt
 // Cost: one binding::Scheduler pass, plus one copy of the snapshot.
 Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options);
 
+// The same plan, taking the input over: Plan::planned is `snapshot` itself with the decisions
+// written into it, so the plan holds one snapshot instead of two (the CLI's plan command,
+// which does not read its input again). Decisions index into Plan::planned. Costs no copy for
+// an input of one cluster; a fleet or several member clusters copy as the overload above.
+Plan RunPlan(model::Snapshot&& snapshot, const PlanOptions& options);
+
 // One pod's explanation at the state it meets in the cycle.
 struct Explanation {
   binding::PodExplanation pod;    // indices refer to the snapshot passed to ExplainPod

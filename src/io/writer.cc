@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "io/internal/json_patch.h"
+#include "io/internal/json_pretty.h"
 #include "io/internal/manifest_work_json.h"
 #include "io/internal/placement_json.h"
 #include "io/internal/workload_json.h"
@@ -284,6 +285,102 @@ OrderedJson PatchedClaim(const model::ResourceClaim& claim,
   return doc;
 }
 
+// Calls `emit` with each item of the List, in print order. The items are made one at a time
+// so that a writer can print each and let it go: a plan's List would otherwise hold every
+// pod's document as a tree at once (a few times the input's size).
+template <typename Emit>
+void ForEachItem(const model::Snapshot& planned, const PlanItems& plan,
+                 const DocumentStore& documents, bool pods, Emit&& emit) {
+  if (pods && plan.pods != nullptr) {
+    for (const model::PodDecision& d : *plan.pods) emit(PatchedPod(planned, d, documents));
+  }
+  if (!plan.claims.empty()) {
+    const auto pods = PodsByKey(planned);
+    for (int32_t c : plan.claims) {
+      emit(PatchedClaim(planned.resource_claims[static_cast<size_t>(c)], pods, documents));
+    }
+  }
+  for (int32_t w : plan.workloads) {
+    emit(internal::PatchedWorkload(planned.kueue_workloads[static_cast<size_t>(w)], documents));
+  }
+  for (int32_t p : plan.placements) {
+    emit(internal::PatchedPlacement(planned.placements[static_cast<size_t>(p)], documents));
+  }
+  if (!plan.placement_decisions.empty()) {
+    const auto uids = PlacementUids(planned);
+    for (int32_t d : plan.placement_decisions) {
+      const model::PlacementDecision& pd = planned.placement_decisions[static_cast<size_t>(d)];
+      auto uid = uids.find(ObjectKey(pd.cluster, pd.meta.namespace_, pd.placement));
+      emit(internal::PatchedPlacementDecision(
+          pd, uid == uids.end() ? std::string() : uid->second, documents));
+    }
+  }
+  for (int32_t m : plan.manifest_works) {
+    emit(internal::ManifestWorkJson(planned.manifest_works[static_cast<size_t>(m)], documents));
+  }
+}
+
+// A pod of the List printed straight from its stored text (internal/json_pretty.h), as
+// PatchedPod(...).dump(2) nested in the List would print it; false when that printer
+// declines the document.
+bool PrettyPatchedPod(const model::Snapshot& planned, const model::PodDecision& d,
+                      const DocumentStore& documents, std::string* out) {
+  const model::Pod& pod = planned.pod(d.pod);
+  if (!pod.source.valid()) return false;
+  internal::PodPatch patch;
+  patch.node = pod.node_name;
+  if (patch.node.empty() && d.node.has_value()) patch.node = planned.node(*d.node).meta.name;
+  patch.condition = ScheduledCondition(pod, d, !patch.node.empty());
+  patch.node_selector = &pod.node_selector;
+  patch.tolerations = pod.tolerations.size();
+  return internal::PrettyPod(documents.Get(pod.source).json, patch, /*indent=*/4, out);
+}
+
+// The List as `list.dump(2)` prints it, one item at a time: an item nested two levels deep
+// is its own dump(2) with every line after the first indented by four more spaces (a dump
+// has no raw newline inside a string: JSON escapes them), and the array's own brackets and
+// commas around it. Pods print from their text when the pretty printer can.
+void WriteJsonList(const model::Snapshot& planned, const PlanItems& plan,
+                   const DocumentStore& documents, std::ostream& out) {
+  out << "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"items\": [";
+  bool first = true;
+  std::string text;
+  std::string indented;
+  auto write_tree = [&](const OrderedJson& item) {
+    text = item.dump(2, ' ', false, OrderedJson::error_handler_t::replace);
+    indented.reserve(indented.size() + text.size() + text.size() / 8);
+    size_t from = 0;
+    for (size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+      indented.append(text, from, nl + 1 - from);
+      indented += "    ";
+      from = nl + 1;
+    }
+    indented.append(text, from, std::string::npos);
+  };
+  auto flush = [&] {
+    out.write(indented.data(), static_cast<std::streamsize>(indented.size()));
+    indented.clear();
+  };
+  if (plan.pods != nullptr) {
+    for (const model::PodDecision& d : *plan.pods) {
+      indented += first ? "\n    " : ",\n    ";
+      first = false;
+      if (!PrettyPatchedPod(planned, d, documents, &indented)) {
+        write_tree(PatchedPod(planned, d, documents));
+      }
+      flush();
+    }
+  }
+  ForEachItem(planned, plan, documents, /*pods=*/false, [&](const OrderedJson& item) {
+    indented += first ? "\n    " : ",\n    ";
+    first = false;
+    write_tree(item);
+    flush();
+  });
+  out << (first ? "]" : "\n  ]")
+      << ",\n  \"metadata\": {\n    \"resourceVersion\": \"\"\n  }\n}\n";
+}
+
 }  // namespace
 
 void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodDecision>& decisions,
@@ -302,10 +399,12 @@ void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodD
 
 void WritePlan(const model::Snapshot& planned, const PlanItems& plan,
                const DocumentStore& documents, OutputFormat format, std::ostream& out) {
-  const std::vector<model::PodDecision> none;
-  const std::vector<model::PodDecision>& decisions = plan.pods != nullptr ? *plan.pods : none;
   if (format == OutputFormat::kTable) {
     WritePlanTable(planned, plan, out);
+    return;
+  }
+  if (format == OutputFormat::kJson) {
+    WriteJsonList(planned, plan, documents, out);
     return;
   }
   OrderedJson list = OrderedJson::object();
@@ -313,40 +412,9 @@ void WritePlan(const model::Snapshot& planned, const PlanItems& plan,
   list["kind"] = "List";
   list["items"] = OrderedJson::array();
   OrderedJson& items = list["items"];
-  for (const model::PodDecision& d : decisions) items.push_back(PatchedPod(planned, d, documents));
-  if (!plan.claims.empty()) {
-    const auto pods = PodsByKey(planned);
-    for (int32_t c : plan.claims) {
-      items.push_back(
-          PatchedClaim(planned.resource_claims[static_cast<size_t>(c)], pods, documents));
-    }
-  }
-  for (int32_t w : plan.workloads) {
-    items.push_back(
-        internal::PatchedWorkload(planned.kueue_workloads[static_cast<size_t>(w)], documents));
-  }
-  for (int32_t p : plan.placements) {
-    items.push_back(
-        internal::PatchedPlacement(planned.placements[static_cast<size_t>(p)], documents));
-  }
-  if (!plan.placement_decisions.empty()) {
-    const auto uids = PlacementUids(planned);
-    for (int32_t d : plan.placement_decisions) {
-      const model::PlacementDecision& pd = planned.placement_decisions[static_cast<size_t>(d)];
-      auto uid = uids.find(ObjectKey(pd.cluster, pd.meta.namespace_, pd.placement));
-      items.push_back(internal::PatchedPlacementDecision(
-          pd, uid == uids.end() ? std::string() : uid->second, documents));
-    }
-  }
-  for (int32_t m : plan.manifest_works) {
-    items.push_back(
-        internal::ManifestWorkJson(planned.manifest_works[static_cast<size_t>(m)], documents));
-  }
+  ForEachItem(planned, plan, documents, /*pods=*/true,
+              [&](OrderedJson item) { items.push_back(std::move(item)); });
   list["metadata"] = OrderedJson::object({{"resourceVersion", ""}});
-  if (format == OutputFormat::kJson) {
-    out << list.dump(2, ' ', false, OrderedJson::error_handler_t::replace) << '\n';
-    return;
-  }
   std::string text;
   internal::EmitYaml(list, &text);
   out << text;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 namespace berth::engine {
 namespace {
@@ -205,6 +206,43 @@ TEST(RunPlanTest, SameInputSameDecisions) {
     EXPECT_EQ(first.pod_decisions[i].pod, second.pod_decisions[i].pod);
     EXPECT_EQ(first.pod_decisions[i].node, second.pod_decisions[i].node);
     EXPECT_EQ(first.pod_decisions[i].message, second.pod_decisions[i].message);
+  }
+}
+
+// RunPlan(Snapshot&&) writes into the input it takes over instead of a copy; the plan is the
+// same, for one cluster (no copy) and for several (the copying path).
+TEST(RunPlanTest, TakingTheInputOverPlansTheSame) {
+  for (bool clusters : {false, true}) {
+    SnapshotBuilder b;
+    for (int i = 0; i < 4; ++i) {
+      const std::string cluster = clusters && i % 2 == 1 ? "east" : "default";
+      b.Node(Numbered("node-", i), 4000, 16 * kGi, 0, cluster);
+    }
+    for (int i = 0; i < 12; ++i) {
+      b.Pod("default", Numbered("p", i), 1500, 2 * kGi, 0, i);
+      if (clusters && i % 2 == 1) b.last_pod().cluster = "east";
+    }
+    const model::Snapshot snapshot = b.Build();
+    const Plan copied = RunPlan(snapshot, {});
+    model::Snapshot input = snapshot;
+    const Plan moved = RunPlan(std::move(input), {});
+    ASSERT_EQ(copied.pod_decisions.size(), moved.pod_decisions.size());
+    for (size_t i = 0; i < copied.pod_decisions.size(); ++i) {
+      EXPECT_EQ(copied.pod_decisions[i].pod, moved.pod_decisions[i].pod);
+      EXPECT_EQ(copied.pod_decisions[i].node, moved.pod_decisions[i].node);
+      EXPECT_EQ(copied.pod_decisions[i].message, moved.pod_decisions[i].message);
+    }
+    ASSERT_EQ(copied.planned.pods.size(), moved.planned.pods.size());
+    for (size_t i = 0; i < copied.planned.pods.size(); ++i) {
+      EXPECT_EQ(copied.planned.pods[i].node_name, moved.planned.pods[i].node_name);
+      ASSERT_EQ(copied.planned.pods[i].conditions.size(), moved.planned.pods[i].conditions.size());
+      for (size_t c = 0; c < copied.planned.pods[i].conditions.size(); ++c) {
+        EXPECT_EQ(copied.planned.pods[i].conditions[c].status,
+                  moved.planned.pods[i].conditions[c].status);
+        EXPECT_EQ(copied.planned.pods[i].conditions[c].message,
+                  moved.planned.pods[i].conditions[c].message);
+      }
+    }
   }
 }
 
