@@ -17,9 +17,9 @@
 
 #include "core/diagnostics.h"
 #include "core/time.h"
+#include "engine/guest_binder.h"
 #include "model/kueue.h"
 #include "model/scheduler_config.h"
-#include "engine/guest_binder.h"
 #include "model/snapshot.h"
 
 namespace berth::binding {

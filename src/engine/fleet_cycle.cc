@@ -260,7 +260,9 @@ void RunFleet(const model::Snapshot& snapshot, const std::vector<ClusterPart>& p
 
   // (2) Capacity, as each member's scheduler holds it after its cycle, then every Placement.
   std::vector<MemberBinding> members;
-  for (const auto& [name, scheduler] : schedulers) members.push_back({part_of.at(name), scheduler.get()});
+  for (const auto& [name, scheduler] : schedulers) {
+    members.push_back({part_of.at(name), scheduler.get()});
+  }
   auto measures = MeasureClusters(plan.planned, members);
   placement::FleetCapacity capacity;
   for (const auto& [name, m] : measures) {

@@ -3,10 +3,11 @@
 // (fleet_checks.h), once the hub reserves its quota, the candidates are the check's clusters
 // (the Placement's selected clusters by score, or the MultiKueueConfig's clusters in order);
 // each is asked whether the workload fits there now (the worker's own Kueue quota through
-// queueing::QuotaProbe when it runs queues, its free capacity, and its nodes: every pod bound
-// at once as guests of the worker's binding::Scheduler, GuestSlots in gang_binding.h), and the first that fits runs
-// it. A workload that fits nowhere keeps its hub reservation with the check Pending and the
-// reason per cluster, as MultiKueue's manager keeps it while it waits for a worker.
+// queueing::QuotaProbe when it runs queues, its free capacity, and its nodes: every pod
+// bound at once as guests of the worker's binding::Scheduler, GuestSlots in
+// gang_binding.h), and the first that fits runs it. A workload that fits nowhere keeps its
+// hub reservation with the check Pending and the reason per cluster, as MultiKueue's
+// manager keeps it while it waits for a worker.
 //
 // Implements queueing::PlacementOracle for the hub's admission run; workloads without a
 // fleet check go to the inner oracle (the hub's own binding, or none). Borrows everything;

@@ -94,7 +94,8 @@ std::map<std::string, ClusterMeasure, std::less<>> MeasureClusters(
       if (total <= 0) continue;
       const int64_t left = std::max<int64_t>(0, free.Get(gpu));
       auto product = node.meta.labels.find(kGpuProductLabel);
-      m.capacity.free_gpus_by_product[product == node.meta.labels.end() ? "" : product->second] += left;
+      const std::string& name = product == node.meta.labels.end() ? "" : product->second;
+      m.capacity.free_gpus_by_product[name] += left;
       m.capacity.free_gpus += left;
       m.capacity.total_gpus += total;
     }

@@ -87,7 +87,8 @@ TEST(FreeCapacityTest, GuestsCountAndOvercommitGoesNegative) {
   EXPECT_EQ(scheduler.NodeFree(N(0)).Get(r.cpu), -600);
 
   scheduler.Unbind(P(1));
-  model::Pod guest = PodBuilder("guest").Container({{"cpu", 100}, {"nvidia.com/gpu", 1}}).Build(snap.resources);
+  model::Pod guest =
+      PodBuilder("guest").Container({{"cpu", 100}, {"nvidia.com/gpu", 1}}).Build(snap.resources);
   const model::PodIndex g = scheduler.AddPod(guest);
   ASSERT_TRUE(scheduler.ScheduleOne(g).node.has_value());
   EXPECT_EQ(scheduler.NodeFree(N(0)).Get(r.cpu), 100);

@@ -46,8 +46,8 @@ class Members {
   std::vector<MemberBinding> members_;
 };
 
-std::map<std::string, ClusterMeasure, std::less<>> Measure(const model::Snapshot& s,
-                                                           const std::vector<int32_t>& unbound) {
+std::map<std::string, ClusterMeasure, std::less<>> Measure(
+    const model::Snapshot& s, const std::vector<int32_t>& unbound) {
   const Members members(s, unbound);
   return MeasureClusters(s, members.members());
 }

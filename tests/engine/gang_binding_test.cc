@@ -35,7 +35,8 @@ model::Snapshot TwoNodes() {
 TEST(GangBindingTest, BindGangPlacesAllOrNothingAndNamesTheFailure) {
   const model::Snapshot snap = TwoNodes();
   binding::Scheduler scheduler(snap, model::SchedulerConfig{});
-  GangVerdict failed = BindGang(scheduler, {model::PodIndex{0}, model::PodIndex{2}, model::PodIndex{1}});
+  GangVerdict failed =
+      BindGang(scheduler, {model::PodIndex{0}, model::PodIndex{2}, model::PodIndex{1}});
   EXPECT_FALSE(failed.placed);
   ASSERT_EQ(failed.decisions.size(), 3u);
   for (const model::PodDecision& d : failed.decisions) EXPECT_FALSE(d.node.has_value());
