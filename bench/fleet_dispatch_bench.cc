@@ -8,7 +8,8 @@
 // fleet's GPUs allow, and no cluster given more GPUs than it has.
 // `berth_fleet_dispatch_bench --scale [--clusters=C] [--nodes=N] [--workloads=W]` runs
 // 1,000 clusters x 100 nodes and 100,000 workloads once and prints the time per stage,
-// dispatched workloads/s and peak RSS.
+// dispatched workloads/s, peak RSS and a digest of every dispatch (workload, cluster, the
+// pods' nodes), which stays the same while the engine's structure changes.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
@@ -151,6 +152,30 @@ model::Snapshot MakeFleet(const FleetSpec& spec) {
   return s;
 }
 
+// FNV-1a over every dispatch in workload order: the workload, its cluster (or none) and,
+// for the attempt that fit, each pod's node.
+uint64_t Digest(const engine::Plan& plan) {
+  uint64_t h = 1469598103934665603ULL;
+  auto mix = [&](const std::string& s) {
+    for (unsigned char ch : s) {
+      h ^= ch;
+      h *= 1099511628211ULL;
+    }
+    h ^= 0xff;
+    h *= 1099511628211ULL;
+  };
+  for (const auto& [index, d] : plan.dispatches) {
+    mix(std::to_string(index));
+    mix(d.cluster.value_or("-"));
+    if (!d.cluster || d.attempts.empty()) continue;
+    for (const auto& [pod, node] : d.attempts.back().pods) {
+      mix(pod);
+      mix(node);
+    }
+  }
+  return h;
+}
+
 double PeakRssMiB() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -238,6 +263,7 @@ int RunScale(int argc, char** argv) {
               static_cast<long long>(plan.dispatches.size()) - static_cast<long long>(dispatched));
   std::printf("workloads/s: %.0f\n", spec.workloads / plan_s);
   std::printf("peak RSS: %.0f MiB\n", PeakRssMiB());
+  std::printf("dispatch digest: %016llx\n", static_cast<unsigned long long>(Digest(plan)));
   return 0;
 }
 

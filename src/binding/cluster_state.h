@@ -61,6 +61,13 @@ class ClusterState {
     return NodeLoad{&allocatable_[idx(n) * width_], &requested_[idx(n) * width_],
                     nonzero_cpu_[idx(n)], nonzero_memory_[idx(n)], pod_count_[idx(n)]};
   }
+  // What is left of `resource` on the node: allocatable minus what the pods bound there
+  // request (the input's bound pods and every bind since, as AddPod and RemovePod account
+  // them; negative on an overcommitted node). O(1).
+  int64_t free(model::NodeIndex n, model::ResourceId resource) const {
+    const size_t at = idx(n) * width_ + resource.v;
+    return resource.v < width_ ? allocatable_[at] - requested_[at] : 0;
+  }
   // Position of the node in name order; lower wins score ties.
   int32_t rank(model::NodeIndex n) const { return rank_[idx(n)]; }
   const std::vector<model::NodeIndex>& by_name() const { return by_name_; }

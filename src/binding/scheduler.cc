@@ -235,6 +235,22 @@ class Scheduler::Impl {
     return claims_ != nullptr ? claims_->bindings() : no_bindings_;
   }
 
+  // Read straight from ClusterState's rows, which every bind and unbind keeps current.
+  model::ResourceVector NodeFree(model::NodeIndex node) const {
+    model::ResourceVector out;
+    for (size_t r = 0; r < resources_.size(); ++r) {
+      const model::ResourceId id{static_cast<uint16_t>(r)};
+      out.Set(id, state_.free(node, id));
+    }
+    return out;
+  }
+
+  model::ResourceVector ClusterFree() const {
+    model::ResourceVector out;
+    for (int32_t n = 0; n < state_.num_nodes(); ++n) out.Add(NodeFree(model::NodeIndex{n}));
+    return out;
+  }
+
   SchedulerStats stats() const {
     SchedulerStats out = stats_;
     out.node_classes = index_ != nullptr ? index_->classes().num_classes() : 0;
@@ -397,6 +413,12 @@ std::vector<model::PodDecision> Scheduler::ScheduleAll() {
 }
 
 PodExplanation Scheduler::Explain(model::PodIndex pod) const { return impl_->Explain(pod); }
+
+model::ResourceVector Scheduler::NodeFree(model::NodeIndex node) const {
+  return impl_->NodeFree(node);
+}
+
+model::ResourceVector Scheduler::ClusterFree() const { return impl_->ClusterFree(); }
 
 SchedulerStats Scheduler::stats() const { return impl_->stats(); }
 

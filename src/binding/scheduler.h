@@ -194,6 +194,13 @@ class Scheduler {
   // binding. Linear in nodes; for explain, and as the reference the index is tested against.
   PodExplanation Explain(model::PodIndex pod) const;
 
+  // Free capacity as binding accounts it: a node's allocatable minus what the pods bound
+  // there request (the input's bound pods, every bind and unbind since; guests included),
+  // per resource in ResourceVector units; negative on an overcommitted node. The node's is
+  // O(resources); the cluster's sums every node of the snapshot, O(nodes x resources).
+  model::ResourceVector NodeFree(model::NodeIndex node) const;
+  model::ResourceVector ClusterFree() const;
+
   SchedulerStats stats() const;
 
   // The ResourceClaims of every pod this Scheduler bound and that is still bound, in bind

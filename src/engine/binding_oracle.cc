@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "engine/admitted_pods.h"
+#include "engine/gang_binding.h"
 
 namespace berth::engine {
 
@@ -45,9 +46,9 @@ bool BindingOracle::TryPlace(int32_t workload, const model::Admission& admission
   Override(workload, admission, &pending);
   // A Workload given without its job has no pods here: its quota is all there is to check.
   if (pending.empty()) return true;
-  binding::GangOutcome outcome = scheduler_.ScheduleGang(pending);
-  if (outcome.placed) {
-    for (model::PodDecision& d : outcome.decisions) {
+  GangVerdict gang = BindGang(scheduler_, pending);
+  if (gang.placed) {
+    for (model::PodDecision& d : gang.decisions) {
       if (d.node) bound_[workload].push_back(d.pod);
       const model::Pod& spec = overrides_.at(d.pod.v);
       log_.push_back({workload, ToWhole(part_, std::move(d)), false, spec.node_selector,
@@ -57,22 +58,13 @@ bool BindingOracle::TryPlace(int32_t workload, const model::Admission& admission
   }
   // Name the first pod that could not bind on its own (the others were undone or left
   // untried: Coscheduling's rejection), with kube-scheduler's message for it.
-  int32_t failed = 0;
-  const model::PodDecision* first_failure = nullptr;
-  for (const auto& d : outcome.decisions) {
-    if (d.node) continue;
-    const bool gang_rejection =
-        !d.rejections.empty() && d.rejections.front().plugin == binding::kCoscheduling;
-    if (gang_rejection) continue;
-    ++failed;
-    if (first_failure == nullptr) first_failure = &d;
-  }
   if (why != nullptr) {
-    *why = std::to_string(failed) + " of " + std::to_string(pending.size()) +
+    *why = std::to_string(gang.failed) + " of " + std::to_string(pending.size()) +
            " pods cannot be bound";
-    if (first_failure != nullptr) {
-      const model::Pod& pod = part_.snapshot().pod(first_failure->pod);
-      *why += "; pod " + pod.meta.name + ": " + first_failure->message;
+    if (gang.first_failure) {
+      const model::PodDecision& first = gang.decisions[*gang.first_failure];
+      const model::Pod& pod = part_.snapshot().pod(first.pod);
+      *why += "; pod " + pod.meta.name + ": " + first.message;
     }
   }
   return false;

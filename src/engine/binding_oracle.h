@@ -1,7 +1,7 @@
 // BindingOracle: the engine's answer to queueing's question "can this admitted workload's
 // pods run now?" (queueing::PlacementOracle), given with the binding stage of one member
 // cluster: the workload's pods, with its flavors and topology assignment injected, are
-// bound all or nothing (binding::Scheduler::ScheduleGang). Also places the pods of
+// bound all or nothing (BindGang, gang_binding.h). Also places the pods of
 // workloads admitted in the input, and unbinds the pods of preempted ones. Keeps, per
 // workload, the decisions made for its pods, in the order they were made. Borrows the
 // snapshot, part and scheduler; used from one thread.

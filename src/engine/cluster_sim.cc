@@ -12,13 +12,10 @@ ClusterSim::ClusterSim(const model::Snapshot& world, const std::string& cluster,
                        const std::optional<model::SchedulerConfig>& config,
                        core::Diagnostics& diags)
     : world_(world) {
-  const bool has_nodes = std::any_of(world.nodes.begin(), world.nodes.end(),
-                                     [&](const model::Node& n) { return n.cluster == cluster; });
-  if (has_nodes) {
-    scheduler_ = std::make_unique<binding::Scheduler>(
-        world, config ? *config : world.scheduler_config.value_or(model::SchedulerConfig{}));
-    binder_ = std::make_unique<GuestBinder>(world, *scheduler_, cluster);
-  }
+  // Without nodes of the cluster the scheduler holds none and the binder places nothing.
+  scheduler_ = std::make_unique<binding::Scheduler>(
+      world, config ? *config : world.scheduler_config.value_or(model::SchedulerConfig{}));
+  binder_ = std::make_unique<GuestBinder>(world, *scheduler_, cluster);
   queueing::AdmissionOptions options;
   options.cluster = cluster;
   options.explain = false;  // nothing reads the attempts; same decisions, less work
@@ -49,45 +46,10 @@ const std::optional<model::Admission>& ClusterSim::admission(int32_t wl) const {
 }
 
 bool ClusterSim::Bind(int32_t wl) {
-  if (!binder_) return true;
+  if (!binder_->has_nodes()) return true;
   const std::optional<model::Admission>& a = admission(wl);
   if (!a) return false;
   return binder_->TryPlace(wl, *a, nullptr);
-}
-
-void ClusterSim::Unbind(int32_t wl) {
-  if (binder_) binder_->Release(wl);
-}
-
-const std::vector<int32_t>& ClusterSim::NodesOf(int32_t wl) const {
-  static const std::vector<int32_t> kNone;
-  return binder_ ? binder_->NodesOf(wl) : kNone;
-}
-
-std::vector<int32_t> ClusterSim::WorkloadsOn(int32_t node) const {
-  return binder_ ? binder_->WorkloadsOn(node) : std::vector<int32_t>{};
-}
-
-ClusterSim::Free ClusterSim::FreeOf(model::ResourceId resource) const {
-  if (!binder_) return {};
-  const GuestBinder::FreeSummary f = binder_->Free(resource);
-  return {f.max_node, f.total};
-}
-
-void ClusterSim::Fill(int32_t node) {
-  if (binder_) binder_->Fill(node);
-}
-
-void ClusterSim::Unfill(int32_t node) {
-  if (binder_) binder_->Unfill(node);
-}
-
-bool ClusterSim::FillGpus(int32_t node, int32_t gpus, model::ResourceId gpu) {
-  return binder_ ? binder_->FillGpus(node, gpus, gpu) : true;
-}
-
-void ClusterSim::UnfillGpus(int32_t node, int32_t gpus) {
-  if (binder_) binder_->UnfillGpus(node, gpus);
 }
 
 }  // namespace berth::engine

@@ -1,11 +1,12 @@
 // ClusterSim: one member cluster's engine kept across virtual time, for berth simulate: its
-// Kueue (queueing::AdmissionScheduler used incrementally: workloads are submitted as they
-// arrive, finished as they end, and each Schedule call runs only the cycles the changes
-// cause) and its kube-scheduler (binding::Scheduler through GuestBinder: the admitted
-// workloads' pods bound as gangs, blockers for failed or drained capacity). Admission is by
-// quota, as Kueue without TAS: an admitted workload whose pods do not fit the nodes yet holds
-// its quota until Bind succeeds. The world snapshot (queues, nodes, and every workload that
-// will ever be submitted) must outlive it. One thread.
+// Kueue (queueing::AdmissionScheduler used incrementally, which sim cannot see: workloads
+// are submitted as they arrive, finished as they end, and each Schedule call runs only the
+// cycles the changes cause) and its kube-scheduler, which the simulator drives directly
+// through binder() (GuestBinder: the admitted workloads' pods bound as gangs, blockers for
+// failed or drained capacity, free capacity, who runs where). Admission is by quota, as
+// Kueue without TAS: an admitted workload whose pods do not fit the nodes yet holds its
+// quota until Bind succeeds. The world snapshot (queues, nodes, and every workload that will
+// ever be submitted) must outlive it. One thread.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 
 #include "core/diagnostics.h"
 #include "core/time.h"
+#include "engine/guest_binder.h"
 #include "model/kueue.h"
 #include "model/scheduler_config.h"
 #include "model/snapshot.h"
@@ -28,8 +30,6 @@ class AdmissionScheduler;
 }
 
 namespace berth::engine {
-
-class GuestBinder;
 
 struct SimChange {
   int32_t workload = -1;
@@ -46,34 +46,24 @@ class ClusterSim {
   ClusterSim(const ClusterSim&) = delete;
   ClusterSim& operator=(const ClusterSim&) = delete;
 
-  bool has_nodes() const { return binder_ != nullptr; }
+  bool has_nodes() const { return binder_->has_nodes(); }
 
   // Kueue. Submit: the workload arrives or comes back (queue_order_time: Kueue's requeue
   // timestamp after an eviction). Finish: it ended or was evicted outside Kueue; its quota is
-  // freed (its pods are the caller's to Unbind). Schedule: the cycles at `now`; changes in
+  // freed (its pods are the caller's to release). Schedule: the cycles at `now`; changes in
   // the order they happened (a workload may be admitted, preempted and admitted again).
   void Submit(int32_t wl, std::optional<core::Timestamp> queue_order_time = std::nullopt);
   void Finish(int32_t wl);
   std::vector<SimChange> Schedule(core::Timestamp now, int32_t* cycles);
   const std::optional<model::Admission>& admission(int32_t wl) const;
 
-  // kube-scheduler. Bind: every pod of the admitted workload, all or nothing.
+  // Binds every pod of the admitted workload, all or nothing (its Kueue admission given to
+  // the binder); false when it has none or the pods do not fit now.
   bool Bind(int32_t wl);
-  void Unbind(int32_t wl);
-  const std::vector<int32_t>& NodesOf(int32_t wl) const;
-  std::vector<int32_t> WorkloadsOn(int32_t node) const;
-  // Free `resource` on the freest node and in all (a necessary condition for Bind). O(nodes).
-  struct Free {
-    int64_t max_node = 0;
-    int64_t total = 0;
-  };
-  Free FreeOf(model::ResourceId resource) const;
-  // Capacity out of service (counted): a whole node (whatever is free there, kept full as
-  // workloads leave), or `gpus` of its GPU resource.
-  void Fill(int32_t node);
-  void Unfill(int32_t node);
-  bool FillGpus(int32_t node, int32_t gpus, model::ResourceId gpu);
-  void UnfillGpus(int32_t node, int32_t gpus);
+  // The cluster's kube-scheduler: Release(wl) unbinds, NodesOf / WorkloadsOn, Free, and
+  // Fill / FillGpus for capacity out of service.
+  GuestBinder& binder() { return *binder_; }
+  const GuestBinder& binder() const { return *binder_; }
 
  private:
   const model::Snapshot& world_;

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "binding/scheduler.h"
+#include "core/check.h"
 #include "dispatch/manifest_work_builder.h"
 #include "dispatch/stale_works.h"
 #include "engine/cluster_cycle.h"
@@ -257,10 +258,12 @@ void RunFleet(const model::Snapshot& snapshot, const std::vector<ClusterPart>& p
     schedulers[part.name] = std::move(scheduler);
   }
 
-  // (2) Capacity, then every Placement.
-  std::set<int32_t> deleted;
-  for (const model::PodDeletion& d : plan.deleted_pods) deleted.insert(d.pod.v);
-  auto measures = MeasureClusters(plan.planned, deleted);
+  // (2) Capacity, as each member's scheduler holds it after its cycle, then every Placement.
+  std::vector<MemberBinding> members;
+  for (const auto& [name, scheduler] : schedulers) {
+    members.push_back({part_of.at(name), scheduler.get()});
+  }
+  auto measures = MeasureClusters(plan.planned, members);
   placement::FleetCapacity capacity;
   for (const auto& [name, m] : measures) {
     if (name != kHubCluster) capacity[name] = m.capacity;
@@ -280,7 +283,7 @@ void RunFleet(const model::Snapshot& snapshot, const std::vector<ClusterPart>& p
       worker.free = m->second.free;
       worker.has_capacity_data = true;
       if (auto s = schedulers.find(mc.meta.name); s != schedulers.end()) {
-        worker.scheduler = s->second.get();
+        worker.guest_slots.emplace(*s->second);
         worker.snapshot = &part_of.at(mc.meta.name)->snapshot();
       }
     } else if (!mc.allocatable.empty()) {
@@ -305,17 +308,19 @@ void RunFleet(const model::Snapshot& snapshot, const std::vector<ClusterPart>& p
     binding::Scheduler scheduler(hub->snapshot(), config, PartOptions(*hub, &diags));
     ClusterCycleResult cycle =
         RunClusterCycle(snapshot, *hub, scheduler, now, diags, std::nullopt, nullptr, &dispatcher);
-    std::optional<queueing::AdmissionResult> hub_result;
-    if (cycle.admission) {
-      SettleOutcomes(snapshot, dispatcher, *cycle.admission);
-      hub_result = *cycle.admission;
-    }
+    const bool hub_admission = cycle.admission.has_value();
+    if (hub_admission) SettleOutcomes(snapshot, dispatcher, *cycle.admission);
+    // ApplyCycle moves the hub's admission result into plan.admissions (not copied here).
     ApplyCycle(snapshot, *hub, scheduler, cycle, now, diags, plan, changed);
     // (4) Where each dispatched workload runs, and what delivers it there.
     WriteDispatches(dispatcher, plan.planned);
-    if (hub_result) PlanManifestWorks(snapshot, dispatcher, *hub_result, plan);
+    if (hub_admission) {
+      BERTH_CHECK(!plan.admissions.empty() && plan.admissions.back().cluster == hub->name,
+                  "the hub's admission result is the last one the plan holds");
+      PlanManifestWorks(snapshot, dispatcher, plan.admissions.back().result, plan);
+    }
   }
-  plan.dispatches = dispatcher.dispatches();
+  plan.dispatches = std::move(dispatcher).TakeDispatches();
 }
 
 }  // namespace berth::engine

@@ -75,6 +75,10 @@ std::string ShapeKey(const model::Workload& w, const model::Admission& admission
   return key;
 }
 
+// How many runs of failed attempts a dispatcher keeps for sharing: one per workload shape
+// in flight is enough; comparing against each costs O(attempts) string compares.
+constexpr size_t kRecentFailureRuns = 8;
+
 bool FitsFree(const model::ResourceVector& requests, const model::ResourceVector& free) {
   const std::vector<int64_t>& need = requests.amounts();
   for (size_t id = 0; id < need.size(); ++id) {
@@ -84,6 +88,35 @@ bool FitsFree(const model::ResourceVector& requests, const model::ResourceVector
 }
 
 }  // namespace
+
+void AttemptList::ShareFailed(
+    std::vector<std::shared_ptr<const std::vector<ClusterAttempt>>>& recent, size_t keep) {
+  if (own_.empty()) return;
+  auto same = [](const ClusterAttempt& a, const ClusterAttempt& b) {
+    return a.cluster == b.cluster && a.score == b.score && a.fits == b.fits &&
+           a.reason == b.reason && a.pods.empty() && b.pods.empty() &&
+           !a.worker_admission && !b.worker_admission;
+  };
+  // Newest first: consecutive workloads of one shape fail the same way.
+  for (auto it = recent.rbegin(); it != recent.rend(); ++it) {
+    const std::vector<ClusterAttempt>& run = **it;
+    if (run.size() != own_.size() ||
+        !std::equal(run.begin(), run.end(), own_.begin(), same)) {
+      continue;
+    }
+    shared_ = *it;
+    own_.clear();
+    own_.shrink_to_fit();
+    return;
+  }
+  // Copied out at its exact size (own_ grew by doubling).
+  shared_ = std::make_shared<const std::vector<ClusterAttempt>>(
+      std::make_move_iterator(own_.begin()), std::make_move_iterator(own_.end()));
+  own_.clear();
+  own_.shrink_to_fit();
+  if (recent.size() >= keep) recent.erase(recent.begin());
+  recent.push_back(shared_);
+}
 
 FleetDispatcher::FleetDispatcher(const model::Snapshot& whole, const FleetChecks& checks,
                                  const std::vector<PlacementRun>& placements,
@@ -183,33 +216,16 @@ ClusterAttempt FleetDispatcher::TryCluster(int32_t workload, const model::Admiss
     return attempt;
   }
   // (3) Its nodes: every pod at once.
-  if (worker.scheduler != nullptr) {
+  if (worker.guest_slots) {
     const model::Admission& admission = quota ? quota->admission : hub_admission;
     const std::string& flavor_cluster = quota ? worker.name : w.cluster;
-    std::vector<model::PodIndex> guests;
     const std::vector<model::Pod> pods =
         GuestPods(whole_, workload, admission, flavor_cluster, worker.name);
-    for (const model::Pod& pod : pods) {
-      if (!worker.spare_guests.empty()) {
-        model::PodIndex slot = worker.spare_guests.back();
-        worker.spare_guests.pop_back();
-        worker.scheduler->OverridePod(slot, pod);
-        guests.push_back(slot);
-      } else {
-        guests.push_back(worker.scheduler->AddPod(pod));
-      }
-    }
-    const binding::GangOutcome gang = worker.scheduler->ScheduleGang(guests);
+    std::vector<model::PodIndex> guests;
+    const GangVerdict gang = worker.guest_slots->Bind(pods, &guests);
     if (!gang.placed) {
-      worker.spare_guests.insert(worker.spare_guests.end(), guests.begin(), guests.end());
-      attempt.reason = "pods don't fit the nodes";
-      for (const model::PodDecision& d : gang.decisions) {
-        if (!d.node && !d.message.empty() &&
-            (d.rejections.empty() || d.rejections.front().plugin != binding::kCoscheduling)) {
-          attempt.reason = d.message;
-          break;
-        }
-      }
+      const std::string_view message = gang.FirstMessage();
+      attempt.reason = message.empty() ? "pods don't fit the nodes" : std::string(message);
       remember();
       return attempt;
     }
@@ -259,6 +275,7 @@ Dispatch FleetDispatcher::Attempt(int32_t workload, const model::Admission& admi
     ClusterAttempt attempt = TryCluster(workload, admission, requests, shape, c, detail, &worker_queue);
     ++d.tried;
     if (attempt.fits) {
+      d.attempts.ShareFailed(recent_failures_, kRecentFailureRuns);
       d.cluster = c.cluster;
       d.worker_local_queue = worker_queue;
       d.message = "The workload got reservation on \"" + c.cluster + "\"";
@@ -272,6 +289,7 @@ Dispatch FleetDispatcher::Attempt(int32_t workload, const model::Admission& admi
     }
     if (detail) d.attempts.push_back(std::move(attempt));
   }
+  d.attempts.ShareFailed(recent_failures_, kRecentFailureRuns);
   d.message = "no cluster fits: " + reasons;
   if (candidates.clusters.size() > kReasonsInMessage) {
     d.message += "; and " + std::to_string(candidates.clusters.size() - kReasonsInMessage) +
@@ -305,9 +323,7 @@ void FleetDispatcher::Release(int32_t workload) {
     FleetWorker& worker = workers_.at(*it->second.cluster);
     auto guests = worker.guests.find(workload);
     if (guests != worker.guests.end()) {
-      for (model::PodIndex p : guests->second) worker.scheduler->Unbind(p);
-      worker.spare_guests.insert(worker.spare_guests.end(), guests->second.begin(),
-                                 guests->second.end());
+      worker.guest_slots->Release(guests->second);
       worker.guests.erase(guests);
     }
     if (worker.probe != nullptr) worker.probe->Release(workload);

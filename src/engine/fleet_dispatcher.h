@@ -3,10 +3,11 @@
 // (fleet_checks.h), once the hub reserves its quota, the candidates are the check's clusters
 // (the Placement's selected clusters by score, or the MultiKueueConfig's clusters in order);
 // each is asked whether the workload fits there now (the worker's own Kueue quota through
-// queueing::QuotaProbe when it runs queues, its free capacity, and its nodes: every pod bound
-// at once on the worker's binding::Scheduler, gangs included), and the first that fits runs
-// it. A workload that fits nowhere keeps its hub reservation with the check Pending and the
-// reason per cluster, as MultiKueue's manager keeps it while it waits for a worker.
+// queueing::QuotaProbe when it runs queues, its free capacity, and its nodes: every pod
+// bound at once as guests of the worker's binding::Scheduler, GuestSlots in
+// gang_binding.h), and the first that fits runs it. A workload that fits nowhere keeps its
+// hub reservation with the check Pending and the reason per cluster, as MultiKueue's
+// manager keeps it while it waits for a worker.
 //
 // Implements queueing::PlacementOracle for the hub's admission run; workloads without a
 // fleet check go to the inner oracle (the hub's own binding, or none). Borrows everything;
@@ -14,7 +15,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -24,6 +27,7 @@
 
 #include "binding/scheduler.h"
 #include "engine/fleet_checks.h"
+#include "engine/gang_binding.h"
 #include "engine/placement_stage.h"
 #include "model/resources.h"
 #include "model/snapshot.h"
@@ -36,16 +40,15 @@ namespace berth::engine {
 // One member cluster as dispatch sees it.
 struct FleetWorker {
   std::string name;
-  // Its binding state after its own cycle; null when the input has no Nodes for it (then
-  // only ManagedCluster status.allocatable is known, and only totals are checked).
-  binding::Scheduler* scheduler = nullptr;
-  const model::Snapshot* snapshot = nullptr;  // the one `scheduler` was built on
+  // Its binding state after its own cycle, where hub workloads' pods bind as guests;
+  // nullopt when the input has no Nodes for it (then only ManagedCluster
+  // status.allocatable is known, and only totals are checked).
+  std::optional<GuestSlots> guest_slots;
+  const model::Snapshot* snapshot = nullptr;  // the one the scheduler was built on
   // Its Kueue quota after its own admission run; null when it runs no Kueue queues.
   std::unique_ptr<queueing::QuotaProbe> probe;
   bool has_capacity_data = false;
   model::ResourceVector free;  // cluster-wide free capacity, in ResourceVector units
-  // Guest pod slots (Scheduler::AddPod) not holding a pod now, for reuse.
-  std::vector<model::PodIndex> spare_guests;
   // Workload -> the guest pods bound here for it.
   std::map<int32_t, std::vector<model::PodIndex>> guests;
   // Shapes of workloads (queue, per-pod requests and scheduling constraints) that did not
@@ -72,6 +75,61 @@ struct ClusterAttempt {
   std::vector<std::pair<std::string, std::string>> pods;  // pod -> node, when it fits
 };
 
+// The attempts a Dispatch keeps, read like a vector: a run of failed attempts that may be
+// shared with other dispatches that failed the same way (in a large fleet every workload
+// passes over the same full clusters with the same reasons: 100,000 workloads would
+// otherwise hold two million equal attempts), then its own.
+class AttemptList {
+ public:
+  class const_iterator {
+   public:
+    using value_type = ClusterAttempt;
+    using difference_type = std::ptrdiff_t;
+    using reference = const ClusterAttempt&;
+    using pointer = const ClusterAttempt*;
+    using iterator_category = std::forward_iterator_tag;
+    const_iterator() = default;
+    const_iterator(const AttemptList* list, size_t at) : list_(list), at_(at) {}
+    reference operator*() const { return (*list_)[at_]; }
+    pointer operator->() const { return &(*list_)[at_]; }
+    const_iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    const_iterator operator++(int) {
+      const_iterator before = *this;
+      ++at_;
+      return before;
+    }
+    bool operator==(const const_iterator& o) const { return at_ == o.at_; }
+
+   private:
+    const AttemptList* list_ = nullptr;
+    size_t at_ = 0;
+  };
+
+  size_t size() const { return shared_size() + own_.size(); }
+  bool empty() const { return size() == 0; }
+  const ClusterAttempt& operator[](size_t i) const {
+    return i < shared_size() ? (*shared_)[i] : own_[i - shared_size()];
+  }
+  const ClusterAttempt& back() const { return (*this)[size() - 1]; }
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size()}; }
+  void push_back(ClusterAttempt attempt) { own_.push_back(std::move(attempt)); }
+
+  // Turns the own attempts (all failed) into a shared run: an equal run of `recent` when
+  // there is one, else a new one, which is added to `recent` (the last `keep` kept).
+  void ShareFailed(std::vector<std::shared_ptr<const std::vector<ClusterAttempt>>>& recent,
+                   size_t keep);
+
+ private:
+  size_t shared_size() const { return shared_ ? shared_->size() : 0; }
+
+  std::shared_ptr<const std::vector<ClusterAttempt>> shared_;
+  std::vector<ClusterAttempt> own_;
+};
+
 // Kueue's limit on status.nominatedClusterNames, and how many attempts a Dispatch keeps
 // with their reasons (a workload that fits nowhere in a fleet of thousands would otherwise
 // carry thousands).
@@ -84,7 +142,7 @@ struct Dispatch {
   // Every candidate, in the order tried (shared by every dispatch through the check).
   std::shared_ptr<const std::vector<std::string>> candidates;
   // The first kMaxDetailedAttempts candidates tried, and the one that fits.
-  std::vector<ClusterAttempt> attempts;
+  AttemptList attempts;
   int32_t tried = 0;  // candidates tried in all
   std::optional<std::string> cluster;    // the cluster that runs it
   // The worker's LocalQueue the objects go to (worker runs Kueue); nullopt: none.
@@ -114,6 +172,8 @@ class FleetDispatcher : public queueing::PlacementOracle {
 
   // By hub workload index; workloads released since are gone.
   const std::map<int32_t, Dispatch>& dispatches() const { return dispatches_; }
+  // Hands them over once dispatch is done (the plan keeps them; no copy).
+  std::map<int32_t, Dispatch> TakeDispatches() && { return std::move(dispatches_); }
 
  private:
   struct Candidate {
@@ -144,6 +204,8 @@ class FleetDispatcher : public queueing::PlacementOracle {
   std::map<const FleetCheck*, CandidateList> candidates_;
   std::map<int32_t, Dispatch> dispatches_;
   std::map<int32_t, model::ResourceVector> taken_;  // workload -> requests held on its cluster
+  // Runs of failed attempts recently kept, for the next dispatches to share.
+  std::vector<std::shared_ptr<const std::vector<ClusterAttempt>>> recent_failures_;
 };
 
 }  // namespace berth::engine

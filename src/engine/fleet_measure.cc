@@ -2,10 +2,7 @@
 
 #include <algorithm>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
-
-#include "binding/pod_resources.h"
 
 namespace berth::engine {
 namespace {
@@ -75,50 +72,33 @@ void AddDraGpus(const model::Snapshot& planned,
 }  // namespace
 
 std::map<std::string, ClusterMeasure, std::less<>> MeasureClusters(
-    const model::Snapshot& planned, const std::set<int32_t>& deleted) {
+    const model::Snapshot& planned, const std::vector<MemberBinding>& members) {
   std::map<std::string, ClusterMeasure, std::less<>> out;
-  // Free capacity per node, by node name within its cluster.
-  std::unordered_map<std::string, std::unordered_map<std::string, model::ResourceVector>> nodes;
   for (const model::Node& node : planned.nodes) {
-    ClusterMeasure& m = out[node.cluster];
-    AddCachedArtifacts(node, m.capacity.cached_artifacts);
-    if (node.unschedulable) continue;
-    nodes[node.cluster][node.meta.name] = node.allocatable;
-  }
-  const size_t num_resources = planned.resources.size();
-  for (size_t i = 0; i < planned.pods.size(); ++i) {
-    const model::Pod& pod = planned.pods[i];
-    if (pod.node_name.empty() || pod.IsTerminal() || deleted.count(static_cast<int32_t>(i)) != 0) {
-      continue;
-    }
-    auto cluster = nodes.find(pod.cluster);
-    if (cluster == nodes.end()) continue;
-    auto node = cluster->second.find(pod.node_name);
-    if (node == cluster->second.end()) continue;
-    const binding::PodResources r = binding::ComputePodResources(pod, num_resources);
-    model::ResourceVector requests;
-    for (size_t id = 0; id < r.requests.size(); ++id) {
-      if (r.requests[id] != 0) requests.Set(model::ResourceId{static_cast<uint16_t>(id)}, r.requests[id]);
-    }
-    node->second.Subtract(requests);
+    AddCachedArtifacts(node, out[node.cluster].capacity.cached_artifacts);
   }
   model::ResourceId gpu{};
   const bool has_gpu = planned.resources.Find(kGpuResource, &gpu);
-  for (const model::Node& node : planned.nodes) {
-    auto cluster = nodes.find(node.cluster);
-    if (cluster == nodes.end()) continue;
-    auto free = cluster->second.find(node.meta.name);
-    if (free == cluster->second.end()) continue;
-    ClusterMeasure& m = out[node.cluster];
-    m.free.Add(free->second);
-    if (!has_gpu) continue;
-    const int64_t total = node.allocatable.Get(gpu);
-    if (total <= 0) continue;
-    const int64_t left = std::max<int64_t>(0, free->second.Get(gpu));
-    auto product = node.meta.labels.find(kGpuProductLabel);
-    m.capacity.free_gpus_by_product[product == node.meta.labels.end() ? "" : product->second] += left;
-    m.capacity.free_gpus += left;
-    m.capacity.total_gpus += total;
+  for (const MemberBinding& member : members) {
+    const model::Snapshot& snapshot = member.part->snapshot();
+    for (size_t n = 0; n < snapshot.nodes.size(); ++n) {
+      const model::Node& node = snapshot.nodes[n];
+      if (node.unschedulable) continue;
+      // The scheduler's own rows: what its binds and unbinds left free, no pod re-read.
+      const model::ResourceVector free =
+          member.scheduler->NodeFree(model::NodeIndex{static_cast<int32_t>(n)});
+      ClusterMeasure& m = out[node.cluster];
+      m.free.Add(free);
+      if (!has_gpu) continue;
+      const int64_t total = node.allocatable.Get(gpu);
+      if (total <= 0) continue;
+      const int64_t left = std::max<int64_t>(0, free.Get(gpu));
+      auto product = node.meta.labels.find(kGpuProductLabel);
+      const std::string& name = product == node.meta.labels.end() ? "" : product->second;
+      m.capacity.free_gpus_by_product[name] += left;
+      m.capacity.free_gpus += left;
+      m.capacity.total_gpus += total;
+    }
   }
   AddDraGpus(planned, out);
   for (auto& [name, m] : out) {

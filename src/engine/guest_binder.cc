@@ -4,7 +4,6 @@
 #include <set>
 
 #include "engine/admitted_pods.h"
-#include "queueing/workload_info.h"
 
 namespace berth::engine {
 
@@ -13,45 +12,24 @@ GuestBinder::GuestBinder(const model::Snapshot& world, binding::Scheduler& sched
     : world_(world),
       scheduler_(scheduler),
       cluster_(std::move(cluster)),
-      on_node_(world.nodes.size()),
-      used_(world.nodes.size()) {
-  // Pods bound in the input take their share of their nodes (for the fill blockers).
-  std::unordered_map<std::string, int32_t> by_name;
-  for (size_t n = 0; n < world.nodes.size(); ++n) by_name[world.nodes[n].meta.name] = static_cast<int32_t>(n);
-  for (const model::Pod& pod : world.pods) {
-    if (!pod.IsBound() || pod.IsTerminal()) continue;
-    auto it = by_name.find(pod.node_name);
-    if (it != by_name.end()) Charge(it->second, pod, +1);
-  }
-}
-
-model::PodIndex GuestBinder::Slot(const model::Pod& pod) {
-  if (spare_.empty()) return scheduler_.AddPod(pod);
-  const model::PodIndex slot = spare_.back();
-  spare_.pop_back();
-  scheduler_.OverridePod(slot, pod);
-  return slot;
+      guests_(scheduler),
+      on_node_(world.nodes.size()) {
+  has_nodes_ = std::any_of(world.nodes.begin(), world.nodes.end(),
+                           [&](const model::Node& n) { return n.cluster == cluster_; });
 }
 
 bool GuestBinder::TryPlace(int32_t workload, const model::Admission& admission,
                            std::string* why) {
+  if (!has_nodes_) return true;
   const std::vector<model::Pod> pods =
       GuestPods(world_, workload, admission, cluster_, cluster_);
   if (pods.empty()) return true;
   std::vector<model::PodIndex> slots;
-  slots.reserve(pods.size());
-  for (const model::Pod& pod : pods) slots.push_back(Slot(pod));
-  binding::GangOutcome gang = scheduler_.ScheduleGang(slots);
+  const GangVerdict gang = guests_.Bind(pods, &slots);
   if (!gang.placed) {
-    spare_.insert(spare_.end(), slots.begin(), slots.end());
     if (why != nullptr) {
-      *why = "pods cannot be bound";
-      for (const model::PodDecision& d : gang.decisions) {
-        if (!d.node && !d.message.empty()) {
-          *why = d.message;
-          break;
-        }
-      }
+      const std::string_view message = gang.FirstMessage();
+      *why = message.empty() ? "pods cannot be bound" : std::string(message);
     }
     return false;
   }
@@ -59,12 +37,8 @@ bool GuestBinder::TryPlace(int32_t workload, const model::Admission& admission,
   placed.pods = std::move(slots);
   for (const model::PodDecision& d : gang.decisions) {
     if (!d.node) continue;
-    const size_t i = static_cast<size_t>(
-        std::find(placed.pods.begin(), placed.pods.end(), d.pod) - placed.pods.begin());
     placed.nodes.push_back(d.node->v);
-    placed.requests.push_back(pods[i]);
     ++on_node_[static_cast<size_t>(d.node->v)][workload];
-    Charge(d.node->v, pods[i], +1);
   }
   return true;
 }
@@ -72,13 +46,10 @@ bool GuestBinder::TryPlace(int32_t workload, const model::Admission& admission,
 void GuestBinder::Release(int32_t workload) {
   auto it = placed_.find(workload);
   if (it == placed_.end()) return;
-  for (model::PodIndex p : it->second.pods) scheduler_.Unbind(p);
-  spare_.insert(spare_.end(), it->second.pods.begin(), it->second.pods.end());
+  guests_.Release(it->second.pods);
   std::set<int32_t> nodes;
-  for (size_t i = 0; i < it->second.nodes.size(); ++i) {
-    const int32_t node = it->second.nodes[i];
+  for (int32_t node : it->second.nodes) {
     on_node_[static_cast<size_t>(node)].erase(workload);
-    Charge(node, it->second.requests[i], -1);
     nodes.insert(node);
   }
   placed_.erase(it);
@@ -103,8 +74,8 @@ GuestBinder::FreeSummary GuestBinder::Free(model::ResourceId resource) const {
   FreeSummary out;
   for (size_t n = 0; n < world_.nodes.size(); ++n) {
     if (world_.nodes[n].cluster != cluster_) continue;
-    const int64_t free =
-        std::max<int64_t>(0, world_.nodes[n].allocatable.Get(resource) - used_[n].Get(resource));
+    const int64_t free = std::max<int64_t>(
+        0, scheduler_.NodeFree(model::NodeIndex{static_cast<int32_t>(n)}).Get(resource));
     out.max_node = std::max(out.max_node, free);
     out.total += free;
   }
@@ -137,29 +108,14 @@ model::Pod GuestBinder::Blocker(int32_t node, const model::ResourceVector& reque
   return blocker;
 }
 
-void GuestBinder::Charge(int32_t node, const model::Pod& pod, int sign) {
-  model::ResourceVector& used = used_[static_cast<size_t>(node)];
-  for (const auto& [r, v] : queueing::PodRequests(pod)) used.Set(r, used.Get(r) + sign * v);
-}
-
 std::optional<model::PodIndex> GuestBinder::BindFill(int32_t node) {
-  const model::Node& n = world_.nodes[static_cast<size_t>(node)];
-  model::ResourceVector free = n.allocatable;
-  const model::ResourceVector& used = used_[static_cast<size_t>(node)];
+  // What the scheduler holds free there, none of it below 0.
+  model::ResourceVector free = scheduler_.NodeFree(model::NodeIndex{node});
   for (size_t r = 0; r < free.size(); ++r) {
     const model::ResourceId id{static_cast<uint16_t>(r)};
-    free.Set(id, std::max<int64_t>(0, free.Get(id) - used.Get(id)));
+    free.Set(id, std::max<int64_t>(0, free.Get(id)));
   }
-  const model::Pod blocker = Blocker(node, free);
-  const model::PodIndex slot = Slot(blocker);
-  const model::PodDecision d = scheduler_.ScheduleOne(slot);
-  if (!d.node) {
-    spare_.push_back(slot);
-    return std::nullopt;
-  }
-  Charge(node, blocker, +1);
-  specs_[slot.v] = blocker;
-  return slot;
+  return guests_.BindOne(Blocker(node, free));
 }
 
 void GuestBinder::Fill(int32_t node) {
@@ -171,38 +127,23 @@ void GuestBinder::Fill(int32_t node) {
 void GuestBinder::Unfill(int32_t node) {
   auto it = fills_.find(node);
   if (it == fills_.end() || --it->second.count > 0) return;
-  if (it->second.pod) Unplace(node, *it->second.pod);
+  if (it->second.pod) guests_.Release({*it->second.pod});
   fills_.erase(it);
-}
-
-void GuestBinder::Unplace(int32_t node, model::PodIndex slot) {
-  scheduler_.Unbind(slot);
-  auto spec = specs_.find(slot.v);
-  Charge(node, spec->second, -1);
-  specs_.erase(spec);
-  spare_.push_back(slot);
 }
 
 void GuestBinder::Refill(int32_t node) {
   auto it = fills_.find(node);
   if (it == fills_.end()) return;
-  if (it->second.pod) Unplace(node, *it->second.pod);
+  if (it->second.pod) guests_.Release({*it->second.pod});
   it->second.pod = BindFill(node);
 }
 
 bool GuestBinder::FillGpus(int32_t node, int32_t gpus, model::ResourceId gpu) {
   model::ResourceVector requests;
   requests.Set(gpu, gpus);
-  const model::Pod blocker = Blocker(node, requests);
-  const model::PodIndex slot = Slot(blocker);
-  const model::PodDecision d = scheduler_.ScheduleOne(slot);
-  if (!d.node) {
-    spare_.push_back(slot);
-    return false;
-  }
-  Charge(node, blocker, +1);
-  specs_[slot.v] = blocker;
-  gpu_fills_[node].push_back({gpus, slot});
+  const std::optional<model::PodIndex> slot = guests_.BindOne(Blocker(node, requests));
+  if (!slot) return false;
+  gpu_fills_[node].push_back({gpus, *slot});
   return true;
 }
 
@@ -212,7 +153,7 @@ void GuestBinder::UnfillGpus(int32_t node, int32_t gpus) {
   auto& list = it->second;
   auto one = std::find_if(list.begin(), list.end(), [&](const auto& e) { return e.first == gpus; });
   if (one == list.end()) return;
-  Unplace(node, one->second);
+  guests_.Release({one->second});
   list.erase(one);
 }
 

@@ -1,12 +1,14 @@
-// GuestBinder: binds the pods of admitted workloads for berth simulate (ClusterSim): a
-// workload's pods (GuestPods: its pod set templates with the flavors' node labels and
-// tolerations) are bound all or nothing by the cluster's own binding::Scheduler
-// (ScheduleGang: the same filters and scores as `berth plan`) and unbound when it ends or is
-// preempted. Pod slots of ended workloads are reused (Scheduler::OverridePod), so the
-// scheduler grows to the most pods ever running at once, not to every pod of a trace. It
-// knows which workloads run on each node (node failures, drains) and takes nodes or GPUs out
-// of service with blocker pods (the scheduler has no run-time cordon). Also a
-// queueing::PlacementOracle. Borrows the snapshot and the scheduler; one thread.
+// GuestBinder: berth simulate's kube-scheduler for one cluster (ClusterSim::binder()): the
+// pods of admitted workloads (GuestPods: their pod set templates with the flavors' node
+// labels and tolerations) are bound as one gang each (GuestSlots, gang_binding.h: the same
+// filters and scores as `berth plan`, all or nothing) and unbound when the workload ends or
+// is preempted; guest slots of ended workloads are reused, so the scheduler grows to the
+// most pods ever running at once, not to every pod of a trace. It knows which workloads run
+// on each node (node failures, drains) and takes nodes or GPUs out of service with blocker
+// pods (the scheduler has no run-time cordon). Free capacity is the scheduler's own
+// (Scheduler::NodeFree). A cluster without nodes only admits: TryPlace always succeeds and
+// nothing is placed. Also a queueing::PlacementOracle. Borrows the snapshot and the
+// scheduler; one thread.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "binding/scheduler.h"
+#include "engine/gang_binding.h"
 #include "model/snapshot.h"
 #include "queueing/placement_oracle.h"
 
@@ -26,6 +29,7 @@ class GuestBinder : public queueing::PlacementOracle {
  public:
   GuestBinder(const model::Snapshot& world, binding::Scheduler& scheduler, std::string cluster);
 
+  bool has_nodes() const { return has_nodes_; }
   bool TryPlace(int32_t workload, const model::Admission& admission, std::string* why) override;
   void Release(int32_t workload) override;
 
@@ -33,9 +37,9 @@ class GuestBinder : public queueing::PlacementOracle {
   const std::vector<int32_t>& NodesOf(int32_t workload) const;
   // Workloads with at least one pod on `node`, ascending. O(workloads there · log).
   std::vector<int32_t> WorkloadsOn(int32_t node) const;
-  // Free amount of `resource` on the most free node and over all nodes (allocatable minus
-  // what bound pods, blockers included, ask for): a necessary condition callers check before
-  // a gang attempt. O(nodes).
+  // Free amount of `resource` on the most free node and over all the cluster's nodes
+  // (Scheduler::NodeFree, not below 0 per node; blockers hold what they cover): a necessary
+  // condition callers check before a gang attempt. O(nodes).
   struct FreeSummary {
     int64_t max_node = 0;
     int64_t total = 0;
@@ -55,35 +59,30 @@ class GuestBinder : public queueing::PlacementOracle {
   void UnfillGpus(int32_t node, int32_t gpus);
 
  private:
-  model::PodIndex Slot(const model::Pod& pod);
   // A pod pinned to `node` asking for `requests`, tolerating everything.
   model::Pod Blocker(int32_t node, const model::ResourceVector& requests) const;
   // Binds a blocker of the node's free resources; returns its slot.
   std::optional<model::PodIndex> BindFill(int32_t node);
-  void Charge(int32_t node, const model::Pod& pod, int sign);
-  void Unplace(int32_t node, model::PodIndex slot);
   // Re-makes a filled node's blocker at what is free now.
   void Refill(int32_t node);
 
   const model::Snapshot& world_;
   binding::Scheduler& scheduler_;
   std::string cluster_;
-  std::vector<model::PodIndex> spare_;
+  bool has_nodes_ = false;
+  GuestSlots guests_;
   struct Placed {
     std::vector<model::PodIndex> pods;
-    std::vector<int32_t> nodes;          // per bound pod
-    std::vector<model::Pod> requests;    // per bound pod: its spec (what it takes)
+    std::vector<int32_t> nodes;  // per bound pod
   };
   std::unordered_map<int32_t, Placed> placed_;            // workload -> its bound pods
   std::vector<std::unordered_map<int32_t, int32_t>> on_node_;  // node -> workload -> pods
-  std::vector<model::ResourceVector> used_;  // node -> what bound pods ask for there
   struct FillState {
     int32_t count = 0;
     std::optional<model::PodIndex> pod;
   };
   std::unordered_map<int32_t, FillState> fills_;  // node -> its fill blocker
   std::unordered_map<int32_t, std::vector<std::pair<int32_t, model::PodIndex>>> gpu_fills_;
-  std::unordered_map<int64_t, model::Pod> specs_;  // slot -> the pod bound there (for Charge)
 };
 
 }  // namespace berth::engine

@@ -1,6 +1,6 @@
 // engine::ClusterSim (and the GuestBinder under it): one cluster's Kueue and kube-scheduler
 // kept across virtual time for berth simulate. Admission by quota through Submit / Schedule /
-// Finish; Bind places every pod of an admitted workload or none; Unbind frees; Fill and
+// Finish; Bind places every pod of an admitted workload or none; binder().Release frees; Fill and
 // FillGpus take capacity out of service (a failed or cordoned node, failed GPUs) and the
 // matching Unfill returns it; WorkloadsOn / NodesOf say who runs where.
 #include "engine/cluster_sim.h"
@@ -97,8 +97,8 @@ TEST(ClusterSimTest, KueueAdmitsByQuotaAndFinishFreesIt) {
   EXPECT_EQ(sim.admission(a)->cluster_queue, "cq");
   EXPECT_FALSE(sim.admission(b).has_value());
   // Admission is by quota only: nothing is bound until Bind.
-  EXPECT_TRUE(sim.NodesOf(a).empty());
-  EXPECT_TRUE(sim.WorkloadsOn(0).empty());
+  EXPECT_TRUE(sim.binder().NodesOf(a).empty());
+  EXPECT_TRUE(sim.binder().WorkloadsOn(0).empty());
   sim.Finish(a);
   const std::vector<SimChange> next = sim.Schedule(At(200), &cycles);
   ASSERT_EQ(next.size(), 1u);
@@ -116,32 +116,32 @@ TEST(ClusterSimTest, BindPlacesEveryPodOfAGangOrNone) {
   EXPECT_EQ(Sorted(Admit(sim, {small, gang, whole})), Sorted({small, gang, whole}));
 
   ASSERT_TRUE(sim.Bind(small));
-  ASSERT_EQ(sim.NodesOf(small).size(), 1u);
-  const int32_t taken = sim.NodesOf(small)[0];
+  ASSERT_EQ(sim.binder().NodesOf(small).size(), 1u);
+  const int32_t taken = sim.binder().NodesOf(small)[0];
   const int32_t free_node = 1 - taken;
   // Two whole nodes needed, one is free: nothing of the gang is bound.
   EXPECT_FALSE(sim.Bind(gang));
-  EXPECT_TRUE(sim.NodesOf(gang).empty());
-  EXPECT_TRUE(sim.WorkloadsOn(free_node).empty());
+  EXPECT_TRUE(sim.binder().NodesOf(gang).empty());
+  EXPECT_TRUE(sim.binder().WorkloadsOn(free_node).empty());
   // The free node is still whole: no pod of the gang was left on it.
   ASSERT_TRUE(sim.Bind(whole));
-  EXPECT_EQ(sim.NodesOf(whole), std::vector<int32_t>{free_node});
-  EXPECT_EQ(sim.WorkloadsOn(free_node), std::vector<int32_t>{whole});
-  EXPECT_EQ(sim.WorkloadsOn(taken), std::vector<int32_t>{small});
+  EXPECT_EQ(sim.binder().NodesOf(whole), std::vector<int32_t>{free_node});
+  EXPECT_EQ(sim.binder().WorkloadsOn(free_node), std::vector<int32_t>{whole});
+  EXPECT_EQ(sim.binder().WorkloadsOn(taken), std::vector<int32_t>{small});
 
   // Unbind frees both nodes: the gang takes one pod on each.
-  sim.Unbind(small);
-  sim.Unbind(whole);
-  EXPECT_TRUE(sim.NodesOf(small).empty());
-  EXPECT_TRUE(sim.WorkloadsOn(taken).empty());
+  sim.binder().Release(small);
+  sim.binder().Release(whole);
+  EXPECT_TRUE(sim.binder().NodesOf(small).empty());
+  EXPECT_TRUE(sim.binder().WorkloadsOn(taken).empty());
   ASSERT_TRUE(sim.Bind(gang));
-  EXPECT_EQ(Sorted(sim.NodesOf(gang)), (std::vector<int32_t>{0, 1}));
-  EXPECT_EQ(sim.WorkloadsOn(0), std::vector<int32_t>{gang});
-  EXPECT_EQ(sim.WorkloadsOn(1), std::vector<int32_t>{gang});
+  EXPECT_EQ(Sorted(sim.binder().NodesOf(gang)), (std::vector<int32_t>{0, 1}));
+  EXPECT_EQ(sim.binder().WorkloadsOn(0), std::vector<int32_t>{gang});
+  EXPECT_EQ(sim.binder().WorkloadsOn(1), std::vector<int32_t>{gang});
   // Unbinding twice is harmless.
-  sim.Unbind(gang);
-  sim.Unbind(gang);
-  EXPECT_TRUE(sim.WorkloadsOn(0).empty());
+  sim.binder().Release(gang);
+  sim.binder().Release(gang);
+  EXPECT_TRUE(sim.binder().WorkloadsOn(0).empty());
 }
 
 TEST(ClusterSimTest, BindNeedsAnAdmission) {
@@ -150,7 +150,7 @@ TEST(ClusterSimTest, BindNeedsAnAdmission) {
   core::Diagnostics diags;
   ClusterSim sim(k.snapshot, "default", std::nullopt, diags);
   EXPECT_FALSE(sim.Bind(w));  // never submitted
-  EXPECT_TRUE(sim.WorkloadsOn(0).empty());
+  EXPECT_TRUE(sim.binder().WorkloadsOn(0).empty());
 }
 
 TEST(ClusterSimTest, WorkloadsOnIsAscendingAndNodesOfHasOneEntryPerPod) {
@@ -164,8 +164,8 @@ TEST(ClusterSimTest, WorkloadsOnIsAscendingAndNodesOfHasOneEntryPerPod) {
   ASSERT_TRUE(sim.Bind(c));
   ASSERT_TRUE(sim.Bind(b));
   ASSERT_TRUE(sim.Bind(a));
-  EXPECT_EQ(sim.WorkloadsOn(0), (std::vector<int32_t>{a, b, c}));
-  EXPECT_EQ(sim.NodesOf(b), (std::vector<int32_t>{0, 0, 0}));
+  EXPECT_EQ(sim.binder().WorkloadsOn(0), (std::vector<int32_t>{a, b, c}));
+  EXPECT_EQ(sim.binder().NodesOf(b), (std::vector<int32_t>{0, 0, 0}));
 }
 
 TEST(ClusterSimTest, FillBlocksANodeUntilUnfill) {
@@ -176,19 +176,19 @@ TEST(ClusterSimTest, FillBlocksANodeUntilUnfill) {
   core::Diagnostics diags;
   ClusterSim sim(k.snapshot, "default", std::nullopt, diags);
   EXPECT_EQ(Admit(sim, {big, one, cpu_only}).size(), 3u);
-  sim.Fill(0);
+  sim.binder().Fill(0);
   ASSERT_TRUE(sim.Bind(big));
-  EXPECT_EQ(sim.NodesOf(big), std::vector<int32_t>{1});  // node 0 is out of service
+  EXPECT_EQ(sim.binder().NodesOf(big), std::vector<int32_t>{1});  // node 0 is out of service
   // Node 1 has no GPU left and node 0 is blocked: a GPU pod does not land. A CPU-only pod
   // goes to node 1, never to the blocked node 0.
   EXPECT_FALSE(sim.Bind(one));
   ASSERT_TRUE(sim.Bind(cpu_only));
-  EXPECT_EQ(sim.NodesOf(cpu_only), std::vector<int32_t>{1});
+  EXPECT_EQ(sim.binder().NodesOf(cpu_only), std::vector<int32_t>{1});
   // The blocker is not a workload.
-  EXPECT_TRUE(sim.WorkloadsOn(0).empty());
-  sim.Unfill(0);
+  EXPECT_TRUE(sim.binder().WorkloadsOn(0).empty());
+  sim.binder().Unfill(0);
   ASSERT_TRUE(sim.Bind(one));
-  EXPECT_EQ(sim.NodesOf(one), std::vector<int32_t>{0});
+  EXPECT_EQ(sim.binder().NodesOf(one), std::vector<int32_t>{0});
 }
 
 TEST(ClusterSimTest, FillIsCounted) {
@@ -197,16 +197,16 @@ TEST(ClusterSimTest, FillIsCounted) {
   core::Diagnostics diags;
   ClusterSim sim(k.snapshot, "default", std::nullopt, diags);
   EXPECT_EQ(Admit(sim, {w}).size(), 1u);
-  sim.Fill(0);  // failed
-  sim.Fill(0);  // and cordoned
+  sim.binder().Fill(0);  // failed
+  sim.binder().Fill(0);  // and cordoned
   EXPECT_FALSE(sim.Bind(w));
-  sim.Unfill(0);  // recovered, still cordoned
+  sim.binder().Unfill(0);  // recovered, still cordoned
   EXPECT_FALSE(sim.Bind(w));
-  sim.Unfill(0);
+  sim.binder().Unfill(0);
   EXPECT_TRUE(sim.Bind(w));
   // An Unfill without a Fill changes nothing.
-  sim.Unbind(w);
-  sim.Unfill(0);
+  sim.binder().Release(w);
+  sim.binder().Unfill(0);
   EXPECT_TRUE(sim.Bind(w));
 }
 
@@ -219,15 +219,15 @@ TEST(ClusterSimTest, FilledNodeStaysFullWhenItsWorkloadLeaves) {
   ClusterSim sim(k.snapshot, "default", std::nullopt, diags);
   EXPECT_EQ(Admit(sim, {running, gpu, cpu_only}).size(), 3u);
   ASSERT_TRUE(sim.Bind(running));
-  sim.Fill(0);  // cordon with a workload on it
-  EXPECT_EQ(sim.WorkloadsOn(0), std::vector<int32_t>{running});
+  sim.binder().Fill(0);  // cordon with a workload on it
+  EXPECT_EQ(sim.binder().WorkloadsOn(0), std::vector<int32_t>{running});
   EXPECT_FALSE(sim.Bind(gpu));
-  sim.Unbind(running);
+  sim.binder().Release(running);
   // What the workload left is taken by the fill too.
-  EXPECT_TRUE(sim.WorkloadsOn(0).empty());
+  EXPECT_TRUE(sim.binder().WorkloadsOn(0).empty());
   EXPECT_FALSE(sim.Bind(gpu));
   EXPECT_FALSE(sim.Bind(cpu_only));
-  sim.Unfill(0);
+  sim.binder().Unfill(0);
   EXPECT_TRUE(sim.Bind(gpu));
   EXPECT_TRUE(sim.Bind(cpu_only));
 }
@@ -242,14 +242,14 @@ TEST(ClusterSimTest, FillGpusTakesOnlyGpus) {
   model::ResourceId gpu;
   ASSERT_TRUE(k.snapshot.resources.Find(kGpu, &gpu));
   EXPECT_EQ(Admit(sim, {four, two, cpu_only}).size(), 3u);
-  ASSERT_TRUE(sim.FillGpus(0, 6, gpu));  // 2 of 8 left
+  ASSERT_TRUE(sim.binder().FillGpus(0, 6, gpu));  // 2 of 8 left
   EXPECT_FALSE(sim.Bind(four));
   ASSERT_TRUE(sim.Bind(two));
   EXPECT_TRUE(sim.Bind(cpu_only));  // CPU is still there
   // No GPU is free: more cannot be taken.
-  EXPECT_FALSE(sim.FillGpus(0, 1, gpu));
-  sim.Unbind(two);
-  sim.UnfillGpus(0, 6);
+  EXPECT_FALSE(sim.binder().FillGpus(0, 1, gpu));
+  sim.binder().Release(two);
+  sim.binder().UnfillGpus(0, 6);
   EXPECT_TRUE(sim.Bind(four));
   EXPECT_TRUE(sim.Bind(two));
 }
@@ -265,8 +265,8 @@ TEST(ClusterSimTest, ClusterWithoutNodesOnlyAdmits) {
   EXPECT_FALSE(sim.has_nodes());
   EXPECT_EQ(Admit(sim, {w}), std::vector<int32_t>{w});
   EXPECT_TRUE(sim.Bind(w));
-  EXPECT_TRUE(sim.NodesOf(w).empty());
-  EXPECT_TRUE(sim.WorkloadsOn(0).empty());
+  EXPECT_TRUE(sim.binder().NodesOf(w).empty());
+  EXPECT_TRUE(sim.binder().WorkloadsOn(0).empty());
 }
 
 }  // namespace

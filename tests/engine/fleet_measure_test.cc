@@ -1,12 +1,17 @@
-// MeasureClusters: each member cluster's free capacity after its own cycle: allocatable of
-// schedulable nodes minus the requests of pods bound there (finished and deleted pods hold
-// nothing), free GPUs per product from device-plugin counts and from NVIDIA DRA devices no
-// claim holds, and the artifacts cached on its nodes.
+// MeasureClusters: each member cluster's free capacity after its own cycle, read from its
+// scheduler: allocatable of schedulable nodes minus the requests of pods bound there
+// (finished pods and pods the cycle unbound hold nothing), free GPUs per product from
+// device-plugin counts and from NVIDIA DRA devices no claim holds, and the artifacts cached
+// on its nodes.
 #include <gtest/gtest.h>
 
-#include <set>
+#include <map>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "binding/scheduler.h"
+#include "engine/cluster_part.h"
 #include "engine/fleet_measure.h"
 #include "support/model_builders.h"
 
@@ -17,6 +22,35 @@ using berth::testing::kGi;
 using berth::testing::NodeBuilder;
 using berth::testing::PodBuilder;
 using berth::testing::SnapshotBuilder;
+
+// Each cluster's part and scheduler, as RunFleet has them after the member cycles; the
+// pods in `unbound` (whole indices) were deleted by the cycle, which unbinds them.
+class Members {
+ public:
+  Members(const model::Snapshot& s, const std::vector<int32_t>& unbound)
+      : parts_(SplitByCluster(s)) {
+    for (const ClusterPart& part : parts_) {
+      schedulers_.push_back(
+          std::make_unique<binding::Scheduler>(part.snapshot(), model::SchedulerConfig{}));
+      for (int32_t p : unbound) {
+        if (auto local = part.ToLocal(model::PodIndex{p})) schedulers_.back()->Unbind(*local);
+      }
+      members_.push_back({&part, schedulers_.back().get()});
+    }
+  }
+  const std::vector<MemberBinding>& members() const { return members_; }
+
+ private:
+  std::vector<ClusterPart> parts_;
+  std::vector<std::unique_ptr<binding::Scheduler>> schedulers_;
+  std::vector<MemberBinding> members_;
+};
+
+std::map<std::string, ClusterMeasure, std::less<>> Measure(
+    const model::Snapshot& s, const std::vector<int32_t>& unbound) {
+  const Members members(s, unbound);
+  return MeasureClusters(s, members.members());
+}
 
 model::Snapshot TwoClusters() {
   SnapshotBuilder b;
@@ -38,8 +72,8 @@ model::Snapshot TwoClusters() {
 
 TEST(FleetMeasureTest, FreeCapacityIsAllocatableLessBoundPodsOnSchedulableNodes) {
   const model::Snapshot s = TwoClusters();
-  // Pod "gone" (index 2) was deleted by the cycle: it holds nothing.
-  const auto measures = MeasureClusters(s, {2});
+  // Pod "gone" (index 2) was deleted by the cycle (unbound): it holds nothing.
+  const auto measures = Measure(s, {2});
   const ClusterMeasure& a = measures.at("a");
   EXPECT_EQ(a.capacity.free_milli.at("cpu"), 14000);  // a3 is unschedulable
   EXPECT_EQ(a.capacity.free_gpus, 13);
@@ -50,7 +84,8 @@ TEST(FleetMeasureTest, FreeCapacityIsAllocatableLessBoundPodsOnSchedulableNodes)
 }
 
 TEST(FleetMeasureTest, CachedArtifactsComeFromNodeLabels) {
-  const auto measures = MeasureClusters(TwoClusters(), {});
+  const model::Snapshot s = TwoClusters();
+  const auto measures = Measure(s, {});
   const auto& cached = measures.at("a").capacity.cached_artifacts;
   EXPECT_EQ(cached.count("model/llama"), 1u);
   // Fluid's label does not separate namespace from name: every split is recorded.
@@ -85,7 +120,7 @@ TEST(FleetMeasureTest, DraGpusCountUnlessAClaimHoldsThem) {
   claim.allocation.emplace();
   claim.allocation->results.push_back({"gpu", kDraGpuDriver, "b1", "gpu-2", false, {}, "", {}});
   s.resource_claims.push_back(claim);
-  const auto measures = MeasureClusters(s, {});
+  const auto measures = Measure(s, {});
   const ClusterMeasure& b = measures.at("b");
   EXPECT_EQ(b.capacity.total_gpus, 4);  // the MIG partition is not another GPU
   EXPECT_EQ(b.capacity.free_gpus, 3);

@@ -270,9 +270,9 @@ void Replay::BuildPools() {
 void Replay::SetNodeService(int32_t node, bool in_service) {
   const size_t n = static_cast<size_t>(node);
   if (!in_service) {
-    if (out_of_service_[n]++ == 0) cluster_->Fill(node);
+    if (out_of_service_[n]++ == 0) cluster_->binder().Fill(node);
   } else if (out_of_service_[n] > 0 && --out_of_service_[n] == 0) {
-    cluster_->Unfill(node);
+    cluster_->binder().Unfill(node);
     freed_ = true;
   }
 }
@@ -342,7 +342,7 @@ void Replay::Stop(int32_t j) {
   loop_.Cancel(job.completion);
   allocated_gpu_milli_ -= job.gpu_milli;
   if (cluster_->has_nodes()) {
-    cluster_->Unbind(job.wl);
+    cluster_->binder().Release(job.wl);
     freed_ = true;
   }
 }
@@ -360,8 +360,8 @@ void Replay::Start(int32_t j) {
     if (it != flavors.end()) job.flavor = it->second;
   }
   job.gpu_model.clear();
-  if (!cluster_->NodesOf(job.wl).empty()) {
-    const int32_t node = cluster_->NodesOf(job.wl).front();
+  if (!cluster_->binder().NodesOf(job.wl).empty()) {
+    const int32_t node = cluster_->binder().NodesOf(job.wl).front();
     const auto& labels = world_.nodes[static_cast<size_t>(node)].meta.labels;
     auto it = labels.find(kGpuProductLabel);
     if (it != labels.end()) job.gpu_model = it->second;
@@ -388,7 +388,7 @@ void Replay::StartWaiting() {
   std::set<std::string> failed_shapes;
   // What binding could place at best in this pass (free GPUs only shrink during it): a gang
   // that asks for more is not tried.
-  const engine::ClusterSim::Free free = cluster_->FreeOf(gpu_);
+  const engine::GuestBinder::FreeSummary free = cluster_->binder().Free(gpu_);
   for (int32_t j : order) {
     Job& job = jobs_[static_cast<size_t>(j)];
     if (!job.waiting) continue;
@@ -455,7 +455,7 @@ void Replay::FailJobsOn(const std::vector<int32_t>& nodes, const std::string& wh
                         bool gpu_only) {
   std::set<int32_t> hit;
   for (int32_t n : nodes) {
-    for (int32_t wl : cluster_->WorkloadsOn(n)) hit.insert(wl);
+    for (int32_t wl : cluster_->binder().WorkloadsOn(n)) hit.insert(wl);
   }
   const FailureIndex cause = metrics_->RecordFailureEvent(loop_.now_ms(), what);
   const model::KueueConfig* config = world_.kueue_config ? &*world_.kueue_config : nullptr;
@@ -493,7 +493,7 @@ void Replay::DrainWave(int32_t a) {
   std::vector<int32_t> running;
   std::set<int32_t> seen;
   for (int32_t n : r.nodes) {
-    for (int32_t wl : cluster_->WorkloadsOn(n)) {
+    for (int32_t wl : cluster_->binder().WorkloadsOn(n)) {
       if (seen.insert(wl).second) running.push_back(wl);
     }
   }
@@ -502,7 +502,7 @@ void Replay::DrainWave(int32_t a) {
     // fill takes over from the cordon.
     for (int32_t n : r.nodes) {
       SetNodeService(n, false);
-      cluster_->Unfill(n);
+      cluster_->binder().Unfill(n);
     }
     draining_.erase(a);
     return;
@@ -552,7 +552,7 @@ void Replay::Handle(const Event& event) {
             // The binding model has no GPU identity: the failed GPUs are held by a blocker
             // pod (the node's GPU jobs failed first, so they are free).
             gpus_lost_[static_cast<size_t>(n)] += r.action.gpus;
-            cluster_->FillGpus(n, r.action.gpus, gpu_);
+            cluster_->binder().FillGpus(n, r.action.gpus, gpu_);
           }
           if (r.action.recover_after_ms > 0) {
             loop_.ScheduleAfter(r.action.recover_after_ms, GpuRecoveryEvent{e.node, r.action.gpus});
@@ -560,7 +560,7 @@ void Replay::Handle(const Event& event) {
         } else if constexpr (std::is_same_v<E, GpuRecoveryEvent>) {
           for (int32_t n : actions_[static_cast<size_t>(e.node.v)].nodes) {
             gpus_lost_[static_cast<size_t>(n)] -= e.gpu;
-            cluster_->UnfillGpus(n, e.gpu);
+            cluster_->binder().UnfillGpus(n, e.gpu);
           }
           freed_ = true;
         } else if constexpr (std::is_same_v<E, DrainEvent>) {
@@ -568,7 +568,7 @@ void Replay::Handle(const Event& event) {
           if (draining_.insert(e.pool.v).second) {
             // First wave: cordon (nothing new lands), schedule the uncordon.
             for (int32_t n : r.nodes) {
-              cluster_->Fill(n);
+              cluster_->binder().Fill(n);
             }
             if (r.action.duration_ms > 0) {
               loop_.ScheduleAfter(r.action.duration_ms, UncordonEvent{e.pool});
@@ -582,7 +582,7 @@ void Replay::Handle(const Event& event) {
             if (emptied) {
               SetNodeService(n, true);
             } else {
-              cluster_->Unfill(n);  // the cordon
+              cluster_->binder().Unfill(n);  // the cordon
             }
           }
           freed_ = true;
