@@ -14,7 +14,8 @@ core::Result<std::vector<uint64_t>> ParseSeedList(const std::string& text) {
   size_t pos = 0;
   while (pos <= text.size()) {
     const size_t comma = text.find(',', pos);
-    const std::string part = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    const std::string part =
+        text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     auto number = [&](const std::string& s) -> core::Result<uint64_t> {
       if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 18) {
         return core::InvalidArgument("--seeds: \"" + part + "\" is not a seed or a range A-B");
@@ -45,11 +46,11 @@ core::Result<std::vector<uint64_t>> ParseSeedList(const std::string& text) {
 core::Result<OpenbRunsResult> RunOpenbGrid(const gpushare::OpenbTrace& trace,
                                            const OpenbRunOptions& options) {
   struct Job {
-    gpushare::Policy policy;
+    gpu::Policy policy;
     uint64_t seed;
   };
   std::vector<Job> jobs;
-  for (gpushare::Policy p : options.policies) {
+  for (gpu::Policy p : options.policies) {
     for (uint64_t s : options.seeds) jobs.push_back({p, s});
   }
   std::vector<core::Result<gpushare::ReplayResult>> results(
@@ -76,17 +77,19 @@ core::Result<OpenbRunsResult> RunOpenbGrid(const gpushare::OpenbTrace& trace,
     const gpushare::ReplayResult& r = *results[j];
     out.events += r.events;
     report::RunReport run;
-    run.policy = std::string(gpushare::PolicyName(r.policy));
+    run.policy = std::string(gpu::PolicyName(r.policy));
     run.seed = r.seed;
     run.trace = options.trace_name;
     run.allocation_pct_by_arrived_pct = r.allocation_pct_by_arrived_pct;
     if (!std::isnan(r.unallocated_pct_at_100)) {
       run.extra_metrics.push_back({"unallocated_gpu_pct_at_arrived_100", r.unallocated_pct_at_100});
     }
-    if (auto it = r.frag_amount_pct_by_arrived_pct.find(100); it != r.frag_amount_pct_by_arrived_pct.end()) {
+    if (auto it = r.frag_amount_pct_by_arrived_pct.find(100);
+        it != r.frag_amount_pct_by_arrived_pct.end()) {
       run.extra_metrics.push_back({"frag_amount_pct_at_arrived_100", it->second});
     }
-    if (auto it = r.frag_rate_pct_by_arrived_pct.find(100); it != r.frag_rate_pct_by_arrived_pct.end()) {
+    if (auto it = r.frag_rate_pct_by_arrived_pct.find(100);
+        it != r.frag_rate_pct_by_arrived_pct.end()) {
       run.extra_metrics.push_back({"frag_rate_pct_at_arrived_100", it->second});
     }
     run.extra_metrics.push_back({"final_allocation_pct", r.final_allocation_pct});
