@@ -25,7 +25,7 @@ gpu::FractionRequest RequestFor(const gpu::GpuPortion& portion, int64_t gpu_memo
 }  // namespace
 
 gpu::FractionLedger LedgerWithout(const gpu::FractionLedger& ledger, model::PodIndex pod,
-                                  int32_t* released) {
+                                      int32_t* released) {
   *released = 0;
   // FractionLedger has no removal; rebuilding it through Apply() replays the same sums in
   // the same GPU order, which is what removal would leave.

@@ -16,6 +16,6 @@ namespace berth::binding {
 
 // `*released`: how many GPUs stopped being reserved. O(holders on the node).
 gpu::FractionLedger LedgerWithout(const gpu::FractionLedger& ledger, model::PodIndex pod,
-                                  int32_t* released);
+                                      int32_t* released);
 
 }  // namespace berth::binding

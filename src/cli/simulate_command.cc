@@ -1,13 +1,13 @@
 #include "cli/simulate_command.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
+
+#include <unistd.h>
 
 #include "binding/gpu_share_names.h"
 #include "cli/exit_code.h"
@@ -21,9 +21,9 @@
 #include "sim/replay/queue_replay.h"
 #include "sim/replay/scenario_file.h"
 #include "sim/report/progress_bar.h"
-#include "sim/trace/internal/fields.h"
 #include "sim/trace/queued_trace.h"
 #include "sim/trace/reader.h"
+#include "sim/trace/internal/fields.h"
 #include "sim/trace/tenant_mapping.h"
 
 namespace berth::cli {
@@ -54,8 +54,7 @@ std::vector<std::string> SplitList(const std::string& text) {
   size_t pos = 0;
   while (pos <= text.size()) {
     const size_t comma = text.find(',', pos);
-    std::string part =
-        text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    std::string part = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     if (!part.empty()) out.push_back(part);
     if (comma == std::string::npos) break;
     pos = comma + 1;
@@ -89,9 +88,9 @@ core::Result<model::SchedulerConfig> QueuedPolicyConfig(const model::Snapshot& f
     return engine::EffectiveSchedulerConfig(fleet, plan);
   }
   static const std::map<std::string, std::string_view> kGpuShare = {
-      {"random", binding::kGpuShareRandom},         {"dotprod", binding::kGpuShareDotProd},
+      {"random", binding::kGpuShareRandom},   {"dotprod", binding::kGpuShareDotProd},
       {"clustering", binding::kGpuShareClustering}, {"packing", binding::kGpuSharePacking},
-      {"bestfit", binding::kGpuShareBestFit},       {"fgd", binding::kGpuShareFgd}};
+      {"bestfit", binding::kGpuShareBestFit}, {"fgd", binding::kGpuShareFgd}};
   auto it = kGpuShare.find(policy);
   if (it == kGpuShare.end()) {
     return core::InvalidArgument(
@@ -214,13 +213,13 @@ int RunQueued(const SimulateFlags& flags, sim::TraceFormat format,
       if (lq.cluster == cluster) queues.push_back(&lq);
     }
     if (queues.size() != 1) {
-      return Fail(
-          core::InvalidArgument("the fleet's cluster \"" + cluster + "\" has " +
-                                std::to_string(queues.size()) +
-                                " LocalQueues: say which queue each tenant's jobs go to with "
-                                "--tenant-queues FILE or --tenant-queue TENANT=NAMESPACE/QUEUE "
-                                "(TENANT * for every other tenant)"),
-          err);
+      return Fail(core::InvalidArgument(
+                      "the fleet's cluster \"" + cluster + "\" has " +
+                      std::to_string(queues.size()) +
+                      " LocalQueues: say which queue each tenant's jobs go to with "
+                      "--tenant-queues FILE or --tenant-queue TENANT=NAMESPACE/QUEUE "
+                      "(TENANT * for every other tenant)"),
+                  err);
     }
     mapping.SetDefault({queues[0]->meta.namespace_, queues[0]->meta.name});
   }
@@ -288,10 +287,9 @@ int RunQueued(const SimulateFlags& flags, sim::TraceFormat format,
   bar.Finish();
   PrintDiagnostics(WithSourceFiles(diags, input->documents), err);
   out << "Replay of " << queued->jobs.size() << " jobs (" << queued->name << ") on cluster \""
-      << cluster << "\" through its Kueue queues"
-      << (actions.empty() ? "" : " with the scenario's events") << "\n\n";
-  TextTable table =
-      HeadedTable({"POLICY", "FINISHED", "PENDING", "WAIT MEAN", "WAIT P95", "JCT MEAN",
+      << cluster << "\" through its Kueue queues" << (actions.empty() ? "" : " with the scenario's events")
+      << "\n\n";
+  TextTable table = HeadedTable({"POLICY", "FINISHED", "PENDING", "WAIT MEAN", "WAIT P95", "JCT MEAN",
                    "GPU ALLOC %", "PREEMPTIONS", "FAILURES", "GPU-H LOST"});
   for (size_t i = 0; i < runs.size(); ++i) {
     const sim::RunMetrics& m = runs[i].metrics;
@@ -303,8 +301,7 @@ int RunQueued(const SimulateFlags& flags, sim::TraceFormat format,
     // Wall time differs run to run: only on a terminal, never in the output files compare.
     if (isatty(2)) {
       err << runs[i].policy << ": " << stats[i].events << " events in " << Fixed(stats[i].wall_s, 2)
-          << " s ("
-          << Fixed(static_cast<double>(stats[i].events) / std::max(1e-9, stats[i].wall_s), 0)
+          << " s (" << Fixed(static_cast<double>(stats[i].events) / std::max(1e-9, stats[i].wall_s), 0)
           << " events/s)\n";
     }
   }
@@ -312,10 +309,9 @@ int RunQueued(const SimulateFlags& flags, sim::TraceFormat format,
   if (!actions.empty()) {
     for (const sim::report::RunReport& run : runs) {
       const sim::RunMetrics& m = run.metrics;
-      out << "\n"
-          << run.policy << ": " << m.failure_events.size() << " failure events, "
-          << Fixed(m.failure_gpu_hours_lost) << " GPU-hours to rerun, " << m.jobs_not_recovered
-          << " jobs never came back";
+      out << "\n" << run.policy << ": " << m.failure_events.size() << " failure events, "
+          << Fixed(m.failure_gpu_hours_lost) << " GPU-hours to rerun, "
+          << m.jobs_not_recovered << " jobs never came back";
       if (m.failure_recovery_s.count > 0) {
         out << ", time to recover mean " << Human(m.failure_recovery_s.mean) << " (max "
             << Human(m.failure_recovery_s.max) << ")";
@@ -346,8 +342,7 @@ int RunSimulateCommand(const SimulateFlags& given, std::ostream& out, std::ostre
     if (flags.tenant_queues.empty()) flags.tenant_queues = scenario->tenant_queues;
     if (flags.tenant_queue.empty()) flags.tenant_queue = scenario->tenant_queue;
     if (flags.cluster.empty()) flags.cluster = scenario->cluster;
-    if (flags.until.empty() && scenario->until_s)
-      flags.until = std::to_string(*scenario->until_s) + "s";
+    if (flags.until.empty() && scenario->until_s) flags.until = std::to_string(*scenario->until_s) + "s";
     if (scenario->metrics_interval_s && given.interval == "60s") {
       flags.interval = std::to_string(*scenario->metrics_interval_s) + "s";
     }
@@ -357,8 +352,8 @@ int RunSimulateCommand(const SimulateFlags& given, std::ostream& out, std::ostre
     actions = std::move(scenario->actions);
   }
   if (flags.fleet.empty() || flags.trace.empty()) {
-    return Fail(
-        core::InvalidArgument("give --fleet and --trace (or a --scenario file naming them)"), err);
+    return Fail(core::InvalidArgument("give --fleet and --trace (or a --scenario file naming them)"),
+                err);
   }
   if (flags.max_gpus_per_pod < 1) {
     return Fail(core::InvalidArgument("--max-gpus-per-pod must be at least 1"), err);
@@ -385,8 +380,7 @@ int RunSimulateCommand(const SimulateFlags& given, std::ostream& out, std::ostre
     format = *detected;
   } else {
     auto f = sim::ParseTraceFormat(flags.format);
-    if (!f)
-      return Fail(core::InvalidArgument("--format: " + f.error().message() + " (or openb)"), err);
+    if (!f) return Fail(core::InvalidArgument("--format: " + f.error().message() + " (or openb)"), err);
     format = *f;
   }
   return RunQueued(flags, format, actions, out, err);

@@ -14,8 +14,7 @@ core::Result<std::vector<uint64_t>> ParseSeedList(const std::string& text) {
   size_t pos = 0;
   while (pos <= text.size()) {
     const size_t comma = text.find(',', pos);
-    const std::string part =
-        text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    const std::string part = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     auto number = [&](const std::string& s) -> core::Result<uint64_t> {
       if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 18) {
         return core::InvalidArgument("--seeds: \"" + part + "\" is not a seed or a range A-B");
@@ -84,12 +83,10 @@ core::Result<OpenbRunsResult> RunOpenbGrid(const gpushare::OpenbTrace& trace,
     if (!std::isnan(r.unallocated_pct_at_100)) {
       run.extra_metrics.push_back({"unallocated_gpu_pct_at_arrived_100", r.unallocated_pct_at_100});
     }
-    if (auto it = r.frag_amount_pct_by_arrived_pct.find(100);
-        it != r.frag_amount_pct_by_arrived_pct.end()) {
+    if (auto it = r.frag_amount_pct_by_arrived_pct.find(100); it != r.frag_amount_pct_by_arrived_pct.end()) {
       run.extra_metrics.push_back({"frag_amount_pct_at_arrived_100", it->second});
     }
-    if (auto it = r.frag_rate_pct_by_arrived_pct.find(100);
-        it != r.frag_rate_pct_by_arrived_pct.end()) {
+    if (auto it = r.frag_rate_pct_by_arrived_pct.find(100); it != r.frag_rate_pct_by_arrived_pct.end()) {
       run.extra_metrics.push_back({"frag_rate_pct_at_arrived_100", it->second});
     }
     run.extra_metrics.push_back({"final_allocation_pct", r.final_allocation_pct});

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "core/result.h"
-#include "gpu/policy.h"
 #include "sim/gpushare/openb_trace.h"
+#include "gpu/policy.h"
 #include "sim/report/run_report.h"
 
 namespace berth::sim {
