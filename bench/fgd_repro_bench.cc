@@ -35,14 +35,14 @@
 #include <utility>
 #include <vector>
 
+#include "gpu/policy.h"
 #include "sim/gpushare/openb_reader.h"
-#include "sim/gpushare/policy.h"
 #include "sim/gpushare/replay.h"
 
 namespace berth::bench {
 namespace {
 
-using sim::gpushare::Policy;
+using gpu::Policy;
 
 // The paper's 17 trace variants (generate_run_scripts.py FILELIST).
 constexpr std::array<const char*, 17> kPaperTraces = {
@@ -148,7 +148,7 @@ Flags ParseFlags(int argc, char** argv) {
     flags.expected = flags.data + "/fgd-expected-results/summary_unallocated_gpu_pct.csv";
   }
   flags.seeds = ParseSeeds(seeds);
-  core::Result<std::vector<Policy>> parsed = sim::gpushare::ParsePolicyList(policies);
+  core::Result<std::vector<Policy>> parsed = gpu::ParsePolicyList(policies);
   if (!parsed.has_value()) Usage(parsed.error().ToString());
   flags.policies = std::move(parsed).value();
   return flags;
@@ -184,8 +184,8 @@ PublishedTable ReadPublished(const std::string& path) {
     if (cells.size() != header.size() || cells[0] != "100") continue;
     std::string trace = cells[1];
     if (trace.rfind("openb_pod_list_", 0) == 0) trace = trace.substr(15);
-    for (Policy policy : sim::gpushare::kAllPolicies) {
-      const std::string paper(sim::gpushare::PolicyPaperName(policy));
+    for (Policy policy : gpu::kAllPolicies) {
+      const std::string paper(gpu::PolicyPaperName(policy));
       Published published;
       for (size_t c = 2; c < header.size(); ++c) {
         if (header[c] == "mean_" + paper) published.mean = std::atof(cells[c].c_str());
@@ -225,13 +225,13 @@ long PeakRssKib() {
 }
 
 int Run(const Flags& flags) {
-  sim::gpushare::GpuModelTable models;
+  gpu::GpuModelTable models;
   const sim::gpushare::CsvReadOptions strict;
   const std::string node_path = flags.trace_dir + "/openb_node_list_gpu_node.csv";
   core::Result<sim::gpushare::NodeList> nodes =
       sim::gpushare::ReadOpenbNodes(node_path, models, strict);
   if (!nodes.has_value()) Usage(nodes.error().ToString());
-  std::vector<std::vector<sim::gpushare::PodSpec>> traces;
+  std::vector<std::vector<gpu::PodSpec>> traces;
   for (const std::string& trace : flags.traces) {
     core::Result<sim::gpushare::PodList> pods = sim::gpushare::ReadOpenbPods(
         flags.trace_dir + "/openb_pod_list_" + trace + ".csv", models, strict);
@@ -308,7 +308,7 @@ int Run(const Flags& flags) {
     for (size_t j = 0; j < jobs.size(); ++j) {
       std::array<char, 64> cell{};
       std::snprintf(cell.data(), cell.size(), "%.17g", results[j].unallocated_pct_at_100);
-      out << flags.traces[jobs[j].trace] << ',' << sim::gpushare::PolicyName(jobs[j].policy) << ','
+      out << flags.traces[jobs[j].trace] << ',' << gpu::PolicyName(jobs[j].policy) << ','
           << jobs[j].seed << ',' << cell.data() << ',' << results[j].placed << ','
           << results[j].failed << '\n';
     }
@@ -336,7 +336,7 @@ int Run(const Flags& flags) {
                     std::isnan(sd) ? 0 : sd);
       if (it == published.end() || std::isnan(it->second.mean)) {
         std::printf("%-12s %-11s %16s %15s\n", flags.traces[t].c_str(),
-                    std::string(sim::gpushare::PolicyName(policy)).c_str(), berth_cell.data(), "-");
+                    std::string(gpu::PolicyName(policy)).c_str(), berth_cell.data(), "-");
         continue;
       }
       const Published& paper = it->second;
@@ -347,7 +347,7 @@ int Run(const Flags& flags) {
       std::array<char, 32> paper_cell{};
       std::snprintf(paper_cell.data(), paper_cell.size(), "%.2f ± %.2f", paper.mean, paper.sd);
       std::printf("%-12s %-11s %16s %16s %+7.1f  %s\n", flags.traces[t].c_str(),
-                  std::string(sim::gpushare::PolicyName(policy)).c_str(), berth_cell.data(),
+                  std::string(gpu::PolicyName(policy)).c_str(), berth_cell.data(),
                   paper_cell.data(), z, within ? "yes" : "NO");
     }
   }
@@ -390,7 +390,7 @@ int Run(const Flags& flags) {
     for (int t = 0; t < static_cast<int>(traces.size()); ++t) {
       for (Policy policy : flags.policies) {
         std::printf("%s %s:", flags.traces[t].c_str(),
-                    std::string(sim::gpushare::PolicyName(policy)).c_str());
+                    std::string(gpu::PolicyName(policy)).c_str());
         for (int pct : {0, 50, 80, 90, 100, 130}) {
           std::vector<double> a, f, r;
           for (size_t j = 0; j < jobs.size(); ++j) {

@@ -2,16 +2,17 @@
 
 #include <algorithm>
 
+#include "binding/gpu_fraction_placer.h"
 #include "binding/ledger_release.h"
 #include "core/check.h"
-#include "devices/gpu_inventory.h"
+#include "gpu/gpu_inventory.h"
 
 namespace berth::binding {
 
 ClusterState::ClusterState(const model::Snapshot& snapshot, const ResourceTable& resources)
     : width_(resources.size()), gpu_fractions_(snapshot) {
   model::ResourceId gpu;
-  if (resources.Find(devices::kResourceGpu, &gpu)) gpu_ = gpu;
+  if (resources.Find(gpu::kResourceGpu, &gpu)) gpu_ = gpu;
   size_t n = snapshot.nodes.size();
   nodes_.reserve(n);
   allocatable_.assign(n * width_, 0);
@@ -57,6 +58,13 @@ std::optional<model::NodeIndex> ClusterState::FindNode(std::string_view name) co
 void ClusterState::AddPod(model::PodIndex pod, model::NodeIndex node, const PodInfo& info) {
   size_t i = idx(node);
   int64_t* row = &requested_[i * width_];
+  // A GpuFractionPlacer reads the node as the pod found it, before its requests count.
+  std::optional<std::vector<int32_t>> placed;
+  if (fraction_placer_ != nullptr && info.gpu_fraction.has_value() && gpu_fractions_.active() &&
+      gpu_.has_value()) {
+    placed = fraction_placer_->Choose(pod, node, info,
+                                      allocatable_[i * width_ + gpu_->v] - row[gpu_->v]);
+  }
   for (size_t r = 0; r < width_; ++r) row[r] += info.resources.requests[r];
   nonzero_cpu_[i] += info.resources.nonzero_cpu;
   nonzero_memory_[i] += info.resources.nonzero_memory;
@@ -80,10 +88,10 @@ void ClusterState::AddPod(model::PodIndex pod, model::NodeIndex node, const PodI
     }
   }
   if (info.gpu_fraction.has_value() && gpu_fractions_.active() && gpu_.has_value()) {
-    devices::FractionLedger& ledger = gpu_fractions_.mutable_ledger(node);
+    gpu::FractionLedger& ledger = gpu_fractions_.mutable_ledger(node);
     int64_t free_whole = allocatable_[i * width_ + gpu_->v] - row[gpu_->v];
     // A bound pod whose fraction fits nowhere (inconsistent input) takes no GPU.
-    if (auto choice = ledger.Choose(*info.gpu_fraction, free_whole)) {
+    if (auto choice = placed.has_value() ? placed : ledger.Choose(*info.gpu_fraction, free_whole)) {
       row[gpu_->v] += ledger.Apply(*info.gpu_fraction, *choice, pod);
     }
   }
@@ -116,7 +124,7 @@ void ClusterState::RemovePod(model::PodIndex pod, model::NodeIndex node, const P
     if (--k->count == 0) kinds.erase(k);
   }
   if (info.gpu_fraction.has_value() && gpu_fractions_.active() && gpu_.has_value()) {
-    devices::FractionLedger& ledger = gpu_fractions_.mutable_ledger(node);
+    gpu::FractionLedger& ledger = gpu_fractions_.mutable_ledger(node);
     int32_t released = 0;
     ledger = LedgerWithout(ledger, pod, &released);
     row[gpu_->v] -= released;

@@ -5,7 +5,7 @@
 // records each bind and RemovePod undoes one (a gang rolled back, a preemption victim).
 // Every change bumps the node's version and appends the node to a change log, which lets
 // indexes catch up lazily. Amounts are dense rows indexed by ResourceId.
-// Also how fractional pods share each node's GPUs (devices::FractionBook; GpuSharing) and
+// Also how fractional pods share each node's GPUs (gpu::FractionBook; GpuSharing) and
 // how many pods of each GPU kind run there (the GpuClustering score plugin).
 // Not thread-safe.
 #pragma once
@@ -20,10 +20,12 @@
 #include "binding/label_sig_table.h"
 #include "binding/pod_info.h"
 #include "binding/resource_table.h"
-#include "devices/fraction_ledger.h"
+#include "gpu/fraction_ledger.h"
 #include "model/snapshot.h"
 
 namespace berth::binding {
+
+class GpuFractionPlacer;
 
 // A read-only view of one node's load, shared by the filters, the scores and the index.
 struct NodeLoad {
@@ -89,7 +91,10 @@ class ClusterState {
   const std::vector<int32_t>& change_log() const { return change_log_; }
 
   // Fractional GPU use per node; inactive unless a pod carries gpu-fraction annotations.
-  const devices::FractionBook& gpu_fractions() const { return gpu_fractions_; }
+  const gpu::FractionBook& gpu_fractions() const { return gpu_fractions_; }
+  // Lets `placer` choose the GPUs of the fractional pods added from now on; null keeps the
+  // ledger's rule. Borrowed: it must outlive this state or be reset.
+  void set_fraction_placer(const GpuFractionPlacer* placer) { fraction_placer_ = placer; }
 
   // Places `pod` (described by `info`) on `node`. A fractional pod takes its GPU portions
   // in the node's ledger; each GPU it newly reserves adds 1 to the node's requested
@@ -128,7 +133,8 @@ class ClusterState {
   uint64_t affinity_removals_ = 0;
   std::vector<uint32_t> version_;
   std::vector<int32_t> change_log_;
-  devices::FractionBook gpu_fractions_;
+  gpu::FractionBook gpu_fractions_;
+  const GpuFractionPlacer* fraction_placer_ = nullptr;
   std::optional<model::ResourceId> gpu_;  // nvidia.com/gpu, when some object names it
 };
 

@@ -11,7 +11,7 @@ namespace berth::binding {
 std::string_view GpuShareBestFitScore::Name() const { return kGpuShareBestFit; }
 
 int64_t GpuShareBestFitScore::Score(const CycleContext&, model::NodeIndex node) const {
-  const GpuNodeView v = cycle_->View(node);
+  const gpu::GpuNodeView v = cycle_->View(node);
   const std::array<int64_t, 2> free = {v.cpu_free_milli, v.IdleMilli()};
   const std::array<int64_t, 2> request = {request_.cpu_milli, v.RequestMilli(request_)};
   const std::array<int64_t, 2> max_spec = {cycle_->max_cpu_milli(), cycle_->max_gpu_milli()};

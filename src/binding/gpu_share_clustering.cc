@@ -11,7 +11,7 @@ std::string_view GpuShareClusteringScore::Name() const { return kGpuShareCluster
 
 int64_t GpuShareClusteringScore::Score(const CycleContext& ctx, model::NodeIndex node) const {
   const int64_t kind = request_.fraction.has_value() ? 0 : request_.whole;
-  const GpuNodeView v = cycle_->View(node);
+  const gpu::GpuNodeView v = cycle_->View(node);
   const int64_t max_gpu = cycle_->max_gpu_milli();
   const int64_t used = kMaxNodeScore / 4 * std::max<int64_t>(0, max_gpu - v.IdleMilli()) / max_gpu;
   bool same = false;

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/selector.h"
-#include "devices/gpu_inventory.h"
+#include "gpu/gpu_inventory.h"
 
 namespace berth::binding {
 
@@ -16,7 +16,7 @@ constexpr size_t kFgdMemoPerNode = 8;
 }  // namespace
 
 std::vector<std::string> AllowedGpuProducts(const model::Pod& pod) {
-  const std::string key(devices::kLabelGpuProduct);
+  const std::string key(gpu::kLabelGpuProduct);
   std::vector<std::string> out;
   if (auto it = pod.node_selector.find(key); it != pod.node_selector.end()) {
     out.push_back(it->second);
@@ -44,23 +44,23 @@ std::vector<std::string> AllowedGpuProducts(const model::Pod& pod) {
 
 GpuShareCycle::GpuShareCycle(const model::Snapshot& snapshot, const ResourceTable& resources,
                              const ClusterState& state, const PodInfoStore& pod_infos)
-    : state_(state), fragmentation_({}) {
+    : snapshot_(snapshot), state_(state), pod_infos_(pod_infos), fragmentation_({}) {
   model::ResourceId gpu;
-  if (resources.Find(devices::kResourceGpu, &gpu)) gpu_ = gpu;
+  if (resources.Find(gpu::kResourceGpu, &gpu)) gpu_ = gpu;
   const auto n = static_cast<size_t>(state.num_nodes());
   node_product_.assign(n, -1);
   for (size_t i = 0; i < n; ++i) {
     const model::NodeIndex node{static_cast<int32_t>(i)};
     const model::Node& object = state.node(node);
-    auto label = object.meta.labels.find(devices::kLabelGpuProduct);
+    auto label = object.meta.labels.find(gpu::kLabelGpuProduct);
     if (label != object.meta.labels.end()) node_product_[i] = InternProduct(label->second);
     const NodeLoad load = state.load(node);
     max_cpu_milli_ = std::max(max_cpu_milli_, load.allocatable[model::kCpu.v]);
     if (gpu_.has_value()) {
-      max_gpu_milli_ = std::max(max_gpu_milli_, load.allocatable[gpu_->v] * devices::kMilliGpu);
+      max_gpu_milli_ = std::max(max_gpu_milli_, load.allocatable[gpu_->v] * gpu::kMilliGpu);
     }
   }
-  std::vector<TypicalGpuPod> pods;
+  std::vector<gpu::TypicalGpuPod> pods;
   pods.reserve(snapshot.pods.size());
   for (size_t i = 0; i < snapshot.pods.size(); ++i) {
     const model::PodIndex index{static_cast<int32_t>(i)};
@@ -69,7 +69,7 @@ GpuShareCycle::GpuShareCycle(const model::Snapshot& snapshot, const ResourceTabl
     const PodInfo& info = pod_infos.Get(index);
     // KAI's webhook refuses such a pod: it never runs, so it is no part of the workload.
     if (info.RequestsGpuFraction() && !info.gpu_fraction.has_value()) continue;
-    TypicalGpuPod p;
+    gpu::TypicalGpuPod p;
     p.request = Request(info);
     p.count = 1;
     // A product no node carries still gets an id, which then matches no node.
@@ -79,9 +79,16 @@ GpuShareCycle::GpuShareCycle(const model::Snapshot& snapshot, const ResourceTabl
     std::sort(p.products.begin(), p.products.end());
     pods.push_back(std::move(p));
   }
-  fragmentation_ = GpuFragmentModel(BuildTypicalGpuPods(pods));
+  fragmentation_ = gpu::GpuFragmentModel(gpu::BuildTypicalGpuPods(pods));
   fragments_.resize(n);
   fgd_memo_.resize(n);
+}
+
+GpuShareNodeModel& GpuShareCycle::node_model() const {
+  if (node_model_ == nullptr) {
+    node_model_ = std::make_unique<GpuShareNodeModel>(snapshot_, state_, pod_infos_, gpu_);
+  }
+  return *node_model_;
 }
 
 int32_t GpuShareCycle::InternProduct(const std::string& product) {
@@ -94,8 +101,8 @@ int32_t GpuShareCycle::FindProduct(const std::string& product) const {
   return it == products_.end() ? -1 : it->second;
 }
 
-GpuRequest GpuShareCycle::Request(const PodInfo& info) const {
-  GpuRequest r;
+gpu::GpuRequest GpuShareCycle::Request(const PodInfo& info) const {
+  gpu::GpuRequest r;
   r.cpu_milli = info.resources.request(model::kCpu);
   if (info.gpu_fraction.has_value()) {
     r.fraction = info.gpu_fraction;
@@ -105,8 +112,8 @@ GpuRequest GpuShareCycle::Request(const PodInfo& info) const {
   return r;
 }
 
-GpuNodeView GpuShareCycle::View(model::NodeIndex node) const {
-  GpuNodeView v;
+gpu::GpuNodeView GpuShareCycle::View(model::NodeIndex node) const {
+  gpu::GpuNodeView v;
   const NodeLoad load = state_.load(node);
   v.cpu_free_milli =
       std::max<int64_t>(0, load.allocatable[model::kCpu.v] - load.requested[model::kCpu.v]);
@@ -116,24 +123,24 @@ GpuNodeView GpuShareCycle::View(model::NodeIndex node) const {
     v.free_whole = std::max<int64_t>(0, v.gpus - load.requested[gpu_->v]);
   }
   v.product = node_product_[static_cast<size_t>(node.v)];
-  const devices::FractionBook& book = state_.gpu_fractions();
+  const gpu::FractionBook& book = state_.gpu_fractions();
   if (book.active()) {
-    const devices::FractionLedger& ledger = book.ledger(node);
+    const gpu::FractionLedger& ledger = book.ledger(node);
     v.gpu_memory_mib = ledger.gpu_memory_mib();
     v.shareable = ledger.shareable();
     v.shared.reserve(ledger.shared().size());
-    for (const devices::SharedGpu& g : ledger.shared()) {
+    for (const gpu::SharedGpu& g : ledger.shared()) {
       v.shared.push_back(
-          SharedGpuFree{devices::kMilliGpu - g.milli_used, v.gpu_memory_mib - g.memory_used_mib});
+          gpu::SharedGpuFree{gpu::kMilliGpu - g.milli_used, v.gpu_memory_mib - g.memory_used_mib});
     }
   }
   return v;
 }
 
 std::optional<std::vector<int32_t>> GpuShareCycle::Choose(model::NodeIndex node,
-                                                          const GpuRequest& request) const {
+                                                          const gpu::GpuRequest& request) const {
   if (!request.fraction.has_value()) return std::vector<int32_t>{};
-  const devices::FractionBook& book = state_.gpu_fractions();
+  const gpu::FractionBook& book = state_.gpu_fractions();
   if (!book.active() || !gpu_.has_value()) return std::nullopt;
   const NodeLoad load = state_.load(node);
   const int64_t free_whole = load.allocatable[gpu_->v] - load.requested[gpu_->v];
@@ -152,7 +159,7 @@ double GpuShareCycle::NodeFragmentMilli(model::NodeIndex node) const {
 }
 
 std::optional<int64_t> GpuShareCycle::FgdMemo(model::NodeIndex node,
-                                              const GpuRequest& request) const {
+                                              const gpu::GpuRequest& request) const {
   const FgdMemoEntry& e = fgd_memo_[static_cast<size_t>(node.v)];
   if (e.version != state_.version(node)) return std::nullopt;
   for (const auto& [r, score] : e.scores) {
@@ -161,7 +168,7 @@ std::optional<int64_t> GpuShareCycle::FgdMemo(model::NodeIndex node,
   return std::nullopt;
 }
 
-void GpuShareCycle::StoreFgdMemo(model::NodeIndex node, const GpuRequest& request,
+void GpuShareCycle::StoreFgdMemo(model::NodeIndex node, const gpu::GpuRequest& request,
                                  int64_t score) const {
   FgdMemoEntry& e = fgd_memo_[static_cast<size_t>(node.v)];
   const uint32_t version = state_.version(node);

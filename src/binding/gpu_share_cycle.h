@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -16,11 +17,12 @@
 #include <vector>
 
 #include "binding/cluster_state.h"
-#include "binding/gpu_fragmentation.h"
-#include "binding/gpu_node_view.h"
+#include "binding/gpu_share_node_model.h"
 #include "binding/pod_info.h"
 #include "binding/pod_info_store.h"
 #include "binding/resource_table.h"
+#include "gpu/gpu_fragmentation.h"
+#include "gpu/gpu_node_view.h"
 #include "model/snapshot.h"
 
 namespace berth::binding {
@@ -34,26 +36,31 @@ class GpuShareCycle {
                 const ClusterState& state, const PodInfoStore& pod_infos);
 
   // The pod's request in the paper's terms. O(1).
-  GpuRequest Request(const PodInfo& info) const;
+  gpu::GpuRequest Request(const PodInfo& info) const;
   // The node as the paper's model sees it now. O(GPUs reserved for fractions).
-  GpuNodeView View(model::NodeIndex node) const;
+  gpu::GpuNodeView View(model::NodeIndex node) const;
   // Where the node's ledger would put the request's fraction portions (empty for a pod
   // without a fraction); nullopt when it does not fit. O(portions x shared GPUs).
   std::optional<std::vector<int32_t>> Choose(model::NodeIndex node,
-                                             const GpuRequest& request) const;
+                                             const gpu::GpuRequest& request) const;
 
-  const GpuFragmentModel& fragmentation() const { return fragmentation_; }
+  const gpu::GpuFragmentModel& fragmentation() const { return fragmentation_; }
   // F(node) at the node's current state, recomputed only when its version moved.
   double NodeFragmentMilli(model::NodeIndex node) const;
 
   // FGD's score for `request` on `node` if one was stored at the node's current version.
-  std::optional<int64_t> FgdMemo(model::NodeIndex node, const GpuRequest& request) const;
-  void StoreFgdMemo(model::NodeIndex node, const GpuRequest& request, int64_t score) const;
+  std::optional<int64_t> FgdMemo(model::NodeIndex node, const gpu::GpuRequest& request) const;
+  void StoreFgdMemo(model::NodeIndex node, const gpu::GpuRequest& request, int64_t score) const;
 
   // The cluster's largest allocatable CPU and GPU share (milli), at least 1: the paper
   // divides by its largest node (128 cores, 8 GPUs in OpenB).
   int64_t max_cpu_milli() const { return max_cpu_milli_; }
   int64_t max_gpu_milli() const { return max_gpu_milli_; }
+
+  // The cluster in the gpu module's node model, for GpuShareScore; made on first use (the
+  // six GpuShare* plugins of binding's own never need it). The returned reference lives as
+  // long as this cycle.
+  GpuShareNodeModel& node_model() const;
 
   // Interned product id, or -1 for a name no node carries.
   int32_t FindProduct(const std::string& product) const;
@@ -61,13 +68,16 @@ class GpuShareCycle {
  private:
   int32_t InternProduct(const std::string& product);
 
+  const model::Snapshot& snapshot_;
   const ClusterState& state_;
+  const PodInfoStore& pod_infos_;
   std::optional<model::ResourceId> gpu_;
+  mutable std::unique_ptr<GpuShareNodeModel> node_model_;
   std::unordered_map<std::string, int32_t> products_;
   std::vector<int32_t> node_product_;
   int64_t max_cpu_milli_ = 1;
   int64_t max_gpu_milli_ = 1;
-  GpuFragmentModel fragmentation_;
+  gpu::GpuFragmentModel fragmentation_;
 
   struct FragmentCache {
     uint32_t version = 0;
@@ -76,7 +86,7 @@ class GpuShareCycle {
   };
   struct FgdMemoEntry {
     uint32_t version = 0;
-    std::vector<std::pair<GpuRequest, int64_t>> scores;
+    std::vector<std::pair<gpu::GpuRequest, int64_t>> scores;
   };
   mutable std::vector<FragmentCache> fragments_;
   mutable std::vector<FgdMemoEntry> fgd_memo_;

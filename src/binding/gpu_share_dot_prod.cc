@@ -9,7 +9,7 @@ namespace berth::binding {
 std::string_view GpuShareDotProdScore::Name() const { return kGpuShareDotProd; }
 
 int64_t GpuShareDotProdScore::Score(const CycleContext&, model::NodeIndex node) const {
-  const GpuNodeView v = cycle_->View(node);
+  const gpu::GpuNodeView v = cycle_->View(node);
   const auto max_cpu = static_cast<double>(cycle_->max_cpu_milli());
   const auto max_gpu = static_cast<double>(cycle_->max_gpu_milli());
   // Each component is at most 1 (nothing exceeds the largest node), so 0 <= dot <= 2.

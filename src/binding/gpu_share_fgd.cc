@@ -20,7 +20,7 @@ int64_t GpuShareFgdScore::Score(const CycleContext&, model::NodeIndex node) cons
   // Only for a node GpuSharing let through with that filter disabled: nowhere to go.
   if (!choice.has_value()) return 0;
   const double before = cycle_->NodeFragmentMilli(node);
-  const GpuNodeView after = Placed(cycle_->View(node), request_, *choice);
+  const gpu::GpuNodeView after = gpu::Placed(cycle_->View(node), request_, *choice);
   const int64_t score = FgdScoreOfDelta(before - cycle_->fragmentation().FragmentMilli(after));
   cycle_->StoreFgdMemo(node, request_, score);
   return score;

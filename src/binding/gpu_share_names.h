@@ -1,5 +1,5 @@
-// Names of berth's GPU-sharing score plugins (the FGD paper's six policies, docs/binding.md
-// "GPU-sharing score plugins"): a profile enables one by listing the name under
+// Names of berth's GPU-sharing score plugins (the FGD paper's six policies and berth's own,
+// docs/binding.md "GPU-sharing score plugins"): a profile enables one by listing the name under
 // plugins.score.enabled of a KubeSchedulerConfiguration, with a weight like any score
 // plugin. Not upstream kube-scheduler plugins, hence the berth.dev/ prefix that out-of-tree
 // plugin names carry. Constants only.
@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "gpu/policy.h"
+
 namespace berth::binding {
 
 inline constexpr std::string_view kGpuShareRandom = "berth.dev/GpuShareRandom";
@@ -17,12 +19,25 @@ inline constexpr std::string_view kGpuShareClustering = "berth.dev/GpuShareClust
 inline constexpr std::string_view kGpuSharePacking = "berth.dev/GpuSharePacking";
 inline constexpr std::string_view kGpuShareBestFit = "berth.dev/GpuShareBestFit";
 inline constexpr std::string_view kGpuShareFgd = "berth.dev/GpuShareFGD";
+// berth's policy (gpu/berth_scorer.h), the simulator's code run on binding's nodes
+// (GpuShareScore); unlike the six above it scores CPU-only pods too, as the simulator does.
+inline constexpr std::string_view kGpuShareBerth = "berth.dev/GpuShareBerth";
 
 // In the paper's order (Random, DotProd, GpuClustering, GpuPacking, BestFit, FGD).
 inline constexpr std::array<std::string_view, 6> kGpuSharePlugins = {
     kGpuShareRandom,  kGpuShareDotProd, kGpuShareClustering,
     kGpuSharePacking, kGpuShareBestFit, kGpuShareFgd,
 };
+
+// The plugins that run a gpu::NodeScorer on the gpu module's node model (GpuShareScore),
+// by name. The six above keep their own implementations on binding's GpuNodeView.
+struct GpuShareNodeModelPlugin {
+  std::string_view name;
+  gpu::Policy policy;
+};
+inline constexpr std::array<GpuShareNodeModelPlugin, 1> kGpuShareNodeModelPlugins = {{
+    {kGpuShareBerth, gpu::Policy::kBerth},
+}};
 
 // Random's fixed seed (the first of the paper's seeds 42-51): the plugin takes no
 // arguments, so the same input always draws the same nodes.

@@ -10,7 +10,7 @@ namespace berth::binding {
 std::string_view GpuSharePackingScore::Name() const { return kGpuSharePacking; }
 
 int64_t GpuSharePackingScore::Score(const CycleContext&, model::NodeIndex node) const {
-  const GpuNodeView v = cycle_->View(node);
+  const gpu::GpuNodeView v = cycle_->View(node);
   // Case 3, an idle node.
   if (v.shared.empty() && v.free_whole == v.gpus) {
     return std::max<int64_t>(kMaxNodeScore / 3 - v.free_whole, v.free_whole);
@@ -25,8 +25,7 @@ int64_t GpuSharePackingScore::Score(const CycleContext&, model::NodeIndex node) 
       if (slot < 0) {
         ++free_gpus_taken;
       } else {
-        free_pct_on_taken +=
-            v.shared[static_cast<size_t>(slot)].milli_free * 100 / devices::kMilliGpu;
+        free_pct_on_taken += v.shared[static_cast<size_t>(slot)].milli_free * 100 / gpu::kMilliGpu;
       }
     }
   } else {

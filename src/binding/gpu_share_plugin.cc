@@ -2,8 +2,9 @@
 
 #include <algorithm>
 
+#include "binding/gpu_share_score.h"
 #include "binding/plugin_names.h"
-#include "devices/gpu_inventory.h"
+#include "gpu/gpu_inventory.h"
 
 namespace berth::binding {
 
@@ -17,9 +18,11 @@ bool GpuSharePlugin::PreScore(const CycleContext& ctx, std::span<const model::No
 
 bool GpuShareScoresPod(const CycleContext& ctx) {
   if (!ctx.profile.gpu_share_scoring()) return false;
+  // A policy on the gpu node model scores every pod, CPU-only ones included.
+  if (WeighsGpuShareNodeModel(ctx.profile)) return true;
   if (ctx.info.RequestsGpuFraction()) return true;
   model::ResourceId gpu;
-  return ctx.resources.Find(devices::kResourceGpu, &gpu) && ctx.info.resources.request(gpu) > 0;
+  return ctx.resources.Find(gpu::kResourceGpu, &gpu) && ctx.info.resources.request(gpu) > 0;
 }
 
 int64_t ScoreOf(double v) {

@@ -8,9 +8,9 @@
 #include <span>
 
 #include "binding/cycle_context.h"
-#include "binding/gpu_node_view.h"
 #include "binding/gpu_share_cycle.h"
 #include "binding/score_plugin.h"
+#include "gpu/gpu_node_view.h"
 
 namespace berth::binding {
 
@@ -21,7 +21,7 @@ class GpuSharePlugin : public ScorePlugin {
  protected:
   // Set by PreScore for a pod it does not skip.
   const GpuShareCycle* cycle_ = nullptr;
-  GpuRequest request_;
+  gpu::GpuRequest request_;
 };
 
 // True when the pod's profile weighs a GPU-sharing plugin and the pod requests GPUs: the

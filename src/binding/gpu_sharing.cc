@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "devices/fraction_ledger.h"
-#include "devices/gpu_inventory.h"
+#include "gpu/fraction_ledger.h"
+#include "gpu/gpu_inventory.h"
 
 namespace berth::binding {
 
@@ -25,13 +25,13 @@ PreFilterResult GpuSharingFilter::PreFilter(const CycleContext& ctx) {
   }
   reason_ = ctx.reasons.Intern(
       kGpuSharing, ctx.info.gpu_fraction->by_memory() ? kReasonGpuMemory : kReasonGpuFraction);
-  has_gpu_ = ctx.resources.Find(devices::kResourceGpu, &gpu_);
+  has_gpu_ = ctx.resources.Find(gpu::kResourceGpu, &gpu_);
   return out;
 }
 
 void GpuSharingFilter::Filter(const CycleContext& ctx, model::NodeIndex node,
                               std::vector<ReasonId>* reasons) const {
-  const devices::FractionBook& book = ctx.state.gpu_fractions();
+  const gpu::FractionBook& book = ctx.state.gpu_fractions();
   // The book is active whenever a pod of the snapshot carries the annotations, as this one
   // does; it stays inactive only for a snapshot without nodes.
   if (!has_gpu_ || !book.active()) {

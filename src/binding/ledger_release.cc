@@ -12,33 +12,33 @@ namespace {
 // records portions, not requests; a portion came from a request by fraction (milli given,
 // memory derived) or by memory (memory given, milli derived), and asking the same way again
 // derives the same numbers, because the GPU memory is the same.
-devices::FractionRequest RequestFor(const devices::GpuPortion& portion, int64_t gpu_memory_mib) {
-  devices::FractionRequest by_fraction{portion.milli, 0, 1};
-  std::optional<devices::GpuPortion> again = by_fraction.On(gpu_memory_mib);
+gpu::FractionRequest RequestFor(const gpu::GpuPortion& portion, int64_t gpu_memory_mib) {
+  gpu::FractionRequest by_fraction{portion.milli, 0, 1};
+  std::optional<gpu::GpuPortion> again = by_fraction.On(gpu_memory_mib);
   if (again.has_value() && again->milli == portion.milli &&
       again->memory_mib == portion.memory_mib) {
     return by_fraction;
   }
-  return devices::FractionRequest{0, portion.memory_mib, 1};
+  return gpu::FractionRequest{0, portion.memory_mib, 1};
 }
 
 }  // namespace
 
-devices::FractionLedger LedgerWithout(const devices::FractionLedger& ledger, model::PodIndex pod,
+gpu::FractionLedger LedgerWithout(const gpu::FractionLedger& ledger, model::PodIndex pod,
                                       int32_t* released) {
   *released = 0;
   // FractionLedger has no removal; rebuilding it through Apply() replays the same sums in
   // the same GPU order, which is what removal would leave.
-  devices::FractionLedger out(ledger.gpu_memory_mib(), ledger.shareable());
-  for (const devices::SharedGpu& gpu : ledger.shared()) {
+  gpu::FractionLedger out(ledger.gpu_memory_mib(), ledger.shareable());
+  for (const gpu::SharedGpu& gpu : ledger.shared()) {
     const bool others = std::any_of(gpu.holders.begin(), gpu.holders.end(),
-                                    [&](const devices::FractionHolder& h) { return h.pod != pod; });
+                                    [&](const gpu::FractionHolder& h) { return h.pod != pod; });
     if (!others) {
       ++*released;  // held only by `pod`: the reservation goes with it
       continue;
     }
     int32_t slot = -1;  // the first remaining holder reserves the GPU anew
-    for (const devices::FractionHolder& h : gpu.holders) {
+    for (const gpu::FractionHolder& h : gpu.holders) {
       if (h.pod == pod) continue;
       out.Apply(RequestFor(h.portion, ledger.gpu_memory_mib()), std::span<const int32_t>(&slot, 1),
                 h.pod);

@@ -9,13 +9,13 @@
 
 #include <cstdint>
 
-#include "devices/fraction_ledger.h"
+#include "gpu/fraction_ledger.h"
 #include "model/pod.h"
 
 namespace berth::binding {
 
 // `*released`: how many GPUs stopped being reserved. O(holders on the node).
-devices::FractionLedger LedgerWithout(const devices::FractionLedger& ledger, model::PodIndex pod,
+gpu::FractionLedger LedgerWithout(const gpu::FractionLedger& ledger, model::PodIndex pod,
                                       int32_t* released);
 
 }  // namespace berth::binding

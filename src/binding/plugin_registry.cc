@@ -6,8 +6,10 @@
 #include "binding/gpu_share_clustering.h"
 #include "binding/gpu_share_dot_prod.h"
 #include "binding/gpu_share_fgd.h"
+#include "binding/gpu_share_names.h"
 #include "binding/gpu_share_packing.h"
 #include "binding/gpu_share_random.h"
+#include "binding/gpu_share_score.h"
 #include "binding/gpu_sharing.h"
 #include "binding/inter_pod_affinity.h"
 #include "binding/node_affinity.h"
@@ -58,6 +60,9 @@ std::vector<WeightedScorePlugin> MakeScorePlugins(const ResolvedProfile& profile
     all.push_back(std::make_unique<GpuSharePackingScore>());
     all.push_back(std::make_unique<GpuShareBestFitScore>());
     all.push_back(std::make_unique<GpuShareFgdScore>());
+    for (const GpuShareNodeModelPlugin& plugin : kGpuShareNodeModelPlugins) {
+      all.push_back(std::make_unique<GpuShareScore>(plugin.name, plugin.policy));
+    }
   }
   std::vector<WeightedScorePlugin> enabled;
   for (auto& p : all) {

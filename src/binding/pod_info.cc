@@ -1,6 +1,6 @@
 #include "binding/pod_info.h"
 
-#include "devices/gpu_inventory.h"
+#include "gpu/gpu_inventory.h"
 
 namespace berth::binding {
 
@@ -45,10 +45,10 @@ PodInfo MakePodInfo(const model::Pod& pod, const ResourceTable& resources, Label
   for (const auto& t : pod.pod_anti_affinity.preferred) {
     info.preferred_anti_affinity.emplace_back(t.term, t.weight, pod);
   }
-  if (devices::HasFractionAnnotations(pod.meta.annotations)) {
+  if (gpu::HasFractionAnnotations(pod.meta.annotations)) {
     model::ResourceId gpu;
-    int64_t whole = resources.Find(devices::kResourceGpu, &gpu) ? info.resources.request(gpu) : 0;
-    auto parsed = devices::ParseFractionRequest(pod.meta.annotations, whole);
+    int64_t whole = resources.Find(gpu::kResourceGpu, &gpu) ? info.resources.request(gpu) : 0;
+    auto parsed = gpu::ParseFractionRequest(pod.meta.annotations, whole);
     if (parsed.has_value()) {
       info.gpu_fraction = parsed.value();
     } else {

@@ -14,7 +14,7 @@
 #include "binding/pod_resources.h"
 #include "binding/resource_table.h"
 #include "core/selector.h"
-#include "devices/fraction_request.h"
+#include "gpu/fraction_request.h"
 #include "model/pod.h"
 
 namespace berth::binding {
@@ -45,7 +45,7 @@ struct PodInfo {
   std::vector<SpreadConstraint> soft_spread;          // ScheduleAnyway
   // KAI-style fractional GPU request (gpu-fraction / gpu-memory annotations; GpuSharing),
   // or why the annotations are malformed.
-  std::optional<devices::FractionRequest> gpu_fraction;
+  std::optional<gpu::FractionRequest> gpu_fraction;
   std::string gpu_fraction_error;
 
   bool RequestsGpuFraction() const {

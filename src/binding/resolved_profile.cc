@@ -39,6 +39,9 @@ ResolvedProfile::ResolvedProfile(const model::SchedulerProfile& profile, int32_t
   for (std::string_view name : kGpuSharePlugins) {
     if (Weight(name) > 0) gpu_share_scoring_ = true;
   }
+  for (const GpuShareNodeModelPlugin& plugin : kGpuShareNodeModelPlugins) {
+    if (Weight(plugin.name) > 0) gpu_share_scoring_ = true;
+  }
 }
 
 bool ResolvedProfile::FilterEnabled(std::string_view plugin) const {

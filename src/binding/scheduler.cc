@@ -8,6 +8,7 @@
 #include "binding/cycle_context.h"
 #include "binding/dynamic_resources.h"
 #include "binding/gpu_share_cycle.h"
+#include "binding/gpu_share_score.h"
 #include "binding/indexed_path.h"
 #include "binding/label_sig_table.h"
 #include "binding/namespace_table.h"
@@ -60,6 +61,12 @@ class Scheduler::Impl {
     for (const ResolvedProfile& profile : profiles_) {
       if (!profile.gpu_share_scoring()) continue;
       gpu_share_ = std::make_unique<GpuShareCycle>(snapshot, resources_, state_, pod_infos_);
+      break;
+    }
+    // A policy that picks a fractional pod's GPU itself (berth's) has the bind take it.
+    for (const ResolvedProfile& profile : profiles_) {
+      if (gpu_share_ == nullptr || !WeighsGpuShareNodeModel(profile)) continue;
+      state_.set_fraction_placer(&gpu_share_->node_model());
       break;
     }
   }

@@ -14,11 +14,11 @@ namespace berth::cli {
 namespace {
 
 // The devices module's types reach cli through engine/inventory.h.
-using devices::DeviceOccupancy;
-using devices::GpuDevice;
-using devices::NodeGpuInventory;
-using devices::PhysicalGpu;
-using devices::SharedGpu;
+using gpu::DeviceOccupancy;
+using gpu::GpuDevice;
+using gpu::NodeGpuInventory;
+using gpu::PhysicalGpu;
+using gpu::SharedGpu;
 
 // 750 -> "0.75", 1000 -> "1", 0 -> "0".
 std::string Milli(int64_t milli) {
@@ -36,7 +36,7 @@ std::string PodName(const model::Snapshot& snapshot, model::PodIndex pod) {
 }
 
 // The shared GPU (KAI reservation) on physical GPU `gpu`, or nullptr.
-const SharedGpu* SharedOn(const devices::NodeOccupancy& occ, int32_t gpu) {
+const SharedGpu* SharedOn(const gpu::NodeOccupancy& occ, int32_t gpu) {
   for (const SharedGpu& s : occ.fractions.shared()) {
     if (s.gpu == gpu) return &s;
   }
@@ -45,7 +45,7 @@ const SharedGpu* SharedOn(const devices::NodeOccupancy& occ, int32_t gpu) {
 
 std::string DeviceName(const PhysicalGpu& gpu, const GpuDevice& d) {
   if (d.mig_instance < 0) return "whole";
-  const devices::GpuMigInstance& m = gpu.mig[static_cast<size_t>(d.mig_instance)];
+  const gpu::GpuMigInstance& m = gpu.mig[static_cast<size_t>(d.mig_instance)];
   if (m.start < 0) return m.profile;
   std::string slices = std::to_string(m.start);
   if (m.size > 1) slices += "-" + std::to_string(m.start + m.size - 1);
@@ -67,8 +67,8 @@ std::string NodeHeader(const model::Node& node, const NodeGpuInventory& inv) {
 }
 
 std::string MigLine(const NodeGpuInventory& inv) {
-  std::string out = "MIG: " + std::string(devices::MigStrategyName(inv.mig_strategy));
-  if (inv.mig_strategy != devices::MigStrategy::kNone) out += " strategy";
+  std::string out = "MIG: " + std::string(gpu::MigStrategyName(inv.mig_strategy));
+  if (inv.mig_strategy != gpu::MigStrategy::kNone) out += " strategy";
   size_t partitioned = 0;
   for (const PhysicalGpu& g : inv.gpus) partitioned += g.mig_enabled ? 1 : 0;
   if (partitioned > 0) {
@@ -84,9 +84,9 @@ std::string MigLine(const NodeGpuInventory& inv) {
 }
 
 std::string SharingLine(const NodeGpuInventory& inv) {
-  const devices::GpuSharing& s = inv.sharing;
-  std::string out = "Sharing: " + std::string(devices::SharingModeName(s.mode));
-  if (s.mode == devices::SharingMode::kNone) return out;
+  const gpu::GpuSharing& s = inv.sharing;
+  std::string out = "Sharing: " + std::string(gpu::SharingModeName(s.mode));
+  if (s.mode == gpu::SharingMode::kNone) return out;
   out += ", " + std::to_string(s.replicas) + " replicas per device";
   if (s.renamed) out += ", renamed to <resource>.shared";
   if (s.fail_requests_greater_than_one) out += ", failRequestsGreaterThanOne";
@@ -95,7 +95,7 @@ std::string SharingLine(const NodeGpuInventory& inv) {
 
 void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, std::ostream& out) {
   const NodeGpuInventory& inv = n.gpus;
-  const devices::NodeOccupancy& occ = n.occupancy;
+  const gpu::NodeOccupancy& occ = n.occupancy;
   out << NodeHeader(snapshot.node(n.node), inv) << '\n';
   out << "  " << MigLine(inv) << '\n';
   out << "  " << SharingLine(inv) << '\n';
@@ -114,17 +114,17 @@ void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, 
     const SharedGpu* shared = d.mig_instance < 0 ? SharedOn(occ, d.gpu) : nullptr;
     if (shared != nullptr) {
       used = Milli(shared->milli_used);
-      free = Milli(devices::kMilliGpu - shared->milli_used);
+      free = Milli(gpu::kMilliGpu - shared->milli_used);
       if (gpu_memory > 0) {
         used += ", " + std::to_string(shared->memory_used_mib) + " MiB";
         free += ", " + std::to_string(gpu_memory - shared->memory_used_mib) + " MiB";
       }
-      for (const devices::FractionHolder& h : shared->holders) {
+      for (const gpu::FractionHolder& h : shared->holders) {
         pods +=
             (pods.empty() ? "" : ", ") + PodName(snapshot, h.pod) + " " + Milli(h.portion.milli);
       }
     } else {
-      for (const devices::DeviceHolder& h : o.holders) {
+      for (const gpu::DeviceHolder& h : o.holders) {
         if (h.pod.v < 0) continue;
         pods += (pods.empty() ? "" : ", ") + PodName(snapshot, h.pod);
         if (h.replicas > 1) pods += " x" + std::to_string(h.replicas);
@@ -135,7 +135,7 @@ void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, 
                   pods.empty() ? "-" : pods});
   }
   table.Print(out, "  ");
-  for (const devices::UnassignedDemand& u : occ.unassigned) {
+  for (const gpu::UnassignedDemand& u : occ.unassigned) {
     out << "  on no device: " << PodName(snapshot, u.pod) << " (" << u.resource;
     if (u.amount > 0) out << " " << u.amount;
     out << "): " << u.reason << '\n';
@@ -145,7 +145,7 @@ void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, 
 
 void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, io::JsonWriter& w) {
   const NodeGpuInventory& inv = n.gpus;
-  const devices::NodeOccupancy& occ = n.occupancy;
+  const gpu::NodeOccupancy& occ = n.occupancy;
   const PhysicalGpu& first = inv.gpus.front();
   w.BeginObject();
   w.Field("name", snapshot.node(n.node).meta.name);
@@ -157,14 +157,14 @@ void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, i
   w.Field("clique", first.clique);
   w.Key("mig");
   w.BeginObject();
-  w.Field("strategy", devices::MigStrategyName(inv.mig_strategy));
+  w.Field("strategy", gpu::MigStrategyName(inv.mig_strategy));
   w.Field("geometry", inv.geometry != nullptr ? inv.geometry->name : "");
   w.Field("config", inv.mig_config);
   w.Field("configState", inv.mig_config_state);
   w.EndObject();
   w.Key("sharing");
   w.BeginObject();
-  w.Field("strategy", devices::SharingModeName(inv.sharing.mode));
+  w.Field("strategy", gpu::SharingModeName(inv.sharing.mode));
   w.Field("replicas", int64_t{inv.sharing.replicas});
   w.FieldBool("renamed", inv.sharing.renamed);
   w.FieldBool("failRequestsGreaterThanOne", inv.sharing.fail_requests_greater_than_one);
@@ -185,7 +185,7 @@ void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, i
       if (d.mig_instance < 0) {
         w.Field("kind", "gpu");
       } else {
-        const devices::GpuMigInstance& m = g.mig[static_cast<size_t>(d.mig_instance)];
+        const gpu::GpuMigInstance& m = g.mig[static_cast<size_t>(d.mig_instance)];
         w.Field("kind", "mig");
         w.Field("profile", m.profile);
         w.Key("placement");
@@ -204,7 +204,7 @@ void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, i
       bool reserved = false;
       w.Key("pods");
       w.BeginArray();
-      for (const devices::DeviceHolder& h : o.holders) {
+      for (const gpu::DeviceHolder& h : o.holders) {
         if (h.pod.v < 0) {
           reserved = true;
           continue;
@@ -229,7 +229,7 @@ void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, i
       w.Field("usedMemoryMiB", shared->memory_used_mib);
       w.Key("pods");
       w.BeginArray();
-      for (const devices::FractionHolder& h : shared->holders) {
+      for (const gpu::FractionHolder& h : shared->holders) {
         w.BeginObject();
         w.Field("pod", PodName(snapshot, h.pod));
         w.Field("milli", h.portion.milli);
@@ -244,7 +244,7 @@ void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, i
   w.EndArray();
   w.Key("unassigned");
   w.BeginArray();
-  for (const devices::UnassignedDemand& u : occ.unassigned) {
+  for (const gpu::UnassignedDemand& u : occ.unassigned) {
     w.BeginObject();
     w.Field("pod", PodName(snapshot, u.pod));
     w.Field("resource", u.resource);

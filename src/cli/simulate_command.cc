@@ -132,7 +132,7 @@ int RunOpenb(const SimulateFlags& flags, std::ostream& out, std::ostream& err) {
   auto trace = sim::gpushare::ReadOpenbTrace(flags.fleet, flags.trace, read, &diags, &skipped);
   PrintDiagnostics(diags, err);
   if (!trace) return Fail(trace.error(), err);
-  auto policies = sim::gpushare::ParsePolicyList(flags.policy.empty() ? "all+berth" : flags.policy);
+  auto policies = gpu::ParsePolicyList(flags.policy.empty() ? "all+berth" : flags.policy);
   if (!policies) return Fail(core::InvalidArgument("--policy: " + policies.error().message()), err);
   auto seeds = sim::ParseSeedList(flags.seeds);
   if (!seeds) return Fail(seeds.error(), err);
@@ -156,8 +156,8 @@ int RunOpenb(const SimulateFlags& flags, std::ostream& out, std::ostream& err) {
   // Mean unallocated GPU % at 100% arrived per policy over the seeds.
   TextTable table =
       HeadedTable({"POLICY", "RUNS", "UNALLOCATED GPU % AT 100% ARRIVED (MEAN)", "MIN", "MAX"});
-  for (sim::gpushare::Policy p : ro.policies) {
-    const std::string name(sim::gpushare::PolicyName(p));
+  for (gpu::Policy p : ro.policies) {
+    const std::string name(gpu::PolicyName(p));
     double sum = 0, lo = 1e9, hi = -1e9;
     int n = 0;
     for (const auto& run : result->runs) {

@@ -14,12 +14,12 @@ Inventory BuildInventory(const model::Snapshot& snapshot, const Plan& plan) {
     const model::Node& n = snapshot.nodes[i];
     node_by_key.emplace(std::make_pair(n.cluster, n.meta.name), i);
   }
-  std::vector<std::vector<devices::PodGpuDemand>> per_node(snapshot.nodes.size());
+  std::vector<std::vector<gpu::PodGpuDemand>> per_node(snapshot.nodes.size());
   auto add = [&](model::PodIndex p, const std::string& node_name) {
     const model::Pod& pod = snapshot.pod(p);
     auto it = node_by_key.find(std::make_pair(pod.cluster, node_name));
     if (it == node_by_key.end()) return;
-    devices::PodGpuDemand demand = devices::GpuDemandOf(pod, p, snapshot.resources);
+    gpu::PodGpuDemand demand = gpu::GpuDemandOf(pod, p, snapshot.resources);
     if (!demand.empty()) per_node[it->second].push_back(std::move(demand));
   };
   // The order binding's ClusterState::AddPod sees them, which FractionLedger replays.
@@ -39,9 +39,9 @@ Inventory BuildInventory(const model::Snapshot& snapshot, const Plan& plan) {
     const model::Node& node = snapshot.nodes[i];
     NodeInventory inv;
     inv.node = model::NodeIndex{static_cast<int32_t>(i)};
-    inv.gpus = devices::ReadNodeGpus(node, snapshot.resources);
+    inv.gpus = gpu::ReadNodeGpus(node, snapshot.resources);
     if (inv.gpus.empty()) continue;
-    inv.occupancy = devices::AssignGpus(inv.gpus, per_node[i]);
+    inv.occupancy = gpu::AssignGpus(inv.gpus, per_node[i]);
     clusters[node.cluster].push_back(std::move(inv));
   }
   Inventory out;

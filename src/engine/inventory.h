@@ -1,23 +1,23 @@
 // Inventory: every node's GPUs after one planning pass, for `berth inventory`: what the
-// device plugin advertises (devices/gpu_inventory.h) and which pods hold which GPU, MIG
-// instance, replica or fraction (devices/gpu_occupancy.h), pods the plan placed included.
+// device plugin advertises (gpu/gpu_inventory.h) and which pods hold which GPU, MIG
+// instance, replica or fraction (gpu/gpu_occupancy.h), pods the plan placed included.
 // Pure; thread-compatible.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "devices/gpu_inventory.h"
-#include "devices/gpu_occupancy.h"
 #include "engine/plan.h"
+#include "gpu/gpu_inventory.h"
+#include "gpu/gpu_occupancy.h"
 #include "model/snapshot.h"
 
 namespace berth::engine {
 
 struct NodeInventory {
   model::NodeIndex node;
-  devices::NodeGpuInventory gpus;
-  devices::NodeOccupancy occupancy;  // pod indices refer to the snapshot
+  gpu::NodeGpuInventory gpus;
+  gpu::NodeOccupancy occupancy;  // pod indices refer to the snapshot
 };
 
 struct ClusterInventory {

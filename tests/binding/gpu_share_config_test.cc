@@ -200,5 +200,33 @@ profiles:
   }
 }
 
+// berth's policy (the simulator's gpu::NodeScorer) through a profile, as `berth plan` reads
+// it: like FGD here (no model pressure, whole-GPU pods skip the alignment), it packs the two
+// 1-GPU pods and keeps node-b whole for the 4-GPU pod; its raw score is the berth key.
+TEST(GpuShareConfigTest, BerthPolicyIsUsableFromAProfile) {
+  model::Snapshot snap = ReadAll(R"(
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    score:
+      disabled:
+      - name: "*"
+      enabled:
+      - name: berth.dev/GpuShareBerth
+)");
+  EXPECT_EQ(Placements(snap),
+            (std::vector<std::string>{"one-1->node-a", "one-2->node-a", "four->node-b"}));
+  Scheduler scheduler(snap, *snap.scheduler_config);
+  PodExplanation e = scheduler.Explain(model::PodIndex{0});
+  const NodeVerdict* a = FindVerdict(e, snap, "node-a");
+  ASSERT_NE(a, nullptr);
+  ASSERT_EQ(a->scores.size(), 1u);
+  EXPECT_EQ(a->scores[0].plugin, kGpuShareBerth);
+  // Pressure level 0 (no pod names a model) puts the key above every 0..100 score.
+  EXPECT_GT(a->scores[0].raw, 100);
+}
+
 }  // namespace
 }  // namespace berth::binding

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "binding/cluster_state.h"
-#include "binding/gpu_fragmentation.h"
 #include "binding/gpu_share_cycle.h"
 #include "binding/gpu_share_names.h"
 #include "binding/label_sig_table.h"
@@ -19,6 +18,7 @@
 #include "binding/resource_table.h"
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
+#include "gpu/gpu_fragmentation.h"
 #include "support/model_builders.h"
 
 namespace berth::binding {
@@ -29,24 +29,24 @@ using testing::NodeBuilder;
 using testing::PodBuilder;
 using testing::SnapshotBuilder;
 
-TypicalGpuPod Typical(int64_t cpu_milli, int64_t whole, double frequency = 0,
-                      std::optional<devices::FractionRequest> fraction = std::nullopt) {
-  TypicalGpuPod p;
-  p.request = GpuRequest{cpu_milli, whole, fraction};
+gpu::TypicalGpuPod Typical(int64_t cpu_milli, int64_t whole, double frequency = 0,
+                           std::optional<gpu::FractionRequest> fraction = std::nullopt) {
+  gpu::TypicalGpuPod p;
+  p.request = gpu::GpuRequest{cpu_milli, whole, fraction};
   p.count = 1;
   p.frequency = frequency;
   return p;
 }
 
-devices::FractionRequest Milli(int64_t milli) { return devices::FractionRequest{milli, 0, 1}; }
+gpu::FractionRequest Milli(int64_t milli) { return gpu::FractionRequest{milli, 0, 1}; }
 
 TEST(TypicalGpuPodsTest, GroupedSortedCutAt95PercentAndRenormalized) {
-  std::vector<TypicalGpuPod> pods;
+  std::vector<gpu::TypicalGpuPod> pods;
   for (int i = 0; i < 5; ++i) pods.push_back(Typical(1000, 1));
   for (int i = 0; i < 3; ++i) pods.push_back(Typical(2000, 0, 0, Milli(500)));
   pods.push_back(Typical(100, 8));
   pods.push_back(Typical(500, 0));
-  std::vector<TypicalGpuPod> all = BuildTypicalGpuPods(pods);
+  std::vector<gpu::TypicalGpuPod> all = gpu::BuildTypicalGpuPods(pods);
   ASSERT_EQ(all.size(), 4u);  // 9 of 10 pods is below 95%: the last group is kept too
   EXPECT_EQ(all[0].count, 5);
   EXPECT_EQ(all[0].request.whole, 1);
@@ -57,15 +57,15 @@ TEST(TypicalGpuPodsTest, GroupedSortedCutAt95PercentAndRenormalized) {
   EXPECT_DOUBLE_EQ(all[0].frequency, 0.5);
   EXPECT_DOUBLE_EQ(all[3].frequency, 0.1);
 
-  std::vector<TypicalGpuPod> top = BuildTypicalGpuPods(pods, 80);
+  std::vector<gpu::TypicalGpuPod> top = gpu::BuildTypicalGpuPods(pods, 80);
   ASSERT_EQ(top.size(), 2u);  // 5 + 3 = 8 of 10 reaches 80%
   EXPECT_DOUBLE_EQ(top[0].frequency, 5.0 / 8);
   EXPECT_DOUBLE_EQ(top[1].frequency, 3.0 / 8);
 }
 
 // 4 GPUs: one free, shared ones with 600, 200 and 900 milli free; 4 cores free.
-GpuNodeView SampleView() {
-  GpuNodeView v;
+gpu::GpuNodeView SampleView() {
+  gpu::GpuNodeView v;
   v.cpu_free_milli = 4000;
   v.gpus = 4;
   v.free_whole = 1;
@@ -76,10 +76,10 @@ GpuNodeView SampleView() {
 }
 
 TEST(GpuFragmentationTest, EveryClassHandComputed) {
-  const GpuNodeView v = SampleView();  // idle 2700
-  TypicalGpuPod restricted = Typical(1000, 1, 0.05);
+  const gpu::GpuNodeView v = SampleView();  // idle 2700
+  gpu::TypicalGpuPod restricted = Typical(1000, 1, 0.05);
   restricted.products = {7};
-  GpuFragmentModel model({
+  gpu::GpuFragmentModel model({
       Typical(1000, 1, 0.4),              // Q3: only the shared GPUs' 1700 is fragment
       Typical(2000, 0, 0.3, Milli(500)),  // Q3: only the GPU with 200 free is
       Typical(1000, 2, 0.1),              // Q2: one free GPU for two
@@ -89,34 +89,41 @@ TEST(GpuFragmentationTest, EveryClassHandComputed) {
       Typical(100, 0, 0.025),             // XL
       restricted,                         // no access
   });
-  EXPECT_EQ(GpuFragmentModel::Classify(v, model.typical_pods()[0]), GpuFragClass::kQ3Satisfied);
-  EXPECT_EQ(GpuFragmentModel::Classify(v, model.typical_pods()[2]), GpuFragClass::kQ2LackGpu);
-  EXPECT_EQ(GpuFragmentModel::Classify(v, model.typical_pods()[3]), GpuFragClass::kXrLackCpu);
-  EXPECT_EQ(GpuFragmentModel::Classify(v, model.typical_pods()[4]), GpuFragClass::kQ4LackCpu);
-  EXPECT_EQ(GpuFragmentModel::Classify(v, model.typical_pods()[5]), GpuFragClass::kQ1LackBoth);
-  EXPECT_EQ(GpuFragmentModel::Classify(v, model.typical_pods()[6]), GpuFragClass::kXlSatisfied);
-  EXPECT_EQ(GpuFragmentModel::Classify(v, model.typical_pods()[7]), GpuFragClass::kNoAccess);
-  GpuFragBreakdown b = model.Breakdown(v);
-  EXPECT_NEAR(b[GpuFragClass::kQ2LackGpu], 0.4 * 1700 + 0.3 * 200 + 0.1 * 2700, 1e-9);
-  EXPECT_NEAR(b[GpuFragClass::kQ3Satisfied], 0.4 * 1000 + 0.3 * 2500, 1e-9);
-  EXPECT_NEAR(b[GpuFragClass::kXrLackCpu], 0.05 * 2700, 1e-9);
-  EXPECT_NEAR(b[GpuFragClass::kQ4LackCpu], 0.05 * 2700, 1e-9);
-  EXPECT_NEAR(b[GpuFragClass::kQ1LackBoth], 0.025 * 2700, 1e-9);
-  EXPECT_NEAR(b[GpuFragClass::kXlSatisfied], 0.025 * 2700, 1e-9);
-  EXPECT_NEAR(b[GpuFragClass::kNoAccess], 0.05 * 2700, 1e-9);
+  EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[0]),
+            gpu::GpuFragClass::kQ3Satisfied);
+  EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[2]),
+            gpu::GpuFragClass::kQ2LackGpu);
+  EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[3]),
+            gpu::GpuFragClass::kXrLackCpu);
+  EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[4]),
+            gpu::GpuFragClass::kQ4LackCpu);
+  EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[5]),
+            gpu::GpuFragClass::kQ1LackBoth);
+  EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[6]),
+            gpu::GpuFragClass::kXlSatisfied);
+  EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[7]),
+            gpu::GpuFragClass::kNoAccess);
+  gpu::GpuFragBreakdown b = model.Breakdown(v);
+  EXPECT_NEAR(b[gpu::GpuFragClass::kQ2LackGpu], 0.4 * 1700 + 0.3 * 200 + 0.1 * 2700, 1e-9);
+  EXPECT_NEAR(b[gpu::GpuFragClass::kQ3Satisfied], 0.4 * 1000 + 0.3 * 2500, 1e-9);
+  EXPECT_NEAR(b[gpu::GpuFragClass::kXrLackCpu], 0.05 * 2700, 1e-9);
+  EXPECT_NEAR(b[gpu::GpuFragClass::kQ4LackCpu], 0.05 * 2700, 1e-9);
+  EXPECT_NEAR(b[gpu::GpuFragClass::kQ1LackBoth], 0.025 * 2700, 1e-9);
+  EXPECT_NEAR(b[gpu::GpuFragClass::kXlSatisfied], 0.025 * 2700, 1e-9);
+  EXPECT_NEAR(b[gpu::GpuFragClass::kNoAccess], 0.05 * 2700, 1e-9);
   // Everything but Q3: 680 + 60 + 270 + 135 + 135 + 67.5 + 67.5 + 135.
   EXPECT_NEAR(model.FragmentMilli(v), 1550, 1e-9);
 }
 
 TEST(GpuFragmentationTest, FractionsNeedAShareableNodeAndMemory) {
-  GpuNodeView v = SampleView();
-  GpuFragmentModel by_fraction({Typical(1000, 0, 1.0, Milli(500))});
+  gpu::GpuNodeView v = SampleView();
+  gpu::GpuFragmentModel by_fraction({Typical(1000, 0, 1.0, Milli(500))});
   EXPECT_NEAR(by_fraction.FragmentMilli(v), 200, 1e-9);
   v.shareable = false;  // MIG or time-sliced GPUs take no fractions: all idle is fragment
   EXPECT_NEAR(by_fraction.FragmentMilli(v), 2700, 1e-9);
   // A memory request on GPUs of unknown memory cannot be placed.
   v.shareable = true;
-  GpuFragmentModel by_memory({Typical(1000, 0, 1.0, devices::FractionRequest{0, 4000, 1})});
+  gpu::GpuFragmentModel by_memory({Typical(1000, 0, 1.0, gpu::FractionRequest{0, 4000, 1})});
   EXPECT_NEAR(by_memory.FragmentMilli(v), 2700, 1e-9);
   // With 10000 MiB GPUs it is 400 milli and 4000 MiB: the 200-milli GPU is too small, and
   // the 600-milli one has only 1000 MiB left.
@@ -282,8 +289,8 @@ TEST(GpuShareCycleTest, FragmentCacheAndMemoFollowNodeVersions) {
   GpuShareCycle cycle(snap, resources, state, infos);
   const model::NodeIndex a{0};
   EXPECT_NEAR(cycle.NodeFragmentMilli(a), 0, 1e-9);
-  const GpuRequest one = cycle.Request(infos.Get(model::PodIndex{0}));
-  EXPECT_EQ(one, (GpuRequest{1000, 1, std::nullopt}));
+  const gpu::GpuRequest one = cycle.Request(infos.Get(model::PodIndex{0}));
+  EXPECT_EQ(one, (gpu::GpuRequest{1000, 1, std::nullopt}));
   cycle.StoreFgdMemo(a, one, 26);
   EXPECT_EQ(cycle.FgdMemo(a, one), 26);
   EXPECT_EQ(cycle.FgdMemo(a, cycle.Request(infos.Get(model::PodIndex{2}))), std::nullopt);

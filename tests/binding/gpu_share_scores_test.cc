@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "binding/gpu_node_view.h"
 #include "binding/gpu_share_best_fit.h"
 #include "binding/gpu_share_names.h"
 #include "binding/gpu_share_random.h"
 #include "binding/plugin_names.h"
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
+#include "gpu/gpu_node_view.h"
 #include "support/model_builders.h"
 
 namespace berth::binding {
@@ -234,7 +234,7 @@ TEST(GpuShareScoresTest, WeightedIntoTheTotal) {
 }
 
 TEST(GpuNodeViewTest, PlacedTakesWholeGpusOrTheLedgersChoice) {
-  GpuNodeView v;
+  gpu::GpuNodeView v;
   v.cpu_free_milli = 10000;
   v.gpus = 4;
   v.free_whole = 2;
@@ -242,15 +242,15 @@ TEST(GpuNodeViewTest, PlacedTakesWholeGpusOrTheLedgersChoice) {
   v.shareable = true;
   v.shared = {{300, 300}, {900, 900}};
   EXPECT_EQ(v.IdleMilli(), 3200);
-  GpuRequest whole{2000, 1, std::nullopt};
-  GpuNodeView after = Placed(v, whole, {});
+  gpu::GpuRequest whole{2000, 1, std::nullopt};
+  gpu::GpuNodeView after = gpu::Placed(v, whole, {});
   EXPECT_EQ(after.cpu_free_milli, 8000);
   EXPECT_EQ(after.free_whole, 1);
   EXPECT_EQ(after.IdleMilli(), 2200);
-  GpuRequest quarter{0, 0, devices::FractionRequest{250, 0, 2}};
+  gpu::GpuRequest quarter{0, 0, gpu::FractionRequest{250, 0, 2}};
   EXPECT_EQ(v.RequestMilli(quarter), 500);
   std::vector<int32_t> choice = {0, -1};
-  after = Placed(v, quarter, choice);
+  after = gpu::Placed(v, quarter, choice);
   EXPECT_EQ(after.free_whole, 1);
   ASSERT_EQ(after.shared.size(), 3u);
   EXPECT_EQ(after.shared[0].milli_free, 50);

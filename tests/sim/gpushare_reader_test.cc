@@ -17,7 +17,7 @@ constexpr char kNodes[] =
     "node-c,32000,131072,0,\n";
 
 TEST(OpenbReaderTest, ParsesNodeList) {
-  GpuModelTable models;
+  gpu::GpuModelTable models;
   core::Result<NodeList> list = ParseOpenbNodes(kNodes, "nodes.csv", models, {});
   ASSERT_TRUE(list.has_value()) << list.error().ToString();
   ASSERT_EQ(list->nodes.size(), 3u);
@@ -26,13 +26,13 @@ TEST(OpenbReaderTest, ParsesNodeList) {
   EXPECT_EQ(list->nodes[0].memory_mib, 262144);
   EXPECT_EQ(list->nodes[1].num_gpu, 8);
   EXPECT_EQ(models.Name(list->nodes[1].model), "G2");
-  EXPECT_EQ(list->nodes[2].model, kNoGpuModel);
+  EXPECT_EQ(list->nodes[2].model, gpu::kNoGpuModel);
   EXPECT_EQ(models.size(), 2);
   EXPECT_EQ(list->skipped_rows, 0);
 }
 
 TEST(OpenbReaderTest, ParsesPodsWithModelListsAndDropsEmptyParts) {
-  GpuModelTable models;
+  gpu::GpuModelTable models;
   const std::string text =
       "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
       "deletion_time,scheduled_time\r\n"
@@ -56,12 +56,12 @@ TEST(OpenbReaderTest, ParsesPodsWithModelListsAndDropsEmptyParts) {
 }
 
 TEST(OpenbReaderTest, ReadsTheFiveColumnMultiGpuLayout) {
-  GpuModelTable models;
+  gpu::GpuModelTable models;
   core::Result<PodList> list =
       ReadOpenbPods(OpenbFixturePath("openb_pod_list_multigpu20.csv"), models, {});
   ASSERT_TRUE(list.has_value()) << list.error().ToString();
   EXPECT_EQ(list->pods.size(), 84u);
-  for (const PodSpec& pod : list->pods) EXPECT_TRUE(pod.gpu_spec.empty());
+  for (const gpu::PodSpec& pod : list->pods) EXPECT_TRUE(pod.gpu_spec.empty());
 }
 
 TEST(OpenbReaderTest, ReadsTheFixtureTrace) {
@@ -74,12 +74,12 @@ TEST(OpenbReaderTest, ReadsTheFixtureTrace) {
   EXPECT_EQ(trace->pods.size(), 408u);
   EXPECT_EQ(skipped, 0);
   int64_t gpus = 0;
-  for (const NodeSpec& node : trace->nodes) gpus += node.num_gpu;
+  for (const gpu::NodeSpec& node : trace->nodes) gpus += node.num_gpu;
   EXPECT_EQ(gpus, 314);
 }
 
 TEST(OpenbReaderTest, BadIntegerNamesFileLineRowAndColumn) {
-  GpuModelTable models;
+  gpu::GpuModelTable models;
   const std::string text =
       "sn,cpu_milli,memory_mib,gpu,model\n"
       "node-a,64000,262144,2,P100\n"
@@ -96,7 +96,7 @@ TEST(OpenbReaderTest, BadIntegerNamesFileLineRowAndColumn) {
 }
 
 TEST(OpenbReaderTest, WrongFieldCountNamesTheLine) {
-  GpuModelTable models;
+  gpu::GpuModelTable models;
   const std::string text =
       "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n"
       "p0,1000,1024,1,500\n"
@@ -108,7 +108,7 @@ TEST(OpenbReaderTest, WrongFieldCountNamesTheLine) {
 }
 
 TEST(OpenbReaderTest, MissingColumnIsReportedOnTheHeader) {
-  GpuModelTable models;
+  gpu::GpuModelTable models;
   core::Result<PodList> list =
       ParseOpenbPods("name,cpu_milli,memory_mib,num_gpu\np0,1,1,0\n", "pods.csv", models, {});
   ASSERT_FALSE(list.has_value());
@@ -117,7 +117,7 @@ TEST(OpenbReaderTest, MissingColumnIsReportedOnTheHeader) {
 }
 
 TEST(OpenbReaderTest, RejectsInconsistentGpuRequests) {
-  GpuModelTable models;
+  gpu::GpuModelTable models;
   const std::string header = "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n";
   for (const char* row : {"p,1000,1024,2,500\n", "p,1000,1024,1,0\n", "p,1000,1024,1,1001\n",
                           "p,1000,1024,0,300\n", "p,1000,1024,17,1000\n"}) {
@@ -128,7 +128,7 @@ TEST(OpenbReaderTest, RejectsInconsistentGpuRequests) {
 }
 
 TEST(OpenbReaderTest, SkipsBadRowsOnlyWhenAsked) {
-  GpuModelTable models;
+  gpu::GpuModelTable models;
   const std::string text =
       "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n"
       "p0,1000,1024,1,500\n"
@@ -151,14 +151,14 @@ TEST(OpenbReaderTest, SkipsBadRowsOnlyWhenAsked) {
 }
 
 TEST(OpenbReaderTest, MissingFileIsNotFound) {
-  GpuModelTable models;
+  gpu::GpuModelTable models;
   core::Result<NodeList> list = ReadOpenbNodes("/nonexistent/nodes.csv", models, {});
   ASSERT_FALSE(list.has_value());
   EXPECT_EQ(list.error().code(), core::ErrorCode::kNotFound);
 }
 
 TEST(OpenbReaderTest, TooManyGpusOnANodeIsAnError) {
-  GpuModelTable models;
+  gpu::GpuModelTable models;
   core::Result<NodeList> list = ParseOpenbNodes(
       "sn,cpu_milli,memory_mib,gpu,model\nbig,1000,1000,17,G2\n", "nodes.csv", models, {});
   ASSERT_FALSE(list.has_value());

@@ -19,7 +19,7 @@ using testing::Node;
 using testing::OpenbFixturePath;
 using testing::Pod;
 
-constexpr GpuModelId kG2{0};
+constexpr gpu::GpuModelId kG2{0};
 
 OpenbTrace Fixture() {
   core::Result<OpenbTrace> trace =
@@ -52,7 +52,7 @@ TEST(ArrivalBucketsTest, MeansPerBucketWithTheNeighbourWindowForEmptyOnes) {
 }
 
 TEST(ArrivalOrderTest, ShufflesAPermutationWithoutInflation) {
-  std::vector<PodSpec> pods;
+  std::vector<gpu::PodSpec> pods;
   for (int i = 0; i < 20; ++i) {
     pods.push_back(Pod(1000, 1, 500));
     pods.back().name = std::string("p").append(std::to_string(100 + i));
@@ -76,7 +76,7 @@ TEST(ArrivalOrderTest, InflatesWithThePerGpuStopTest) {
   // One 8-GPU pod and one 100-thousandths pod for a cluster of 10 GPUs at 1.3: copies are
   // appended until the drawn pod's per-GPU share would pass 13000, so an 8-GPU copy can
   // overshoot by up to 7 GPUs.
-  std::vector<PodSpec> pods = {Pod(1000, 8, 1000), Pod(1000, 1, 100)};
+  std::vector<gpu::PodSpec> pods = {Pod(1000, 8, 1000), Pod(1000, 1, 100)};
   pods[0].name = "a";
   pods[1].name = "b";
   ReplayOptions options;
@@ -93,7 +93,7 @@ TEST(ArrivalOrderTest, InflatesWithThePerGpuStopTest) {
 }
 
 TEST(ArrivalOrderTest, ThinsARequestAboveTheTarget) {
-  std::vector<PodSpec> pods;
+  std::vector<gpu::PodSpec> pods;
   for (int i = 0; i < 30; ++i) {
     pods.push_back(Pod(1000, 1, 1000));
     pods.back().name = std::string("p").append(std::to_string(i));
@@ -103,15 +103,15 @@ TEST(ArrivalOrderTest, ThinsARequestAboveTheTarget) {
   core::Result<std::vector<int32_t>> order = ArrivalOrder(pods, 10000, options, rng);
   ASSERT_TRUE(order.has_value());
   EXPECT_EQ(order->size(), 13u);
-  std::vector<PodSpec> cpu_only = {Pod(1000, 0, 0)};
+  std::vector<gpu::PodSpec> cpu_only = {Pod(1000, 0, 0)};
   EXPECT_FALSE(ArrivalOrder(cpu_only, 10000, options, rng).has_value());
 }
 
 TEST(NodeSelectorTest, TiesGoToTheLowestRankOrAreDrawnUniformly) {
-  const std::vector<NodeSpec> specs = {Node("a", 64000, 2, kG2), Node("b", 64000, 2, kG2),
-                                       Node("c", 64000, 2, kG2)};
-  const GpuCluster cluster(specs, nullptr);
-  const std::unique_ptr<NodeScorer> bestfit = MakeScorer(Policy::kBestFit, nullptr);
+  const std::vector<gpu::NodeSpec> specs = {Node("a", 64000, 2, kG2), Node("b", 64000, 2, kG2),
+                                            Node("c", 64000, 2, kG2)};
+  const gpu::GpuCluster cluster(specs, nullptr);
+  const std::unique_ptr<gpu::NodeScorer> bestfit = gpu::MakeScorer(gpu::Policy::kBestFit, nullptr);
   Rng rng(1);
   NodeSelector ranked({2, 0, 1}, TieBreak::kSeededNodeOrder);
   for (int i = 0; i < 5; ++i)
@@ -121,7 +121,7 @@ TEST(NodeSelectorTest, TiesGoToTheLowestRankOrAreDrawnUniformly) {
   for (int i = 0; i < 300; ++i) ++hits[uniform.Select(*bestfit, Pod(1000, 1, 500), cluster, rng)];
   for (int h : hits) EXPECT_GT(h, 50);
   // Random draws uniformly even under the ranked rule.
-  const std::unique_ptr<NodeScorer> random = MakeScorer(Policy::kRandom, nullptr);
+  const std::unique_ptr<gpu::NodeScorer> random = gpu::MakeScorer(gpu::Policy::kRandom, nullptr);
   std::vector<int> random_hits(3, 0);
   for (int i = 0; i < 300; ++i)
     ++random_hits[ranked.Select(*random, Pod(1000, 1, 500), cluster, rng)];
@@ -131,7 +131,7 @@ TEST(NodeSelectorTest, TiesGoToTheLowestRankOrAreDrawnUniformly) {
 }
 
 TEST(NodeRanksTest, IsASeededPermutation) {
-  std::vector<NodeSpec> nodes;
+  std::vector<gpu::NodeSpec> nodes;
   for (int i = 0; i < 40; ++i)
     nodes.push_back(Node(std::string("n").append(std::to_string(i)), 1000, 1, kG2));
   Rng a(42), b(42);
@@ -145,13 +145,13 @@ TEST(NodeRanksTest, IsASeededPermutation) {
 TEST(ReplayTest, HandReplayPlacesUntilFullAndBucketsAllocation) {
   // One 2-GPU node, pods in name order without inflation: two halves fill GPU 0 (best fit
   // packs them), the whole-GPU pod takes GPU 1, the last one finds no room.
-  const std::vector<NodeSpec> nodes = {Node("n", 16000, 2, kG2)};
-  std::vector<PodSpec> pods = {Pod(1000, 1, 500), Pod(1000, 1, 500), Pod(1000, 1, 1000),
-                               Pod(1000, 1, 1000)};
+  const std::vector<gpu::NodeSpec> nodes = {Node("n", 16000, 2, kG2)};
+  std::vector<gpu::PodSpec> pods = {Pod(1000, 1, 500), Pod(1000, 1, 500), Pod(1000, 1, 1000),
+                                    Pod(1000, 1, 1000)};
   for (size_t i = 0; i < pods.size(); ++i)
     pods[i].name = std::string("p").append(std::to_string(i));
   ReplayOptions options;
-  options.policy = Policy::kBestFit;
+  options.policy = gpu::Policy::kBestFit;
   options.inflation_ratio = 0;
   options.shuffle = false;
   options.keep_samples = true;
@@ -174,7 +174,7 @@ TEST(ReplayTest, HandReplayPlacesUntilFullAndBucketsAllocation) {
 
 TEST(ReplayTest, SameSeedSameResultOnTheFixture) {
   const OpenbTrace trace = Fixture();
-  for (Policy policy : kAllPolicies) {
+  for (gpu::Policy policy : gpu::kAllPolicies) {
     ReplayOptions options;
     options.policy = policy;
     options.seed = 42;
@@ -214,22 +214,22 @@ TEST(ReplayTest, FragmentAtTheStartIsTheCpuOnlyShareOfIdleGpus) {
   // the empty cluster, with sharing pods that fit every node, the fragment rate is exactly
   // the CPU-only share of the typical pods, here 10 of 40.
   const OpenbTrace trace = Fixture();
-  std::vector<PodSpec> pods;
+  std::vector<gpu::PodSpec> pods;
   for (int i = 0; i < 30; ++i) pods.push_back(Pod(1000, 1, 300));
   for (int i = 0; i < 10; ++i) pods.push_back(Pod(2000, 0, 0));
-  const FragmentationModel model(BuildTypicalPods(pods));
-  const GpuCluster empty(trace.nodes, &model);
+  const gpu::FragmentationModel model(gpu::BuildTypicalPods(pods));
+  const gpu::GpuCluster empty(trace.nodes, &model);
   EXPECT_DOUBLE_EQ(empty.fragment_milli() / static_cast<double>(empty.gpu_idle_milli()), 0.25);
-  EXPECT_DOUBLE_EQ(empty.Breakdown()[FragClass::kXlSatisfied], 0.25 * 314000);
+  EXPECT_DOUBLE_EQ(empty.Breakdown()[gpu::FragClass::kXlSatisfied], 0.25 * 314000);
 }
 
 TEST(ReplayTest, RejectsAClusterWithoutGpusAndAnEmptyTrace) {
-  const std::vector<NodeSpec> cpu_nodes = {Node("cpu", 64000, 0)};
-  const std::vector<PodSpec> pods = {Pod(1000, 1, 500)};
+  const std::vector<gpu::NodeSpec> cpu_nodes = {Node("cpu", 64000, 0)};
+  const std::vector<gpu::PodSpec> pods = {Pod(1000, 1, 500)};
   core::Result<ReplayResult> no_gpus = RunReplay(cpu_nodes, pods, {});
   ASSERT_FALSE(no_gpus.has_value());
   EXPECT_EQ(no_gpus.error().code(), core::ErrorCode::kFailedPrecondition);
-  const std::vector<NodeSpec> nodes = {Node("n", 64000, 2, kG2)};
+  const std::vector<gpu::NodeSpec> nodes = {Node("n", 64000, 2, kG2)};
   core::Result<ReplayResult> no_pods = RunReplay(nodes, {}, {});
   ASSERT_FALSE(no_pods.has_value());
   EXPECT_EQ(no_pods.error().code(), core::ErrorCode::kFailedPrecondition);

@@ -149,7 +149,7 @@ constexpr std::array<std::string_view, 5> kPodColumns = {"name", "cpu_milli", "m
 }  // namespace
 
 core::Result<NodeList> ParseOpenbNodes(std::string_view text, std::string_view file,
-                                       GpuModelTable& models, const CsvReadOptions& options,
+                                       gpu::GpuModelTable& models, const CsvReadOptions& options,
                                        core::Diagnostics* diags) {
   const std::vector<Line> lines = SplitLines(text);
   if (lines.empty()) {
@@ -160,21 +160,21 @@ core::Result<NodeList> ParseOpenbNodes(std::string_view text, std::string_view f
   const size_t header_fields = SplitFields(lines[0].text).size();
   NodeList out;
   auto parse_row = [&](RowContext& row, const std::vector<std::string_view>& f) -> core::Status {
-    NodeSpec node;
+    gpu::NodeSpec node;
     node.name = std::string(f[col[0]]);
     row.name = f[col[0]];
     if (node.name.empty()) return row.Fail(kNodeColumns[0], "empty node name");
     BERTH_ASSIGN_OR_RETURN(node.cpu_milli, ParseCount(row, kNodeColumns[1], f[col[1]]));
     BERTH_ASSIGN_OR_RETURN(node.memory_mib, ParseCount(row, kNodeColumns[2], f[col[2]]));
     BERTH_ASSIGN_OR_RETURN(const int64_t gpus, ParseCount(row, kNodeColumns[3], f[col[3]]));
-    if (gpus > kMaxGpusPerNode) {
+    if (gpus > gpu::kMaxGpusPerNode) {
       return row.Fail(kNodeColumns[3], std::to_string(gpus) + " GPUs; at most " +
-                                           std::to_string(kMaxGpusPerNode) + " per node");
+                                           std::to_string(gpu::kMaxGpusPerNode) + " per node");
     }
     node.num_gpu = static_cast<int32_t>(gpus);
     const std::string_view model = f[col[4]];
     if (!model.empty()) {
-      core::Result<GpuModelId> id = models.Intern(model);
+      core::Result<gpu::GpuModelId> id = models.Intern(model);
       if (!id.has_value()) return row.Fail(kNodeColumns[4], id.error().message());
       node.model = *id;
     }
@@ -187,7 +187,7 @@ core::Result<NodeList> ParseOpenbNodes(std::string_view text, std::string_view f
 }
 
 core::Result<PodList> ParseOpenbPods(std::string_view text, std::string_view file,
-                                     GpuModelTable& models, const CsvReadOptions& options,
+                                     gpu::GpuModelTable& models, const CsvReadOptions& options,
                                      core::Diagnostics* diags) {
   const std::vector<Line> lines = SplitLines(text);
   if (lines.empty()) {
@@ -199,7 +199,7 @@ core::Result<PodList> ParseOpenbPods(std::string_view text, std::string_view fil
   const size_t header_fields = SplitFields(lines[0].text).size();
   PodList out;
   auto parse_row = [&](RowContext& row, const std::vector<std::string_view>& f) -> core::Status {
-    PodSpec pod;
+    gpu::PodSpec pod;
     pod.name = std::string(f[col[0]]);
     row.name = f[col[0]];
     if (pod.name.empty()) return row.Fail(kPodColumns[0], "empty pod name");
@@ -207,19 +207,19 @@ core::Result<PodList> ParseOpenbPods(std::string_view text, std::string_view fil
     BERTH_ASSIGN_OR_RETURN(pod.memory_mib, ParseCount(row, kPodColumns[2], f[col[2]]));
     BERTH_ASSIGN_OR_RETURN(const int64_t num_gpu, ParseCount(row, kPodColumns[3], f[col[3]]));
     BERTH_ASSIGN_OR_RETURN(const int64_t gpu_milli, ParseCount(row, kPodColumns[4], f[col[4]]));
-    if (num_gpu > kMaxGpusPerNode) {
+    if (num_gpu > gpu::kMaxGpusPerNode) {
       return row.Fail(kPodColumns[3], std::to_string(num_gpu) + " GPUs; at most " +
-                                          std::to_string(kMaxGpusPerNode) + " per pod");
+                                          std::to_string(gpu::kMaxGpusPerNode) + " per pod");
     }
     if (num_gpu == 0 && gpu_milli != 0) {
       return row.Fail(kPodColumns[4], "a pod without GPUs asks for " + std::to_string(gpu_milli) +
                                           " thousandths of one");
     }
-    if (num_gpu > 0 && (gpu_milli < 1 || gpu_milli > kMilliPerGpu)) {
+    if (num_gpu > 0 && (gpu_milli < 1 || gpu_milli > gpu::kMilliPerGpu)) {
       return row.Fail(kPodColumns[4],
                       "must be 1..1000 thousandths of a GPU, got " + std::to_string(gpu_milli));
     }
-    if (num_gpu > 1 && gpu_milli < kMilliPerGpu) {
+    if (num_gpu > 1 && gpu_milli < gpu::kMilliPerGpu) {
       return row.Fail(kPodColumns[4], "only a single-GPU pod may share a GPU; " +
                                           std::to_string(num_gpu) + " GPUs x " +
                                           std::to_string(gpu_milli));
@@ -235,7 +235,7 @@ core::Result<PodList> ParseOpenbPods(std::string_view text, std::string_view fil
         const std::string_view part = Trim(spec.substr(0, bar));
         spec = bar == std::string_view::npos ? std::string_view() : spec.substr(bar + 1);
         if (part.empty()) continue;
-        core::Result<GpuModelId> id = models.Intern(part);
+        core::Result<gpu::GpuModelId> id = models.Intern(part);
         if (!id.has_value()) return row.Fail("gpu_spec", id.error().message());
         if (!pod.gpu_spec.empty()) pod.gpu_spec += '|';
         pod.gpu_spec += part;
@@ -250,13 +250,13 @@ core::Result<PodList> ParseOpenbPods(std::string_view text, std::string_view fil
   return out;
 }
 
-core::Result<NodeList> ReadOpenbNodes(const std::string& path, GpuModelTable& models,
+core::Result<NodeList> ReadOpenbNodes(const std::string& path, gpu::GpuModelTable& models,
                                       const CsvReadOptions& options, core::Diagnostics* diags) {
   BERTH_ASSIGN_OR_RETURN(const std::string text, ReadWholeFile(path));
   return ParseOpenbNodes(text, path, models, options, diags);
 }
 
-core::Result<PodList> ReadOpenbPods(const std::string& path, GpuModelTable& models,
+core::Result<PodList> ReadOpenbPods(const std::string& path, gpu::GpuModelTable& models,
                                     const CsvReadOptions& options, core::Diagnostics* diags) {
   BERTH_ASSIGN_OR_RETURN(const std::string text, ReadWholeFile(path));
   return ParseOpenbPods(text, path, models, options, diags);

@@ -14,7 +14,7 @@
 
 #include "core/diagnostics.h"
 #include "core/result.h"
-#include "sim/gpushare/gpu_model_table.h"
+#include "gpu/gpu_model_table.h"
 #include "sim/gpushare/openb_trace.h"
 
 namespace berth::sim::gpushare {
@@ -25,29 +25,29 @@ struct CsvReadOptions {
 };
 
 struct NodeList {
-  std::vector<NodeSpec> nodes;
+  std::vector<gpu::NodeSpec> nodes;
   int64_t skipped_rows = 0;
 };
 
 struct PodList {
-  std::vector<PodSpec> pods;
+  std::vector<gpu::PodSpec> pods;
   int64_t skipped_rows = 0;
 };
 
 // `file` names the text in errors. Models met in the `model` and `gpu_spec` columns are
 // interned into `models`. `diags` (optional) receives a warning per skipped row.
 core::Result<NodeList> ParseOpenbNodes(std::string_view text, std::string_view file,
-                                       GpuModelTable& models, const CsvReadOptions& options,
+                                       gpu::GpuModelTable& models, const CsvReadOptions& options,
                                        core::Diagnostics* diags = nullptr);
 core::Result<PodList> ParseOpenbPods(std::string_view text, std::string_view file,
-                                     GpuModelTable& models, const CsvReadOptions& options,
+                                     gpu::GpuModelTable& models, const CsvReadOptions& options,
                                      core::Diagnostics* diags = nullptr);
 
 // The same on files; a missing or unreadable file is NotFound.
-core::Result<NodeList> ReadOpenbNodes(const std::string& path, GpuModelTable& models,
+core::Result<NodeList> ReadOpenbNodes(const std::string& path, gpu::GpuModelTable& models,
                                       const CsvReadOptions& options,
                                       core::Diagnostics* diags = nullptr);
-core::Result<PodList> ReadOpenbPods(const std::string& path, GpuModelTable& models,
+core::Result<PodList> ReadOpenbPods(const std::string& path, gpu::GpuModelTable& models,
                                     const CsvReadOptions& options,
                                     core::Diagnostics* diags = nullptr);
 

@@ -5,13 +5,14 @@
 #include <cmath>
 #include <numeric>
 
+#include "gpu/gpu_cluster.h"
 #include "sim/gpushare/arrival_buckets.h"
-#include "sim/gpushare/gpu_cluster.h"
 #include "sim/gpushare/node_selector.h"
+#include "sim/gpushare/rng_source.h"
 
 namespace berth::sim::gpushare {
 
-core::Result<std::vector<int32_t>> ArrivalOrder(std::span<const PodSpec> pods,
+core::Result<std::vector<int32_t>> ArrivalOrder(std::span<const gpu::PodSpec> pods,
                                                 int64_t gpu_capacity_milli,
                                                 const ReplayOptions& options, Rng& rng) {
   std::vector<int32_t> by_name(pods.size());
@@ -23,7 +24,7 @@ core::Result<std::vector<int32_t>> ArrivalOrder(std::span<const PodSpec> pods,
   if (options.inflation_ratio <= 0) return order;
 
   int64_t requested = 0;
-  for (const PodSpec& pod : pods) requested += pod.TotalGpuMilli();
+  for (const gpu::PodSpec& pod : pods) requested += pod.TotalGpuMilli();
   if (requested <= 0) {
     return core::FailedPrecondition("the pods request no GPU, so they cannot be inflated to " +
                                     std::to_string(options.inflation_ratio) +
@@ -51,7 +52,7 @@ core::Result<std::vector<int32_t>> ArrivalOrder(std::span<const PodSpec> pods,
   return order;
 }
 
-std::vector<int32_t> NodeRanks(std::span<const NodeSpec> nodes, Rng& rng) {
+std::vector<int32_t> NodeRanks(std::span<const gpu::NodeSpec> nodes, Rng& rng) {
   std::vector<int32_t> by_name(nodes.size());
   std::iota(by_name.begin(), by_name.end(), 0);
   std::stable_sort(by_name.begin(), by_name.end(),
@@ -64,11 +65,12 @@ std::vector<int32_t> NodeRanks(std::span<const NodeSpec> nodes, Rng& rng) {
   return ranks;
 }
 
-core::Result<ReplayResult> RunReplay(std::span<const NodeSpec> nodes, std::span<const PodSpec> pods,
+core::Result<ReplayResult> RunReplay(std::span<const gpu::NodeSpec> nodes,
+                                     std::span<const gpu::PodSpec> pods,
                                      const ReplayOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  const FragmentationModel fragmentation(BuildTypicalPods(pods, options.typical));
-  GpuCluster cluster(nodes, &fragmentation);
+  const gpu::FragmentationModel fragmentation(gpu::BuildTypicalPods(pods, options.typical));
+  gpu::GpuCluster cluster(nodes, &fragmentation);
   if (cluster.gpu_capacity_milli() <= 0) {
     return core::FailedPrecondition("the cluster has no GPU to replay GPU-sharing pods on");
   }
@@ -78,7 +80,9 @@ core::Result<ReplayResult> RunReplay(std::span<const NodeSpec> nodes, std::span<
   BERTH_ASSIGN_OR_RETURN(const std::vector<int32_t> order,
                          ArrivalOrder(pods, cluster.gpu_capacity_milli(), options, rng));
   NodeSelector selector(NodeRanks(nodes, rng), options.tie_break);
-  const std::unique_ptr<NodeScorer> scorer = MakeScorer(options.policy, &fragmentation, &cluster);
+  RngSource draws(rng);
+  const std::unique_ptr<gpu::NodeScorer> scorer =
+      gpu::MakeScorer(options.policy, &fragmentation, &cluster);
 
   ReplayResult result;
   result.policy = options.policy;
@@ -89,7 +93,7 @@ core::Result<ReplayResult> RunReplay(std::span<const NodeSpec> nodes, std::span<
 
   // The authors' scripts divide by the GPU count and then by 10; the same operations keep
   // the rounding to buckets identical.
-  const double total_gpus = static_cast<double>(cluster.gpu_capacity_milli()) / kMilliPerGpu;
+  const double total_gpus = static_cast<double>(cluster.gpu_capacity_milli()) / gpu::kMilliPerGpu;
   std::vector<double> arrived_pct, allocated_pct, frag_amount_pct, frag_rate_pct;
   arrived_pct.reserve(order.size());
   allocated_pct.reserve(order.size());
@@ -98,12 +102,12 @@ core::Result<ReplayResult> RunReplay(std::span<const NodeSpec> nodes, std::span<
 
   int64_t arrived = 0;
   for (const int32_t index : order) {
-    const PodSpec& pod = pods[index];
+    const gpu::PodSpec& pod = pods[index];
     arrived += pod.TotalGpuMilli();
     const int node = selector.Select(*scorer, pod, cluster, rng);
     if (node >= 0) {
-      const GpuSet gpus =
-          scorer->ChooseGpus(pod, cluster.node(node), cluster.node_fragment_milli(node), rng);
+      const gpu::GpuSet gpus =
+          scorer->ChooseGpus(pod, cluster.node(node), cluster.node_fragment_milli(node), draws);
       cluster.Place(node, pod, gpus);
       ++result.placed;
     } else {

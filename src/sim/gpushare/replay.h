@@ -18,22 +18,23 @@
 #include <vector>
 
 #include "core/result.h"
+#include "gpu/policy.h"
+#include "gpu/typical_pods.h"
 #include "sim/core/rng.h"
+#include "sim/gpushare/node_selector.h"
 #include "sim/gpushare/openb_trace.h"
-#include "sim/gpushare/policy.h"
-#include "sim/gpushare/typical_pods.h"
 
 namespace berth::sim::gpushare {
 
 struct ReplayOptions {
-  Policy policy = Policy::kFgd;
+  gpu::Policy policy = gpu::Policy::kFgd;
   uint64_t seed = 42;
   // Target total GPU request as a multiple of the cluster's GPUs (upstream's "tune");
   // <= 0 replays the pods as they are.
   double inflation_ratio = 1.3;
   bool shuffle = true;  // false: arrive in name order
   TieBreak tie_break = TieBreak::kSeededNodeOrder;
-  TypicalPodOptions typical;
+  gpu::TypicalPodOptions typical;
   bool keep_samples = false;  // fill ReplayResult::samples, one per event
 };
 
@@ -47,7 +48,7 @@ struct ReplaySample {
 };
 
 struct ReplayResult {
-  Policy policy = Policy::kFgd;
+  gpu::Policy policy = gpu::Policy::kFgd;
   uint64_t seed = 0;
   int64_t gpu_capacity_milli = 0;
   int64_t pods = 0;  // arrivals after inflation
@@ -69,17 +70,18 @@ struct ReplayResult {
 // The arrival sequence as indices into `pods`: name order, shuffled (options.shuffle), then
 // inflated or thinned to options.inflation_ratio x gpu_capacity_milli. Inflated copies repeat
 // indices. FailedPrecondition when inflation is asked of pods that request no GPU.
-core::Result<std::vector<int32_t>> ArrivalOrder(std::span<const PodSpec> pods,
+core::Result<std::vector<int32_t>> ArrivalOrder(std::span<const gpu::PodSpec> pods,
                                                 int64_t gpu_capacity_milli,
                                                 const ReplayOptions& options, Rng& rng);
 
 // A seeded random rank per node (0..n-1, a uniform permutation over the nodes in name
 // order): upstream's "%04d-" name prefixes.
-std::vector<int32_t> NodeRanks(std::span<const NodeSpec> nodes, Rng& rng);
+std::vector<int32_t> NodeRanks(std::span<const gpu::NodeSpec> nodes, Rng& rng);
 
 // One run. FailedPrecondition when the cluster has no GPU or there are no pods. The typical
 // pods are taken from `pods` as given (before inflation).
-core::Result<ReplayResult> RunReplay(std::span<const NodeSpec> nodes, std::span<const PodSpec> pods,
+core::Result<ReplayResult> RunReplay(std::span<const gpu::NodeSpec> nodes,
+                                     std::span<const gpu::PodSpec> pods,
                                      const ReplayOptions& options);
 
 }  // namespace berth::sim::gpushare

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/result.h"
+#include "gpu/gpu_inventory.h"
 #include "model/snapshot.h"
 #include "sim/trace/queued_trace.h"
 
@@ -17,13 +18,13 @@ namespace berth::sim {
 
 struct JobShape {
   // The extended resource the GPUs are asked as.
-  std::string gpu_resource = "nvidia.com/gpu";
+  std::string gpu_resource = std::string(gpu::kResourceGpu);
   // A job with more GPUs runs as several pods of at most this many (a common node size).
   int32_t max_gpus_per_pod = 8;
   // The cluster of the fleet snapshot the workloads belong to.
   std::string cluster = "default";
   // The node label a job's gpu_model must match (nodeSelector).
-  std::string gpu_model_label = "nvidia.com/gpu.product";
+  std::string gpu_model_label = std::string(gpu::kLabelGpuProduct);
   // Trace time 0 in Unix seconds (creationTimestamp = start + submit_s).
   int64_t start_unix_s = 1'704'067'200;  // 2024-01-01T00:00:00Z
 };

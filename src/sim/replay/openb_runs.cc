@@ -45,11 +45,11 @@ core::Result<std::vector<uint64_t>> ParseSeedList(const std::string& text) {
 core::Result<OpenbRunsResult> RunOpenbGrid(const gpushare::OpenbTrace& trace,
                                            const OpenbRunOptions& options) {
   struct Job {
-    gpushare::Policy policy;
+    gpu::Policy policy;
     uint64_t seed;
   };
   std::vector<Job> jobs;
-  for (gpushare::Policy p : options.policies) {
+  for (gpu::Policy p : options.policies) {
     for (uint64_t s : options.seeds) jobs.push_back({p, s});
   }
   std::vector<core::Result<gpushare::ReplayResult>> results(
@@ -76,7 +76,7 @@ core::Result<OpenbRunsResult> RunOpenbGrid(const gpushare::OpenbTrace& trace,
     const gpushare::ReplayResult& r = *results[j];
     out.events += r.events;
     report::RunReport run;
-    run.policy = std::string(gpushare::PolicyName(r.policy));
+    run.policy = std::string(gpu::PolicyName(r.policy));
     run.seed = r.seed;
     run.trace = options.trace_name;
     run.allocation_pct_by_arrived_pct = r.allocation_pct_by_arrived_pct;

@@ -11,13 +11,13 @@
 
 #include "core/result.h"
 #include "sim/gpushare/openb_trace.h"
-#include "sim/gpushare/policy.h"
+#include "gpu/policy.h"
 #include "sim/report/run_report.h"
 
 namespace berth::sim {
 
 struct OpenbRunOptions {
-  std::vector<gpushare::Policy> policies;
+  std::vector<gpu::Policy> policies;
   std::vector<uint64_t> seeds;
   int threads = 2;
   std::string trace_name;

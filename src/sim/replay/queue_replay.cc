@@ -6,17 +6,19 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <variant>
 
 #include "engine/cluster_sim.h"
+#include "gpu/gpu_inventory.h"
 #include "sim/core/event_loop.h"
 #include "sim/core/metrics_recorder.h"
 
 namespace berth::sim {
 namespace {
 
-constexpr const char* kGpuProductLabel = "nvidia.com/gpu.product";
+constexpr std::string_view kGpuProductLabel = gpu::kLabelGpuProduct;
 
 int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
