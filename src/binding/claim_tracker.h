@@ -64,6 +64,10 @@ class ClaimTracker {
 
   const devices::Allocator& allocator() const { return *allocator_; }
 
+  // For the index's device bound (ClusterState::free_devices): the nodes whose
+  // Allocator::FreeDeviceBound() Bind and Unbind may have changed since the last call.
+  std::vector<model::NodeIndex> TakeChangedNodes() { return allocator_->TakeChangedNodes(); }
+
   // Places `pod`'s claims on `node`: allocates the unallocated ones (Allocate, then Commit)
   // and reserves every one for the pod. Precondition: the pod passed DynamicResources on
   // `node` at the current state, so the allocation exists (BERTH_CHECK). Records one
