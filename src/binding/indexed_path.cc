@@ -282,12 +282,8 @@ IndexedPath::ProbeOutcome IndexedPath::FirstAccepting(
   // The candidates: each class's best node with enough free devices, and its total as
   // TryDecide computes it. The caller guarantees that the normalized static scores do not
   // depend on the feasible set, so a class's static part is one constant throughout.
-  struct Candidate {
-    int32_t c;
-    FitIndex::Entry entry;
-    int64_t offset;  // the class's static part of the total
-  };
-  std::vector<Candidate> candidates;
+  std::vector<Candidate>& candidates = candidates_;
+  candidates.clear();
   int64_t max_taint = 0;
   int64_t max_affinity = 0;
   for (int32_t c : statics.passing) {

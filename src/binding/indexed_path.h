@@ -94,6 +94,14 @@ class IndexedPath {
     const FitIndex::Entry* entry;
   };
   std::vector<Head> heads_;
+  // A class's best node with enough free devices and the class's static part of the total,
+  // scratch space of FirstAccepting.
+  struct Candidate {
+    int32_t c;
+    FitIndex::Entry entry;
+    int64_t offset;
+  };
+  std::vector<Candidate> candidates_;
 };
 
 }  // namespace berth::binding

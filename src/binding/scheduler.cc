@@ -346,7 +346,8 @@ class Scheduler::Impl {
   // nodes whose devices a bind or unbind took or freed.
   void SyncFreeDevices() {
     if (claims_ == nullptr) return;
-    const std::vector<model::NodeIndex> changed = claims_->TakeChangedNodes();
+    std::vector<model::NodeIndex>& changed = changed_nodes_;
+    claims_->TakeChangedNodes(&changed);
     if (!free_devices_synced_) {
       free_devices_synced_ = true;
       for (int32_t n = 0; n < state_.num_nodes(); ++n) {
@@ -409,6 +410,7 @@ class Scheduler::Impl {
   std::unique_ptr<GpuShareCycle> gpu_share_;  // null unless a profile weighs a GPU-share plugin
   const bool has_prefer_no_schedule_ = AnyPreferNoScheduleTaint(snapshot_);
   bool free_devices_synced_ = false;  // SyncFreeDevices has set every node once
+  std::vector<model::NodeIndex> changed_nodes_;  // SyncFreeDevices' scratch
   const std::vector<ClaimBinding> no_bindings_;
   SchedulerStats stats_;
 };

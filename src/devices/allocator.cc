@@ -122,7 +122,6 @@ class Allocator::Impl {
       if (Held(claims[i]) != nullptr) continue;
       committed_[static_cast<size_t>(claims[i].v)] = outcome.allocations[i];
       allocated_.Add(outcome.allocations[i]);
-      NoteNodesOf(outcome.allocations[i]);
     }
   }
 
@@ -235,8 +234,8 @@ class Allocator::Impl {
   }
 
  private:
-  // Records the nodes whose FreeDeviceBound() an allocation taken or freed may change: the
-  // nodes of its node-local devices (devices other nodes see are always counted as free).
+  // Records the nodes whose FreeDeviceBound() a released allocation raises: the nodes of
+  // its node-local devices (devices other nodes see are always counted as free).
   void NoteNodesOf(const model::AllocationResult& allocation) {
     for (const model::DeviceRequestAllocationResult& r : allocation.results) {
       const internal::DeviceKeyId key = pools_.FindKey(r.driver, r.pool, r.device);
@@ -289,7 +288,7 @@ class Allocator::Impl {
   internal::Search search_;
   // Node name -> indexes (several only for invalid input; each sees the same devices).
   std::unordered_map<std::string, std::vector<int32_t>> node_ids_;
-  std::vector<model::NodeIndex> changed_nodes_;        // since TakeChangedNodes()
+  std::vector<model::NodeIndex> changed_nodes_;  // by Release() since TakeChangedNodes()
   AllocatorStats stats_;
   bool prune_ = true;
 };

@@ -117,8 +117,11 @@ class Allocator {
   // count; 0 for allocated claims, requests with admin access or allocation mode All, and
   // for every claim when one cannot be planned (Allocate then fails with its error).
   int32_t MinDevices(const std::vector<ClaimIndex>& claims) const;
-  // The nodes whose FreeDeviceBound() Commit() and Release() may have changed since the
-  // last call (the nodes of the node-local devices they took or freed), then forgets them.
+  // The nodes whose FreeDeviceBound() Release() may have raised since the last call (the
+  // nodes of the node-local devices it freed), then forgets them. Commit() only lowers
+  // bounds, and only on the node Allocate() ran for (a node sees its own node-local devices
+  // and shared ones): a caller that has not re-read that node's bound holds one that is too
+  // high, which never makes it skip a node Allocate() would accept.
   std::vector<model::NodeIndex> TakeChangedNodes();
 
   // A claim's index by namespace and name; nullopt when there is none.
