@@ -323,9 +323,8 @@ class Scheduler::Impl {
     SyncFreeDevices();
     const devices::Allocator& allocator = claims_->allocator();
     const IndexedPath::ProbeOutcome probe = index_->FirstAccepting(
-        ctx, allocator.MinDevices(resolved.claims), [&](model::NodeIndex n) {
-          return allocator.Allocate(resolved.claims, n).ok();
-        });
+        ctx, allocator.MinDevices(resolved.claims),
+        [&](model::NodeIndex n) { return allocator.Allocate(resolved.claims, n).ok(); });
     if (!probe.covered) return std::nullopt;
     if (probe.node.has_value()) {
       model::PodDecision decision;
@@ -409,7 +408,7 @@ class Scheduler::Impl {
   std::unique_ptr<ClaimTracker> claims_;      // null without DRA objects
   std::unique_ptr<GpuShareCycle> gpu_share_;  // null unless a profile weighs a GPU-share plugin
   const bool has_prefer_no_schedule_ = AnyPreferNoScheduleTaint(snapshot_);
-  bool free_devices_synced_ = false;  // SyncFreeDevices has set every node once
+  bool free_devices_synced_ = false;             // SyncFreeDevices has set every node once
   std::vector<model::NodeIndex> changed_nodes_;  // SyncFreeDevices' scratch
   const std::vector<ClaimBinding> no_bindings_;
   SchedulerStats stats_;

@@ -58,7 +58,9 @@ model::Snapshot RandomFleet(Rng& rng, bool* pack) {
   const bool soft_taints = rng.Chance(15);
   for (int64_t i = 0; i < nodes; ++i) {
     NodeBuilder n(testing::Indexed("n", i));
-    n.Cpu(4000 + 4000 * rng.Below(3)).Memory((16 + 16 * rng.Below(2)) * kGi).Pods(4 + rng.Below(20));
+    n.Cpu(4000 + 4000 * rng.Below(3))
+        .Memory((16 + 16 * rng.Below(2)) * kGi)
+        .Pods(4 + rng.Below(20));
     n.Label("zone", rng.Chance(50) ? "z1" : "z2");
     if (rng.Chance(10)) n.Taint("example.com/gpu", "", core::TaintEffect::kNoSchedule);
     if (soft_taints && rng.Chance(40)) {
@@ -70,7 +72,8 @@ model::Snapshot RandomFleet(Rng& rng, bool* pack) {
   const int64_t pods = 10 + rng.Below(30);
   for (int64_t p = 0; p < pods; ++p) {
     PodBuilder pod(testing::Indexed("p", p));
-    pod.Created(p).Container({{"cpu", 250 + 250 * rng.Below(6)}, {"memory", kGi * (1 + rng.Below(3))}});
+    pod.Created(p).Container(
+        {{"cpu", 250 + 250 * rng.Below(6)}, {"memory", kGi * (1 + rng.Below(3))}});
     if (rng.Chance(50)) pod.Toleration("example.com/gpu", core::TolerationOp::kExists);
     if (rng.Chance(10)) pod.NodeSelector("zone", "z2");
     s.Add(pod);
@@ -98,7 +101,8 @@ model::Snapshot RandomFleet(Rng& rng, bool* pack) {
       dra::ClaimB held(testing::Indexed("held-", i), "default");
       std::vector<std::tuple<std::string, std::string, std::string>> devs;
       const int64_t take = 1 + rng.Below(gpus);
-      for (int64_t g = 0; g < take; ++g) devs.emplace_back(kDriver, node, testing::Indexed("gpu-", g));
+      for (int64_t g = 0; g < take; ++g)
+        devs.emplace_back(kDriver, node, testing::Indexed("gpu-", g));
       held.Allocated(devs);
       held.c.reserved_for = {"running"};
       snap.resource_claims.push_back(held.c);
@@ -210,7 +214,8 @@ TEST(DraIndexTest, PrunedIndexDecidesLikeTheReferencePath) {
       const int64_t before = with_index.stats().indexed;
       model::PodDecision a = with_index.ScheduleOne(pod);
       model::PodDecision b = reference.ScheduleOne(pod);
-      const std::string where = "round " + std::to_string(round) + " pod " + snap.pod(pod).meta.name;
+      const std::string where =
+          "round " + std::to_string(round) + " pod " + snap.pod(pod).meta.name;
       ExpectSameDecision(a, b, where);
       if (!snap.pod(pod).resource_claims.empty()) {
         ++claim_pods;
@@ -275,7 +280,8 @@ TEST(DraIndexTest, MostAllocatedFillSkipsFullNodes) {
   // Packed: four pods per node, nodes in name order.
   for (size_t p = 0; p < 24; ++p) {
     ASSERT_TRUE(decisions[p].node.has_value()) << p;
-    EXPECT_EQ(snap.node(*decisions[p].node).meta.name, testing::Indexed("n", static_cast<int64_t>(p / 4)));
+    EXPECT_EQ(snap.node(*decisions[p].node).meta.name,
+              testing::Indexed("n", static_cast<int64_t>(p / 4)));
   }
   EXPECT_EQ(decisions[24].message, "0/6 nodes are available: 6 cannot allocate all claims.");
   EXPECT_EQ(decisions[25].message, decisions[24].message);

@@ -26,7 +26,8 @@ std::vector<int32_t> Nodes(std::vector<model::NodeIndex> nodes) {
 TEST(AllocatorBoundTest, CountsFreeNodeLocalDevicesAndFollowsCommitAndRelease) {
   World w;
   w.Classes({Class("class-a", kA)});
-  w.Slices({SliceB("s1", "node-1", "pool-1", kA).Devs(3), SliceB("s2", "node-2", "pool-2", kA).Devs(1)})
+  w.Slices(
+       {SliceB("s1", "node-1", "pool-1", kA).Devs(3), SliceB("s2", "node-2", "pool-2", kA).Devs(1)})
       .Claims({ClaimB("two").Req(RequestB("req-0", "class-a", 2)),
                ClaimB("one").Req(RequestB("req-0", "class-a", 1))})
       .Held({ClaimB("held").Allocated({{kA, "pool-1", "device-0"}})});
