@@ -8,7 +8,10 @@
 // order. Every benchmark first checks its answers (how many pods bind, that no device is
 // given twice).
 // `berth_dra_binding_bench --scale` runs each case once and prints pods/s, per-node time for
-// the unsatisfiable case, and peak RSS per 1,000 nodes.
+// the unsatisfiable case, peak RSS per 1,000 nodes, and per case a decision digest (a hash of
+// every pod's node or message and of every claim's devices), which must not change when
+// binding gets faster. `--scale --reference` also binds every case node by node (no index,
+// the reference path, ~1.7 ms a pod) and prints whether its digest is the same.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
@@ -17,6 +20,7 @@
 #include <cstring>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -35,7 +39,26 @@ struct RunResult {
   int64_t bound = 0;
   double build_seconds = 0;  // constructing the Scheduler (and its device allocator)
   double seconds = 0;        // scheduling the pods
+  uint64_t digest = 0;       // DecisionDigest
   std::string error;  // empty when the answers check out
+};
+
+// FNV-1a over the decisions in queue order (pod, node or unschedulable message) and the
+// claim bindings (pod, claim, request, driver/pool/device): equal digests mean equal answers.
+class DecisionDigest {
+ public:
+  void Add(std::string_view s) {
+    for (unsigned char c : s) {
+      h_ ^= c;
+      h_ *= 1099511628211ULL;
+    }
+    h_ ^= 0xff;  // separator, so that ("ab", "c") and ("a", "bc") differ
+    h_ *= 1099511628211ULL;
+  }
+  uint64_t value() const { return h_; }
+
+ private:
+  uint64_t h_ = 14695981039346656037ULL;
 };
 
 // kube-scheduler's default scoring spreads pods (LeastAllocated); GPU clusters often pack
@@ -48,20 +71,42 @@ model::SchedulerConfig Config(bool pack) {
 }
 
 // Binds every pending pod of `snap` in queue order and checks the answers.
-RunResult BindAll(const model::Snapshot& snap, int64_t expected_bound, bool pack) {
+RunResult BindAll(const model::Snapshot& snap, int64_t expected_bound, bool pack,
+                  bool use_index = true) {
   RunResult r;
   core::Diagnostics diags;
   binding::SchedulerOptions options;
   options.diagnostics = &diags;
+  options.use_index = use_index;
   const auto build_start = std::chrono::steady_clock::now();
   binding::Scheduler scheduler(snap, Config(pack), options);
   const auto start = std::chrono::steady_clock::now();
   r.build_seconds = std::chrono::duration<double>(start - build_start).count();
+  std::vector<model::PodDecision> decisions;
   for (model::PodIndex pod : scheduler.QueueOrder()) {
     ++r.pods;
-    if (scheduler.ScheduleOne(pod).node.has_value()) ++r.bound;
+    decisions.push_back(scheduler.ScheduleOne(pod));
+    if (decisions.back().node.has_value()) ++r.bound;
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  DecisionDigest digest;
+  for (const model::PodDecision& d : decisions) {
+    digest.Add(snap.pod(d.pod).meta.name);
+    digest.Add(d.node.has_value() ? snap.node(*d.node).meta.name : "-");
+    digest.Add(d.message);
+  }
+  for (const auto& b : scheduler.ClaimBindings()) {
+    digest.Add(snap.pod(b.pod).meta.name);
+    digest.Add(snap.resource_claims[static_cast<size_t>(b.claim.v)].meta.name);
+    digest.Add(b.allocated ? "allocated" : "reserved");
+    for (const auto& result : b.allocation.results) {
+      digest.Add(result.request);
+      digest.Add(result.driver);
+      digest.Add(result.pool);
+      digest.Add(result.device);
+    }
+  }
+  r.digest = digest.value();
   if (!diags.entries().empty()) {
     r.error = "the DRA objects had problems: " + diags.entries().front().error.message();
   } else if (r.bound != expected_bound) {
@@ -134,7 +179,7 @@ BENCHMARK(BM_DraBind_TwoGpusMatchAttribute_MostAllocated_1kNodes)
     ->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DraBind_EightOfSeven_1kNodes)->Arg(100)->UseManualTime()->Unit(benchmark::kMillisecond);
 
-int RunScale() {
+int RunScale(bool check_reference) {
   struct Case {
     const char* name;
     DraClaimShape shape;
@@ -152,8 +197,8 @@ int RunScale() {
   };
   std::printf("DRA binding, %d nodes x 8 GPUs, one core; pods/s excludes building the scheduler\n",
               kNodes);
-  std::printf("%-46s %6s %6s %9s %9s %10s\n", "case", "pods", "bound", "pods/s", "build ms",
-              "us/pod/node");
+  std::printf("%-46s %6s %6s %9s %9s %10s  %s\n", "case", "pods", "bound", "pods/s", "build ms",
+              "us/pod/node", "decision digest");
   for (const Case& c : cases) {
     DraFleetSpec spec;
     spec.nodes = kNodes;
@@ -166,9 +211,18 @@ int RunScale() {
       return 1;
     }
     const double per_pod_us = r.seconds * 1e6 / static_cast<double>(r.pods);
-    std::printf("%-46s %6lld %6lld %9.0f %9.1f %10.3f\n", c.name, static_cast<long long>(r.pods),
-                static_cast<long long>(r.bound), static_cast<double>(r.pods) / r.seconds,
-                r.build_seconds * 1e3, per_pod_us / kNodes);
+    std::printf("%-46s %6lld %6lld %9.0f %9.1f %10.3f  %016llx\n", c.name,
+                static_cast<long long>(r.pods), static_cast<long long>(r.bound),
+                static_cast<double>(r.pods) / r.seconds, r.build_seconds * 1e3,
+                per_pod_us / kNodes, static_cast<unsigned long long>(r.digest));
+    if (check_reference) {
+      RunResult ref = BindAll(snap, ExpectedBound(spec), c.pack, /*use_index=*/false);
+      std::printf("  reference path (no index): %.0f pods/s, digest %016llx: %s\n",
+                  static_cast<double>(ref.pods) / ref.seconds,
+                  static_cast<unsigned long long>(ref.digest),
+                  ref.error.empty() && ref.digest == r.digest ? "same" : "DIFFERENT");
+      if (!ref.error.empty() || ref.digest != r.digest) return 1;
+    }
   }
   std::printf("peak RSS %.1f MiB per 1,000 nodes\n", PeakRssMb() * 1000.0 / kNodes);
   return 0;
@@ -178,9 +232,13 @@ int RunScale() {
 }  // namespace berth::bench
 
 int main(int argc, char** argv) {
+  bool scale = false;
+  bool reference = false;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--scale") == 0) return berth::bench::RunScale();
+    if (std::strcmp(argv[i], "--scale") == 0) scale = true;
+    if (std::strcmp(argv[i], "--reference") == 0) reference = true;
   }
+  if (scale) return berth::bench::RunScale(reference);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

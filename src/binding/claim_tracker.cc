@@ -108,6 +108,7 @@ void ClaimTracker::Bind(model::PodIndex pod, const std::vector<devices::ClaimInd
   BERTH_CHECK(outcome.ok() && outcome.allocations.size() == claims.size(),
               "a pod bound to a node where its claims cannot be allocated");
   allocator_->Commit(claims, outcome);
+  bound_nodes_.push_back(node);  // Commit lowered this node's free-device bound
   const std::string& name = snapshot_.pod(pod).meta.name;
   for (size_t i = 0; i < claims.size(); ++i) {
     const auto c = static_cast<size_t>(claims[i].v);
@@ -124,6 +125,12 @@ void ClaimTracker::Bind(model::PodIndex pod, const std::vector<devices::ClaimInd
     bindings_.push_back(std::move(binding));
   }
   in_bindings_[static_cast<size_t>(pod.v)] = 1;
+}
+
+void ClaimTracker::TakeChangedNodes(std::vector<model::NodeIndex>* out) {
+  out->clear();
+  out->swap(bound_nodes_);
+  for (model::NodeIndex n : allocator_->TakeChangedNodes()) out->push_back(n);
 }
 
 std::vector<devices::ClaimIndex> ClaimTracker::ClaimsOf(const model::Pod& pod) const {

@@ -64,6 +64,11 @@ class ClaimTracker {
 
   const devices::Allocator& allocator() const { return *allocator_; }
 
+  // For the index's device bound (ClusterState::free_devices): into `out` (cleared first)
+  // the nodes whose Allocator::FreeDeviceBound() Bind and Unbind may have changed since the
+  // last call: each node Bind placed claims on, and the nodes of the devices Unbind freed.
+  void TakeChangedNodes(std::vector<model::NodeIndex>* out);
+
   // Places `pod`'s claims on `node`: allocates the unallocated ones (Allocate, then Commit)
   // and reserves every one for the pod. Precondition: the pod passed DynamicResources on
   // `node` at the current state, so the allocation exists (BERTH_CHECK). Records one
@@ -95,6 +100,7 @@ class ClaimTracker {
   std::vector<std::vector<std::string>> reserved_for_;               // by claim index
   std::vector<ClaimBinding> bindings_;
   std::vector<uint8_t> in_bindings_;  // by pod index: 1 while the pod has entries in bindings_
+  std::vector<model::NodeIndex> bound_nodes_;  // Bind's nodes since TakeChangedNodes
 };
 
 // "ns/claim: gpu=driver/pool/device, nic=..." per claim, "; " between claims: what explain

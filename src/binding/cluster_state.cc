@@ -22,6 +22,7 @@ ClusterState::ClusterState(const model::Snapshot& snapshot, const ResourceTable&
   pod_count_.assign(n, 0);
   sigs_.resize(n);
   gpu_kinds_.resize(n);
+  free_devices_.assign(n, kUnboundedDevices);
   version_.assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
     const model::Node& node = snapshot.nodes[i];
@@ -96,6 +97,14 @@ void ClusterState::AddPod(model::PodIndex pod, model::NodeIndex node, const PodI
     }
   }
   if (info.HasAffinityTerms()) affinity_pods_.push_back(PlacedPod{pod, node});
+  ++version_[i];
+  change_log_.push_back(node.v);
+}
+
+void ClusterState::SetFreeDevices(model::NodeIndex node, int32_t free) {
+  size_t i = idx(node);
+  if (free_devices_[i] == free) return;
+  free_devices_[i] = free;
   ++version_[i];
   change_log_.push_back(node.v);
 }

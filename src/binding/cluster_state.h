@@ -6,7 +6,9 @@
 // Every change bumps the node's version and appends the node to a change log, which lets
 // indexes catch up lazily. Amounts are dense rows indexed by ResourceId.
 // Also how fractional pods share each node's GPUs (gpu::FractionBook; GpuSharing) and
-// how many pods of each GPU kind run there (the GpuClustering score plugin).
+// how many pods of each GPU kind run there (the GpuClustering score plugin), and for pods
+// with ResourceClaims a bound on each node's free DRA devices (the index skips nodes below
+// a pod's need; ClaimTracker computes it, the Scheduler copies it here).
 // Not thread-safe.
 #pragma once
 
@@ -20,6 +22,7 @@
 #include "binding/label_sig_table.h"
 #include "binding/pod_info.h"
 #include "binding/resource_table.h"
+#include "devices/allocator.h"
 #include "gpu/fraction_ledger.h"
 #include "model/snapshot.h"
 
@@ -90,6 +93,14 @@ class ClusterState {
   // Node indexes in the order their state changed (a node appears once per change).
   const std::vector<int32_t>& change_log() const { return change_log_; }
 
+  // At least as many devices as one DRA allocation on the node could take
+  // (devices::Allocator::FreeDeviceBound); kUnboundedDevices until the Scheduler sets it.
+  static constexpr int32_t kUnboundedDevices = devices::Allocator::kUnboundedDevices;
+  int32_t free_devices(model::NodeIndex n) const { return free_devices_[idx(n)]; }
+  // Sets the node's bound; a change bumps the node's version and logs it, as a bind does,
+  // so every index re-evaluates the node.
+  void SetFreeDevices(model::NodeIndex n, int32_t free);
+
   // Fractional GPU use per node; inactive unless a pod carries gpu-fraction annotations.
   const gpu::FractionBook& gpu_fractions() const { return gpu_fractions_; }
   // Lets `placer` choose the GPUs of the fractional pods added from now on; null keeps the
@@ -131,6 +142,7 @@ class ClusterState {
   std::vector<std::vector<GpuKindCount>> gpu_kinds_;
   std::vector<PlacedPod> affinity_pods_;
   uint64_t affinity_removals_ = 0;
+  std::vector<int32_t> free_devices_;
   std::vector<uint32_t> version_;
   std::vector<int32_t> change_log_;
   gpu::FractionBook gpu_fractions_;

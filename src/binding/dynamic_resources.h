@@ -4,8 +4,9 @@
 // that does not exist; Filter asks the cluster's devices::Allocator (through ClaimTracker)
 // whether the pod's claims can all be allocated on the node, and says why not. Runs last,
 // after InterPodAffinity, as in upstream's default profile, and only for pods with claims
-// (MakeFilterPlugins), so no other pod's verdicts change; such pods take the reference
-// path. Made per pod evaluation.
+// (MakeFilterPlugins), so no other pod's verdicts change; such pods take the index only
+// where Scheduler::Impl::TryDecideWithClaims shows it decides as the reference path does
+// (docs/binding.md, "Pods with ResourceClaims"). Made per pod evaluation.
 #pragma once
 
 #include <string>

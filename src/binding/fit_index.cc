@@ -19,12 +19,14 @@ struct Worse {
 }  // namespace
 
 FitIndex::FitIndex(const PodResources& pod, const ResolvedProfile& profile,
-                   const ResourceTable& resources, const NodeClasses& classes, bool check_fit)
+                   const ResourceTable& resources, const NodeClasses& classes, bool check_fit,
+                   int32_t min_free_devices)
     : pod_(pod),
       request_(MakeFitRequest(pod, resources)),
       classes_(classes),
       scorer_(profile, resources),
       check_fit_(check_fit),
+      min_free_devices_(min_free_devices),
       fit_weight_(profile.Weight(kNodeResourcesFit)),
       balanced_weight_(
           scorer_.BalancedSkipped(pod) ? 0 : profile.Weight(kNodeResourcesBalancedAllocation)) {}
@@ -60,7 +62,9 @@ void FitIndex::Rebuild(const ClusterState& state) {
       uint64_t f = check_fit_ ? FitFailures(load, request_) : 0;
       failures_[static_cast<size_t>(node.v)] = f;
       Count(c, f, +1);
-      if (f == 0) heap.push_back(Entry{Score(load), state.rank(node), node.v, state.version(node)});
+      if (f == 0 && state.free_devices(node) >= min_free_devices_) {
+        heap.push_back(Entry{Score(load), state.rank(node), node.v, state.version(node)});
+      }
     }
     std::make_heap(heap.begin(), heap.end(), Worse{});
   }
@@ -77,7 +81,7 @@ void FitIndex::Update(const ClusterState& state, model::NodeIndex node) {
     Count(c, f, +1);
     old = f;
   }
-  if (f != 0) return;
+  if (f != 0 || state.free_devices(node) < min_free_devices_) return;
   // The node's earlier entries carry an older version and are skipped when they surface.
   auto& heap = heaps_[static_cast<size_t>(c)];
   heap.push_back(Entry{Score(load), state.rank(node), node.v, state.version(node)});
@@ -123,6 +127,23 @@ const FitIndex::Entry* FitIndex::Best(int32_t c, const ClusterState& state) {
     heap.pop_back();
   }
   return heap.empty() ? nullptr : &heap.front();
+}
+
+void FitIndex::SetAsideBest(int32_t c) {
+  auto& heap = heaps_[static_cast<size_t>(c)];
+  std::pop_heap(heap.begin(), heap.end(), Worse{});
+  set_aside_.emplace_back(c, heap.back());
+  heap.pop_back();
+}
+
+void FitIndex::RestoreSetAside() {
+  // Pushed back in any order: the heap order depends on the entries, not on how they came.
+  for (const auto& [c, entry] : set_aside_) {
+    auto& heap = heaps_[static_cast<size_t>(c)];
+    heap.push_back(entry);
+    std::push_heap(heap.begin(), heap.end(), Worse{});
+  }
+  set_aside_.clear();
 }
 
 }  // namespace berth::binding

@@ -9,9 +9,13 @@
 // once and pushed again if it fits, so the valid heap entries are exactly the fitting nodes
 // at their current scores (docs/binding.md has the argument). Cost: O(changes x log n) per
 // refresh, O(n) for a rebuild when far behind. Not thread-safe.
+// For pods with ResourceClaims the index may also require `min_free_devices`: a node with
+// fewer (ClusterState::free_devices) is kept out of the heaps, as the device allocator
+// would reject it, but its failure bits and counts stay NodeResourcesFit's alone.
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "binding/cluster_state.h"
@@ -34,14 +38,22 @@ class FitIndex {
   };
 
   // `check_fit`: the profile runs NodeResourcesFit's filter (else every node fits).
+  // `min_free_devices`: heaps hold only nodes with at least that many free devices.
   FitIndex(const PodResources& pod, const ResolvedProfile& profile, const ResourceTable& resources,
-           const NodeClasses& classes, bool check_fit);
+           const NodeClasses& classes, bool check_fit, int32_t min_free_devices = 0);
 
   void Refresh(const ClusterState& state);
 
   // The best fitting node of class `c` (highest score, then first name), or nullptr when no
   // node of the class fits. Valid until the next call on this index.
   const Entry* Best(int32_t c, const ClusterState& state);
+
+  // Probing nodes best first: sets the best entry of class `c` aside, so that Best(c) gives
+  // the next one, until RestoreSetAside() puts every entry set aside back (call it before
+  // the state changes; the entries are then as valid as when set aside). Precondition:
+  // Best(c) returned an entry.
+  void SetAsideBest(int32_t c);
+  void RestoreSetAside();
 
   // Failure bits: bit 0 "Too many pods", bit i+1 the i-th item of request().
   const FitRequest& request() const { return request_; }
@@ -67,6 +79,7 @@ class FitIndex {
   const NodeClasses& classes_;
   ResourceScorer scorer_;
   bool check_fit_;
+  int32_t min_free_devices_;
   int64_t fit_weight_;
   int64_t balanced_weight_;  // 0 when the pod skips BalancedAllocation
 
@@ -77,6 +90,7 @@ class FitIndex {
   std::vector<uint64_t> failures_;         // per node
   std::vector<int32_t> failure_counts_;    // per class x bit
   std::vector<std::vector<Entry>> heaps_;  // per class
+  std::vector<std::pair<int32_t, Entry>> set_aside_;  // (class, entry), SetAsideBest
 };
 
 }  // namespace berth::binding

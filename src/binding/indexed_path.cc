@@ -187,7 +187,7 @@ IndexedPath::StaticClasses& IndexedPath::Static(const CycleContext& ctx) {
   return ref;
 }
 
-FitIndex& IndexedPath::Fit(const CycleContext& ctx) {
+FitIndex& IndexedPath::Fit(const CycleContext& ctx, int32_t min_devices) {
   const PodResources& r = ctx.info.resources;
   bool check_fit = ctx.profile.FilterEnabled(kNodeResourcesFit);
   key_.clear();
@@ -196,12 +196,13 @@ FitIndex& IndexedPath::Fit(const CycleContext& ctx) {
   Put(&key_, r.nonzero_cpu);
   Put(&key_, r.nonzero_memory);
   for (int64_t v : r.requests) Put(&key_, v);
+  if (min_devices > 0) Put(&key_, -static_cast<int64_t>(min_devices));  // after the requests
   auto it = fits_.find(key_);
   if (it == fits_.end()) {
     EvictOldest(&fits_, kMaxFitIndexes);
     it = fits_
-             .emplace(key_,
-                      std::make_unique<FitIndex>(r, ctx.profile, resources_, classes_, check_fit))
+             .emplace(key_, std::make_unique<FitIndex>(r, ctx.profile, resources_, classes_,
+                                                       check_fit, min_devices))
              .first;
   }
   it->second->last_use = ++clock_;
@@ -266,6 +267,66 @@ std::optional<model::PodDecision> IndexedPath::TryDecide(const CycleContext& ctx
   }
   decision.node = model::NodeIndex{best->entry->node};
   return decision;
+}
+
+IndexedPath::ProbeOutcome IndexedPath::FirstAccepting(
+    const CycleContext& ctx, int32_t min_devices,
+    const std::function<bool(model::NodeIndex)>& accepts) {
+  ProbeOutcome out;
+  if (!Eligible(ctx)) return out;
+  out.covered = true;
+  StaticClasses& statics = Static(ctx);
+  FitIndex& fit = Fit(ctx, min_devices);
+  fit.Refresh(state_);
+
+  // The candidates: each class's best node with enough free devices, and its total as
+  // TryDecide computes it. The caller guarantees that the normalized static scores do not
+  // depend on the feasible set, so a class's static part is one constant throughout.
+  std::vector<Candidate>& candidates = candidates_;
+  candidates.clear();
+  int64_t max_taint = 0;
+  int64_t max_affinity = 0;
+  for (int32_t c : statics.passing) {
+    const FitIndex::Entry* e = fit.Best(c, state_);
+    if (e == nullptr) continue;
+    candidates.push_back(Candidate{c, *e, 0});
+    max_taint = std::max(max_taint, statics.taint_raw[static_cast<size_t>(c)]);
+    max_affinity = std::max(max_affinity, statics.affinity_raw[static_cast<size_t>(c)]);
+  }
+  const int64_t taint_weight = ctx.profile.Weight(kTaintToleration);
+  const int64_t affinity_weight = ctx.profile.Weight(kNodeAffinity);
+  for (Candidate& k : candidates) {
+    const auto c = static_cast<size_t>(k.c);
+    k.offset = taint_weight * NormalizeOne(statics.taint_raw[c], max_taint, /*reverse=*/true) +
+               affinity_weight * NormalizeOne(statics.affinity_raw[c], max_affinity, false);
+  }
+  // Best first, as ReferenceEvaluator::DecideLastFilterLazily asks the passing nodes: the
+  // highest total, ties to the first name. A node that says no is set aside, so its class's
+  // next node becomes the class's candidate; nodes skipped for too few free devices would
+  // have said no as well (devices::Allocator::FreeDeviceBound), so the first yes is the
+  // best node that accepts.
+  while (!candidates.empty()) {
+    auto best = candidates.begin();
+    for (auto it = std::next(candidates.begin()); it != candidates.end(); ++it) {
+      const int64_t a = it->entry.score + it->offset;
+      const int64_t b = best->entry.score + best->offset;
+      if (a > b || (a == b && it->entry.rank < best->entry.rank)) best = it;
+    }
+    const model::NodeIndex node{best->entry.node};
+    if (accepts(node)) {
+      out.node = node;
+      break;
+    }
+    fit.SetAsideBest(best->c);
+    const FitIndex::Entry* next = fit.Best(best->c, state_);
+    if (next == nullptr) {
+      candidates.erase(best);
+    } else {
+      best->entry = *next;
+    }
+  }
+  fit.RestoreSetAside();
+  return out;
 }
 
 }  // namespace berth::binding

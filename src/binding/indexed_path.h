@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +40,19 @@ class IndexedPath {
   // the pod. Never binds.
   std::optional<model::PodDecision> TryDecide(const CycleContext& ctx);
 
+  // For a pod with ResourceClaims whose totals do not depend on the feasible set (the
+  // caller checks: Scheduler::Impl::TryDecideWithClaims): the best node passing the other
+  // filters on which `accepts` (the device allocator) says yes, asked best first; nodes
+  // with fewer than `min_devices` free devices (ClusterState::free_devices) are skipped
+  // unasked. `covered` is false when the index does not take the pod; `node` is empty when
+  // no node accepts (the caller then needs the reference path's message).
+  struct ProbeOutcome {
+    bool covered = false;
+    std::optional<model::NodeIndex> node;
+  };
+  ProbeOutcome FirstAccepting(const CycleContext& ctx, int32_t min_devices,
+                              const std::function<bool(model::NodeIndex)>& accepts);
+
   const NodeClasses& classes() const { return classes_; }
 
  private:
@@ -54,7 +68,7 @@ class IndexedPath {
   bool Eligible(const CycleContext& ctx);
   bool SelectedByPlacedTerms(const CycleContext& ctx);
   StaticClasses& Static(const CycleContext& ctx);
-  FitIndex& Fit(const CycleContext& ctx);
+  FitIndex& Fit(const CycleContext& ctx, int32_t min_devices = 0);
   template <typename T>
   void EvictOldest(std::unordered_map<std::string, std::unique_ptr<T>>* cache, size_t limit);
 
@@ -80,6 +94,14 @@ class IndexedPath {
     const FitIndex::Entry* entry;
   };
   std::vector<Head> heads_;
+  // A class's best node with enough free devices and the class's static part of the total,
+  // scratch space of FirstAccepting.
+  struct Candidate {
+    int32_t c;
+    FitIndex::Entry entry;
+    int64_t offset;
+  };
+  std::vector<Candidate> candidates_;
 };
 
 }  // namespace berth::binding

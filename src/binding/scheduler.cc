@@ -328,6 +328,9 @@ class Scheduler::Impl {
   // or no weight) totals do not depend on F at all, so if the best node of F is in D it is
   // the best of F ∩ D. If F is empty DynamicResources never runs and the index's message is
   // the reference path's. PreFilter rejections are left to the reference path.
+  // The index asks the allocator node by node in total order, skipping nodes whose free
+  // devices cannot hold the claims (ClusterState::free_devices), so a fleet whose
+  // best-scored nodes are full (MostAllocated) is not scanned per pod.
   // `*node_by_node` is set when the decision came from visiting every node.
   std::optional<model::PodDecision> TryDecideWithClaims(const CycleContext& ctx,
                                                         bool* node_by_node) {
@@ -338,14 +341,46 @@ class Scheduler::Impl {
     if (taint_norm || affinity_norm) return std::nullopt;
     PodClaims resolved = claims_->Resolve(ctx.pod);
     if (!resolved.rejection.empty()) return std::nullopt;
+    // Nodes best first, skipping those with too few free devices for the claims (the
+    // allocator would reject them), until one takes the claims: the best node of F ∩ D.
+    SyncFreeDevices();
+    const devices::Allocator& allocator = claims_->allocator();
+    const IndexedPath::ProbeOutcome probe = index_->FirstAccepting(
+        ctx, allocator.MinDevices(resolved.claims),
+        [&](model::NodeIndex n) { return allocator.Allocate(resolved.claims, n).ok(); });
+    if (!probe.covered) return std::nullopt;
+    if (probe.node.has_value()) {
+      model::PodDecision decision;
+      decision.node = probe.node;
+      return decision;
+    }
+    // No node takes the claims. If no node passes the other filters, DynamicResources
+    // never runs and the index's message is the reference path's; otherwise every passing
+    // node must say why, in the reference path's words.
     std::optional<model::PodDecision> decision = index_->TryDecide(ctx);
     if (!decision.has_value() || !decision->node.has_value()) return decision;
-    if (claims_->allocator().Allocate(resolved.claims, *decision->node).ok()) return decision;
-    // The best node's devices are taken. Totals still do not depend on the feasible set,
-    // so the nodes can be probed in total order (the pod is one the index takes, so
-    // PodTopologySpread and InterPodAffinity skip, and no other score normalizes).
     *node_by_node = true;
     return ReferenceEvaluator(ctx).DecideLastFilterLazily();
+  }
+
+  // Copies the device allocator's free-device bounds into ClusterState, where the index
+  // reads them: every node the first time a pod with claims is decided, afterwards the
+  // nodes whose devices a bind or unbind took or freed.
+  void SyncFreeDevices() {
+    if (claims_ == nullptr) return;
+    std::vector<model::NodeIndex>& changed = changed_nodes_;
+    claims_->TakeChangedNodes(&changed);
+    if (!free_devices_synced_) {
+      free_devices_synced_ = true;
+      for (int32_t n = 0; n < state_.num_nodes(); ++n) {
+        state_.SetFreeDevices(model::NodeIndex{n},
+                              claims_->allocator().FreeDeviceBound(model::NodeIndex{n}));
+      }
+      return;
+    }
+    for (model::NodeIndex n : changed) {
+      state_.SetFreeDevices(n, claims_->allocator().FreeDeviceBound(n));
+    }
   }
 
   static bool AnyPreferNoScheduleTaint(const model::Snapshot& snapshot) {
@@ -396,6 +431,8 @@ class Scheduler::Impl {
   std::unique_ptr<ClaimTracker> claims_;      // null without DRA objects
   std::unique_ptr<GpuShareCycle> gpu_share_;  // null unless a profile weighs a GPU-share plugin
   const bool has_prefer_no_schedule_ = AnyPreferNoScheduleTaint(snapshot_);
+  bool free_devices_synced_ = false;             // SyncFreeDevices has set every node once
+  std::vector<model::NodeIndex> changed_nodes_;  // SyncFreeDevices' scratch
   const std::vector<ClaimBinding> no_bindings_;
   SchedulerStats stats_;
 };

@@ -1,6 +1,9 @@
 #include "devices/allocator.h"
 
+#include <algorithm>
+#include <limits>
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 #include "core/check.h"
@@ -32,6 +35,9 @@ class Allocator::Impl {
         committed_(snapshot.resource_claims.size()),
         released_(snapshot.resource_claims.size(), 0),
         search_({snapshot, pools_, selectors_, attributes_, allocated_}) {
+    for (size_t n = 0; n < snapshot.nodes.size(); ++n) {
+      node_ids_[snapshot.nodes[n].meta.name].push_back(static_cast<int32_t>(n));
+    }
     internal::ClaimPlanner planner(snapshot, cluster, selectors_, attributes_, diags);
     for (size_t i = 0; i < snapshot.resource_claims.size(); ++i) {
       const model::ResourceClaim& claim = snapshot.resource_claims[i];
@@ -129,6 +135,7 @@ class Allocator::Impl {
       const model::AllocationResult* held = Held(ci);
       if (held == nullptr) continue;
       allocated_.Remove(*held);
+      NoteNodesOf(*held);
       const auto i = static_cast<size_t>(ci.v);
       if (committed_[i].has_value()) {
         committed_[i].reset();
@@ -177,7 +184,75 @@ class Allocator::Impl {
 
   void SetPruning(bool enabled) { prune_ = enabled; }
 
+  int32_t FreeDeviceBound(model::NodeIndex node) const {
+    if (node.v < 0 || static_cast<size_t>(node.v) >= snapshot_.nodes.size()) return 0;
+    const internal::NodeView& view = pools_.ViewFor(node);
+    int32_t free = 0;
+    for (internal::DeviceRecordId rec : view.devices) {
+      const internal::DeviceRecord& r = pools_.record(rec);
+      // A shareable device may serve several requests of one Allocate(): no bound.
+      if (r.multi) return Allocator::kUnboundedDevices;
+      // Exclusive use is what the search's "in use" check reads (admin access aside, which
+      // MinDevices leaves out). A device other nodes see counts as free whatever holds it,
+      // so that a Commit on another node never changes this node's bound.
+      if (!r.node_local || !allocated_.exclusive(r.key)) ++free;
+    }
+    return free;
+  }
+
+  int32_t MinDevices(const std::vector<ClaimIndex>& claims) const {
+    int64_t need = 0;
+    for (ClaimIndex ci : claims) {
+      if (ci.v < 0 || static_cast<size_t>(ci.v) >= snapshot_.resource_claims.size()) return 0;
+      if (snapshot_.resource_claims[static_cast<size_t>(ci.v)].cluster != cluster_) return 0;
+      if (Held(ci) != nullptr) continue;  // allocated: checked only for its node selector
+      const auto& plan = plans_[static_cast<size_t>(ci.v)];
+      if (!plan.has_value() || !plan->error.empty()) return 0;
+      // The pre-check's count (Search::Precheck, step 2): requests without admin access
+      // hold distinct devices; a group with an admin or All alternative counts nothing.
+      for (const internal::RequestGroup& group : plan->requests) {
+        if (group.alternatives.empty()) continue;
+        int64_t min_group = std::numeric_limits<int64_t>::max();
+        for (const internal::RequestPlan& alt : group.alternatives) {
+          if (alt.admin || alt.all) {
+            min_group = 0;
+            break;
+          }
+          min_group = std::min(min_group, std::max<int64_t>(alt.count, 0));
+        }
+        need += min_group;
+        if (need >= std::numeric_limits<int32_t>::max()) return std::numeric_limits<int32_t>::max();
+      }
+    }
+    return static_cast<int32_t>(need);
+  }
+
+  std::vector<model::NodeIndex> TakeChangedNodes() {
+    std::vector<model::NodeIndex> out;
+    out.swap(changed_nodes_);
+    return out;
+  }
+
  private:
+  // Records the nodes whose FreeDeviceBound() a released allocation raises: the nodes of
+  // its node-local devices (devices other nodes see are always counted as free).
+  void NoteNodesOf(const model::AllocationResult& allocation) {
+    for (const model::DeviceRequestAllocationResult& r : allocation.results) {
+      const internal::DeviceKeyId key = pools_.FindKey(r.driver, r.pool, r.device);
+      if (key.v < 0) continue;  // not published: in no node's view
+      for (internal::DeviceRecordId rec : pools_.RecordsOfKey(key)) {
+        const internal::DeviceRecord& record = pools_.record(rec);
+        if (!record.node_local) continue;
+        const model::ResourceSlice& slice = pools_.slice_of(rec);
+        const std::string& name =
+            slice.per_device_node_selection ? pools_.device(rec).node_name : slice.node_name;
+        auto it = node_ids_.find(name);
+        if (it == node_ids_.end()) continue;
+        for (int32_t n : it->second) changed_nodes_.push_back(model::NodeIndex{n});
+      }
+    }
+  }
+
   const model::AllocationResult* Held(ClaimIndex ci) const {
     const auto& committed = committed_[static_cast<size_t>(ci.v)];
     if (committed.has_value()) return &*committed;
@@ -211,6 +286,9 @@ class Allocator::Impl {
   std::vector<uint8_t> released_;
   std::map<std::pair<std::string, std::string>, int32_t> claim_ids_;
   internal::Search search_;
+  // Node name -> indexes (several only for invalid input; each sees the same devices).
+  std::unordered_map<std::string, std::vector<int32_t>> node_ids_;
+  std::vector<model::NodeIndex> changed_nodes_;  // by Release() since TakeChangedNodes()
   AllocatorStats stats_;
   bool prune_ = true;
 };
@@ -258,5 +336,15 @@ AllocatorStats Allocator::Stats() const { return impl_->Stats(); }
 size_t Allocator::MemoryBytes() const { return impl_->MemoryBytes(); }
 
 void Allocator::SetPruningForTest(bool enabled) { impl_->SetPruning(enabled); }
+
+int32_t Allocator::FreeDeviceBound(model::NodeIndex node) const {
+  return impl_->FreeDeviceBound(node);
+}
+
+int32_t Allocator::MinDevices(const std::vector<ClaimIndex>& claims) const {
+  return impl_->MinDevices(claims);
+}
+
+std::vector<model::NodeIndex> Allocator::TakeChangedNodes() { return impl_->TakeChangedNodes(); }
 
 }  // namespace berth::devices

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -98,6 +99,30 @@ class Allocator {
   // The claim's allocation now (committed here, or read and not released); nullptr when it
   // has none. Valid until the next Commit() or Release().
   const model::AllocationResult* Allocation(ClaimIndex claim) const;
+
+  // What binding's index needs to skip nodes without probing them (docs/binding.md, "Pods
+  // with ResourceClaims"): a node whose FreeDeviceBound() is below MinDevices(claims) is one
+  // where Allocate(claims, node) fails.
+  //
+  // An upper bound on how many devices one Allocate() on `node` can give to requests
+  // without admin access: the devices of the node's complete, valid pools that no allocation
+  // holds exclusively, devices of pools other nodes see too counted as free whatever holds
+  // them (so that only Commit and Release on the node's own devices change it).
+  // kUnboundedDevices when the node sees a device that allows multiple allocations (one
+  // device may then serve several requests). O(devices the node sees).
+  static constexpr int32_t kUnboundedDevices = std::numeric_limits<int32_t>::max();
+  int32_t FreeDeviceBound(model::NodeIndex node) const;
+  // A lower bound on the devices allocating `claims` takes on any node, as the search's
+  // pre-check counts them: per request (firstAvailable: the smallest subrequest) its exact
+  // count; 0 for allocated claims, requests with admin access or allocation mode All, and
+  // for every claim when one cannot be planned (Allocate then fails with its error).
+  int32_t MinDevices(const std::vector<ClaimIndex>& claims) const;
+  // The nodes whose FreeDeviceBound() Release() may have raised since the last call (the
+  // nodes of the node-local devices it freed), then forgets them. Commit() only lowers
+  // bounds, and only on the node Allocate() ran for (a node sees its own node-local devices
+  // and shared ones): a caller that has not re-read that node's bound holds one that is too
+  // high, which never makes it skip a node Allocate() would accept.
+  std::vector<model::NodeIndex> TakeChangedNodes();
 
   // A claim's index by namespace and name; nullopt when there is none.
   std::optional<ClaimIndex> FindClaim(const std::string& namespace_, const std::string& name) const;
