@@ -52,7 +52,7 @@ void AddDraGpus(const model::Snapshot& planned,
     }
   }
   for (const model::ResourceSlice& slice : planned.resource_slices) {
-    if (slice.driver != kDraGpuDriver) continue;
+    if (slice.driver != gpu::kDraGpuDriver) continue;
     for (const model::Device& device : slice.devices) {
       const model::DeviceAttribute* type = Attribute(device, slice.driver, "type");
       if (type != nullptr && type->string_value != "gpu") continue;
@@ -78,7 +78,7 @@ std::map<std::string, ClusterMeasure, std::less<>> MeasureClusters(
     AddCachedArtifacts(node, out[node.cluster].capacity.cached_artifacts);
   }
   model::ResourceId gpu{};
-  const bool has_gpu = planned.resources.Find(kGpuResource, &gpu);
+  const bool has_gpu = planned.resources.Find(gpu::kResourceGpu, &gpu);
   for (const MemberBinding& member : members) {
     const model::Snapshot& snapshot = member.part->snapshot();
     for (size_t n = 0; n < snapshot.nodes.size(); ++n) {
@@ -93,7 +93,7 @@ std::map<std::string, ClusterMeasure, std::less<>> MeasureClusters(
       const int64_t total = node.allocatable.Get(gpu);
       if (total <= 0) continue;
       const int64_t left = std::max<int64_t>(0, free.Get(gpu));
-      auto product = node.meta.labels.find(kGpuProductLabel);
+      auto product = node.meta.labels.find(gpu::kLabelGpuProduct);
       const std::string& name = product == node.meta.labels.end() ? "" : product->second;
       m.capacity.free_gpus_by_product[name] += left;
       m.capacity.free_gpus += left;

@@ -16,6 +16,7 @@
 
 #include "binding/scheduler.h"
 #include "engine/cluster_part.h"
+#include "gpu/gpu_inventory.h"
 #include "model/decision.h"
 #include "model/resources.h"
 #include "model/snapshot.h"
@@ -23,11 +24,6 @@
 
 namespace berth::engine {
 
-// The node label naming a node's GPU product (NVIDIA GPU feature discovery).
-inline constexpr const char* kGpuProductLabel = "nvidia.com/gpu.product";
-inline constexpr const char* kGpuResource = "nvidia.com/gpu";
-// NVIDIA's DRA driver: its whole-GPU devices count as GPUs too.
-inline constexpr const char* kDraGpuDriver = "gpu.nvidia.com";
 // Node labels saying an artifact is cached there: berth's own, and Fluid's dataset label
 // (fluid.io/s-<namespace>-<dataset>).
 inline constexpr const char* kModelCacheLabelPrefix = "models.cache.berth.dev/";

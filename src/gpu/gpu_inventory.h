@@ -38,6 +38,8 @@ inline constexpr std::string_view kFailRequestsGreaterThanOneKey =
     "berth.dev/gpu-sharing.fail-requests-greater-than-one";
 
 inline constexpr std::string_view kResourceGpu = "nvidia.com/gpu";
+// NVIDIA's DRA driver: the driver name of its ResourceSlices' GPU devices.
+inline constexpr std::string_view kDraGpuDriver = "gpu.nvidia.com";
 inline constexpr std::string_view kResourceMigPrefix = "nvidia.com/mig-";
 inline constexpr std::string_view kSharedSuffix = ".shared";
 

@@ -2,31 +2,13 @@
 
 #include <algorithm>
 #include <tuple>
+#include <vector>
+
+#include "model/pod_requests.h"
 
 namespace berth::gpu {
 
 namespace {
-
-// kube's effective pod request for one resource (k8s.io/component-helpers
-// resource.PodRequests): max(sum(app containers) + sum(sidecars), max over init containers
-// of (init + sidecars declared before it)) + overhead.
-int64_t EffectiveRequest(const model::Pod& pod, model::ResourceId id) {
-  int64_t total = 0;
-  for (const model::Container& c : pod.containers) total += c.requests.Get(id);
-  int64_t sidecars = 0;
-  int64_t init_peak = 0;
-  for (const model::Container& c : pod.init_containers) {
-    int64_t amount = c.requests.Get(id);
-    if (c.restartable) {
-      total += amount;
-      sidecars += amount;
-      init_peak = std::max(init_peak, sidecars);
-    } else {
-      init_peak = std::max(init_peak, amount + sidecars);
-    }
-  }
-  return std::max(total, init_peak) + pod.overhead.Get(id);
-}
 
 bool Shareable(const GpuDevice& d) {
   return d.mig_instance < 0 && d.resource == kResourceGpu && d.replicas == 1;
@@ -39,11 +21,14 @@ PodGpuDemand GpuDemandOf(const model::Pod& pod, model::PodIndex index,
   PodGpuDemand out;
   out.pod = index;
   int64_t whole_gpus = 0;
+  // model's one pod-requests rule (upstream resource.PodRequests: requests only, overhead in).
+  std::vector<int64_t> requests(catalog.size());
+  model::PodRequestsInto(pod, {}, requests);
   for (size_t i = 0; i < catalog.size(); ++i) {
     model::ResourceId id{static_cast<uint16_t>(i)};
     const std::string& name = catalog.Name(id);
     if (!IsNvidiaGpuResource(name)) continue;
-    int64_t amount = EffectiveRequest(pod, id);
+    int64_t amount = requests[i];
     if (amount <= 0) continue;
     if (name == kResourceGpu) whole_gpus = amount;
     out.resources.emplace_back(name, amount);

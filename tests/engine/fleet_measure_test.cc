@@ -98,7 +98,7 @@ TEST(FleetMeasureTest, DraGpusCountUnlessAClaimHoldsThem) {
   model::Snapshot s = TwoClusters();
   model::ResourceSlice slice;
   slice.meta.name = "b1-gpus";
-  slice.driver = kDraGpuDriver;
+  slice.driver = gpu::kDraGpuDriver;
   slice.pool_name = "b1";
   slice.node_name = "b1";
   slice.cluster = "b";
@@ -118,7 +118,7 @@ TEST(FleetMeasureTest, DraGpusCountUnlessAClaimHoldsThem) {
   claim.meta.name = "c";
   claim.cluster = "b";
   claim.allocation.emplace();
-  claim.allocation->results.push_back({"gpu", kDraGpuDriver, "b1", "gpu-2", false, {}, "", {}});
+  claim.allocation->results.push_back({"gpu", std::string(gpu::kDraGpuDriver), "b1", "gpu-2", false, {}, "", {}});
   s.resource_claims.push_back(claim);
   const auto measures = Measure(s, {});
   const ClusterMeasure& b = measures.at("b");
