@@ -9,7 +9,7 @@
 
 #include <unistd.h>
 
-#include "binding/gpu_share_names.h"
+#include "binding/framework/gpu_share_names.h"
 #include "cli/exit_code.h"
 #include "cli/flags.h"
 #include "cli/input_loader.h"

@@ -2,7 +2,7 @@
 // devices fit, a shared claim is allocated once and pins its second consumer to the same
 // node, pods whose claims fit nowhere get kube-scheduler's message, missing claims and
 // classes reject every node, and the results are deterministic.
-#include "binding/dynamic_resources.h"
+#include "binding/plugins/dynamic_resources.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

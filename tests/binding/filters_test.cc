@@ -2,7 +2,7 @@
 // Explain (which runs every filter on every node).
 #include <gtest/gtest.h>
 
-#include "binding/plugin_names.h"
+#include "binding/framework/plugin_names.h"
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
 #include "support/model_builders.h"

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "binding/gpu_share_names.h"
-#include "binding/plugin_names.h"
+#include "binding/framework/gpu_share_names.h"
+#include "binding/framework/plugin_names.h"
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
 #include "core/diagnostics.h"

@@ -2,20 +2,20 @@
 // paper's fragment F(n) on hand-built node views (every class), the per-node cache that
 // follows node versions, hand-computed FGD scores, and a run where FGD keeps room for a
 // 4-GPU pod that LeastAllocated spreads away.
-#include "binding/gpu_share_fgd.h"
+#include "binding/plugins/gpu_share_fgd.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "binding/cluster_state.h"
-#include "binding/gpu_share_cycle.h"
-#include "binding/gpu_share_names.h"
-#include "binding/label_sig_table.h"
-#include "binding/plugin_names.h"
-#include "binding/pod_info_store.h"
-#include "binding/resource_table.h"
+#include "binding/framework/cluster_state.h"
+#include "binding/framework/gpu_share_names.h"
+#include "binding/framework/label_sig_table.h"
+#include "binding/framework/plugin_names.h"
+#include "binding/framework/pod_info_store.h"
+#include "binding/framework/resource_table.h"
+#include "binding/plugins/gpu_share_cycle.h"
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
 #include "gpu/gpu_fragmentation.h"

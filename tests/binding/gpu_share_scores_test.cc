@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "binding/gpu_share_best_fit.h"
-#include "binding/gpu_share_names.h"
-#include "binding/gpu_share_random.h"
-#include "binding/plugin_names.h"
+#include "binding/framework/gpu_share_names.h"
+#include "binding/framework/plugin_names.h"
+#include "binding/plugins/gpu_share_best_fit.h"
+#include "binding/plugins/gpu_share_random.h"
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
 #include "gpu/gpu_node_view.h"

@@ -1,7 +1,7 @@
 // GpuSharing: fractional GPU pods (KAI Scheduler's gpu-fraction / gpu-memory annotations)
 // pack onto GPUs reserved for sharing, never share a GPU with whole-GPU pods, are routed
 // to the reference path, and show the filter in their own verdicts only.
-#include "binding/gpu_sharing.h"
+#include "binding/plugins/gpu_sharing.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Pod requests: app containers, init containers, sidecars, overhead, and the non-zero
 // defaults NodeResourcesFit scores with (k8s.io/component-helpers resource.PodRequests).
-#include "binding/pod_resources.h"
+#include "binding/framework/pod_resources.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Which pods are pending and in which order they are placed.
-#include "binding/queue_order.h"
+#include "binding/framework/queue_order.h"
 
 #include <gtest/gtest.h>
 

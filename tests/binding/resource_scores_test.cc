@@ -5,10 +5,10 @@
 // ratio, and so every score, the same.
 #include <gtest/gtest.h>
 
-#include "binding/plugin_names.h"
-#include "binding/resolved_profile.h"
-#include "binding/resource_scorer.h"
-#include "binding/resource_table.h"
+#include "binding/framework/plugin_names.h"
+#include "binding/framework/resolved_profile.h"
+#include "binding/framework/resource_table.h"
+#include "binding/plugins/resource_scorer.h"
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
 #include "support/model_builders.h"

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "binding/plugin_names.h"
+#include "binding/framework/plugin_names.h"
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
 #include "support/model_builders.h"

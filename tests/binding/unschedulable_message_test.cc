@@ -3,7 +3,7 @@
 // counts take part in the order), and the rejections that go with it.
 #include <gtest/gtest.h>
 
-#include "binding/fit_error.h"
+#include "binding/framework/fit_error.h"
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
 #include "support/model_builders.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "binding/gpu_share_names.h"
+#include "binding/framework/gpu_share_names.h"
 #include "binding/scheduler.h"
 #include "gpu/fraction_request.h"
 #include "gpu/gpu_cluster.h"
