@@ -12,6 +12,7 @@
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/object_fields.h"
 
 namespace berth::io::internal {
 
@@ -110,9 +111,7 @@ core::Status DecodeQuota(dom::object obj, const char* key, std::string_view reso
 core::Status DecodeFlavorQuotas(dom::element e, const std::vector<std::string>& covered,
                                 bool has_parent, const char* parent_field,
                                 model::ResourceCatalog& catalog, model::FlavorQuotas* out) {
-  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
-  BERTH_RETURN_IF_ERROR(GetString(obj, "name", &out->flavor));
-  if (out->flavor.empty()) return FieldError("name", "required value");
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, GetNamedObject(e, &out->flavor));
   dom::array resources;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetArray(obj, "resources", &resources, &found));

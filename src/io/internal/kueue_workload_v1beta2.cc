@@ -11,6 +11,7 @@
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/object_fields.h"
 
 namespace berth::io::internal {
 
@@ -242,10 +243,8 @@ core::Result<model::WorkloadCondition> DecodeCondition(dom::element e) {
 }
 
 core::Result<model::AdmissionCheckStatus> DecodeCheckStatus(dom::element e) {
-  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
   model::AdmissionCheckStatus s;
-  BERTH_RETURN_IF_ERROR(GetString(obj, "name", &s.name));
-  if (s.name.empty()) return FieldError("name", "required value");
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, GetNamedObject(e, &s.name));
   std::string state;
   BERTH_RETURN_IF_ERROR(GetString(obj, "state", &state));
   if (state == "Pending") {
