@@ -28,9 +28,7 @@ core::Result<JobShape> DecodeJobShape(dom::object job_spec) {
   std::string mode;
   BERTH_RETURN_IF_ERROR(GetString(job_spec, "completionMode", &mode));
   if (!mode.empty() && mode != "Indexed" && mode != "NonIndexed") {
-    return core::InvalidArgument(
-        "unsupported value \"" + mode + R"(": supported values: "Indexed", "NonIndexed")",
-        core::Location{"", "", "completionMode"});
+    return Unsupported("completionMode", mode, {"Indexed", "NonIndexed"});
   }
   shape.indexed = mode == "Indexed";
   BERTH_RETURN_IF_ERROR(GetBool(job_spec, "suspend", &shape.suspend));

@@ -1,10 +1,12 @@
-// Fields several decoders read the same way: a list entry's required name; and for the
+// Fields several decoders read the same way: the error for an unsupported enum value, a list
+// entry's required name; and for the
 // workload decoders (apps_v1.cc, batch_v1.cc, jobset_v1alpha2.cc, kubeflow_v1.cc,
 // leaderworkerset_v1.cc) a replica count, a required pod template, and the pod set decoded
 // from that template. Internal to io; errors carry the field path relative to the object, as
 // every decoder's do.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,6 +19,26 @@ namespace berth::io::internal {
 // `field` + "." + `key`, or `key` alone at the object's top (field "").
 inline std::string ChildField(const std::string& field, std::string_view key) {
   return field.empty() ? std::string(key) : field + "." + std::string(key);
+}
+
+// "unsupported value \"Foo\": supported values: ALLOWED" at `field`, as apimachinery words
+// it; `allowed` is the quoted, comma-separated list ("\"A\", \"B\"").
+inline core::Error Unsupported(std::string field, const std::string& value, const char* allowed) {
+  return FieldError(std::move(field),
+                    "unsupported value \"" + value + "\": supported values: " + allowed);
+}
+
+// The same, with the supported values given one by one.
+inline core::Error Unsupported(std::string field, const std::string& value,
+                               std::initializer_list<const char*> allowed) {
+  std::string list;
+  for (const char* a : allowed) {
+    if (!list.empty()) list += ", ";
+    list += '"';
+    list += a;
+    list += '"';
+  }
+  return Unsupported(std::move(field), value, list.c_str());
 }
 
 // A list entry `e` as an object whose `name` is set, the name into *name ("required value"

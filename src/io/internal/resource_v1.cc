@@ -116,8 +116,7 @@ core::Result<model::DeviceClaimConfig> DecodeClaimConfig(dom::element e) {
 core::Result<core::Toleration> DecodeDeviceToleration(dom::element e) {
   BERTH_ASSIGN_OR_RETURN(core::Toleration t, DecodeToleration(e));
   if (t.effect == core::TaintEffect::kPreferNoSchedule) {
-    return FieldError("effect", R"(unsupported value "PreferNoSchedule": supported values: )"
-                                R"("NoExecute", "NoSchedule")");
+    return Unsupported("effect", "PreferNoSchedule", {"NoExecute", "NoSchedule"});
   }
   return t;
 }
@@ -125,8 +124,7 @@ core::Result<core::Toleration> DecodeDeviceToleration(dom::element e) {
 core::Result<model::DeviceAllocationMode> ParseAllocationMode(const std::string& mode) {
   if (mode.empty() || mode == "ExactCount") return model::DeviceAllocationMode::kExactCount;
   if (mode == "All") return model::DeviceAllocationMode::kAll;
-  return FieldError("allocationMode", "unsupported value " + Quote(mode) +
-                                          R"(: supported values: "All", "ExactCount")");
+  return Unsupported("allocationMode", mode, {"All", "ExactCount"});
 }
 
 // The ExactDeviceRequest fields, wherever they sit: under `exactly` (v1), inline in the
@@ -326,10 +324,8 @@ core::Result<model::DeviceAllocationConfiguration> DecodeAllocationConfig(dom::e
   } else if (source == "FromClaim") {
     c.source = model::AllocationConfigSource::kFromClaim;
   } else {
-    return FieldError("source", source.empty() ? "required value"
-                                               : "unsupported value " + Quote(source) +
-                                                     R"(: supported values: "FromClaim", )"
-                                                     R"("FromClass")");
+    if (source.empty()) return FieldError("source", "required value");
+    return Unsupported("source", source, {"FromClaim", "FromClass"});
   }
   BERTH_RETURN_IF_ERROR(GetStringList(obj, "requests", &c.requests));
   BERTH_RETURN_IF_ERROR(DecodeOpaque(obj, &c.opaque));
@@ -586,10 +582,8 @@ core::Result<model::DeviceTaint> DecodeDeviceTaint(dom::element e) {
   } else if (effect == "None") {
     t.effect = model::DeviceTaintEffect::kNone;
   } else {
-    return FieldError("effect", effect.empty() ? "required value"
-                                               : "unsupported value " + Quote(effect) +
-                                                     R"(: supported values: "NoExecute", )"
-                                                     R"("NoSchedule", "None")");
+    if (effect.empty()) return FieldError("effect", "required value");
+    return Unsupported("effect", effect, {"NoExecute", "NoSchedule", "None"});
   }
   return t;
 }
