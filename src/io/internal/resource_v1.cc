@@ -787,11 +787,9 @@ core::Result<model::ResourceClaimTemplate> DecodeResourceClaimTemplate(dom::obje
   model::ResourceClaimTemplate tmpl;
   BERTH_ASSIGN_OR_RETURN(tmpl.meta, DecodeObjectMeta(obj, /*namespaced=*/true,
                                                      /*name_required=*/true));
-  dom::object spec;
-  bool found = false;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));
-  if (!found) return FieldError("spec", "required value");
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
   dom::object claim_spec;
+  bool found = false;
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "spec", &claim_spec, &found), "spec");
   if (found) {
     BERTH_IO_RETURN_IF_ERROR_AT(DecodeClaimSpec(claim_spec, shape, &tmpl.spec), "spec.spec");
@@ -803,10 +801,7 @@ core::Result<model::ResourceSlice> DecodeResourceSlice(dom::object obj, Resource
   model::ResourceSlice slice;
   BERTH_ASSIGN_OR_RETURN(slice.meta, DecodeObjectMeta(obj, /*namespaced=*/false,
                                                       /*name_required=*/true));
-  dom::object spec;
-  bool found = false;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));
-  if (!found) return FieldError("spec", "required value");
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
   BERTH_IO_RETURN_IF_ERROR_AT(DecodeSliceSpec(spec, shape, &slice), "spec");
   return slice;
 }
