@@ -83,12 +83,8 @@ Generated Generate(const model::Pod& pod, const model::PodResourceClaim& ref,
   auto spec = tmpl_spec.find("spec");
   doc["spec"] = spec != tmpl_spec.end() && spec->is_object() ? *spec : OrderedJson::object();
 
-  out.doc.file = tmpl_doc.file;
-  out.doc.api_version = tmpl_doc.api_version;
-  out.doc.kind = "ResourceClaim";
-  out.doc.namespace_ = claim.meta.namespace_;
-  out.doc.name = claim.meta.name;
-  out.doc.json = doc.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+  out.doc = CreatedDocument(tmpl_doc.file, tmpl_doc.api_version, "ResourceClaim", claim.meta,
+                            doc.dump(-1, ' ', false, OrderedJson::error_handler_t::replace));
   return out;
 }
 

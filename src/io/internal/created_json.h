@@ -1,13 +1,16 @@
 // Pieces of the documents io writes for objects berth creates (expanded Pods, generated
 // ResourceClaims, created Workloads, PlacementDecisions, ManifestWorks): metadata, owner
 // references and string maps, written as the Kubernetes controllers that would create those
-// objects write them. Also the key those writers index objects by. Internal to io.
+// objects write them; their stored Document; and the key those writers index objects by.
+// Internal to io.
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "core/labels.h"
+#include "io/document_store.h"
 #include "model/object_meta.h"
 
 namespace berth::io::internal {
@@ -60,6 +63,19 @@ inline nlohmann::ordered_json OwnerRefJson(const std::string& api_version, const
     ref["blockOwnerDeletion"] = true;
   }
   return ref;
+}
+
+// The stored document of a created object: `json` read as if from `file`.
+inline Document CreatedDocument(const std::string& file, std::string api_version, std::string kind,
+                                const model::ObjectMeta& meta, std::string json) {
+  Document doc;
+  doc.file = file;
+  doc.api_version = std::move(api_version);
+  doc.kind = std::move(kind);
+  doc.namespace_ = meta.namespace_;
+  doc.name = meta.name;
+  doc.json = std::move(json);
+  return doc;
 }
 
 }  // namespace berth::io::internal

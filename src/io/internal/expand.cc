@@ -198,14 +198,8 @@ void ExpandWorkload(const model::WorkloadObject& workload, const std::vector<Pod
           existing->emplace(PodKey(pod), static_cast<int32_t>(snapshot->pods.size()));
       if (pod_indices != nullptr) (*pod_indices)[s].push_back(it->second);
       if (!added) continue;
-      Document doc;
-      doc.file = file;
-      doc.api_version = "v1";
-      doc.kind = "Pod";
-      doc.namespace_ = pod.meta.namespace_;
-      doc.name = pod.meta.name;
-      doc.json = PodDocument(pod, workload, tmpl);
-      pod.source = documents->Add(std::move(doc));
+      pod.source = documents->Add(
+          CreatedDocument(file, "v1", "Pod", pod.meta, PodDocument(pod, workload, tmpl)));
       snapshot->pods.push_back(std::move(pod));
     }
   }

@@ -218,14 +218,8 @@ model::Workload* WorkloadCreator::FindGiven(const model::Workload& wl) {
 
 void WorkloadCreator::Append(model::Workload wl, std::string document_json,
                              const std::string& file) {
-  Document doc;
-  doc.file = file;
-  doc.api_version = "kueue.x-k8s.io/v1beta2";
-  doc.kind = "Workload";
-  doc.namespace_ = wl.meta.namespace_;
-  doc.name = wl.meta.name;
-  doc.json = std::move(document_json);
-  wl.source = documents_.Add(std::move(doc));
+  wl.source = documents_.Add(CreatedDocument(file, "kueue.x-k8s.io/v1beta2", "Workload", wl.meta,
+                                             std::move(document_json)));
   snap_.kueue_workloads.push_back(std::move(wl));
 }
 
