@@ -147,6 +147,15 @@ class Value {
     const cel::Semver* semver;
   };
 
+  // A value of `kind` that holds `v` in the Rep member `field` and owns nothing.
+  template <typename T>
+  static Value Make(ValueKind kind, T Rep::*field, T v) {
+    Value out;
+    out.kind_ = kind;
+    out.rep_.*field = v;
+    return out;
+  }
+
   ValueKind kind_ = ValueKind::kNull;
   Rep rep_{.i = 0};
   size_t size_ = 0;  // length of chars for strings, bytes, types and errors
@@ -156,80 +165,44 @@ class Value {
 // Scalars, views and accessors are defined here so that the evaluator's hot path inlines
 // them.
 
-inline Value Value::Bool(bool v) {
-  Value out;
-  out.kind_ = ValueKind::kBool;
-  out.rep_.b = v;
-  return out;
-}
+inline Value Value::Bool(bool v) { return Make(ValueKind::kBool, &Rep::b, v); }
 
-inline Value Value::Int(int64_t v) {
-  Value out;
-  out.kind_ = ValueKind::kInt;
-  out.rep_.i = v;
-  return out;
-}
+inline Value Value::Int(int64_t v) { return Make(ValueKind::kInt, &Rep::i, v); }
 
-inline Value Value::Uint(uint64_t v) {
-  Value out;
-  out.kind_ = ValueKind::kUint;
-  out.rep_.u = v;
-  return out;
-}
+inline Value Value::Uint(uint64_t v) { return Make(ValueKind::kUint, &Rep::u, v); }
 
-inline Value Value::Double(double v) {
-  Value out;
-  out.kind_ = ValueKind::kDouble;
-  out.rep_.d = v;
-  return out;
-}
+inline Value Value::Double(double v) { return Make(ValueKind::kDouble, &Rep::d, v); }
 
 inline Value Value::StringView(std::string_view v) {
-  Value out;
-  out.kind_ = ValueKind::kString;
-  out.rep_.chars = v.data();
+  Value out = Make(ValueKind::kString, &Rep::chars, v.data());
   out.size_ = v.size();
   return out;
 }
 
 inline Value Value::BytesView(std::string_view v) {
-  Value out;
-  out.kind_ = ValueKind::kBytes;
-  out.rep_.chars = v.data();
+  Value out = Make(ValueKind::kBytes, &Rep::chars, v.data());
   out.size_ = v.size();
   return out;
 }
 
 inline Value Value::ListView(const ListValue* list) {
   BERTH_CHECK(list != nullptr, "Value::ListView needs a list");
-  Value out;
-  out.kind_ = ValueKind::kList;
-  out.rep_.list = list;
-  return out;
+  return Make(ValueKind::kList, &Rep::list, list);
 }
 
 inline Value Value::MapView(const MapValue* map) {
   BERTH_CHECK(map != nullptr, "Value::MapView needs a map");
-  Value out;
-  out.kind_ = ValueKind::kMap;
-  out.rep_.map = map;
-  return out;
+  return Make(ValueKind::kMap, &Rep::map, map);
 }
 
 inline Value Value::QuantityView(const core::Quantity* v) {
   BERTH_CHECK(v != nullptr, "Value::QuantityView needs a quantity");
-  Value out;
-  out.kind_ = ValueKind::kQuantity;
-  out.rep_.quantity = v;
-  return out;
+  return Make(ValueKind::kQuantity, &Rep::quantity, v);
 }
 
 inline Value Value::SemverView(const cel::Semver* v) {
   BERTH_CHECK(v != nullptr, "Value::SemverView needs a semver");
-  Value out;
-  out.kind_ = ValueKind::kSemver;
-  out.rep_.semver = v;
-  return out;
+  return Make(ValueKind::kSemver, &Rep::semver, v);
 }
 
 inline bool Value::bool_value() const {

@@ -246,39 +246,82 @@ Value GreaterEqual(const Value& a, const Value& b) {
   return Relational("_>=_", a, b, [](int c) { return c >= 0; });
 }
 
-Value Add(const Value& a, const Value& b) {
+namespace {
+
+// _+_, _-_ and _*_ on two numbers of one kind (overflow.go): int and uint through `checked`,
+// which stores the result and says whether it overflowed (a __builtin_*_overflow), double
+// through `plain`. An error operand is the result, the left one first.
+template <typename Checked, typename Plain>
+Value Arithmetic(std::string_view op, const Value& a, const Value& b, Checked checked,
+                 Plain plain) {
   if (a.is_error()) return a;
   if (b.is_error()) return b;
   if (a.kind() == b.kind()) {
     switch (a.kind()) {
       case ValueKind::kInt: {
         int64_t r = 0;
-        if (__builtin_add_overflow(a.int_value(), b.int_value(), &r)) {
-          return Value::Error(kIntOverflow);
-        }
+        if (checked(a.int_value(), b.int_value(), &r)) return Value::Error(kIntOverflow);
         return Value::Int(r);
       }
       case ValueKind::kUint: {
         uint64_t r = 0;
-        if (__builtin_add_overflow(a.uint_value(), b.uint_value(), &r)) {
-          return Value::Error(kUintOverflow);
-        }
+        if (checked(a.uint_value(), b.uint_value(), &r)) return Value::Error(kUintOverflow);
         return Value::Uint(r);
       }
       case ValueKind::kDouble:
-        return Value::Double(a.double_value() + b.double_value());
-      case ValueKind::kString: {
-        std::string s;
-        s.reserve(a.string_value().size() + b.string_value().size());
-        s.append(a.string_value()).append(b.string_value());
-        return Value::String(std::move(s));
+        return Value::Double(plain(a.double_value(), b.double_value()));
+      default:
+        break;
+    }
+  }
+  return NoMatchingOverload(op, a, b);
+}
+
+// _/_ and _%_ on two ints or two uints: a zero divisor is the error `by_zero`, and
+// INT64_MIN by -1 overflows (its quotient does not fit; C++ leaves both undefined).
+template <typename Op>
+Value IntegerDivision(std::string_view op, const char* by_zero, const Value& a, const Value& b,
+                      Op apply) {
+  if (a.is_error()) return a;
+  if (b.is_error()) return b;
+  if (a.kind() == b.kind()) {
+    switch (a.kind()) {
+      case ValueKind::kInt: {
+        int64_t x = a.int_value();
+        int64_t y = b.int_value();
+        if (y == 0) return Value::Error(by_zero);
+        if (x == std::numeric_limits<int64_t>::min() && y == -1) {
+          return Value::Error(kIntOverflow);
+        }
+        return Value::Int(apply(x, y));
       }
-      case ValueKind::kBytes: {
-        std::string s;
-        s.reserve(a.bytes_value().size() + b.bytes_value().size());
-        s.append(a.bytes_value()).append(b.bytes_value());
-        return Value::Bytes(std::move(s));
-      }
+      case ValueKind::kUint:
+        if (b.uint_value() == 0) return Value::Error(by_zero);
+        return Value::Uint(apply(a.uint_value(), b.uint_value()));
+      default:
+        break;
+    }
+  }
+  return NoMatchingOverload(op, a, b);
+}
+
+// The concatenation of two strings, or of two byte strings.
+std::string Concat(std::string_view a, std::string_view b) {
+  std::string s;
+  s.reserve(a.size() + b.size());
+  s.append(a).append(b);
+  return s;
+}
+
+}  // namespace
+
+Value Add(const Value& a, const Value& b) {
+  if (a.kind() == b.kind()) {
+    switch (a.kind()) {
+      case ValueKind::kString:
+        return Value::String(Concat(a.string_value(), b.string_value()));
+      case ValueKind::kBytes:
+        return Value::Bytes(Concat(a.bytes_value(), b.bytes_value()));
       case ValueKind::kList: {
         const ListValue& la = a.list_value();
         const ListValue& lb = b.list_value();
@@ -292,113 +335,32 @@ Value Add(const Value& a, const Value& b) {
         break;
     }
   }
-  return NoMatchingOverload("_+_", a, b);
+  return Arithmetic(
+      "_+_", a, b, [](auto x, auto y, auto* r) { return __builtin_add_overflow(x, y, r); },
+      [](double x, double y) { return x + y; });
 }
 
 Value Subtract(const Value& a, const Value& b) {
-  if (a.is_error()) return a;
-  if (b.is_error()) return b;
-  if (a.kind() == b.kind()) {
-    switch (a.kind()) {
-      case ValueKind::kInt: {
-        int64_t r = 0;
-        if (__builtin_sub_overflow(a.int_value(), b.int_value(), &r)) {
-          return Value::Error(kIntOverflow);
-        }
-        return Value::Int(r);
-      }
-      case ValueKind::kUint: {
-        uint64_t r = 0;
-        if (__builtin_sub_overflow(a.uint_value(), b.uint_value(), &r)) {
-          return Value::Error(kUintOverflow);
-        }
-        return Value::Uint(r);
-      }
-      case ValueKind::kDouble:
-        return Value::Double(a.double_value() - b.double_value());
-      default:
-        break;
-    }
-  }
-  return NoMatchingOverload("_-_", a, b);
+  return Arithmetic(
+      "_-_", a, b, [](auto x, auto y, auto* r) { return __builtin_sub_overflow(x, y, r); },
+      [](double x, double y) { return x - y; });
 }
 
 Value Multiply(const Value& a, const Value& b) {
-  if (a.is_error()) return a;
-  if (b.is_error()) return b;
-  if (a.kind() == b.kind()) {
-    switch (a.kind()) {
-      case ValueKind::kInt: {
-        int64_t r = 0;
-        if (__builtin_mul_overflow(a.int_value(), b.int_value(), &r)) {
-          return Value::Error(kIntOverflow);
-        }
-        return Value::Int(r);
-      }
-      case ValueKind::kUint: {
-        uint64_t r = 0;
-        if (__builtin_mul_overflow(a.uint_value(), b.uint_value(), &r)) {
-          return Value::Error(kUintOverflow);
-        }
-        return Value::Uint(r);
-      }
-      case ValueKind::kDouble:
-        return Value::Double(a.double_value() * b.double_value());
-      default:
-        break;
-    }
-  }
-  return NoMatchingOverload("_*_", a, b);
+  return Arithmetic(
+      "_*_", a, b, [](auto x, auto y, auto* r) { return __builtin_mul_overflow(x, y, r); },
+      [](double x, double y) { return x * y; });
 }
 
 Value Divide(const Value& a, const Value& b) {
-  if (a.is_error()) return a;
-  if (b.is_error()) return b;
-  if (a.kind() == b.kind()) {
-    switch (a.kind()) {
-      case ValueKind::kInt: {
-        int64_t x = a.int_value();
-        int64_t y = b.int_value();
-        if (y == 0) return Value::Error("division by zero");
-        if (x == std::numeric_limits<int64_t>::min() && y == -1) {
-          return Value::Error(kIntOverflow);
-        }
-        return Value::Int(x / y);
-      }
-      case ValueKind::kUint:
-        if (b.uint_value() == 0) return Value::Error("division by zero");
-        return Value::Uint(a.uint_value() / b.uint_value());
-      case ValueKind::kDouble:
-        return Value::Double(a.double_value() / b.double_value());
-      default:
-        break;
-    }
+  if (a.kind() == ValueKind::kDouble && b.kind() == ValueKind::kDouble) {
+    return Value::Double(a.double_value() / b.double_value());
   }
-  return NoMatchingOverload("_/_", a, b);
+  return IntegerDivision("_/_", "division by zero", a, b, [](auto x, auto y) { return x / y; });
 }
 
 Value Modulo(const Value& a, const Value& b) {
-  if (a.is_error()) return a;
-  if (b.is_error()) return b;
-  if (a.kind() == b.kind()) {
-    switch (a.kind()) {
-      case ValueKind::kInt: {
-        int64_t x = a.int_value();
-        int64_t y = b.int_value();
-        if (y == 0) return Value::Error("modulus by zero");
-        if (x == std::numeric_limits<int64_t>::min() && y == -1) {
-          return Value::Error(kIntOverflow);
-        }
-        return Value::Int(x % y);
-      }
-      case ValueKind::kUint:
-        if (b.uint_value() == 0) return Value::Error("modulus by zero");
-        return Value::Uint(a.uint_value() % b.uint_value());
-      default:
-        break;
-    }
-  }
-  return NoMatchingOverload("_%_", a, b);
+  return IntegerDivision("_%_", "modulus by zero", a, b, [](auto x, auto y) { return x % y; });
 }
 
 Value Negate(const Value& a) {

@@ -124,9 +124,6 @@ class AddStep final : public Step {
   StepPtr rhs_;
 };
 
-bool IsFalse(const Value& v) { return v.kind() == ValueKind::kBool && !v.bool_value(); }
-bool IsTrue(const Value& v) { return v.kind() == ValueKind::kBool && v.bool_value(); }
-
 // The result of a logical operator when neither operand decided it.
 Value LogicalFallback(const char* op, const Value& a, const Value& b, bool both_value) {
   if (a.kind() == ValueKind::kBool && b.kind() == ValueKind::kBool) return Value::Bool(both_value);
@@ -135,37 +132,30 @@ Value LogicalFallback(const char* op, const Value& a, const Value& b, bool both_
   return NoMatchingOverload(op, a, b);
 }
 
-class AndStep final : public Step {
+// _&&_ (kDecider false) and _||_ (kDecider true): an operand equal to kDecider decides the
+// result, whichever side it is on (an error on the other side is absorbed, as in cel-go).
+template <bool kDecider>
+class LogicalStep final : public Step {
  public:
-  AndStep(StepPtr lhs, StepPtr rhs) : lhs_(std::move(lhs)), rhs_(std::move(rhs)) {}
+  LogicalStep(StepPtr lhs, StepPtr rhs) : lhs_(std::move(lhs)), rhs_(std::move(rhs)) {}
   Value Eval(Frame& frame) const override {
     Value a = lhs_->Eval(frame);
-    if (IsFalse(a)) return a;
+    if (Decides(a)) return a;
     Value b = rhs_->Eval(frame);
-    if (IsFalse(b)) return b;
-    return LogicalFallback("_&&_", a, b, true);
+    if (Decides(b)) return b;
+    return LogicalFallback(kDecider ? "_||_" : "_&&_", a, b, !kDecider);
   }
 
  private:
-  StepPtr lhs_;
-  StepPtr rhs_;
-};
-
-class OrStep final : public Step {
- public:
-  OrStep(StepPtr lhs, StepPtr rhs) : lhs_(std::move(lhs)), rhs_(std::move(rhs)) {}
-  Value Eval(Frame& frame) const override {
-    Value a = lhs_->Eval(frame);
-    if (IsTrue(a)) return a;
-    Value b = rhs_->Eval(frame);
-    if (IsTrue(b)) return b;
-    return LogicalFallback("_||_", a, b, false);
+  static bool Decides(const Value& v) {
+    return v.kind() == ValueKind::kBool && v.bool_value() == kDecider;
   }
 
- private:
   StepPtr lhs_;
   StepPtr rhs_;
 };
+using AndStep = LogicalStep<false>;
+using OrStep = LogicalStep<true>;
 
 class TernaryStep final : public Step {
  public:

@@ -5,6 +5,7 @@
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/object_fields.h"
 
 namespace berth::io::internal {
 
@@ -27,9 +28,7 @@ core::Result<JobShape> DecodeJobShape(dom::object job_spec) {
   std::string mode;
   BERTH_RETURN_IF_ERROR(GetString(job_spec, "completionMode", &mode));
   if (!mode.empty() && mode != "Indexed" && mode != "NonIndexed") {
-    return core::InvalidArgument(
-        "unsupported value \"" + mode + R"(": supported values: "Indexed", "NonIndexed")",
-        core::Location{"", "", "completionMode"});
+    return Unsupported("completionMode", mode, {"Indexed", "NonIndexed"});
   }
   shape.indexed = mode == "Indexed";
   BERTH_RETURN_IF_ERROR(GetBool(job_spec, "suspend", &shape.suspend));
@@ -40,13 +39,8 @@ core::Result<DecodedWorkload> DecodeJob(dom::object obj, model::ResourceCatalog&
   DecodedWorkload out;
   BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
   dom::object spec;
-  dom::object tmpl;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec));
-  bool has_template = false;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "template", &tmpl, &has_template), "spec");
-  if (!has_template) {
-    return core::InvalidArgument("required value", core::Location{"", "", "spec.template"});
-  }
+  BERTH_ASSIGN_OR_RETURN(dom::object tmpl, GetRequiredObject(spec, "spec", "template"));
   auto shape = DecodeJobShape(spec);
   BERTH_IO_RETURN_IF_ERROR_AT(shape, "spec");
   out.workload.suspended = shape->suspend;
@@ -55,11 +49,8 @@ core::Result<DecodedWorkload> DecodeJob(dom::object obj, model::ResourceCatalog&
   pod_set.count = shape->pods;
   PodSetSource source;
   source.indexed = shape->indexed;
-  source.template_field = "spec.template";
-  BERTH_IO_RETURN_IF_ERROR_AT(DecodePodTemplate(tmpl, out.workload, catalog, &pod_set, &source),
-                              "spec.template");
-  out.workload.pod_sets.push_back(std::move(pod_set));
-  out.sources.push_back(std::move(source));
+  BERTH_RETURN_IF_ERROR(
+      AppendPodSet(tmpl, "spec.template", std::move(pod_set), std::move(source), catalog, &out));
   return out;
 }
 

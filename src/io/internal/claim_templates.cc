@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "io/internal/created_json.h"
 #include "io/internal/json_fields.h"
 
 namespace berth::io::internal {
@@ -21,15 +22,6 @@ using OrderedJson = nlohmann::ordered_json;
 // The annotation the resourceclaim controller puts on generated claims
 // (resourceclaim.PodClaimNameAnnotation).
 constexpr const char* kPodClaimNameAnnotation = "resource.kubernetes.io/pod-claim-name";
-
-std::string Key(const std::string& cluster, const std::string& ns, const std::string& name) {
-  std::string key = cluster;
-  key += '\x1f';
-  key += ns;
-  key += '\x1f';
-  key += name;
-  return key;
-}
 
 // The string entries of metadata map `key` ("labels", "annotations") of `md`, in order.
 void CopyStringMap(const OrderedJson& md, const char* key, core::Labels* model_out,
@@ -81,14 +73,8 @@ Generated Generate(const model::Pod& pod, const model::PodResourceClaim& ref,
   claim.meta.annotations.insert_or_assign(kPodClaimNameAnnotation, ref.name);
   if (!labels.empty()) md["labels"] = std::move(labels);
   md["annotations"] = std::move(annotations);
-  OrderedJson owner = OrderedJson::object();
-  owner["apiVersion"] = "v1";
-  owner["kind"] = "Pod";
-  owner["name"] = pod.meta.name;
-  if (!pod.meta.uid.empty()) owner["uid"] = pod.meta.uid;
-  owner["controller"] = true;
-  owner["blockOwnerDeletion"] = true;
-  md["ownerReferences"] = OrderedJson::array({owner});
+  md["ownerReferences"] = OrderedJson::array(
+      {OwnerRefJson("v1", "Pod", pod.meta.name, pod.meta.uid, /*controller=*/true)});
 
   OrderedJson doc = OrderedJson::object();
   doc["apiVersion"] = tmpl_doc.api_version;
@@ -97,12 +83,8 @@ Generated Generate(const model::Pod& pod, const model::PodResourceClaim& ref,
   auto spec = tmpl_spec.find("spec");
   doc["spec"] = spec != tmpl_spec.end() && spec->is_object() ? *spec : OrderedJson::object();
 
-  out.doc.file = tmpl_doc.file;
-  out.doc.api_version = tmpl_doc.api_version;
-  out.doc.kind = "ResourceClaim";
-  out.doc.namespace_ = claim.meta.namespace_;
-  out.doc.name = claim.meta.name;
-  out.doc.json = doc.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+  out.doc = CreatedDocument(tmpl_doc.file, tmpl_doc.api_version, "ResourceClaim", claim.meta,
+                            doc.dump(-1, ' ', false, OrderedJson::error_handler_t::replace));
   return out;
 }
 
@@ -113,12 +95,12 @@ void ResolveClaimTemplates(model::Snapshot* snapshot, DocumentStore* documents,
   std::unordered_map<std::string, size_t> claims;
   for (size_t i = 0; i < snapshot->resource_claims.size(); ++i) {
     const model::ResourceClaim& c = snapshot->resource_claims[i];
-    claims.emplace(Key(c.cluster, c.meta.namespace_, c.meta.name), i);
+    claims.emplace(ObjectKey(c.cluster, c.meta.namespace_, c.meta.name), i);
   }
   std::unordered_map<std::string, size_t> templates;
   for (size_t i = 0; i < snapshot->resource_claim_templates.size(); ++i) {
     const model::ResourceClaimTemplate& t = snapshot->resource_claim_templates[i];
-    templates.emplace(Key(t.cluster, t.meta.namespace_, t.meta.name), i);
+    templates.emplace(ObjectKey(t.cluster, t.meta.namespace_, t.meta.name), i);
   }
   for (model::Pod& pod : snapshot->pods) {
     for (size_t r = 0; r < pod.resource_claims.size(); ++r) {
@@ -126,13 +108,13 @@ void ResolveClaimTemplates(model::Snapshot* snapshot, DocumentStore* documents,
       if (ref.template_name.empty()) continue;
       const std::string& ns = pod.meta.namespace_;
       // A claim the status names and the input holds: the pod already has its claim.
-      if (!ref.claim_name.empty() && claims.count(Key(pod.cluster, ns, ref.claim_name)) > 0) {
+      if (!ref.claim_name.empty() && claims.count(ObjectKey(pod.cluster, ns, ref.claim_name)) > 0) {
         continue;
       }
       ref.claim_name = pod.meta.name + "-" + ref.name;
-      const std::string claim_key = Key(pod.cluster, ns, ref.claim_name);
+      const std::string claim_key = ObjectKey(pod.cluster, ns, ref.claim_name);
       if (claims.count(claim_key) > 0) continue;
-      auto t = templates.find(Key(pod.cluster, ns, ref.template_name));
+      auto t = templates.find(ObjectKey(pod.cluster, ns, ref.template_name));
       if (t == templates.end()) {
         std::string file = pod.source.valid() ? documents->Get(pod.source).file : "";
         diags.Warn(core::NotFound(

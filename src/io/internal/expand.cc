@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "io/internal/created_json.h"
 #include "io/internal/kind_table.h"
 #include "model/kind_info.h"
 
@@ -27,39 +28,32 @@ PodIdentityFn PodIdentityOf(const model::WorkloadObject& workload) {
   return row != nullptr && row->pod_identity != nullptr ? row->pod_identity : ReplicaPodIdentity;
 }
 
-OrderedJson LabelsJson(const core::Labels& labels) {
-  OrderedJson out = OrderedJson::object();
-  for (const auto& [k, v] : labels) out[k] = v;
-  return out;
-}
-
 // The complete v1 Pod an expanded pod is written as.
 std::string PodDocument(const model::Pod& pod, const model::WorkloadObject& w,
                         const OrderedJson& tmpl) {
   OrderedJson doc = OrderedJson::object();
   doc["apiVersion"] = "v1";
   doc["kind"] = "Pod";
-  OrderedJson md = OrderedJson::object();
-  md["name"] = pod.meta.name;
-  md["namespace"] = pod.meta.namespace_;
-  if (pod.meta.creation_timestamp.unix_s != 0) {
-    md["creationTimestamp"] = pod.meta.creation_timestamp.ToString();
-  }
-  if (!pod.meta.labels.empty()) md["labels"] = LabelsJson(pod.meta.labels);
-  if (!pod.meta.annotations.empty()) md["annotations"] = LabelsJson(pod.meta.annotations);
-  OrderedJson ref = OrderedJson::object();
-  ref["apiVersion"] = w.api_version;
-  ref["kind"] = w.kind;
-  ref["name"] = w.meta.name;
-  if (!w.meta.uid.empty()) ref["uid"] = w.meta.uid;
-  ref["controller"] = true;
-  ref["blockOwnerDeletion"] = true;
-  md["ownerReferences"] = OrderedJson::array({ref});
+  OrderedJson md = CreatedMetadataJson(pod.meta);
+  md["ownerReferences"] = OrderedJson::array(
+      {OwnerRefJson(w.api_version, w.kind, w.meta.name, w.meta.uid, /*controller=*/true)});
   doc["metadata"] = std::move(md);
   auto spec = tmpl.find("spec");
   doc["spec"] = spec != tmpl.end() ? *spec : OrderedJson::object();
   doc["status"] = OrderedJson::object({{"phase", "Pending"}});
   return doc.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+}
+
+// What the Job controller puts on a Job's pods: the job-name labels and, in an Indexed Job,
+// the completion index (label and annotation).
+void AddJobPodLabels(const std::string& job_name, bool indexed, const std::string& index,
+                     PodIdentity* id) {
+  id->labels["batch.kubernetes.io/job-name"] = job_name;
+  id->labels["job-name"] = job_name;
+  if (indexed) {
+    id->labels["batch.kubernetes.io/job-completion-index"] = index;
+    id->annotations["batch.kubernetes.io/job-completion-index"] = index;
+  }
 }
 
 }  // namespace
@@ -76,17 +70,10 @@ PodIdentity ReplicaPodIdentity(const model::WorkloadObject& workload,
 PodIdentity JobPodIdentity(const model::WorkloadObject& w, const model::PodSetTemplate& set,
                            const PodSetSource& source, int32_t index_in_set, int32_t index) {
   PodIdentity id = ReplicaPodIdentity(w, set, source, index_in_set, index);
-  const std::string& wname = w.meta.name;
-  id.labels["batch.kubernetes.io/job-name"] = wname;
-  id.labels["job-name"] = wname;
+  AddJobPodLabels(w.meta.name, source.indexed, std::to_string(index_in_set), &id);
   if (!w.meta.uid.empty()) {
     id.labels["batch.kubernetes.io/controller-uid"] = w.meta.uid;
     id.labels["controller-uid"] = w.meta.uid;
-  }
-  if (source.indexed) {
-    const std::string i = std::to_string(index_in_set);
-    id.labels["batch.kubernetes.io/job-completion-index"] = i;
-    id.annotations["batch.kubernetes.io/job-completion-index"] = i;
   }
   return id;
 }
@@ -113,12 +100,7 @@ PodIdentity JobSetPodIdentity(const model::WorkloadObject& w, const model::PodSe
   id.labels["jobset.sigs.k8s.io/jobset-name"] = wname;
   id.labels["jobset.sigs.k8s.io/replicatedjob-name"] = set.name;
   id.labels["jobset.sigs.k8s.io/job-index"] = job;
-  id.labels["batch.kubernetes.io/job-name"] = job_name;
-  id.labels["job-name"] = job_name;
-  if (source.indexed) {
-    id.labels["batch.kubernetes.io/job-completion-index"] = pod;
-    id.annotations["batch.kubernetes.io/job-completion-index"] = pod;
-  }
+  AddJobPodLabels(job_name, source.indexed, pod, &id);
   return id;
 }
 
@@ -216,14 +198,8 @@ void ExpandWorkload(const model::WorkloadObject& workload, const std::vector<Pod
           existing->emplace(PodKey(pod), static_cast<int32_t>(snapshot->pods.size()));
       if (pod_indices != nullptr) (*pod_indices)[s].push_back(it->second);
       if (!added) continue;
-      Document doc;
-      doc.file = file;
-      doc.api_version = "v1";
-      doc.kind = "Pod";
-      doc.namespace_ = pod.meta.namespace_;
-      doc.name = pod.meta.name;
-      doc.json = PodDocument(pod, workload, tmpl);
-      pod.source = documents->Add(std::move(doc));
+      pod.source = documents->Add(
+          CreatedDocument(file, "v1", "Pod", pod.meta, PodDocument(pod, workload, tmpl)));
       snapshot->pods.push_back(std::move(pod));
     }
   }

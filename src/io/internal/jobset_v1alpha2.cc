@@ -6,6 +6,7 @@
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/object_fields.h"
 
 namespace berth::io::internal {
 
@@ -20,11 +21,7 @@ core::Status DecodeReplicatedJob(dom::element e, const model::WorkloadObject& ow
     return core::InvalidArgument("required value", core::Location{"", "", "name"});
   }
   int32_t replicas = 1;
-  BERTH_RETURN_IF_ERROR(GetInt32(rj, "replicas", &replicas));
-  if (replicas < 0) {
-    return core::InvalidArgument("must be greater than or equal to 0",
-                                 core::Location{"", "", "replicas"});
-  }
+  BERTH_RETURN_IF_ERROR(GetReplicas(rj, "", &replicas));
   dom::object job_template;
   dom::object job_spec;
   dom::object pod_template;

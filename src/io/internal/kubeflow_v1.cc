@@ -7,6 +7,7 @@
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/object_fields.h"
 
 namespace berth::io::internal {
 
@@ -54,25 +55,12 @@ core::Result<DecodedWorkload> DecodePyTorchJob(dom::object obj, model::ResourceC
       BERTH_IO_RETURN_IF_ERROR_AT(replica_spec, field);
       model::PodSetTemplate pod_set;
       pod_set.name = Lower(type);
-      BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(*replica_spec, "replicas", &pod_set.count), field);
-      if (pod_set.count < 0) {
-        return core::InvalidArgument("must be greater than or equal to 0",
-                                     core::Location{"", "", field + ".replicas"});
-      }
-      dom::object tmpl;
-      bool has_template = false;
-      BERTH_IO_RETURN_IF_ERROR_AT(GetObject(*replica_spec, "template", &tmpl, &has_template),
-                                  field);
-      if (!has_template) {
-        return core::InvalidArgument("required value", core::Location{"", "", field + ".template"});
-      }
+      BERTH_RETURN_IF_ERROR(GetReplicas(*replica_spec, field, &pod_set.count));
+      BERTH_ASSIGN_OR_RETURN(dom::object tmpl, GetRequiredObject(*replica_spec, field, "template"));
       PodSetSource source;
       source.pods_per_group = pod_set.count;
-      source.template_field = field + ".template";
-      BERTH_IO_RETURN_IF_ERROR_AT(DecodePodTemplate(tmpl, out.workload, catalog, &pod_set, &source),
-                                  field + ".template");
-      out.workload.pod_sets.push_back(std::move(pod_set));
-      out.sources.push_back(std::move(source));
+      BERTH_RETURN_IF_ERROR(AppendPodSet(tmpl, field + ".template", std::move(pod_set),
+                                         std::move(source), catalog, &out));
     }
   }
   return out;

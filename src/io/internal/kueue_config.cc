@@ -9,6 +9,7 @@
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/object_fields.h"
 
 namespace berth::io::internal {
 
@@ -39,8 +40,7 @@ core::Status DecodeWaitForPodsReady(dom::object w, model::WaitForPodsReadyConfig
   BERTH_IO_RETURN_IF_ERROR_AT(GetString(rs, "timestamp", &out->requeuing_timestamp), prefix);
   if (out->requeuing_timestamp.empty()) out->requeuing_timestamp = "Eviction";
   if (out->requeuing_timestamp != "Eviction" && out->requeuing_timestamp != "Creation") {
-    return FieldError(prefix + ".timestamp", "unsupported value \"" + out->requeuing_timestamp +
-                                                 R"(": supported values: "Creation", "Eviction")");
+    return Unsupported(prefix + ".timestamp", out->requeuing_timestamp, {"Creation", "Eviction"});
   }
   int32_t value = 0;
   BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(rs, "backoffLimitCount", &value, &found), prefix);
@@ -76,9 +76,8 @@ core::Status DecodeFairSharing(dom::object fs, model::FairSharingConfig* out) {
     } else if (s == "LessThanInitialShare") {
       out->preemption_strategies.push_back(model::FairSharingStrategy::kLessThanInitialShare);
     } else {
-      return FieldError(field, "unsupported value \"" + std::string(s) +
-                                   R"(": supported values: "LessThanInitialShare", )"
-                                   R"("LessThanOrEqualToFinalShare")");
+      return Unsupported(field, std::string(s),
+                         {"LessThanInitialShare", "LessThanOrEqualToFinalShare"});
     }
   }
   // The lists upstream's validation allows: [a], [b], [a, b].

@@ -10,6 +10,7 @@
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/object_fields.h"
 
 namespace berth::io::internal {
 
@@ -18,11 +19,6 @@ namespace {
 constexpr size_t kMaxConfigClusters = 20;  // MaxItems of spec.clusters
 constexpr size_t kMaxNameLength = 256;     // MaxLength of names and locations (v1beta2)
 constexpr size_t kMaxConditions = 16;      // MaxItems of status.conditions (v1beta2)
-
-core::Error Unsupported(std::string field, const std::string& value, const char* allowed) {
-  return FieldError(std::move(field),
-                    "unsupported value \"" + value + "\": supported values: " + allowed);
-}
 
 // A string the CRD bounds to 1..256 characters (v1beta2 names and locations).
 core::Status CheckBoundedName(const std::string& value, const std::string& field) {

@@ -12,25 +12,11 @@
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/object_fields.h"
 
 namespace berth::io::internal {
 
 namespace {
-
-// "unsupported value \"Foo\": supported values: \"A\", \"B\"", as apimachinery words it.
-core::Error EnumError(std::string field, const std::string& value,
-                      std::initializer_list<const char*> allowed) {
-  std::string message = "unsupported value \"" + value + "\": supported values: ";
-  bool first = true;
-  for (const char* a : allowed) {
-    if (!first) message += ", ";
-    message += '"';
-    message += a;
-    message += '"';
-    first = false;
-  }
-  return FieldError(std::move(field), std::move(message));
-}
 
 core::Status DecodePreemptionPolicy(dom::object obj, const char* key,
                                     std::initializer_list<const char*> allowed,
@@ -40,7 +26,7 @@ core::Status DecodePreemptionPolicy(dom::object obj, const char* key,
   if (value.empty()) return core::OkStatus();
   bool ok = false;
   for (const char* a : allowed) ok = ok || value == a;
-  if (!ok) return EnumError(key, value, allowed);
+  if (!ok) return Unsupported(key, value, allowed);
   if (value == "Never") {
     *out = model::PreemptionPolicy::kNever;
   } else if (value == "LowerPriority") {
@@ -63,7 +49,7 @@ core::Status DecodeStopPolicy(dom::object spec, model::StopPolicy* out) {
   } else if (value == "HoldAndDrain") {
     *out = model::StopPolicy::kHoldAndDrain;
   } else {
-    return EnumError("stopPolicy", value, {"None", "Hold", "HoldAndDrain"});
+    return Unsupported("stopPolicy", value, {"None", "Hold", "HoldAndDrain"});
   }
   return core::OkStatus();
 }
@@ -110,9 +96,7 @@ core::Status DecodeQuota(dom::object obj, const char* key, std::string_view reso
 core::Status DecodeFlavorQuotas(dom::element e, const std::vector<std::string>& covered,
                                 bool has_parent, const char* parent_field,
                                 model::ResourceCatalog& catalog, model::FlavorQuotas* out) {
-  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
-  BERTH_RETURN_IF_ERROR(GetString(obj, "name", &out->flavor));
-  if (out->flavor.empty()) return FieldError("name", "required value");
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, GetNamedObject(e, &out->flavor));
   dom::array resources;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetArray(obj, "resources", &resources, &found));
@@ -218,8 +202,9 @@ core::Status DecodeFlavorFungibility(dom::object ff, KueueVersion version,
   } else if (value == "TryNextFlavor") {
     out->when_can_borrow = model::FungibilityPolicy::kTryNextFlavor;
   } else if (!value.empty()) {
-    return legacy ? EnumError("whenCanBorrow", value, {"Borrow", "MayStopSearch", "TryNextFlavor"})
-                  : EnumError("whenCanBorrow", value, {"MayStopSearch", "TryNextFlavor"});
+    return legacy
+               ? Unsupported("whenCanBorrow", value, {"Borrow", "MayStopSearch", "TryNextFlavor"})
+               : Unsupported("whenCanBorrow", value, {"MayStopSearch", "TryNextFlavor"});
   }
   value.clear();
   BERTH_RETURN_IF_ERROR(GetString(ff, "whenCanPreempt", &value));
@@ -229,8 +214,8 @@ core::Status DecodeFlavorFungibility(dom::object ff, KueueVersion version,
     out->when_can_preempt = model::FungibilityPolicy::kTryNextFlavor;
   } else if (!value.empty()) {
     return legacy
-               ? EnumError("whenCanPreempt", value, {"MayStopSearch", "Preempt", "TryNextFlavor"})
-               : EnumError("whenCanPreempt", value, {"MayStopSearch", "TryNextFlavor"});
+               ? Unsupported("whenCanPreempt", value, {"MayStopSearch", "Preempt", "TryNextFlavor"})
+               : Unsupported("whenCanPreempt", value, {"MayStopSearch", "TryNextFlavor"});
   }
   value.clear();
   BERTH_RETURN_IF_ERROR(GetString(ff, "preference", &value));
@@ -240,7 +225,7 @@ core::Status DecodeFlavorFungibility(dom::object ff, KueueVersion version,
   } else if (value == "PreemptionOverBorrowing") {
     out->preference = model::FungibilityPreference::kPreemptionOverBorrowing;
   } else {
-    return EnumError("preference", value, {"BorrowingOverPreemption", "PreemptionOverBorrowing"});
+    return Unsupported("preference", value, {"BorrowingOverPreemption", "PreemptionOverBorrowing"});
   }
   if (out->when_can_borrow != model::FungibilityPolicy::kTryNextFlavor ||
       out->when_can_preempt != model::FungibilityPolicy::kTryNextFlavor) {
@@ -367,7 +352,7 @@ core::Result<model::ClusterQueue> DecodeClusterQueue(dom::object obj, KueueVersi
   } else if (strategy.empty() || strategy == "BestEffortFIFO") {
     cq.queueing_strategy = model::QueueingStrategy::kBestEffortFifo;
   } else {
-    return EnumError("spec.queueingStrategy", strategy, {"BestEffortFIFO", "StrictFIFO"});
+    return Unsupported("spec.queueingStrategy", strategy, {"BestEffortFIFO", "StrictFIFO"});
   }
   dom::object part;
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "namespaceSelector", &part, &found), "spec");
@@ -395,8 +380,8 @@ core::Result<model::ClusterQueue> DecodeClusterQueue(dom::object obj, KueueVersi
     if (mode == "UsageBasedAdmissionFairSharing") {
       cq.usage_based_admission_fair_sharing = true;
     } else if (!mode.empty() && mode != "NoAdmissionFairSharing") {
-      return EnumError("spec.admissionScope.admissionMode", mode,
-                       {"NoAdmissionFairSharing", "UsageBasedAdmissionFairSharing"});
+      return Unsupported("spec.admissionScope.admissionMode", mode,
+                         {"NoAdmissionFairSharing", "UsageBasedAdmissionFairSharing"});
     }
   }
   return cq;

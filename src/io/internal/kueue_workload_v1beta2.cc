@@ -11,6 +11,7 @@
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/object_fields.h"
 
 namespace berth::io::internal {
 
@@ -226,8 +227,7 @@ core::Result<model::WorkloadCondition> DecodeCondition(dom::element e) {
   if (c.type.empty()) return FieldError("type", "required value");
   BERTH_RETURN_IF_ERROR(GetString(obj, "status", &c.status));
   if (c.status != "True" && c.status != "False" && c.status != "Unknown") {
-    return FieldError("status", "unsupported value \"" + c.status +
-                                    R"(": supported values: "False", "True", "Unknown")");
+    return Unsupported("status", c.status, {"False", "True", "Unknown"});
   }
   BERTH_RETURN_IF_ERROR(GetString(obj, "reason", &c.reason));
   BERTH_RETURN_IF_ERROR(GetString(obj, "message", &c.message));
@@ -242,10 +242,8 @@ core::Result<model::WorkloadCondition> DecodeCondition(dom::element e) {
 }
 
 core::Result<model::AdmissionCheckStatus> DecodeCheckStatus(dom::element e) {
-  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
   model::AdmissionCheckStatus s;
-  BERTH_RETURN_IF_ERROR(GetString(obj, "name", &s.name));
-  if (s.name.empty()) return FieldError("name", "required value");
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, GetNamedObject(e, &s.name));
   std::string state;
   BERTH_RETURN_IF_ERROR(GetString(obj, "state", &state));
   if (state == "Pending") {
@@ -257,9 +255,7 @@ core::Result<model::AdmissionCheckStatus> DecodeCheckStatus(dom::element e) {
   } else if (state == "Rejected") {
     s.state = model::CheckState::kRejected;
   } else {
-    return FieldError("state",
-                      "unsupported value \"" + state +
-                          R"(": supported values: "Pending", "Ready", "Rejected", "Retry")");
+    return Unsupported("state", state, {"Pending", "Ready", "Rejected", "Retry"});
   }
   BERTH_RETURN_IF_ERROR(GetString(obj, "message", &s.message));
   return s;
@@ -292,10 +288,8 @@ core::Status DecodePriorityClass(dom::object spec, KueueVersion version, model::
   if (!wl->priority_class_source.empty() &&
       wl->priority_class_source != kWorkloadPriorityClassSource &&
       wl->priority_class_source != kPodPriorityClassSource) {
-    return FieldError("priorityClassSource",
-                      "unsupported value \"" + wl->priority_class_source +
-                          "\": supported values: \"kueue.x-k8s.io/workloadpriorityclass\", "
-                          "\"scheduling.k8s.io/priorityclass\"");
+    return Unsupported("priorityClassSource", wl->priority_class_source,
+                       {kWorkloadPriorityClassSource, kPodPriorityClassSource});
   }
   return core::OkStatus();
 }

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "io/internal/created_json.h"
 #include "io/internal/json_fields.h"
 
 namespace berth::io::internal {
@@ -20,15 +21,6 @@ using OrderedJson = nlohmann::ordered_json;
 
 constexpr const char* kWorkloadPriorityClassSource = "kueue.x-k8s.io/workloadpriorityclass";
 constexpr const char* kPodPriorityClassSource = "scheduling.k8s.io/priorityclass";
-
-std::string Key(const std::string& cluster, const std::string& ns, const std::string& name) {
-  std::string key = cluster;
-  key += '\x1f';
-  key += ns;
-  key += '\x1f';
-  key += name;
-  return key;
-}
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -73,18 +65,7 @@ std::string WorkloadDocument(const model::Workload& wl, const OrderedJson& owner
   OrderedJson doc = OrderedJson::object();
   doc["apiVersion"] = "kueue.x-k8s.io/v1beta2";
   doc["kind"] = "Workload";
-  OrderedJson md = OrderedJson::object();
-  md["name"] = wl.meta.name;
-  md["namespace"] = wl.meta.namespace_;
-  if (wl.meta.creation_timestamp.unix_s != 0) {
-    md["creationTimestamp"] = wl.meta.creation_timestamp.ToString();
-  }
-  OrderedJson labels = OrderedJson::object();
-  for (const auto& [k, v] : wl.meta.labels) labels[k] = v;
-  if (!labels.empty()) md["labels"] = std::move(labels);
-  OrderedJson annotations = OrderedJson::object();
-  for (const auto& [k, v] : wl.meta.annotations) annotations[k] = v;
-  if (!annotations.empty()) md["annotations"] = std::move(annotations);
+  OrderedJson md = CreatedMetadataJson(wl.meta);
   if (!owner_refs.empty()) md["ownerReferences"] = owner_refs;
   doc["metadata"] = std::move(md);
   OrderedJson spec = OrderedJson::object();
@@ -117,20 +98,6 @@ std::string WorkloadDocument(const model::Workload& wl, const OrderedJson& owner
   return doc.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
 }
 
-OrderedJson OwnerRef(const std::string& api_version, const std::string& kind,
-                     const std::string& name, const std::string& uid, bool controller) {
-  OrderedJson ref = OrderedJson::object();
-  ref["apiVersion"] = api_version;
-  ref["kind"] = kind;
-  ref["name"] = name;
-  if (!uid.empty()) ref["uid"] = uid;
-  if (controller) {
-    ref["controller"] = true;
-    ref["blockOwnerDeletion"] = true;
-  }
-  return ref;
-}
-
 // The pod template Kueue's pod integration builds from a pod: its labels, annotations and
 // spec, taken from the pod's document.
 OrderedJson PodTemplateJson(const model::Pod& pod, const DocumentStore& documents) {
@@ -161,7 +128,7 @@ WorkloadCreator::WorkloadCreator(model::Snapshot* snapshot, DocumentStore* docum
     : snap_(*snapshot), documents_(*documents), priorities_(priorities) {
   for (size_t i = 0; i < snap_.kueue_workloads.size(); ++i) {
     const model::Workload& wl = snap_.kueue_workloads[i];
-    given_.emplace(Key(wl.cluster, wl.meta.namespace_, wl.meta.name), i);
+    given_.emplace(ObjectKey(wl.cluster, wl.meta.namespace_, wl.meta.name), i);
   }
 }
 
@@ -245,20 +212,14 @@ core::Result<model::Workload> WorkloadCreator::ForJob(
 }
 
 model::Workload* WorkloadCreator::FindGiven(const model::Workload& wl) {
-  auto it = given_.find(Key(wl.cluster, wl.meta.namespace_, wl.meta.name));
+  auto it = given_.find(ObjectKey(wl.cluster, wl.meta.namespace_, wl.meta.name));
   return it == given_.end() ? nullptr : &snap_.kueue_workloads[it->second];
 }
 
 void WorkloadCreator::Append(model::Workload wl, std::string document_json,
                              const std::string& file) {
-  Document doc;
-  doc.file = file;
-  doc.api_version = "kueue.x-k8s.io/v1beta2";
-  doc.kind = "Workload";
-  doc.namespace_ = wl.meta.namespace_;
-  doc.name = wl.meta.name;
-  doc.json = std::move(document_json);
-  wl.source = documents_.Add(std::move(doc));
+  wl.source = documents_.Add(CreatedDocument(file, "kueue.x-k8s.io/v1beta2", "Workload", wl.meta,
+                                             std::move(document_json)));
   snap_.kueue_workloads.push_back(std::move(wl));
 }
 
@@ -274,7 +235,7 @@ void WorkloadCreator::AddForJob(model::Workload workload, int32_t owner,
   workload.owner_workload = owner;
   workload.pods = std::move(pods);
   OrderedJson refs = OrderedJson::array(
-      {OwnerRef(job.api_version, job.kind, job.meta.name, job.meta.uid, /*controller=*/true)});
+      {OwnerRefJson(job.api_version, job.kind, job.meta.name, job.meta.uid, /*controller=*/true)});
   std::vector<OrderedJson> templates;
   templates.reserve(sources.size());
   for (const PodSetSource& source : sources)
@@ -293,8 +254,8 @@ void WorkloadCreator::AddForPods(core::Diagnostics& diags) {
     if (pod.owner.has_value() || !pod.source.valid() || !IsQueued(pod.meta.labels)) continue;
     auto group = pod.meta.labels.find(kPodGroupNameLabel);
     std::string key = group != pod.meta.labels.end() && !group->second.empty()
-                          ? Key(pod.cluster, pod.meta.namespace_, "g:" + group->second)
-                          : Key(pod.cluster, pod.meta.namespace_, "p:" + pod.meta.name);
+                          ? ObjectKey(pod.cluster, pod.meta.namespace_, "g:" + group->second)
+                          : ObjectKey(pod.cluster, pod.meta.namespace_, "p:" + pod.meta.name);
     auto [it, added] = groups.try_emplace(key);
     if (added) order.push_back(key);
     it->second.push_back(static_cast<int32_t>(i));
@@ -361,7 +322,8 @@ void WorkloadCreator::AddForPods(core::Diagnostics& diags) {
     OrderedJson refs = OrderedJson::array();
     for (int32_t m : members) {
       const model::Pod& pod = snap_.pods[static_cast<size_t>(m)];
-      refs.push_back(OwnerRef("v1", "Pod", pod.meta.name, pod.meta.uid, /*controller=*/!grouped));
+      refs.push_back(
+          OwnerRefJson("v1", "Pod", pod.meta.name, pod.meta.uid, /*controller=*/!grouped));
     }
     std::string file = documents_.Get(first.source).file;
     std::string json = WorkloadDocument(wl, refs, {PodTemplateJson(first, documents_)});

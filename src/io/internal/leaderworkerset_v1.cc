@@ -6,6 +6,7 @@
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/object_fields.h"
 
 namespace berth::io::internal {
 
@@ -16,30 +17,18 @@ core::Result<DecodedWorkload> DecodeLeaderWorkerSet(dom::object obj,
   dom::object spec;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec));
   int32_t replicas = 1;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(spec, "replicas", &replicas), "spec");
-  if (replicas < 0) {
-    return core::InvalidArgument("must be greater than or equal to 0",
-                                 core::Location{"", "", "spec.replicas"});
-  }
-  dom::object lwt;
-  bool found = false;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "leaderWorkerTemplate", &lwt, &found), "spec");
+  BERTH_RETURN_IF_ERROR(GetReplicas(spec, "spec", &replicas));
+  BERTH_ASSIGN_OR_RETURN(dom::object lwt, GetRequiredObject(spec, "spec", "leaderWorkerTemplate"));
   const std::string prefix = "spec.leaderWorkerTemplate";
-  if (!found) return core::InvalidArgument("required value", core::Location{"", "", prefix});
   int32_t size = 1;
   BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(lwt, "size", &size), prefix);
   if (size < 1) {
     return core::InvalidArgument("must be greater than or equal to 1",
                                  core::Location{"", "", prefix + ".size"});
   }
-  dom::object worker_tmpl;
+  BERTH_ASSIGN_OR_RETURN(dom::object worker_tmpl, GetRequiredObject(lwt, prefix, "workerTemplate"));
   dom::object leader_tmpl;
   bool has_leader = false;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(lwt, "workerTemplate", &worker_tmpl, &found), prefix);
-  if (!found) {
-    return core::InvalidArgument("required value",
-                                 core::Location{"", "", prefix + ".workerTemplate"});
-  }
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(lwt, "leaderTemplate", &leader_tmpl, &has_leader), prefix);
   int64_t workers = static_cast<int64_t>(replicas) * (size - 1);
   if (workers > std::numeric_limits<int32_t>::max()) {
@@ -53,12 +42,9 @@ core::Result<DecodedWorkload> DecodeLeaderWorkerSet(dom::object obj,
   PodSetSource leader_source;
   leader_source.groups = replicas;
   leader_source.pods_per_group = 1;
-  leader_source.template_field = prefix + (has_leader ? ".leaderTemplate" : ".workerTemplate");
-  BERTH_IO_RETURN_IF_ERROR_AT(DecodePodTemplate(has_leader ? leader_tmpl : worker_tmpl,
-                                                out.workload, catalog, &leader, &leader_source),
-                              prefix + (has_leader ? ".leaderTemplate" : ".workerTemplate"));
-  out.workload.pod_sets.push_back(std::move(leader));
-  out.sources.push_back(std::move(leader_source));
+  BERTH_RETURN_IF_ERROR(AppendPodSet(has_leader ? leader_tmpl : worker_tmpl,
+                                     prefix + (has_leader ? ".leaderTemplate" : ".workerTemplate"),
+                                     std::move(leader), std::move(leader_source), catalog, &out));
   if (size > 1) {
     model::PodSetTemplate worker;
     worker.name = "worker";
@@ -66,12 +52,8 @@ core::Result<DecodedWorkload> DecodeLeaderWorkerSet(dom::object obj,
     PodSetSource worker_source;
     worker_source.groups = replicas;
     worker_source.pods_per_group = size - 1;
-    worker_source.template_field = prefix + ".workerTemplate";
-    BERTH_IO_RETURN_IF_ERROR_AT(
-        DecodePodTemplate(worker_tmpl, out.workload, catalog, &worker, &worker_source),
-        prefix + ".workerTemplate");
-    out.workload.pod_sets.push_back(std::move(worker));
-    out.sources.push_back(std::move(worker_source));
+    BERTH_RETURN_IF_ERROR(AppendPodSet(worker_tmpl, prefix + ".workerTemplate", std::move(worker),
+                                       std::move(worker_source), catalog, &out));
   }
   return out;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/check.h"
+#include "io/internal/created_json.h"
 #include "io/internal/json_patch.h"
 
 namespace berth::io::internal {
@@ -183,12 +184,6 @@ void PatchTemplate(const TemplatePatch& patch, OrderedJson& tmpl) {
   }
 }
 
-OrderedJson StringMap(const core::Labels& map) {
-  OrderedJson out = OrderedJson::object();
-  for (const auto& [k, v] : map) out[k] = v;
-  return out;
-}
-
 OrderedJson ManifestConfigJson(const model::ManifestConfig& config) {
   OrderedJson out = OrderedJson::object();
   // ResourceIdentifier's fields are not omitempty: "" for the core group or no namespace.
@@ -296,8 +291,8 @@ OrderedJson ManifestWorkJson(const model::ManifestWork& work, const DocumentStor
   OrderedJson md = OrderedJson::object();
   md["name"] = work.meta.name;
   md["namespace"] = work.meta.namespace_;
-  if (!work.meta.labels.empty()) md["labels"] = StringMap(work.meta.labels);
-  if (!work.meta.annotations.empty()) md["annotations"] = StringMap(work.meta.annotations);
+  if (!work.meta.labels.empty()) md["labels"] = StringMapJson(work.meta.labels);
+  if (!work.meta.annotations.empty()) md["annotations"] = StringMapJson(work.meta.annotations);
   doc["metadata"] = std::move(md);
   OrderedJson manifests = OrderedJson::array();
   for (const model::ManifestPatch& patch : work.manifests) {

@@ -8,6 +8,7 @@
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/object_fields.h"
 
 namespace berth::io::internal {
 
@@ -18,9 +19,7 @@ core::Result<model::ClusterTaintEffect> ParseClusterTaintEffect(const std::strin
   if (text == "NoSelect") return model::ClusterTaintEffect::kNoSelect;
   if (text == "PreferNoSelect") return model::ClusterTaintEffect::kPreferNoSelect;
   if (text == "NoSelectIfNew") return model::ClusterTaintEffect::kNoSelectIfNew;
-  return FieldError(field, "unsupported value \"" + text +
-                               "\": supported values: \"NoSelect\", \"PreferNoSelect\", "
-                               "\"NoSelectIfNew\"");
+  return Unsupported(field, text, {"NoSelect", "PreferNoSelect", "NoSelectIfNew"});
 }
 
 core::Result<core::Timestamp> GetTime(dom::object obj, std::string_view key, bool* found) {
@@ -146,9 +145,8 @@ core::Result<model::ManagedClusterSet> DecodeManagedClusterSet(dom::object obj) 
       set.label_selector = std::move(*decoded);
     }
   } else {
-    return FieldError("spec.clusterSelector.selectorType",
-                      "unsupported value \"" + type +
-                          "\": supported values: \"ExclusiveClusterSetLabel\", \"LabelSelector\"");
+    return Unsupported("spec.clusterSelector.selectorType", type,
+                       {"ExclusiveClusterSetLabel", "LabelSelector"});
   }
   return set;
 }

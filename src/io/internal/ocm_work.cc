@@ -11,15 +11,11 @@
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/object_fields.h"
 
 namespace berth::io::internal {
 
 namespace {
-
-core::Error Unsupported(std::string field, const std::string& value, const char* allowed) {
-  return FieldError(std::move(field),
-                    "unsupported value \"" + value + "\": supported values: " + allowed);
-}
 
 core::Result<model::ManifestMeta> DecodeManifestIdentity(dom::element e) {
   BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));

@@ -7,6 +7,7 @@
 
 #include <utility>
 
+#include "io/internal/created_json.h"
 #include "io/internal/json_patch.h"
 
 namespace berth::io::internal {
@@ -33,12 +34,6 @@ OrderedJson DecisionsJson(const std::vector<model::ClusterDecision>& decisions) 
     entry["reason"] = d.reason;
     out.push_back(std::move(entry));
   }
-  return out;
-}
-
-OrderedJson StringMap(const core::Labels& map) {
-  OrderedJson out = OrderedJson::object();
-  for (const auto& [k, v] : map) out[k] = v;
   return out;
 }
 
@@ -95,19 +90,13 @@ OrderedJson PatchedPlacementDecision(const model::PlacementDecision& pd,
   OrderedJson& md = doc["metadata"];
   core::Labels labels = pd.meta.labels;
   if (!pd.placement.empty()) labels.emplace(model::kPlacementLabel, pd.placement);
-  if (!labels.empty()) md["labels"] = StringMap(labels);
-  if (!pd.meta.annotations.empty()) md["annotations"] = StringMap(pd.meta.annotations);
+  if (!labels.empty()) md["labels"] = StringMapJson(labels);
+  if (!pd.meta.annotations.empty()) md["annotations"] = StringMapJson(pd.meta.annotations);
   if (!pd.placement.empty()) {
     // The placement controller makes the Placement the controller owner of its decisions,
     // so deleting the Placement garbage-collects them.
-    OrderedJson ref = OrderedJson::object();
-    ref["apiVersion"] = kApiVersion;
-    ref["kind"] = "Placement";
-    ref["name"] = pd.placement;
-    if (!placement_uid.empty()) ref["uid"] = placement_uid;
-    ref["controller"] = true;
-    ref["blockOwnerDeletion"] = true;
-    md["ownerReferences"] = OrderedJson::array({std::move(ref)});
+    md["ownerReferences"] = OrderedJson::array(
+        {OwnerRefJson(kApiVersion, "Placement", pd.placement, placement_uid, /*controller=*/true)});
   }
   doc["status"] = OrderedJson::object({{"decisions", DecisionsJson(pd.decisions)}});
   return doc;

@@ -18,6 +18,7 @@
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/object_fields.h"
 
 namespace berth::io::internal {
 
@@ -115,8 +116,7 @@ core::Result<model::DeviceClaimConfig> DecodeClaimConfig(dom::element e) {
 core::Result<core::Toleration> DecodeDeviceToleration(dom::element e) {
   BERTH_ASSIGN_OR_RETURN(core::Toleration t, DecodeToleration(e));
   if (t.effect == core::TaintEffect::kPreferNoSchedule) {
-    return FieldError("effect", R"(unsupported value "PreferNoSchedule": supported values: )"
-                                R"("NoExecute", "NoSchedule")");
+    return Unsupported("effect", "PreferNoSchedule", {"NoExecute", "NoSchedule"});
   }
   return t;
 }
@@ -124,8 +124,7 @@ core::Result<core::Toleration> DecodeDeviceToleration(dom::element e) {
 core::Result<model::DeviceAllocationMode> ParseAllocationMode(const std::string& mode) {
   if (mode.empty() || mode == "ExactCount") return model::DeviceAllocationMode::kExactCount;
   if (mode == "All") return model::DeviceAllocationMode::kAll;
-  return FieldError("allocationMode", "unsupported value " + Quote(mode) +
-                                          R"(: supported values: "All", "ExactCount")");
+  return Unsupported("allocationMode", mode, {"All", "ExactCount"});
 }
 
 // The ExactDeviceRequest fields, wherever they sit: under `exactly` (v1), inline in the
@@ -170,64 +169,47 @@ core::Status DecodeExactFields(dom::object obj, bool admin_access_allowed,
 }
 
 core::Result<model::DeviceSubRequest> DecodeSubRequest(dom::element e) {
-  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
   model::DeviceSubRequest sub;
-  BERTH_RETURN_IF_ERROR(GetString(obj, "name", &sub.name));
-  if (sub.name.empty()) return FieldError("name", "required value");
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, GetNamedObject(e, &sub.name));
   BERTH_RETURN_IF_ERROR(DecodeExactFields(obj, /*admin_access_allowed=*/false, &sub.spec));
   return sub;
 }
 
-core::Status CheckUniqueSubRequests(const model::DeviceRequest& request) {
+// The first name `items` repeat, as "duplicate value" at list_field[i].name.
+template <typename T>
+core::Status CheckUniqueNames(const std::vector<T>& items, const std::string& list_field) {
   std::set<std::string> names;
-  for (size_t i = 0; i < request.first_available.size(); ++i) {
-    if (!names.insert(request.first_available[i].name).second) {
-      return FieldError("firstAvailable" + IndexField(i) + ".name",
-                        "duplicate value " + Quote(request.first_available[i].name));
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (!names.insert(items[i].name).second) {
+      return FieldError(list_field + IndexField(i) + ".name",
+                        "duplicate value " + Quote(items[i].name));
     }
   }
   return core::OkStatus();
 }
 
-core::Result<model::DeviceRequest> DecodeRequestV1(dom::element e) {
-  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+// A DeviceRequest. v1 (and v1beta2) nest the ExactDeviceRequest under `exactly`, against
+// firstAvailable; v1beta1 has its fields inline, or firstAvailable and none of them.
+core::Result<model::DeviceRequest> DecodeRequest(dom::element e, ResourceApiShape shape) {
   model::DeviceRequest request;
-  BERTH_RETURN_IF_ERROR(GetString(obj, "name", &request.name));
-  if (request.name.empty()) return FieldError("name", "required value");
-  dom::object exactly;
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, GetNamedObject(e, &request.name));
+  const bool v1 = shape == ResourceApiShape::kV1;
+  dom::object exactly = obj;
   bool has_exactly = false;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "exactly", &exactly, &has_exactly));
+  if (v1) BERTH_RETURN_IF_ERROR(GetObject(obj, "exactly", &exactly, &has_exactly));
   BERTH_RETURN_IF_ERROR(
       DecodeList(obj, "firstAvailable", DecodeSubRequest, &request.first_available));
-  if (has_exactly && !request.first_available.empty()) {
+  if (v1 && has_exactly && !request.first_available.empty()) {
     return FieldError("",
                       "exactly one of `exactly` or `firstAvailable` is required, but "
                       "multiple fields are set");
   }
-  if (!has_exactly && request.first_available.empty()) {
+  if (v1 && !has_exactly && request.first_available.empty()) {
     return FieldError("",
                       "required value: exactly one of `exactly` or `firstAvailable` is "
                       "required");
   }
-  if (has_exactly) {
-    model::ExactDeviceRequest exact;
-    BERTH_IO_RETURN_IF_ERROR_AT(DecodeExactFields(exactly, /*admin_access_allowed=*/true, &exact),
-                                "exactly");
-    request.exactly = std::move(exact);
-  }
-  BERTH_RETURN_IF_ERROR(CheckUniqueSubRequests(request));
-  return request;
-}
-
-// v1beta1: the ExactDeviceRequest fields inline, or firstAvailable and none of them.
-core::Result<model::DeviceRequest> DecodeRequestV1beta1(dom::element e) {
-  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
-  model::DeviceRequest request;
-  BERTH_RETURN_IF_ERROR(GetString(obj, "name", &request.name));
-  if (request.name.empty()) return FieldError("name", "required value");
-  BERTH_RETURN_IF_ERROR(
-      DecodeList(obj, "firstAvailable", DecodeSubRequest, &request.first_available));
-  if (!request.first_available.empty()) {
+  if (!v1 && !request.first_available.empty()) {
     for (const char* key : {"deviceClassName", "selectors", "allocationMode", "count",
                             "adminAccess", "tolerations", "capacity"}) {
       dom::element unused;
@@ -235,12 +217,15 @@ core::Result<model::DeviceRequest> DecodeRequestV1beta1(dom::element e) {
         return FieldError(key, "must not be specified when firstAvailable is set");
       }
     }
-  } else {
+  }
+  if (!v1 && request.first_available.empty()) has_exactly = true;
+  if (has_exactly) {
     model::ExactDeviceRequest exact;
-    BERTH_RETURN_IF_ERROR(DecodeExactFields(obj, /*admin_access_allowed=*/true, &exact));
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeExactFields(exactly, /*admin_access_allowed=*/true, &exact),
+                                v1 ? "exactly" : "");
     request.exactly = std::move(exact);
   }
-  BERTH_RETURN_IF_ERROR(CheckUniqueSubRequests(request));
+  BERTH_RETURN_IF_ERROR(CheckUniqueNames(request.first_available, "firstAvailable"));
   return request;
 }
 
@@ -297,17 +282,10 @@ core::Status DecodeClaimSpec(dom::object spec, ResourceApiShape shape,
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(spec, "devices", &devices, &found));
   if (!found) return core::OkStatus();
-  auto status = shape == ResourceApiShape::kV1
-                    ? DecodeList(devices, "requests", DecodeRequestV1, &out->requests)
-                    : DecodeList(devices, "requests", DecodeRequestV1beta1, &out->requests);
-  BERTH_IO_RETURN_IF_ERROR_AT(status, "devices");
-  std::set<std::string> names;
-  for (size_t i = 0; i < out->requests.size(); ++i) {
-    if (!names.insert(out->requests[i].name).second) {
-      return FieldError("devices.requests" + IndexField(i) + ".name",
-                        "duplicate value " + Quote(out->requests[i].name));
-    }
-  }
+  auto decode_request = [shape](dom::element e) { return DecodeRequest(e, shape); };
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(devices, "requests", decode_request, &out->requests),
+                              "devices");
+  BERTH_RETURN_IF_ERROR(CheckUniqueNames(out->requests, "devices.requests"));
   BERTH_IO_RETURN_IF_ERROR_AT(
       DecodeList(devices, "constraints", DecodeConstraint, &out->constraints), "devices");
   BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(devices, "config", DecodeClaimConfig, &out->config),
@@ -346,10 +324,8 @@ core::Result<model::DeviceAllocationConfiguration> DecodeAllocationConfig(dom::e
   } else if (source == "FromClaim") {
     c.source = model::AllocationConfigSource::kFromClaim;
   } else {
-    return FieldError("source", source.empty() ? "required value"
-                                               : "unsupported value " + Quote(source) +
-                                                     R"(: supported values: "FromClaim", )"
-                                                     R"("FromClass")");
+    if (source.empty()) return FieldError("source", "required value");
+    return Unsupported("source", source, {"FromClaim", "FromClass"});
   }
   BERTH_RETURN_IF_ERROR(GetStringList(obj, "requests", &c.requests));
   BERTH_RETURN_IF_ERROR(DecodeOpaque(obj, &c.opaque));
@@ -606,10 +582,8 @@ core::Result<model::DeviceTaint> DecodeDeviceTaint(dom::element e) {
   } else if (effect == "None") {
     t.effect = model::DeviceTaintEffect::kNone;
   } else {
-    return FieldError("effect", effect.empty() ? "required value"
-                                               : "unsupported value " + Quote(effect) +
-                                                     R"(: supported values: "NoExecute", )"
-                                                     R"("NoSchedule", "None")");
+    if (effect.empty()) return FieldError("effect", "required value");
+    return Unsupported("effect", effect, {"NoExecute", "NoSchedule", "None"});
   }
   return t;
 }
@@ -656,10 +630,8 @@ core::Status DecodeDeviceFields(dom::object fields, model::Device* d) {
 }
 
 core::Result<model::Device> DecodeDevice(dom::element e, ResourceApiShape shape) {
-  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
   model::Device d;
-  BERTH_RETURN_IF_ERROR(GetString(obj, "name", &d.name));
-  if (d.name.empty()) return FieldError("name", "required value");
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, GetNamedObject(e, &d.name));
   if (shape == ResourceApiShape::kV1) {
     BERTH_RETURN_IF_ERROR(DecodeDeviceFields(obj, &d));
   } else {
@@ -672,10 +644,8 @@ core::Result<model::Device> DecodeDevice(dom::element e, ResourceApiShape shape)
 }
 
 core::Result<model::CounterSet> DecodeCounterSet(dom::element e) {
-  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
   model::CounterSet set;
-  BERTH_RETURN_IF_ERROR(GetString(obj, "name", &set.name));
-  if (set.name.empty()) return FieldError("name", "required value");
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, GetNamedObject(e, &set.name));
   BERTH_RETURN_IF_ERROR(DecodeCounterMap(obj, "counters", &set.counters));
   if (set.counters.empty()) return FieldError("counters", "required value");
   return set;
@@ -817,11 +787,9 @@ core::Result<model::ResourceClaimTemplate> DecodeResourceClaimTemplate(dom::obje
   model::ResourceClaimTemplate tmpl;
   BERTH_ASSIGN_OR_RETURN(tmpl.meta, DecodeObjectMeta(obj, /*namespaced=*/true,
                                                      /*name_required=*/true));
-  dom::object spec;
-  bool found = false;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));
-  if (!found) return FieldError("spec", "required value");
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
   dom::object claim_spec;
+  bool found = false;
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "spec", &claim_spec, &found), "spec");
   if (found) {
     BERTH_IO_RETURN_IF_ERROR_AT(DecodeClaimSpec(claim_spec, shape, &tmpl.spec), "spec.spec");
@@ -833,10 +801,7 @@ core::Result<model::ResourceSlice> DecodeResourceSlice(dom::object obj, Resource
   model::ResourceSlice slice;
   BERTH_ASSIGN_OR_RETURN(slice.meta, DecodeObjectMeta(obj, /*namespaced=*/false,
                                                       /*name_required=*/true));
-  dom::object spec;
-  bool found = false;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));
-  if (!found) return FieldError("spec", "required value");
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
   BERTH_IO_RETURN_IF_ERROR_AT(DecodeSliceSpec(spec, shape, &slice), "spec");
   return slice;
 }

@@ -71,11 +71,7 @@ class Rng {
   // item in [0, i]. Consumes n-1 UniformInt draws; O(n).
   template <typename T>
   void Shuffle(std::span<T> items) {
-    for (size_t i = items.size(); i > 1; --i) {
-      const size_t j = static_cast<size_t>(UniformInt(i));
-      using std::swap;
-      swap(items[i - 1], items[j]);
-    }
+    FisherYates(items, [this](uint64_t n) { return UniformInt(n); });
   }
   template <typename T>
   void Shuffle(std::vector<T>& items) {
@@ -85,11 +81,7 @@ class Rng {
   // Shuffle's Fisher-Yates drawing with UniformIntByRemainder (the OpenB replay's stream).
   template <typename T>
   void ShuffleByRemainder(std::span<T> items) {
-    for (size_t i = items.size(); i > 1; --i) {
-      const size_t j = static_cast<size_t>(UniformIntByRemainder(i));
-      using std::swap;
-      swap(items[i - 1], items[j]);
-    }
+    FisherYates(items, [this](uint64_t n) { return UniformIntByRemainder(n); });
   }
 
   // A child generator seeded with this generator's next output (through SplitMix64, so the
@@ -97,6 +89,16 @@ class Rng {
   Rng Fork() { return Rng(Next()); }
 
  private:
+  // Fisher-Yates with `draw(n)` giving the uniform index in [0, n) for each swap.
+  template <typename T, typename Draw>
+  static void FisherYates(std::span<T> items, Draw draw) {
+    for (size_t i = items.size(); i > 1; --i) {
+      const size_t j = static_cast<size_t>(draw(i));
+      using std::swap;
+      swap(items[i - 1], items[j]);
+    }
+  }
+
   static uint64_t RotL(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
   uint64_t s_[4];

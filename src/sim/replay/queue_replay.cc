@@ -28,6 +28,19 @@ std::string DefaultClass(int32_t gpus, int32_t max_gpus_per_pod) {
   return "multi-node";
 }
 
+// The GPUs a ClusterQueue is nominally given: its `gpu` quota summed over flavors.
+int64_t NominalGpus(const model::ClusterQueue& cq, model::ResourceId gpu) {
+  int64_t gpus = 0;
+  for (const model::ResourceGroup& g : cq.resource_groups) {
+    for (const model::FlavorQuotas& f : g.flavors) {
+      for (const model::ResourceQuota& r : f.resources) {
+        if (r.resource == gpu) gpus += r.nominal;
+      }
+    }
+  }
+  return gpus;
+}
+
 // One replay: the world snapshot, the engine's stages over it, the event loop and metrics.
 class Replay {
  public:
@@ -185,14 +198,7 @@ std::vector<std::pair<std::string, double>> Replay::Entitlements() const {
   int64_t total = 0;
   for (const model::ClusterQueue& cq : world_.cluster_queues) {
     if (cq.cluster != options_.shape.cluster) continue;
-    int64_t gpus = 0;
-    for (const model::ResourceGroup& g : cq.resource_groups) {
-      for (const model::FlavorQuotas& f : g.flavors) {
-        for (const model::ResourceQuota& r : f.resources) {
-          if (r.resource == gpu_) gpus += r.nominal;
-        }
-      }
-    }
+    const int64_t gpus = NominalGpus(cq, gpu_);
     nominal[cq.meta.name] = gpus;
     total += gpus;
   }
@@ -258,13 +264,7 @@ void Replay::BuildPools() {
     // Quota only: the GPUs the cluster's ClusterQueues and Cohorts are nominally given.
     for (const model::ClusterQueue& cq : world_.cluster_queues) {
       if (cq.cluster != options_.shape.cluster) continue;
-      for (const model::ResourceGroup& g : cq.resource_groups) {
-        for (const model::FlavorQuotas& f : g.flavors) {
-          for (const model::ResourceQuota& r : f.resources) {
-            if (r.resource == gpu_) quota_gpu_milli_ += 1000 * r.nominal;
-          }
-        }
-      }
+      quota_gpu_milli_ += 1000 * NominalGpus(cq, gpu_);
     }
   }
 }

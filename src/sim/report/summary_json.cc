@@ -27,28 +27,32 @@ Json Distribution(const DistributionSummary& d) {
   return j;
 }
 
-Json Groups(const std::vector<GroupStats>& groups) {
+// {item.name: entry(item)} over `items`, in their order.
+template <typename T, typename Entry>
+Json ByName(const std::vector<T>& items, Entry entry) {
   Json j = Json::object();
-  for (const GroupStats& g : groups) {
-    Json entry = Json::object();
-    entry["wait_s"] = Distribution(g.wait_s);
-    entry["jct_s"] = Distribution(g.jct_s);
-    j[g.name] = std::move(entry);
-  }
+  for (const T& item : items) j[item.name] = entry(item);
   return j;
+}
+
+Json Groups(const std::vector<GroupStats>& groups) {
+  return ByName(groups, [](const GroupStats& g) {
+    Json e = Json::object();
+    e["wait_s"] = Distribution(g.wait_s);
+    e["jct_s"] = Distribution(g.jct_s);
+    return e;
+  });
 }
 
 // {name: {allocated_pct, gpu_hours_allocated, gpu_hours_available}} in name order.
 Json Utilisation(const std::vector<LabelUtilisation>& labels) {
-  Json j = Json::object();
-  for (const LabelUtilisation& u : labels) {
+  return ByName(labels, [](const LabelUtilisation& u) {
     Json e = Json::object();
     e["allocated_pct"] = u.allocated_pct ? Number(*u.allocated_pct) : Json(nullptr);
     e["gpu_hours_allocated"] = Number(u.gpu_hours_allocated);
     e["gpu_hours_available"] = Number(u.gpu_hours_available);
-    j[u.name] = std::move(e);
-  }
-  return j;
+    return e;
+  });
 }
 
 Json FailureEvents(const std::vector<FailureRecord>& events) {

@@ -17,46 +17,21 @@ namespace ti = trace_internal;
 
 core::Result<Trace> ParseBerthCsv(std::string_view text, std::string_view file,
                                   const TraceReadOptions& options, core::Diagnostics& diags) {
-  BERTH_RETURN_IF_ERROR(ValidateTraceReadOptions(options));
-  Trace trace;
-  trace.file = std::string(file);
-  trace.name = options.name.empty() ? ti::FileStem(file) : options.name;
+  BERTH_ASSIGN_OR_RETURN(Trace trace, ti::NewTrace(file, options));
   ti::LineCursor lines(text);
   ti::CsvSplitter splitter;
   BERTH_ASSIGN_OR_RETURN(std::vector<size_t> column_of,
                          ti::ReadHeader(lines, splitter, ti::BerthColumnSpecs(), file));
-  std::vector<std::string_view> fields;
-  std::string_view line;
-  int64_t number = 0;
   ti::BadRows bad(options.skip_bad_rows, diags);
   ti::BerthRowBuilder builder(options);
-  while (lines.Next(&line, &number)) {
-    if (ti::IsBlank(line)) continue;
-    if (core::Status s = splitter.Split(line, fields); !s.ok()) {
-      if (auto stop = bad.Reject(ti::RowError(file, number, "", s.error().message()))) {
-        return std::move(*stop);
-      }
-      continue;
-    }
-    if (fields.size() != column_of.size()) {
-      if (auto stop = bad.Reject(ti::RowError(
-              file, number, "",
-              std::to_string(fields.size()) + " fields, but the header has " +
-                  std::to_string(column_of.size())))) {
-        return std::move(*stop);
-      }
-      continue;
-    }
-    ti::BerthCells cells{};
-    for (size_t i = 0; i < fields.size(); ++i) {
-      if (!fields[i].empty()) cells[column_of[i]] = fields[i];
-    }
+  auto row = [&](const ti::BerthCells& cells, int64_t number) -> std::optional<core::Error> {
     core::Result<TraceJob> job = builder.Build(cells, file, number);
-    if (!job.has_value()) {
-      if (auto stop = bad.Reject(std::move(job).error())) return std::move(*stop);
-      continue;
-    }
+    if (!job.has_value()) return bad.Reject(std::move(job).error());
     trace.jobs.push_back(std::move(job).value());
+    return std::nullopt;
+  };
+  if (auto stop = ti::ReadCsvRows<ti::BerthCells>(lines, splitter, column_of, file, bad, row)) {
+    return std::move(*stop);
   }
   builder.Finish(trace.jobs);
   ti::SortBySubmit(trace.jobs);
@@ -108,10 +83,7 @@ std::string JsonMessage(const char* what) {
 
 core::Result<Trace> ParseBerthJsonl(std::string_view text, std::string_view file,
                                     const TraceReadOptions& options, core::Diagnostics& diags) {
-  BERTH_RETURN_IF_ERROR(ValidateTraceReadOptions(options));
-  Trace trace;
-  trace.file = std::string(file);
-  trace.name = options.name.empty() ? ti::FileStem(file) : options.name;
+  BERTH_ASSIGN_OR_RETURN(Trace trace, ti::NewTrace(file, options));
   ti::LineCursor lines(text);
   ti::BadRows bad(options.skip_bad_rows, diags);
   ti::BerthRowBuilder builder(options);
@@ -133,7 +105,8 @@ core::Result<Trace> ParseBerthJsonl(std::string_view text, std::string_view file
       continue;
     }
     if (!object.is_object()) {
-      if (auto stop = reject("", std::string("expected a JSON object, not ") + object.type_name())) {
+      if (auto stop =
+              reject("", std::string("expected a JSON object, not ") + object.type_name())) {
         return std::move(*stop);
       }
       continue;
@@ -158,9 +131,9 @@ core::Result<Trace> ParseBerthJsonl(std::string_view text, std::string_view file
       cells[i] = *v;
     }
     if (!unknown.empty()) {
-      if (auto stop = reject("", std::string(unknown.size() == 1 ? "unknown key " : "unknown keys ") +
-                                     ti::QuotedList(unknown) + " (known: " +
-                                     ti::KnownBerthColumns() + ")")) {
+      if (auto stop = reject(
+              "", std::string(unknown.size() == 1 ? "unknown key " : "unknown keys ") +
+                      ti::QuotedList(unknown) + " (known: " + ti::KnownBerthColumns() + ")")) {
         return std::move(*stop);
       }
       continue;

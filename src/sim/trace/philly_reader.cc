@@ -20,7 +20,7 @@ namespace ti = trace_internal;
 
 namespace {
 
-// Column positions in kColumns; kColumnCount also stands for "no column" in messages.
+// Column positions in kColumns.
 constexpr size_t kTimestamp = 0, kDuration = 1, kNumGpus = 2, kGpuTime = 3, kCluster = 4,
                  kColumnCount = 5;
 constexpr std::array<ti::ColumnSpec, kColumnCount> kColumns = {{{"timestamp", true},
@@ -28,6 +28,7 @@ constexpr std::array<ti::ColumnSpec, kColumnCount> kColumns = {{{"timestamp", tr
                                                                 {"num_gpus", true},
                                                                 {"gpu_time", false},
                                                                 {"cluster", true}}};
+using Cells = std::array<std::string_view, kColumnCount>;
 
 // gpu_time is redundant (duration x num_gpus in every row of the published file); a row
 // where it disagrees has its columns shifted or mixed up, which would otherwise pass
@@ -53,10 +54,7 @@ GpuTimeCheck CheckGpuTime(std::string_view gpu_time, std::string_view duration, 
 
 core::Result<Trace> ParsePhillyTrace(std::string_view text, std::string_view file,
                                      const TraceReadOptions& options, core::Diagnostics& diags) {
-  BERTH_RETURN_IF_ERROR(ValidateTraceReadOptions(options));
-  Trace trace;
-  trace.file = std::string(file);
-  trace.name = options.name.empty() ? ti::FileStem(file) : options.name;
+  BERTH_ASSIGN_OR_RETURN(Trace trace, ti::NewTrace(file, options));
   ti::LineCursor lines(text);
   ti::CsvSplitter splitter;
   BERTH_ASSIGN_OR_RETURN(std::vector<size_t> column_of,
@@ -65,67 +63,19 @@ core::Result<Trace> ParsePhillyTrace(std::string_view text, std::string_view fil
   trace.jobs.reserve(text.size() / 40 + 1);
 
   ti::BadRows bad(options.skip_bad_rows, diags);
-  std::vector<std::string_view> fields;
-  std::array<std::string_view, kColumnCount> cell;
-  std::string_view line;
-  int64_t number = 0;
   // Wall-clock submit times; rebased to the earliest once all rows are read.
   int64_t earliest = std::numeric_limits<int64_t>::max();
-  while (lines.Next(&line, &number)) {
-    if (ti::IsBlank(line)) continue;
+  auto row = [&](const Cells& cell, int64_t number) -> std::optional<core::Error> {
     auto reject = [&](size_t c, std::string why) {
-      return bad.Reject(
-          ti::RowError(file, number, c == kColumnCount ? "" : kColumns[c].name, std::move(why)));
+      return bad.Reject(ti::RowError(file, number, kColumns[c].name, std::move(why)));
     };
-    if (core::Status s = splitter.Split(line, fields); !s.ok()) {
-      if (auto stop = reject(kColumnCount, s.error().message())) return std::move(*stop);
-      continue;
-    }
-    if (fields.size() != column_of.size()) {
-      if (auto stop = reject(kColumnCount, std::to_string(fields.size()) +
-                                               " fields, but the header has " +
-                                               std::to_string(column_of.size()))) {
-        return std::move(*stop);
-      }
-      continue;
-    }
-    cell.fill({});
-    for (size_t i = 0; i < fields.size(); ++i) cell[column_of[i]] = fields[i];
-
-    // The first bad cell, in column order, decides the row's message.
-    std::optional<std::pair<size_t, std::string>> problem;
+    ti::CellProblem problem;
     TraceJob job;
     job.line = number;
-    for (size_t c : {kTimestamp, kDuration, kNumGpus, kCluster}) {
-      if (cell[c].empty()) {
-        problem.emplace(c, "required value is missing");
-        break;
-      }
-    }
-    if (!problem) {
-      core::Result<int64_t> t = ti::ParseWallClock(cell[kTimestamp]);
-      if (t.has_value()) {
-        job.submit_s = *t;
-      } else {
-        problem.emplace(kTimestamp, t.error().message());
-      }
-    }
-    if (!problem) {
-      core::Result<int64_t> d = ti::ParseSeconds(cell[kDuration]);
-      if (d.has_value()) {
-        job.duration_s = *d;
-      } else {
-        problem.emplace(kDuration, d.error().message());
-      }
-    }
-    if (!problem) {
-      core::Result<int32_t> g = ti::ParseCount(cell[kNumGpus]);
-      if (g.has_value()) {
-        job.gpus = *g;
-      } else {
-        problem.emplace(kNumGpus, g.error().message());
-      }
-    }
+    ti::RequireCells(problem, cell, {kTimestamp, kDuration, kNumGpus, kCluster});
+    ti::ParseCell(problem, kTimestamp, cell[kTimestamp], ti::ParseWallClock, &job.submit_s);
+    ti::ParseCell(problem, kDuration, cell[kDuration], ti::ParseSeconds, &job.duration_s);
+    ti::ParseCell(problem, kNumGpus, cell[kNumGpus], ti::ParseCount, &job.gpus);
     if (!problem && !cell[kGpuTime].empty()) {
       switch (CheckGpuTime(cell[kGpuTime], cell[kDuration], job.gpus)) {
         case GpuTimeCheck::kMatches:
@@ -140,30 +90,19 @@ core::Result<Trace> ParsePhillyTrace(std::string_view text, std::string_view fil
           break;
       }
     }
-    if (problem) {
-      if (auto stop = reject(problem->first, std::move(problem->second))) {
-        return std::move(*stop);
-      }
-      continue;
+    if (problem) return reject(problem->first, std::move(problem->second));
+    if (!ti::SetDefaultShares(options, &job)) {
+      return reject(kNumGpus, "CPU or memory of " + std::string(cell[kNumGpus]) +
+                                  " GPUs' default shares is too large");
     }
-    const int64_t shares = std::max<int64_t>(job.gpus, 1);
-    // shares < 2^31 and the per-GPU defaults were validated, so these products fit unless
-    // the defaults are absurd; MulDivCeil says so instead of wrapping.
-    core::Result<int64_t> cpu = ti::MulDivCeil(shares, options.cpu_milli_per_gpu, 1);
-    core::Result<int64_t> mem = ti::MulDivCeil(shares, options.memory_bytes_per_gpu, 1);
-    if (!cpu.has_value() || !mem.has_value()) {
-      if (auto stop = reject(kNumGpus, "CPU or memory of " + std::string(cell[kNumGpus]) +
-                                           " GPUs' default shares is too large")) {
-        return std::move(*stop);
-      }
-      continue;
-    }
-    job.cpu_milli = *cpu;
-    job.memory_bytes = *mem;
     job.id = "philly-" + std::to_string(number);
     job.tenant = std::string(cell[kCluster]);
     earliest = std::min(earliest, job.submit_s);
     trace.jobs.push_back(std::move(job));
+    return std::nullopt;
+  };
+  if (auto stop = ti::ReadCsvRows<Cells>(lines, splitter, column_of, file, bad, row)) {
+    return std::move(*stop);
   }
   for (TraceJob& job : trace.jobs) job.submit_s -= earliest;
   ti::SortBySubmit(trace.jobs);

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <utility>
 
+#include "sim/trace/internal/fields.h"
+
 namespace berth::sim::trace_internal {
 
 LineCursor::LineCursor(std::string_view text) : text_(text) {
@@ -206,6 +208,26 @@ std::string FileStem(std::string_view path) {
   size_t dot = base.find_last_of('.');
   if (dot != std::string_view::npos && dot > 0) base = base.substr(0, dot);
   return std::string(base);
+}
+
+core::Result<Trace> NewTrace(std::string_view file, const TraceReadOptions& options) {
+  BERTH_RETURN_IF_ERROR(ValidateTraceReadOptions(options));
+  Trace trace;
+  trace.file = std::string(file);
+  trace.name = options.name.empty() ? FileStem(file) : options.name;
+  return trace;
+}
+
+bool SetDefaultShares(const TraceReadOptions& options, TraceJob* job) {
+  const int64_t shares = std::max<int64_t>(job->gpus, 1);
+  // shares < 2^31 and the per-GPU defaults were validated non-negative, so these products
+  // fit unless the defaults are absurd; MulDivCeil says so instead of wrapping.
+  core::Result<int64_t> cpu = MulDivCeil(shares, options.cpu_milli_per_gpu, 1);
+  core::Result<int64_t> mem = MulDivCeil(shares, options.memory_bytes_per_gpu, 1);
+  if (!cpu.has_value() || !mem.has_value()) return false;
+  job->cpu_milli = *cpu;
+  job->memory_bytes = *mem;
+  return true;
 }
 
 void SortBySubmit(std::vector<TraceJob>& jobs) {

@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/diagnostics.h"
@@ -85,6 +87,81 @@ core::Result<std::vector<size_t>> ReadHeader(LineCursor& lines, CsvSplitter& spl
                                              std::span<const ColumnSpec> known,
                                              std::string_view file);
 
+// Reads the data rows after the header (ReadHeader has consumed it): blank lines are
+// skipped; a line that does not split, or whose field count differs from the header's, is
+// passed to `bad` with its error (column-less); every other row is handed to
+// `row(cells, line_number)` with its fields placed by `column_of` (cells[column_of[i]] is
+// field i; cells of absent columns and empty fields stay value-initialised). `row` returns
+// the error to stop with (what BadRows::Reject returned) or nullopt to go on. Returns the
+// error that stopped the read, or nullopt at the end of the text. Cells is a std::array of
+// std::string_view or std::optional<std::string_view>, one per known column.
+template <typename Cells, typename Row>
+std::optional<core::Error> ReadCsvRows(LineCursor& lines, CsvSplitter& splitter,
+                                       std::span<const size_t> column_of, std::string_view file,
+                                       BadRows& bad, Row&& row) {
+  std::vector<std::string_view> fields;
+  Cells cells{};
+  std::string_view line;
+  int64_t number = 0;
+  while (lines.Next(&line, &number)) {
+    if (IsBlank(line)) continue;
+    if (core::Status s = splitter.Split(line, fields); !s.ok()) {
+      if (auto stop = bad.Reject(RowError(file, number, "", s.error().message()))) return stop;
+      continue;
+    }
+    if (fields.size() != column_of.size()) {
+      if (auto stop =
+              bad.Reject(RowError(file, number, "",
+                                  std::to_string(fields.size()) + " fields, but the header has " +
+                                      std::to_string(column_of.size())))) {
+        return stop;
+      }
+      continue;
+    }
+    cells.fill({});
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (!fields[i].empty()) cells[column_of[i]] = fields[i];
+    }
+    if (auto stop = row(static_cast<const Cells&>(cells), number)) return stop;
+  }
+  return std::nullopt;
+}
+
+// The first bad cell of a row, if any: its column and why. Readers look at the cells in
+// column order and stop at the first bad one, which decides the row's message.
+using CellProblem = std::optional<std::pair<size_t, std::string>>;
+
+// Unless `problem` is set already: the first of `columns` whose cell is empty becomes it
+// ("required value is missing").
+template <typename Cells>
+void RequireCells(CellProblem& problem, const Cells& cells, std::initializer_list<size_t> columns) {
+  if (problem) return;
+  for (size_t c : columns) {
+    if (cells[c].empty()) {
+      problem.emplace(c, "required value is missing");
+      return;
+    }
+  }
+}
+
+// Unless `problem` is set already: `text`, the cell of column `c`, parsed by `parse` (a
+// fields.h parser) into *out, or the parser's message as the problem.
+template <typename T>
+void ParseCell(CellProblem& problem, size_t c, std::string_view text,
+               core::Result<T> (*parse)(std::string_view), T* out) {
+  if (problem) return;
+  core::Result<T> value = parse(text);
+  if (value.has_value()) {
+    *out = *value;
+  } else {
+    problem.emplace(c, value.error().message());
+  }
+}
+
+// A job's CPU and memory where the trace gives only GPUs: the per-GPU defaults of `options`
+// times max(gpus, 1). False, and the job unchanged, when a product does not fit int64.
+bool SetDefaultShares(const TraceReadOptions& options, TraceJob* job);
+
 // `text` in double quotes. (Built by appending: GCC 12 warns falsely, -Wstringop-overflow, on
 // `"\"" + std::string(...)` at -O3.)
 std::string Quote(std::string_view text);
@@ -94,6 +171,10 @@ std::string QuotedList(const std::vector<std::string>& names);
 
 // The stem of a path: "dir/philly.csv" -> "philly".
 std::string FileStem(std::string_view path);
+
+// The empty trace every reader starts from: options validated (ValidateTraceReadOptions's
+// error otherwise), `file` recorded, the name from the options or else the file's stem.
+core::Result<Trace> NewTrace(std::string_view file, const TraceReadOptions& options);
 
 // Sorts jobs by (submit_s, line) in place; jobs come in line order, so a stable sort on
 // submit_s is enough. O(n) when already sorted.
