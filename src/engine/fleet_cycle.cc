@@ -263,7 +263,7 @@ void RunFleet(const model::Snapshot& snapshot, const std::vector<ClusterPart>& p
   for (const auto& [name, scheduler] : schedulers) {
     members.push_back({part_of.at(name), scheduler.get()});
   }
-  auto measures = MeasureClusters(plan.planned, members);
+  auto measures = MeasureClusters(snapshot, plan.planned, members);
   placement::FleetCapacity capacity;
   for (const auto& [name, m] : measures) {
     if (name != kHubCluster) capacity[name] = m.capacity;

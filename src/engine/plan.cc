@@ -125,6 +125,24 @@ void PlanClusters(const model::Snapshot& snapshot, const PlanOptions& options,
   }
 }
 
+// The fleet path of RunPlan(Snapshot&&). The member clusters' cycles and the hub read the
+// input after earlier cycles wrote their decisions, so the input stays apart from the plan;
+// but nodes are never written (decisions name nodes, the writers read names from the
+// input), so the planned snapshot gets every object but the nodes, and takes the input's
+// nodes over once the cycle is done: one copy of the nodes (the parts' aside) instead of
+// two. The node vector is the largest of a fleet's (100,000 nodes in the fleet bench).
+Plan PlanFleetTakingInput(model::Snapshot input, const PlanOptions& options) {
+  Plan plan;
+  std::vector<model::Node> nodes = std::move(input.nodes);
+  input.nodes.clear();
+  plan.planned = input;  // every object but the nodes
+  input.nodes = std::move(nodes);
+  std::vector<ClusterPart> parts = SplitByCluster(input);
+  PlanClusters(input, options, parts, plan);
+  plan.planned.nodes = std::move(input.nodes);
+  return plan;
+}
+
 }  // namespace
 
 Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options) {
@@ -136,6 +154,7 @@ Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options) {
 }
 
 Plan RunPlan(model::Snapshot&& snapshot, const PlanOptions& options) {
+  if (IsFleet(snapshot)) return PlanFleetTakingInput(std::move(snapshot), options);
   Plan plan;
   plan.planned = std::move(snapshot);
   const model::Snapshot& input = plan.planned;
