@@ -113,7 +113,8 @@ binding::SchedulerOptions PartOptions(const ClusterPart& part, core::Diagnostics
 
 void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
                 binding::Scheduler& scheduler, ClusterCycleResult& cycle, core::Timestamp now,
-                core::Diagnostics& diags, Plan& plan, std::set<int32_t>& changed) {
+                core::Diagnostics& diags, Plan& plan, std::set<int32_t>& changed,
+                bool write_admission) {
   // Kueue's job integration writes the flavors' nodeSelector and tolerations into the pod
   // template when it unsuspends the job, so the pods carry them.
   for (const ClusterCycleResult::Injection& i : cycle.injections) {
@@ -141,12 +142,17 @@ void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
       changed.insert(whole);
     }
   }
-  if (cycle.admission) {
-    queueing::ApplyDecisions(*cycle.admission, now, &plan.planned);
-    plan.admissions.push_back({part.name, std::move(*cycle.admission)});
+  if (cycle.admission && write_admission) {
+    ApplyAdmission(part.name, std::move(*cycle.admission), now, plan);
     cycle.admission.reset();
   }
   MergeDiagnostics(diags, plan.diagnostics);
+}
+
+void ApplyAdmission(const std::string& cluster, queueing::AdmissionResult&& result,
+                    core::Timestamp now, Plan& plan) {
+  queueing::ApplyDecisions(result, now, &plan.planned);
+  plan.admissions.push_back({cluster, std::move(result)});
 }
 
 }  // namespace berth::engine
