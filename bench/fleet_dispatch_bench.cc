@@ -20,6 +20,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/plan.h"
@@ -244,12 +245,13 @@ int RunScale(int argc, char** argv) {
     if (std::strncmp(argv[i], "--workloads=", 12) == 0) spec.workloads = std::atoi(argv[i] + 12);
   }
   const auto t0 = std::chrono::steady_clock::now();
-  const model::Snapshot snapshot = MakeFleet(spec);
+  model::Snapshot snapshot = MakeFleet(spec);
   const auto t1 = std::chrono::steady_clock::now();
-  engine::Plan plan = engine::RunPlan(snapshot, {});
+  // The input is handed over, as `berth plan` hands over what it read (RunPlan(Snapshot&&)).
+  engine::Plan plan = engine::RunPlan(std::move(snapshot), {});
   const auto t2 = std::chrono::steady_clock::now();
   int64_t dispatched = 0;
-  if (!Check(spec, snapshot, plan, &dispatched)) {
+  if (!Check(spec, plan.planned, plan, &dispatched)) {
     std::fprintf(stderr, "wrong answer\n");
     return 1;
   }

@@ -21,12 +21,14 @@ void SetCondition(model::Pod& pod, model::PodCondition condition) {
 
 // Writes a decision where kube-scheduler writes it: the binding sets spec.nodeName and
 // PodScheduled=True; a failed attempt sets PodScheduled=False with reason Unschedulable and
-// the FitError message.
-void WriteDecision(const model::PodDecision& decision, model::Snapshot& planned) {
+// the FitError message. The node's name is read from the input: a fleet's planned snapshot
+// gets its nodes, which no stage writes, only once the cycle is done.
+void WriteDecision(const model::PodDecision& decision, const model::Snapshot& snapshot,
+                   model::Snapshot& planned) {
   if (decision.skipped) return;
   model::Pod& pod = planned.pods[static_cast<size_t>(decision.pod.v)];
   if (decision.node) {
-    pod.node_name = planned.node(*decision.node).meta.name;
+    pod.node_name = snapshot.node(*decision.node).meta.name;
     SetCondition(pod, {"PodScheduled", "True", "", ""});
   } else {
     SetCondition(pod, {"PodScheduled", "False", "Unschedulable", decision.message});
@@ -111,7 +113,8 @@ binding::SchedulerOptions PartOptions(const ClusterPart& part, core::Diagnostics
 
 void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
                 binding::Scheduler& scheduler, ClusterCycleResult& cycle, core::Timestamp now,
-                core::Diagnostics& diags, Plan& plan, std::set<int32_t>& changed) {
+                core::Diagnostics& diags, Plan& plan, std::set<int32_t>& changed,
+                bool write_admission) {
   // Kueue's job integration writes the flavors' nodeSelector and tolerations into the pod
   // template when it unsuspends the job, so the pods carry them.
   for (const ClusterCycleResult::Injection& i : cycle.injections) {
@@ -120,7 +123,7 @@ void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
     pod.tolerations = i.tolerations;
   }
   for (model::PodDecision& decision : cycle.pod_decisions) {
-    WriteDecision(decision, plan.planned);
+    WriteDecision(decision, snapshot, plan.planned);
     plan.pod_decisions.push_back(std::move(decision));
   }
   for (const binding::ClaimBinding& binding : scheduler.ClaimBindings()) {
@@ -139,12 +142,17 @@ void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
       changed.insert(whole);
     }
   }
-  if (cycle.admission) {
-    queueing::ApplyDecisions(*cycle.admission, now, &plan.planned);
-    plan.admissions.push_back({part.name, std::move(*cycle.admission)});
+  if (cycle.admission && write_admission) {
+    ApplyAdmission(part.name, std::move(*cycle.admission), now, plan);
     cycle.admission.reset();
   }
   MergeDiagnostics(diags, plan.diagnostics);
+}
+
+void ApplyAdmission(const std::string& cluster, queueing::AdmissionResult&& result,
+                    core::Timestamp now, Plan& plan) {
+  queueing::ApplyDecisions(result, now, &plan.planned);
+  plan.admissions.push_back({cluster, std::move(result)});
 }
 
 }  // namespace berth::engine

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <set>
+#include <string>
 
 #include "binding/scheduler.h"
 #include "core/diagnostics.h"
@@ -16,11 +17,19 @@
 
 namespace berth::engine {
 
-// Writes `cycle` into `plan` (moves its admission result into plan.admissions) and merges
-// `diags` into plan.diagnostics. `changed`: claim indices (whole) whose status changed.
+// Writes `cycle` into `plan` (moves its admission result into plan.admissions, through
+// ApplyAdmission, unless `write_admission` is false: then cycle.admission is left for the
+// caller to apply later) and merges `diags` into plan.diagnostics. `changed`: claim indices
+// (whole) whose status changed.
 void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
                 binding::Scheduler& scheduler, ClusterCycleResult& cycle, core::Timestamp now,
-                core::Diagnostics& diags, Plan& plan, std::set<int32_t>& changed);
+                core::Diagnostics& diags, Plan& plan, std::set<int32_t>& changed,
+                bool write_admission = true);
+
+// Writes one cluster's Kueue decisions into plan.planned's Workloads and moves `result` into
+// plan.admissions under `cluster`.
+void ApplyAdmission(const std::string& cluster, queueing::AdmissionResult&& result,
+                    core::Timestamp now, Plan& plan);
 
 // Appends `from`'s entries to `to`, each distinct (message, location, severity) once: every
 // cluster's allocator sees the same DeviceClasses, so their problems would repeat.

@@ -236,15 +236,19 @@ bool IsFleet(const model::Snapshot& snapshot) {
   return !snapshot.managed_clusters.empty() || !snapshot.placements.empty();
 }
 
-void RunFleet(const model::Snapshot& snapshot, const std::vector<ClusterPart>& parts,
+void RunFleet(const model::Snapshot& snapshot, std::vector<ClusterPart>& parts,
               const model::SchedulerConfig& config, core::Timestamp now, Plan& plan,
               std::set<int32_t>& changed) {
-  // (1) Member clusters, each on its own; their schedulers stay for dispatch.
+  BERTH_CHECK(plan.planned.nodes.empty() && plan.planned.kueue_workloads.empty(),
+              "RunFleet's planned snapshot arrives without nodes and Kueue Workloads");
+  // (1) Member clusters, each on its own; their schedulers stay for dispatch. Their Kueue
+  // decisions are written once dispatch is done (below), with the hub's.
   std::map<std::string, std::unique_ptr<binding::Scheduler>, std::less<>> schedulers;
-  std::map<std::string, const ClusterPart*, std::less<>> part_of;
+  std::map<std::string, ClusterPart*, std::less<>> part_of;
   std::map<std::string, queueing::AdmissionResult, std::less<>> worker_admissions;
-  const ClusterPart* hub = nullptr;
-  for (const ClusterPart& part : parts) {
+  std::vector<std::pair<std::string, queueing::AdmissionResult>> member_admissions;
+  ClusterPart* hub = nullptr;
+  for (ClusterPart& part : parts) {
     if (part.name == kHubCluster) {
       hub = &part;
       continue;
@@ -253,7 +257,9 @@ void RunFleet(const model::Snapshot& snapshot, const std::vector<ClusterPart>& p
     auto scheduler = std::make_unique<binding::Scheduler>(part.snapshot(), config, PartOptions(part, &diags));
     ClusterCycleResult cycle = RunClusterCycle(snapshot, part, *scheduler, now, diags);
     if (cycle.admission) worker_admissions[part.name] = *cycle.admission;
-    ApplyCycle(snapshot, part, *scheduler, cycle, now, diags, plan, changed);
+    ApplyCycle(snapshot, part, *scheduler, cycle, now, diags, plan, changed,
+               /*write_admission=*/false);
+    if (cycle.admission) member_admissions.emplace_back(part.name, std::move(*cycle.admission));
     part_of[part.name] = &part;
     schedulers[part.name] = std::move(scheduler);
   }
@@ -263,7 +269,7 @@ void RunFleet(const model::Snapshot& snapshot, const std::vector<ClusterPart>& p
   for (const auto& [name, scheduler] : schedulers) {
     members.push_back({part_of.at(name), scheduler.get()});
   }
-  auto measures = MeasureClusters(plan.planned, members);
+  auto measures = MeasureClusters(snapshot, plan.planned, members);
   placement::FleetCapacity capacity;
   for (const auto& [name, m] : measures) {
     if (name != kHubCluster) capacity[name] = m.capacity;
@@ -303,6 +309,19 @@ void RunFleet(const model::Snapshot& snapshot, const std::vector<ClusterPart>& p
   ReportMisconfigured(snapshot, plan.placements, plan.diagnostics);
   WarnNoCapacity(snapshot, workers, checks, plan.placements, plan.diagnostics);
   FleetDispatcher dispatcher(snapshot, checks, plan.placements, workers);
+  // (4) Kueue's decisions are written into the planned Workloads, copied only now that
+  // dispatch is done and the member clusters' schedulers, the hub workloads' pods bound
+  // there as guests and the parts' nodes are gone: in a large fleet the Workloads and the
+  // guests are the largest things a plan holds, and need not be held at once.
+  auto write_workloads = [&]() {
+    workers.clear();
+    schedulers.clear();
+    for (auto& [name, part] : part_of) part->owned.reset();
+    plan.planned.kueue_workloads = snapshot.kueue_workloads;
+    for (auto& [name, result] : member_admissions) {
+      ApplyAdmission(name, std::move(result), now, plan);
+    }
+  };
   if (hub != nullptr) {
     core::Diagnostics diags;
     binding::Scheduler scheduler(hub->snapshot(), config, PartOptions(*hub, &diags));
@@ -310,6 +329,7 @@ void RunFleet(const model::Snapshot& snapshot, const std::vector<ClusterPart>& p
         RunClusterCycle(snapshot, *hub, scheduler, now, diags, std::nullopt, nullptr, &dispatcher);
     const bool hub_admission = cycle.admission.has_value();
     if (hub_admission) SettleOutcomes(snapshot, dispatcher, *cycle.admission);
+    write_workloads();
     // ApplyCycle moves the hub's admission result into plan.admissions (not copied here).
     ApplyCycle(snapshot, *hub, scheduler, cycle, now, diags, plan, changed);
     // (4) Where each dispatched workload runs, and what delivers it there.
@@ -319,6 +339,8 @@ void RunFleet(const model::Snapshot& snapshot, const std::vector<ClusterPart>& p
                   "the hub's admission result is the last one the plan holds");
       PlanManifestWorks(snapshot, dispatcher, plan.admissions.back().result, plan);
     }
+  } else {
+    write_workloads();
   }
   plan.dispatches = std::move(dispatcher).TakeDispatches();
 }

@@ -26,8 +26,11 @@ inline constexpr const char* kHubCluster = "default";
 bool IsFleet(const model::Snapshot& snapshot);
 
 // Runs the fleet cycle over `parts` (SplitByCluster(snapshot)) into `plan`. `changed`: claim
-// indices whose status changed.
-void RunFleet(const model::Snapshot& snapshot, const std::vector<ClusterPart>& parts,
+// indices whose status changed. plan.planned arrives with every object of `snapshot` but its
+// nodes and Kueue Workloads: RunFleet copies the Workloads in once dispatch is done (the
+// member parts' own nodes are dropped then: the parts are spent), and the caller adds the
+// nodes, which no stage writes.
+void RunFleet(const model::Snapshot& snapshot, std::vector<ClusterPart>& parts,
               const model::SchedulerConfig& config, core::Timestamp now, Plan& plan,
               std::set<int32_t>& changed);
 

@@ -72,9 +72,10 @@ void AddDraGpus(const model::Snapshot& planned,
 }  // namespace
 
 std::map<std::string, ClusterMeasure, std::less<>> MeasureClusters(
-    const model::Snapshot& planned, const std::vector<MemberBinding>& members) {
+    const model::Snapshot& input, const model::Snapshot& planned,
+    const std::vector<MemberBinding>& members) {
   std::map<std::string, ClusterMeasure, std::less<>> out;
-  for (const model::Node& node : planned.nodes) {
+  for (const model::Node& node : input.nodes) {
     AddCachedArtifacts(node, out[node.cluster].capacity.cached_artifacts);
   }
   model::ResourceId gpu{};

@@ -42,10 +42,13 @@ struct MemberBinding {
   const binding::Scheduler* scheduler = nullptr;
 };
 
-// By cluster name, for every cluster with Nodes in `planned`; free capacity and GPU counts
+// By cluster name, for every cluster with Nodes in `input` (read from there: no stage writes
+// nodes, and a fleet's `planned` gets them only after the cycle); free capacity and GPU counts
 // for the `members` (a cluster with nodes but no scheduler, such as the hub before its own
-// cycle, gets only its cached artifacts). O(nodes x resources + slices + claims).
+// cycle, gets only its cached artifacts); DRA GPUs from `planned`'s claims as the cycles
+// left them. O(nodes x resources + slices + claims).
 std::map<std::string, ClusterMeasure, std::less<>> MeasureClusters(
-    const model::Snapshot& planned, const std::vector<MemberBinding>& members);
+    const model::Snapshot& input, const model::Snapshot& planned,
+    const std::vector<MemberBinding>& members);
 
 }  // namespace berth::engine

@@ -91,7 +91,9 @@ Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options);
 // The same plan, taking the input over: Plan::planned is `snapshot` itself with the decisions
 // written into it, so the plan holds one snapshot instead of two (the CLI's plan command,
 // which does not read its input again). Decisions index into Plan::planned. Costs no copy for
-// an input of one cluster; a fleet or several member clusters copy as the overload above.
+// an input of one cluster; several member clusters copy as the overload above, and a fleet
+// copies every object but the nodes (the plan takes the input's nodes over at the end) and
+// its Kueue Workloads only once dispatch is done.
 Plan RunPlan(model::Snapshot&& snapshot, const PlanOptions& options);
 
 // One pod's explanation at the state it meets in the cycle.

@@ -49,7 +49,7 @@ class Members {
 std::map<std::string, ClusterMeasure, std::less<>> Measure(
     const model::Snapshot& s, const std::vector<int32_t>& unbound) {
   const Members members(s, unbound);
-  return MeasureClusters(s, members.members());
+  return MeasureClusters(s, s, members.members());
 }
 
 model::Snapshot TwoClusters() {

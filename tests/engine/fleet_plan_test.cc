@@ -165,6 +165,64 @@ Fleet ThreeClusters(const std::string& jobs, int quota = 100) {
   return f;
 }
 
+// What a plan wrote, as text: nodes, pods' bindings, Workloads' status, ManifestWorks,
+// PlacementDecisions, admissions and dispatches, in order.
+std::string Written(const Plan& plan) {
+  std::string out;
+  const model::Snapshot& s = plan.planned;
+  for (const model::Node& n : s.nodes) out += "node " + n.cluster + "/" + n.meta.name + "\n";
+  for (const model::Pod& p : s.pods) {
+    out += "pod " + p.cluster + "/" + p.meta.name + " -> " + p.node_name;
+    for (const auto& c : p.conditions) out += " " + c.type + "=" + c.status + ":" + c.message;
+    out += "\n";
+  }
+  for (const model::Workload& w : s.kueue_workloads) {
+    out += "workload " + w.cluster + "/" + w.meta.name + " on " + w.cluster_name + " cq " +
+           (w.admission ? w.admission->cluster_queue : "-");
+    for (const auto& c : w.conditions) out += " " + c.type + "=" + c.status + ":" + c.reason + ":" + c.message;
+    for (const auto& c : w.admission_checks) {
+      out += " check " + c.name + "=" + std::to_string(static_cast<int>(c.state)) + ":" + c.message;
+    }
+    for (const auto& n : w.nominated_cluster_names) out += " nominated " + n;
+    out += "\n";
+  }
+  for (const auto& m : s.manifest_works) out += "work " + m.meta.namespace_ + "/" + m.meta.name + "\n";
+  out += "decisions " + std::to_string(s.placement_decisions.size()) + "\n";
+  for (const auto& a : plan.admissions) {
+    out += "admission " + a.cluster + " " + std::to_string(a.result.decisions.size()) + "\n";
+  }
+  for (const auto& [index, d] : plan.dispatches) {
+    out += "dispatch " + std::to_string(index) + " " + d.cluster.value_or("-") + " " + d.message + "\n";
+  }
+  for (const auto& d : plan.pod_decisions) out += "decided " + std::to_string(d.pod.v) + "\n";
+  out += "diagnostics " + std::to_string(plan.diagnostics.entries().size()) + "\n";
+  return out;
+}
+
+TEST(FleetPlanTest, TakingTheInputOverPlansAsCopyingIt) {
+  // The fleet path given the input by && copies Workloads late and nodes never: the same plan.
+  Fleet queues = ThreeClusters(Job("train", 1, 8, "2026-01-01T00:00:00Z") +
+                               Job("more", 2, 4, "2026-01-01T00:01:00Z"));
+  queues.clusters["us"] += WorkerQueues(4) + Job("local", 1, 2, "2025-12-31T00:00:00Z");
+  queues.clusters["eu"] += WorkerQueues(64, "other");
+  queues.clusters["ap"] += WorkerQueues(64) + Job("own", 1, 4, "2025-12-31T00:00:00Z");
+  Fleet busy = ThreeClusters(Job("pair", 2, 8, "2026-01-01T00:00:00Z") +
+                             Job("huge", 3, 8, "2026-01-01T00:01:00Z"));
+  busy.clusters["us"] = GpuNodes("us", 3, 8) + RunningPod("p0", "us-n0", 3);
+  for (const Fleet* f : {&queues, &busy}) {
+    const model::Snapshot input = Read(*f);
+    const Plan copied = RunPlan(input, {});
+    const Plan taken = RunPlan(model::Snapshot(input), {});
+    EXPECT_FALSE(copied.planned.nodes.empty());
+    EXPECT_FALSE(copied.dispatches.empty());
+    // Member clusters' own Kueue decisions (us and ap), then the hub's.
+    if (f == &queues) {
+      EXPECT_EQ(copied.admissions.size(), 3u);
+    }
+    EXPECT_EQ(Written(copied), Written(taken));
+  }
+}
+
 TEST(FleetPlanTest, AdmittedWorkloadGoesToTheBestScoredClusterThatFits) {
   const Plan plan = RunPlan(Read(ThreeClusters(Job("train", 2, 4, "2026-01-01T00:00:00Z"))), {});
   const model::Workload& w = WorkloadNamed(plan, "job-train");
