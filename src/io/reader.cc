@@ -419,8 +419,12 @@ void Reader::ReadText(std::string_view text, const std::string& file_name,
 core::Status Reader::ReadPath(const std::string& path, const ReadOptions& options) {
   BERTH_CHECK(!state_->finished, "Reader used after Finish()");
   if (path == "-") {
-    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    ReadText(text, "<stdin>", options);
+    // Shared with the store, as a file's text is: the documents of a compact dump view it.
+    auto text = std::make_shared<const std::string>(std::istreambuf_iterator<char>(std::cin),
+                                                    std::istreambuf_iterator<char>());
+    const std::string file = "<stdin>";
+    const std::string_view view = *text;
+    FileReader(*state_, diags_, file, options, std::move(text)).ReadBuffer(view, /*padded=*/false);
     return core::OkStatus();
   }
   namespace fs = std::filesystem;
