@@ -627,12 +627,8 @@ Json FieldSet(const Json& object) {
 
 Json ManagedField(const char* manager, const char* operation, int64_t time_s, Json fields,
                   const char* subresource = nullptr) {
-  Json entry = {{"apiVersion", "v1"},
-                {"fieldsType", "FieldsV1"},
-                {"fieldsV1", std::move(fields)},
-                {"manager", manager},
-                {"operation", operation},
-                {"time", Time(time_s)}};
+  Json entry = {{"apiVersion", "v1"}, {"fieldsType", "FieldsV1"}, {"fieldsV1", std::move(fields)},
+                {"manager", manager}, {"operation", operation},   {"time", Time(time_s)}};
   if (subresource != nullptr) entry["subresource"] = subresource;
   return entry;
 }
@@ -647,14 +643,14 @@ void AddNodeManagedFields(const NodePlan& n, Json& node) {
                    {"f:images", Json::object()},
                    {"f:nodeInfo", FieldSet(node["status"]["nodeInfo"])}}}};
   for (const char* type : {"MemoryPressure", "DiskPressure", "PIDPressure", "Ready"}) {
-    status["f:status"]["f:conditions"][std::string("k:{\"type\":\"") + type + "\"}"] =
-        {{".", Json::object()},
-         {"f:lastHeartbeatTime", Json::object()},
-         {"f:lastTransitionTime", Json::object()},
-         {"f:message", Json::object()},
-         {"f:reason", Json::object()},
-         {"f:status", Json::object()},
-         {"f:type", Json::object()}};
+    status["f:status"]["f:conditions"][std::string("k:{\"type\":\"") + type + "\"}"] = {
+        {".", Json::object()},
+        {"f:lastHeartbeatTime", Json::object()},
+        {"f:lastTransitionTime", Json::object()},
+        {"f:message", Json::object()},
+        {"f:reason", Json::object()},
+        {"f:status", Json::object()},
+        {"f:type", Json::object()}};
   }
   Json controller = {{"f:spec", {{"f:podCIDR", Json::object()}, {"f:podCIDRs", Json::object()}}}};
   if (node["spec"].contains("taints")) controller["f:spec"]["f:taints"] = Json::object();
@@ -669,24 +665,24 @@ void AddPodManagedFields(const PodPlan& p, Json& pod) {
   Json container = FieldSet(spec["containers"][0]);
   container.erase("f:name");
   container["."] = Json::object();
-  Json owner = {{"f:metadata",
-                 {{"f:generateName", Json::object()},
-                  {"f:labels", FieldSet(pod["metadata"]["labels"])},
-                  {"f:ownerReferences",
-                   {{".", Json::object()},
-                    {"k:{\"uid\":\"" + p.owner_uid + "\"}", Json::object()}}}}},
-                {"f:spec",
-                 {{"f:containers",
-                   {{"k:{\"name\":\"" + spec["containers"][0]["name"].get<std::string>() + "\"}",
-                     std::move(container)}}},
-                  {"f:dnsPolicy", Json::object()},
-                  {"f:enableServiceLinks", Json::object()},
-                  {"f:restartPolicy", Json::object()},
-                  {"f:schedulerName", Json::object()},
-                  {"f:securityContext", Json::object()},
-                  {"f:terminationGracePeriodSeconds", Json::object()},
-                  {"f:tolerations", Json::object()},
-                  {"f:volumes", Json::object()}}}};
+  Json owner = {
+      {"f:metadata",
+       {{"f:generateName", Json::object()},
+        {"f:labels", FieldSet(pod["metadata"]["labels"])},
+        {"f:ownerReferences",
+         {{".", Json::object()}, {"k:{\"uid\":\"" + p.owner_uid + "\"}", Json::object()}}}}},
+      {"f:spec",
+       {{"f:containers",
+         {{"k:{\"name\":\"" + spec["containers"][0]["name"].get<std::string>() + "\"}",
+           std::move(container)}}},
+        {"f:dnsPolicy", Json::object()},
+        {"f:enableServiceLinks", Json::object()},
+        {"f:restartPolicy", Json::object()},
+        {"f:schedulerName", Json::object()},
+        {"f:securityContext", Json::object()},
+        {"f:terminationGracePeriodSeconds", Json::object()},
+        {"f:tolerations", Json::object()},
+        {"f:volumes", Json::object()}}}};
   Json scheduler = {{"f:status",
                      {{"f:conditions",
                        {{".", Json::object()},
@@ -706,6 +702,59 @@ void AddPodManagedFields(const PodPlan& p, Json& pod) {
                                   {{"f:status", FieldSet(pod["status"])}}, "status"));
   }
   pod["metadata"]["managedFields"] = std::move(fields);
+}
+
+// The fields a scheduler reads and little else, as a generator of test clusters would write
+// them (issue 12's dump: about 340 bytes per object): nodes keep their name, zone and GPU
+// labels, taints and allocatable; pods keep name, namespace, app label, creation time,
+// containers' resources, node selector, GPU tolerations, zone affinity, priority and phase.
+void MakeMinimal(Json& object) {
+  Json& md = object["metadata"];
+  Json labels = Json::object();
+  for (const auto& [key, value] : md["labels"].items()) {
+    if (key == "app" || key.starts_with("topology.kubernetes.io/") ||
+        key == "nvidia.com/gpu.product" || key == "kubernetes.io/hostname") {
+      labels[key] = value;
+    }
+  }
+  Json meta = {{"name", md["name"]}};
+  if (md.contains("namespace")) meta["namespace"] = md["namespace"];
+  if (object["kind"] == "Pod") meta["creationTimestamp"] = md["creationTimestamp"];
+  if (!labels.empty()) meta["labels"] = std::move(labels);
+  Json spec = Json::object();
+  Json& old_spec = object["spec"];
+  Json& status = object["status"];
+  if (object["kind"] == "Node") {
+    if (old_spec.contains("taints")) spec["taints"] = old_spec["taints"];
+    Json allocatable = Json::object();
+    for (const char* key : {"cpu", "memory", "nvidia.com/gpu", "pods"}) {
+      if (status["allocatable"].contains(key)) allocatable[key] = status["allocatable"][key];
+    }
+    object = {{"apiVersion", "v1"},
+              {"kind", "Node"},
+              {"metadata", std::move(meta)},
+              {"spec", std::move(spec)},
+              {"status", {{"allocatable", std::move(allocatable)}}}};
+    return;
+  }
+  Json containers = Json::array();
+  for (Json& c : old_spec["containers"]) {
+    containers.push_back({{"name", c["name"]}, {"resources", c["resources"]}});
+  }
+  spec["containers"] = std::move(containers);
+  for (const char* key : {"affinity", "nodeName", "nodeSelector", "priority"}) {
+    if (old_spec.contains(key)) spec[key] = old_spec[key];
+  }
+  Json tolerations = Json::array();
+  for (const Json& t : old_spec["tolerations"]) {
+    if (!t["key"].get<std::string>().starts_with("node.kubernetes.io/")) tolerations.push_back(t);
+  }
+  if (!tolerations.empty()) spec["tolerations"] = std::move(tolerations);
+  object = {{"apiVersion", "v1"},
+            {"kind", "Pod"},
+            {"metadata", std::move(meta)},
+            {"spec", std::move(spec)},
+            {"status", {{"phase", status["phase"]}}}};
 }
 
 // kubectl prints a List with 4-space indentation; items sit two levels deep.
@@ -747,12 +796,14 @@ std::string RenderKubectlJson(const SyntheticClusterSpec& spec) {
   for (const NodePlan& n : plan.nodes) {
     Json node = NodeJson(n, ToModel(n, catalog));
     if (spec.managed_fields) AddNodeManagedFields(n, node);
+    if (spec.minimal) MakeMinimal(node);
     AppendItem(node, first, spec.compact, &out);
     first = false;
   }
   for (const PodPlan& p : plan.pods) {
     Json pod = PodJson(p, ToModel(p, plan, catalog));
     if (spec.managed_fields) AddPodManagedFields(p, pod);
+    if (spec.minimal) MakeMinimal(pod);
     AppendItem(pod, first, spec.compact, &out);
     first = false;
   }

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
@@ -125,9 +126,11 @@ std::string JsonErrorMessage(std::string_view text, size_t doc_start, simdjson::
 
 class FileReader final : public internal::DecodeSink {
  public:
+  // `buffer`, when given, owns the text ReadBuffer reads: stored documents may then view it
+  // (the store keeps it alive) instead of copying their text.
   FileReader(ReaderState& state, core::Diagnostics& diags, const std::string& file,
-             const ReadOptions& options)
-      : st_(state), diags_(diags), file_(file), options_(options) {}
+             const ReadOptions& options, std::shared_ptr<const void> buffer = nullptr)
+      : st_(state), diags_(diags), file_(file), options_(options), buffer_(std::move(buffer)) {}
 
   // `padded`: SIMDJSON_PADDING bytes after the text may be read (a simdjson::padded_string).
   void ReadBuffer(std::string_view text, bool padded) {
@@ -331,7 +334,7 @@ class FileReader final : public internal::DecodeSink {
     if (raw_.empty()) {
       doc.json = simdjson::minify(obj);
     } else if (raw_compact_) {
-      doc.json.assign(raw_);
+      doc.json = std::string(raw_);
     } else {
       // simdjson's text minifier: much faster than serializing the DOM, and it keeps the
       // text as written (number spellings, escapes).
@@ -339,7 +342,15 @@ class FileReader final : public internal::DecodeSink {
       size_t length = 0;
       if (simdjson::minify(raw_.data(), raw_.size(), minify_buffer_.data(), length) ==
           simdjson::SUCCESS) {
-        doc.json.assign(minify_buffer_.data(), length);
+        if (length == raw_.size() && buffer_ != nullptr) {
+          // Nothing was removed: the item is compact as written (a dump with one item per
+          // line), so the store points into the file instead of holding a second copy of it.
+          if (!buffer_kept_) st_.input.documents.KeepAlive(buffer_);
+          buffer_kept_ = true;
+          doc.json = DocumentText::ViewOf(raw_);
+        } else {
+          doc.json = std::string(minify_buffer_.data(), length);
+        }
       } else {
         doc.json = simdjson::minify(obj);
       }
@@ -383,6 +394,8 @@ class FileReader final : public internal::DecodeSink {
   std::string_view raw_;  // the text of the object being decoded, when known
   bool raw_compact_ = false;
   std::string minify_buffer_;
+  std::shared_ptr<const void> buffer_;  // owns the text read, when documents may view it
+  bool buffer_kept_ = false;            // given to the store already
 };
 
 bool HasInputExtension(const std::filesystem::path& p) {
@@ -406,8 +419,12 @@ void Reader::ReadText(std::string_view text, const std::string& file_name,
 core::Status Reader::ReadPath(const std::string& path, const ReadOptions& options) {
   BERTH_CHECK(!state_->finished, "Reader used after Finish()");
   if (path == "-") {
-    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    ReadText(text, "<stdin>", options);
+    // Shared with the store, as a file's text is: the documents of a compact dump view it.
+    auto text = std::make_shared<const std::string>(std::istreambuf_iterator<char>(std::cin),
+                                                    std::istreambuf_iterator<char>());
+    const std::string file = "<stdin>";
+    const std::string_view view = *text;
+    FileReader(*state_, diags_, file, options, std::move(text)).ReadBuffer(view, /*padded=*/false);
     return core::OkStatus();
   }
   namespace fs = std::filesystem;
@@ -433,15 +450,16 @@ core::Status Reader::ReadPath(const std::string& path, const ReadOptions& option
     files.push_back(path);
   }
   for (const std::string& file : files) {
-    simdjson::padded_string content;
-    if (simdjson::padded_string::load(file).get(content) != simdjson::SUCCESS) {
+    auto content = std::make_shared<simdjson::padded_string>();
+    if (simdjson::padded_string::load(file).get(*content) != simdjson::SUCCESS) {
       core::Error error = core::NotFound("cannot read file", core::Location{file, "", ""});
       if (file == path) return error;
       diags_.Report(std::move(error));
       continue;
     }
-    FileReader(*state_, diags_, file, options)
-        .ReadBuffer(std::string_view(content.data(), content.size()), /*padded=*/true);
+    const std::string_view text(content->data(), content->size());
+    FileReader(*state_, diags_, file, options, std::move(content))
+        .ReadBuffer(text, /*padded=*/true);
   }
   return core::OkStatus();
 }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace berth::io {
@@ -97,13 +98,33 @@ TEST(JsonPrettyTest, PatchesNodeNameAndPodScheduled) {
             "}");
 }
 
+// A status without conditions, or no status: both get conditions holding only the new
+// condition, added last, as the writer's ordered_json patch adds them.
+TEST(JsonPrettyTest, AddsConditionsAndStatusAsTheWriterDoes) {
+  PodPatch patch;
+  patch.node = "node-1";
+  patch.condition = model::PodCondition{"PodScheduled", "False", "Unschedulable", "0/3 nodes"};
+  for (const std::string json : {R"({"spec":{},"status":{}})", R"({"spec":{"a":1}})",
+                                 R"({"status":{"phase":"Pending"},"spec":{},"x":[1]})"}) {
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(json);
+    doc["spec"]["nodeName"] = patch.node;
+    nlohmann::ordered_json& conditions = doc["status"]["conditions"];
+    conditions = nlohmann::ordered_json::array();
+    conditions.push_back({{"type", "PodScheduled"},
+                          {"status", "False"},
+                          {"reason", "Unschedulable"},
+                          {"message", "0/3 nodes"}});
+    EXPECT_EQ(Pretty(json, patch), doc.dump(2)) << json;
+  }
+  EXPECT_EQ(Pretty(R"({"spec":{},"status":null})", patch), "declined");
+}
+
 TEST(JsonPrettyTest, DeclinesPatchesItDoesNotMake) {
   PodPatch patch;
   patch.node = "node-1";
   EXPECT_EQ(Pretty(R"({"metadata":{}})", patch), "declined");  // no spec to write into
   EXPECT_EQ(Pretty(R"({"spec":[]})", patch), "declined");
   patch.condition = model::PodCondition{"PodScheduled", "True", "", ""};
-  EXPECT_EQ(Pretty(R"({"spec":{},"status":{}})", patch), "declined");  // no conditions
   // A nodeSelector or tolerations the document lacks would be added: declined; the ones it
   // holds print as read.
   const core::Labels selector = {{"zone", "a"}};

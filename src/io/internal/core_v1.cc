@@ -38,15 +38,17 @@ core::Status DecodeResourceList(dom::object obj, std::string_view key,
   BERTH_RETURN_IF_ERROR(GetObject(obj, key, &list, &found));
   if (!found) return core::OkStatus();
   for (auto [name, value] : list) {
-    std::string field = KeyField(key, name);
+    // Field names are lambdas here and below, built only on error (BERTH_IO_RETURN_IF_ERROR_AT
+    // evaluates its prefix lazily): decoding allocates no name per item.
+    auto field = [&] { return KeyField(key, name); };
     auto q = ParseQuantityElement(value);
-    BERTH_IO_RETURN_IF_ERROR_AT(q, field);
+    BERTH_IO_RETURN_IF_ERROR_AT(q, field());
     if (q->IsNegative()) {
       return FieldError(
-          field, "invalid value \"" + q->ToString() + "\": must be greater than or equal to 0");
+          field(), "invalid value \"" + q->ToString() + "\": must be greater than or equal to 0");
     }
     if (model::IsExtendedResourceName(name) && !q->IsInteger()) {
-      return FieldError(field, "invalid value \"" + q->ToString() + "\": must be an integer");
+      return FieldError(field(), "invalid value \"" + q->ToString() + "\": must be an integer");
     }
     out->push_back({std::string(name), *q});
   }
@@ -87,16 +89,16 @@ core::Status DecodeResources(dom::object container, model::ResourceCatalog& cata
   for (const NamedQuantity& request : requests) {
     const NamedQuantity* limit = FindQuantity(limits, request.name);
     if (limit == nullptr) continue;
-    std::string field = KeyField("resources.requests", request.name);
+    auto field = [&] { return KeyField("resources.requests", request.name); };
     if (!OvercommitAllowed(request.name) && request.quantity != limit->quantity) {
-      return FieldError(field, "invalid value \"" + request.quantity.ToString() +
-                                   "\": must be equal to " + request.name + " limit of " +
-                                   limit->quantity.ToString());
+      return FieldError(field(), "invalid value \"" + request.quantity.ToString() +
+                                     "\": must be equal to " + request.name + " limit of " +
+                                     limit->quantity.ToString());
     }
     if (request.quantity > limit->quantity) {
-      return FieldError(field, "invalid value \"" + request.quantity.ToString() +
-                                   "\": must be less than or equal to " + request.name +
-                                   " limit of " + limit->quantity.ToString());
+      return FieldError(field(), "invalid value \"" + request.quantity.ToString() +
+                                     "\": must be less than or equal to " + request.name +
+                                     " limit of " + limit->quantity.ToString());
     }
   }
   // Named even as 0 (a limit defaults the request): NodeResourcesFit's score then takes the
@@ -120,15 +122,16 @@ core::Status DecodeContainers(dom::object spec, std::string_view key, bool init,
   out->reserve(array.size());
   size_t i = 0;
   for (dom::element item : array) {
-    std::string field = std::string(key) + IndexField(i++);
+    const size_t index = i++;
+    auto field = [&] { return std::string(key) + IndexField(index); };
     auto c = AsObject(item);
-    BERTH_IO_RETURN_IF_ERROR_AT(c, field);
+    BERTH_IO_RETURN_IF_ERROR_AT(c, field());
     model::Container container;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*c, "name", &container.name), field);
-    BERTH_IO_RETURN_IF_ERROR_AT(DecodeResources(*c, catalog, &container), field);
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*c, "name", &container.name), field());
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeResources(*c, catalog, &container), field());
     if (init) {
       std::string restart_policy;
-      BERTH_IO_RETURN_IF_ERROR_AT(GetString(*c, "restartPolicy", &restart_policy), field);
+      BERTH_IO_RETURN_IF_ERROR_AT(GetString(*c, "restartPolicy", &restart_policy), field());
       container.restartable = restart_policy == "Always";
     }
     out->push_back(std::move(container));
@@ -158,9 +161,9 @@ core::Status DecodeRequirements(dom::object obj, std::string_view key, bool allo
   size_t i = 0;
   for (dom::element item : array) {
     auto req = DecodeRequirement(item, allow_gt_lt);
-    // The index is taken outside the macro, which evaluates its prefix only on error.
-    const std::string field = std::string(key) + IndexField(i++);
-    BERTH_IO_RETURN_IF_ERROR_AT(req, field);
+    const size_t index = i++;
+    auto field = [&] { return std::string(key) + IndexField(index); };
+    BERTH_IO_RETURN_IF_ERROR_AT(req, field());
     out->push_back(std::move(*req));
   }
   return core::OkStatus();
@@ -215,8 +218,9 @@ core::Status DecodeNodeAffinity(dom::object na, model::NodeAffinity* out) {
     size_t i = 0;
     for (dom::element item : terms) {
       auto term = DecodeNodeSelectorTerm(item);
-      const std::string field = prefix + ".nodeSelectorTerms" + IndexField(i++);
-      BERTH_IO_RETURN_IF_ERROR_AT(term, field);
+      const size_t index = i++;
+      auto field = [&] { return prefix + ".nodeSelectorTerms" + IndexField(index); };
+      BERTH_IO_RETURN_IF_ERROR_AT(term, field());
       selector.terms.push_back(std::move(*term));
     }
     BERTH_IO_RETURN_IF_ERROR_AT(selector.Validate(), prefix);
@@ -228,16 +232,19 @@ core::Status DecodeNodeAffinity(dom::object na, model::NodeAffinity* out) {
   if (!found) return core::OkStatus();
   size_t i = 0;
   for (dom::element item : preferred) {
-    std::string field = "preferredDuringSchedulingIgnoredDuringExecution" + IndexField(i++);
+    const size_t index = i++;
+    auto field = [&] {
+      return std::string("preferredDuringSchedulingIgnoredDuringExecution") + IndexField(index);
+    };
     auto obj = AsObject(item);
-    BERTH_IO_RETURN_IF_ERROR_AT(obj, field);
+    BERTH_IO_RETURN_IF_ERROR_AT(obj, field());
     model::PreferredSchedulingTerm pref;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(*obj, "weight", &pref.weight), field);
+    BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(*obj, "weight", &pref.weight), field());
     dom::element preference;
     if (Find(*obj, "preference", &preference)) {
       auto term = DecodeNodeSelectorTerm(preference);
-      BERTH_IO_RETURN_IF_ERROR_AT(term, field + ".preference");
-      BERTH_IO_RETURN_IF_ERROR_AT(term->Validate(), field + ".preference");
+      BERTH_IO_RETURN_IF_ERROR_AT(term, field() + ".preference");
+      BERTH_IO_RETURN_IF_ERROR_AT(term->Validate(), field() + ".preference");
       pref.preference = std::move(*term);
     }
     out->preferred.push_back(std::move(pref));
@@ -267,8 +274,11 @@ core::Status DecodePodAffinityRules(dom::object obj, model::PodAffinityRules* ou
     size_t i = 0;
     for (dom::element item : required) {
       auto term = DecodePodAffinityTerm(item);
-      const std::string field = "requiredDuringSchedulingIgnoredDuringExecution" + IndexField(i++);
-      BERTH_IO_RETURN_IF_ERROR_AT(term, field);
+      const size_t index = i++;
+      auto field = [&] {
+        return std::string("requiredDuringSchedulingIgnoredDuringExecution") + IndexField(index);
+      };
+      BERTH_IO_RETURN_IF_ERROR_AT(term, field());
       out->required.push_back(std::move(*term));
     }
   }
@@ -278,17 +288,20 @@ core::Status DecodePodAffinityRules(dom::object obj, model::PodAffinityRules* ou
   if (!found) return core::OkStatus();
   size_t i = 0;
   for (dom::element item : preferred) {
-    std::string field = "preferredDuringSchedulingIgnoredDuringExecution" + IndexField(i++);
+    const size_t index = i++;
+    auto field = [&] {
+      return std::string("preferredDuringSchedulingIgnoredDuringExecution") + IndexField(index);
+    };
     auto wobj = AsObject(item);
-    BERTH_IO_RETURN_IF_ERROR_AT(wobj, field);
+    BERTH_IO_RETURN_IF_ERROR_AT(wobj, field());
     model::WeightedPodAffinityTerm weighted;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(*wobj, "weight", &weighted.weight), field);
+    BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(*wobj, "weight", &weighted.weight), field());
     dom::element term_elem;
     if (!Find(*wobj, "podAffinityTerm", &term_elem)) {
-      return FieldError(field + ".podAffinityTerm", "required value");
+      return FieldError(field() + ".podAffinityTerm", "required value");
     }
     auto term = DecodePodAffinityTerm(term_elem);
-    BERTH_IO_RETURN_IF_ERROR_AT(term, field + ".podAffinityTerm");
+    BERTH_IO_RETURN_IF_ERROR_AT(term, field() + ".podAffinityTerm");
     weighted.term = std::move(*term);
     out->preferred.push_back(std::move(weighted));
   }
@@ -404,25 +417,26 @@ core::Status DecodePodResourceClaims(dom::object spec, model::Pod* pod) {
   if (!found) return core::OkStatus();
   size_t i = 0;
   for (dom::element item : array) {
-    const std::string field = "resourceClaims" + IndexField(i++);
+    const size_t index = i++;
+    auto field = [&] { return std::string("resourceClaims") + IndexField(index); };
     auto obj = AsObject(item);
-    BERTH_IO_RETURN_IF_ERROR_AT(obj, field);
+    BERTH_IO_RETURN_IF_ERROR_AT(obj, field());
     model::PodResourceClaim claim;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "name", &claim.name), field);
-    if (claim.name.empty()) return FieldError(field + ".name", "required value");
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "resourceClaimName", &claim.claim_name), field);
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "name", &claim.name), field());
+    if (claim.name.empty()) return FieldError(field() + ".name", "required value");
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "resourceClaimName", &claim.claim_name), field());
     BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "resourceClaimTemplateName", &claim.template_name),
-                                field);
+                                field());
     if (claim.claim_name.empty() == claim.template_name.empty()) {
-      return FieldError(field, claim.claim_name.empty()
-                                   ? "required value: must specify one of: `resourceClaimName`, "
-                                     "`resourceClaimTemplateName`"
-                                   : "at most one of `resourceClaimName` or "
-                                     "`resourceClaimTemplateName` may be specified");
+      return FieldError(field(), claim.claim_name.empty()
+                                     ? "required value: must specify one of: `resourceClaimName`, "
+                                       "`resourceClaimTemplateName`"
+                                     : "at most one of `resourceClaimName` or "
+                                       "`resourceClaimTemplateName` may be specified");
     }
     for (const model::PodResourceClaim& other : pod->resource_claims) {
       if (other.name == claim.name) {
-        return FieldError(field + ".name", "duplicate value \"" + claim.name + "\"");
+        return FieldError(field() + ".name", "duplicate value \"" + claim.name + "\"");
       }
     }
     pod->resource_claims.push_back(std::move(claim));
@@ -489,13 +503,14 @@ core::Status DecodePodStatus(dom::object status, model::Pod* pod) {
   if (!found) return core::OkStatus();
   size_t i = 0;
   for (dom::element item : claim_statuses) {
-    const std::string field = "resourceClaimStatuses" + IndexField(i++);
+    const size_t index = i++;
+    auto field = [&] { return std::string("resourceClaimStatuses") + IndexField(index); };
     auto obj = AsObject(item);
-    BERTH_IO_RETURN_IF_ERROR_AT(obj, field);
+    BERTH_IO_RETURN_IF_ERROR_AT(obj, field());
     std::string name;
     std::string claim_name;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "name", &name), field);
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "resourceClaimName", &claim_name), field);
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "name", &name), field());
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "resourceClaimName", &claim_name), field());
     for (model::PodResourceClaim& claim : pod->resource_claims) {
       if (claim.name == name && !claim.template_name.empty()) claim.claim_name = claim_name;
     }
@@ -514,16 +529,17 @@ core::Status DecodeControllerRef(dom::object obj, std::optional<model::OwnerRef>
   if (!found) return core::OkStatus();
   size_t i = 0;
   for (dom::element item : refs) {
-    std::string field = "metadata.ownerReferences" + IndexField(i++);
+    const size_t index = i++;
+    auto field = [&] { return std::string("metadata.ownerReferences") + IndexField(index); };
     auto ref = AsObject(item);
-    BERTH_IO_RETURN_IF_ERROR_AT(ref, field);
+    BERTH_IO_RETURN_IF_ERROR_AT(ref, field());
     bool controller = false;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetBool(*ref, "controller", &controller), field);
+    BERTH_IO_RETURN_IF_ERROR_AT(GetBool(*ref, "controller", &controller), field());
     if (!controller) continue;
     model::OwnerRef owner;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "apiVersion", &owner.api_version), field);
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "kind", &owner.kind), field);
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "name", &owner.name), field);
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "apiVersion", &owner.api_version), field());
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "kind", &owner.kind), field());
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "name", &owner.name), field());
     *out = std::move(owner);
     break;
   }
@@ -539,8 +555,9 @@ core::Result<core::NodeSelector> DecodeNodeSelector(dom::object obj) {
   size_t i = 0;
   for (dom::element item : terms) {
     auto term = DecodeNodeSelectorTerm(item);
-    const std::string field = "nodeSelectorTerms" + IndexField(i++);
-    BERTH_IO_RETURN_IF_ERROR_AT(term, field);
+    const size_t index = i++;
+    auto field = [&] { return std::string("nodeSelectorTerms") + IndexField(index); };
+    BERTH_IO_RETURN_IF_ERROR_AT(term, field());
     selector.terms.push_back(std::move(*term));
   }
   BERTH_RETURN_IF_ERROR(selector.Validate());

@@ -31,9 +31,9 @@ class Printer {
     if (Peek() != '{') return false;
     bool spec_seen = false;
     bool status_seen = false;
-    const bool needs_spec =
-        !patch.node.empty() || (patch.node_selector != nullptr && !patch.node_selector->empty()) ||
-        patch.tolerations > 0;
+    const bool needs_spec = !patch.node.empty() ||
+                            (patch.node_selector != nullptr && !patch.node_selector->empty()) ||
+                            patch.tolerations > 0;
     bool ok = Object(
         indent,
         [&](std::string_view key, int& emitted) {
@@ -51,8 +51,19 @@ class Printer {
           }
           return Handled::kDefault;
         },
-        [](int&) { return true; });
-    if (!ok || (needs_spec && !spec_seen) || (patch.condition && !status_seen)) return false;
+        [&](int& emitted) {
+          // No status: PatchCondition adds one, last, holding only the condition.
+          if (!patch.condition || status_seen) return true;
+          Key(indent, emitted, "\"status\"");
+          *out_ += '{';
+          int status_emitted = 0;
+          NewConditions(indent + 2, status_emitted);
+          *out_ += '\n';
+          Indent(indent + 2);
+          *out_ += '}';
+          return true;
+        });
+    if (!ok || (needs_spec && !spec_seen)) return false;
     SkipWs();
     return pos_ == in_.size();
   }
@@ -360,7 +371,8 @@ class Printer {
     return matched == selector.size();
   }
 
-  // status: conditions must be there (an array) for the PodScheduled condition to be patched.
+  // status: the PodScheduled condition patched into conditions, or conditions added last
+  // (as PatchCondition adds them) when the status has none.
   bool Status(int indent) {
     bool conditions_seen = false;
     return Object(
@@ -372,7 +384,44 @@ class Printer {
           Key(indent, emitted, key);
           return Conditions(indent + 2) ? Handled::kDone : Handled::kFail;
         },
-        [&](int&) { return conditions_seen; });
+        [&](int& emitted) {
+          if (!conditions_seen) NewConditions(indent, emitted);
+          return true;
+        });
+  }
+
+  // A "conditions" member (of an object printed at `indent`) holding only the new condition.
+  void NewConditions(int indent, int& emitted) {
+    Key(indent, emitted, "\"conditions\"");
+    *out_ += '[';
+    NewCondition(indent + 2, 0);
+    CloseArray(indent + 2, 1);
+  }
+
+  // The PodScheduled condition as PatchCondition builds it (type, status, then reason and
+  // message if set), appended to an array printed at `indent` that holds n elements so far.
+  void NewCondition(int indent, size_t n) {
+    const model::PodCondition& cond = *patch_->condition;
+    *out_ += n == 0 ? "\n" : ",\n";
+    Indent(indent + 2);
+    *out_ += "{\n";
+    Indent(indent + 4);
+    *out_ += "\"type\": " + Quoted(cond.type) + ",\n";
+    Indent(indent + 4);
+    *out_ += "\"status\": " + Quoted(cond.status);
+    if (!cond.reason.empty()) {
+      *out_ += ",\n";
+      Indent(indent + 4);
+      *out_ += "\"reason\": " + Quoted(cond.reason);
+    }
+    if (!cond.message.empty()) {
+      *out_ += ",\n";
+      Indent(indent + 4);
+      *out_ += "\"message\": " + Quoted(cond.message);
+    }
+    *out_ += '\n';
+    Indent(indent + 2);
+    *out_ += '}';
   }
 
   // Whether the object at pos_ has a top-level "type":"PodScheduled" member; pos_ unchanged.
@@ -410,27 +459,7 @@ class Printer {
     });
     if (!ok) return false;
     if (!patched) {
-      // Appended as PatchCondition builds it: type, status, then reason and message if set.
-      *out_ += n == 0 ? "\n" : ",\n";
-      Indent(indent + 2);
-      *out_ += "{\n";
-      Indent(indent + 4);
-      *out_ += "\"type\": " + Quoted(cond.type) + ",\n";
-      Indent(indent + 4);
-      *out_ += "\"status\": " + Quoted(cond.status);
-      if (!cond.reason.empty()) {
-        *out_ += ",\n";
-        Indent(indent + 4);
-        *out_ += "\"reason\": " + Quoted(cond.reason);
-      }
-      if (!cond.message.empty()) {
-        *out_ += ",\n";
-        Indent(indent + 4);
-        *out_ += "\"message\": " + Quoted(cond.message);
-      }
-      *out_ += '\n';
-      Indent(indent + 2);
-      *out_ += '}';
+      NewCondition(indent, n);
       ++n;
     }
     return CloseArray(indent, n);
