@@ -21,7 +21,7 @@
 #include "binding/pod_info.h"
 #include "binding/pod_info_store.h"
 #include "binding/resource_table.h"
-#include "gpu/gpu_fragmentation.h"
+#include "gpu/fragmentation.h"
 #include "gpu/gpu_node_view.h"
 #include "model/snapshot.h"
 
