@@ -111,7 +111,8 @@ FragBreakdown FragmentationModel::Breakdown(const NodeState& node) const {
         [&] { return p.allowed_models == 0 || (p.allowed_models & model_bit) != 0; },
         [&] { return fitting[p.level] >= p.num_gpu; });
     // short_milli is read only in Q3, where the pod has a share level.
-    out.AddTypicalPod(c, p.frequency, idle, c == FragClass::kQ3Satisfied ? short_milli[p.level] : 0);
+    out.AddTypicalPod(c, p.frequency, idle,
+                      c == FragClass::kQ3Satisfied ? short_milli[p.level] : 0);
   }
   return out;
 }

@@ -1,13 +1,14 @@
 // The FGD paper's GPU fragmentation measure (shared/reference/traces.md §2.2, upstream
-// pkg/utils/frag.go), the one copy of its rule (ClassifyBy, FragBreakdown::AddTypicalPod)
-// evaluated on the gpu module's two node shapes: NodeState (FragmentationModel, for the
-// simulator and GpuShareBerth) and binding's KAI view GpuNodeView (GpuFragmentModel, below). For each typical pod p a node falls in one class: p needs no GPU (XL if
-// the CPU suffices, XR if not), the node's model is not allowed (no access), p's GPUs cannot
-// fit (Q2, or Q1 when the CPU is short too), only the CPU is short (Q4), or both fit (Q3).
-// In Q3 only the idle share of GPUs with less free than p's share is fragment; in every other
-// class, XL and XR included as upstream counts them, all idle GPU share is. The node's
-// fragment F(n) is the frequency-weighted sum. Used by GpuCluster (cached per node) and the
-// FGD scorer (on a copy of one node). Immutable after construction; thread-safe to share.
+// pkg/utils/frag.go), the one copy of its rule (ClassifyBy, FragBreakdown::AddTypicalPod),
+// evaluated on the gpu module's two node shapes: NodeState (FragmentationModel: the
+// simulator, GpuShareBerth) and binding's KAI view GpuNodeView (GpuFragmentModel, below).
+// For each typical pod p a node falls in one class: p needs no GPU (XL if the CPU suffices,
+// XR if not), the node's model is not allowed (no access), p's GPUs cannot fit (Q2, or Q1
+// when the CPU is short too), only the CPU is short (Q4), or both fit (Q3). In Q3 only the
+// idle share of GPUs with less free than p's share is fragment; in every other class, XL and
+// XR included as upstream counts them, all idle GPU share is. The node's fragment F(n) is
+// the frequency-weighted sum. FragmentationModel is used by GpuCluster (cached per node) and
+// the FGD scorer (on a copy of one node). Immutable after construction; thread-safe to share.
 // O(typical pods x GPUs on the node) per evaluation.
 #pragma once
 

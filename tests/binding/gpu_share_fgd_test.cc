@@ -2,8 +2,6 @@
 // paper's fragment F(n) on hand-built node views (every class), the per-node cache that
 // follows node versions, hand-computed FGD scores, and a run where FGD keeps room for a
 // 4-GPU pod that LeastAllocated spreads away.
-#include "binding/gpu_share_view_score.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
@@ -12,6 +10,7 @@
 #include "binding/cluster_state.h"
 #include "binding/gpu_share_cycle.h"
 #include "binding/gpu_share_names.h"
+#include "binding/gpu_share_view_score.h"
 #include "binding/label_sig_table.h"
 #include "binding/plugin_names.h"
 #include "binding/pod_info_store.h"
@@ -102,8 +101,7 @@ TEST(GpuFragmentationTest, EveryClassHandComputed) {
             gpu::FragClass::kQ1LackBoth);
   EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[6]),
             gpu::FragClass::kXlSatisfied);
-  EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[7]),
-            gpu::FragClass::kNoAccess);
+  EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[7]), gpu::FragClass::kNoAccess);
   gpu::FragBreakdown b = model.Breakdown(v);
   EXPECT_NEAR(b[gpu::FragClass::kQ2LackGpu], 0.4 * 1700 + 0.3 * 200 + 0.1 * 2700, 1e-9);
   EXPECT_NEAR(b[gpu::FragClass::kQ3Satisfied], 0.4 * 1000 + 0.3 * 2500, 1e-9);
