@@ -211,18 +211,7 @@ std::vector<TypicalGpuPod> BuildTypicalGpuPods(const std::vector<TypicalGpuPod>&
     return KeyOf(a) > KeyOf(b);
   });
   if (total == 0) return groups;
-  const double expected = static_cast<double>(threshold_pct) * static_cast<double>(total) / 100.0;
-  const auto total_d = static_cast<double>(total);
-  double covered = 0;
-  size_t kept = 0;
-  while (covered < expected && kept < groups.size()) {
-    covered += static_cast<double>(groups[kept].count);
-    ++kept;
-  }
-  groups.resize(kept);
-  for (TypicalGpuPod& g : groups) {
-    g.frequency = (static_cast<double>(g.count) / total_d) / (covered / total_d);
-  }
+  KeepPopularGroups(groups, total, threshold_pct);
   return groups;
 }
 
