@@ -4,14 +4,12 @@
 #include <array>
 #include <cmath>
 
+#include "gpu/policy_scores.h"
+
 namespace berth::gpu {
 
 int64_t FgdWhatIf::Score(double before_milli, double after_milli) {
-  // sigmoid((F_before - F_after) / 1000) x 100, truncated as upstream truncates it: the
-  // truncation decides which nodes tie.
-  const double delta = (before_milli - after_milli) / 1000;
-  const double sigmoid = 1.0 / (1.0 + std::exp(-delta));
-  return static_cast<int64_t>(sigmoid * 100.0);
+  return FgdScore(before_milli, after_milli);
 }
 
 FgdOption FgdWhatIf::Evaluate(const PodSpec& pod, const NodeState& node, double before_milli,

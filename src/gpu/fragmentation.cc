@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <tuple>
 
 namespace berth::gpu {
 
@@ -26,12 +28,10 @@ std::string_view FragClassName(FragClass fragment_class) {
 }
 
 FragClass ClassifyNode(const NodeState& node, const TypicalPod& pod) {
-  const bool cpu_ok = node.cpu_free_milli >= pod.cpu_milli;
-  if (pod.gpu_milli == 0) return cpu_ok ? FragClass::kXlSatisfied : FragClass::kXrLackCpu;
-  if (!pod.allowed_models.Allows(node.model)) return FragClass::kNoAccess;
-  const bool gpu_ok = node.GpusWithFree(pod.gpu_milli) >= pod.num_gpu;
-  if (gpu_ok) return cpu_ok ? FragClass::kQ3Satisfied : FragClass::kQ4LackCpu;
-  return cpu_ok ? FragClass::kQ2LackGpu : FragClass::kQ1LackBoth;
+  return ClassifyBy(
+      node.cpu_free_milli >= pod.cpu_milli, pod.gpu_milli != 0,
+      [&] { return pod.allowed_models.Allows(node.model); },
+      [&] { return node.GpusWithFree(pod.gpu_milli) >= pod.num_gpu; });
 }
 
 double FragBreakdown::FragmentMilli() const {
@@ -74,7 +74,6 @@ FragBreakdown FragmentationModel::Breakdown(const NodeState& node) const {
   // exactly 0 must stay 0.
   FragBreakdown out;
   const int64_t idle = node.GpuFreeMilli();
-  const auto idle_d = static_cast<double>(idle);
   const bool has_model = node.model != kNoGpuModel;
   const auto model_bit = has_model ? uint64_t{1} << static_cast<uint8_t>(node.model) : 0;
   // Per distinct share: how many GPUs have room for it, and the idle share on those that do
@@ -107,27 +106,130 @@ FragBreakdown FragmentationModel::Breakdown(const NodeState& node) const {
     short_milli[l] = short_sum;
   }
   for (const Entry& p : entries_) {
-    const bool cpu_ok = node.cpu_free_milli >= p.cpu_milli;
-    if (p.gpu_milli == 0) {
-      out[cpu_ok ? FragClass::kXlSatisfied : FragClass::kXrLackCpu] += p.frequency * idle_d;
-      continue;
-    }
-    if (p.allowed_models != 0 && (p.allowed_models & model_bit) == 0) {
-      out[FragClass::kNoAccess] += p.frequency * idle_d;
-      continue;
-    }
-    if (fitting[p.level] >= p.num_gpu) {
-      if (cpu_ok) {
-        // Only the idle share on GPUs with less free than p's share is fragment.
-        const int64_t short_of_p = short_milli[p.level];
-        out[FragClass::kQ2LackGpu] += p.frequency * static_cast<double>(short_of_p);
-        out[FragClass::kQ3Satisfied] += p.frequency * static_cast<double>(idle - short_of_p);
-      } else {
-        out[FragClass::kQ4LackCpu] += p.frequency * idle_d;
-      }
+    const FragClass c = ClassifyBy(
+        node.cpu_free_milli >= p.cpu_milli, p.gpu_milli != 0,
+        [&] { return p.allowed_models == 0 || (p.allowed_models & model_bit) != 0; },
+        [&] { return fitting[p.level] >= p.num_gpu; });
+    // short_milli is read only in Q3, where the pod has a share level.
+    out.AddTypicalPod(c, p.frequency, idle,
+                      c == FragClass::kQ3Satisfied ? short_milli[p.level] : 0);
+  }
+  return out;
+}
+
+// --- The KAI view ---------------------------------------------------------------------
+
+namespace {
+
+// cpu, whole GPUs, fraction (present, milli, MiB, devices), products.
+using GroupKey =
+    std::tuple<int64_t, int64_t, bool, int64_t, int64_t, int32_t, std::vector<int32_t>>;
+
+GroupKey KeyOf(const TypicalGpuPod& p) {
+  const auto& f = p.request.fraction;
+  return GroupKey{p.request.cpu_milli,
+                  p.request.whole,
+                  f.has_value(),
+                  f.has_value() ? f->milli : 0,
+                  f.has_value() ? f->memory_mib : 0,
+                  f.has_value() ? f->num_devices : 0,
+                  p.products};
+}
+
+// How many GPUs of `view` could take one portion of typical pod `p`, and the idle share
+// on the GPUs that could not.
+struct GpuFit {
+  int64_t fitting = 0;
+  int64_t needed = 0;
+  int64_t short_milli = 0;
+};
+
+GpuFit FitOf(const GpuNodeView& view, const TypicalGpuPod& p) {
+  GpuFit out;
+  if (!p.request.fraction.has_value()) {
+    // A whole GPU needs a free one; the shared GPUs' leftovers are out of its reach.
+    out.needed = p.request.whole;
+    out.fitting = view.free_whole;
+    for (const SharedGpuFree& g : view.shared) out.short_milli += g.milli_free;
+    return out;
+  }
+  const FractionRequest& f = *p.request.fraction;
+  out.needed = f.num_devices;
+  std::optional<GpuPortion> portion = f.On(view.gpu_memory_mib);
+  if (!view.shareable || !portion.has_value() || portion->milli > kMilliGpu) {
+    out.fitting = 0;
+    out.short_milli = view.IdleMilli();
+    return out;
+  }
+  out.fitting = view.free_whole;
+  for (const SharedGpuFree& g : view.shared) {
+    if (view.Fits(g, *portion)) {
+      ++out.fitting;
     } else {
-      out[cpu_ok ? FragClass::kQ2LackGpu : FragClass::kQ1LackBoth] += p.frequency * idle_d;
+      out.short_milli += g.milli_free;
     }
+  }
+  return out;
+}
+
+bool Allows(const TypicalGpuPod& p, int32_t product) {
+  if (p.products.empty()) return true;
+  return std::binary_search(p.products.begin(), p.products.end(), product);
+}
+
+// The class, and in `fit` what the GPU check found (left empty for CPU-only pods and
+// nodes p has no access to).
+FragClass ClassifyWithFit(const GpuNodeView& view, const TypicalGpuPod& p, GpuFit* fit) {
+  return ClassifyBy(
+      view.cpu_free_milli >= p.request.cpu_milli, p.request.any(),
+      [&] { return Allows(p, view.product); },
+      [&] {
+        *fit = FitOf(view, p);
+        return fit->fitting >= fit->needed;
+      });
+}
+
+}  // namespace
+
+std::vector<TypicalGpuPod> BuildTypicalGpuPods(const std::vector<TypicalGpuPod>& pods,
+                                               int threshold_pct) {
+  std::map<GroupKey, size_t> index;
+  std::vector<TypicalGpuPod> groups;
+  int64_t total = 0;
+  for (const TypicalGpuPod& p : pods) {
+    auto [it, inserted] = index.emplace(KeyOf(p), groups.size());
+    if (inserted) {
+      groups.push_back(p);
+      groups.back().count = 0;
+    }
+    groups[it->second].count += p.count;
+    total += p.count;
+  }
+  // Upstream sorts by (count, key) descending; keys are distinct, so the order is total.
+  std::sort(groups.begin(), groups.end(), [](const TypicalGpuPod& a, const TypicalGpuPod& b) {
+    if (a.count != b.count) return a.count > b.count;
+    return KeyOf(a) > KeyOf(b);
+  });
+  if (total == 0) return groups;
+  KeepPopularGroups(groups, total, threshold_pct);
+  return groups;
+}
+
+GpuFragmentModel::GpuFragmentModel(std::vector<TypicalGpuPod> typical_pods)
+    : typical_(std::move(typical_pods)) {}
+
+FragClass GpuFragmentModel::Classify(const GpuNodeView& view, const TypicalGpuPod& p) {
+  GpuFit fit;
+  return ClassifyWithFit(view, p, &fit);
+}
+
+FragBreakdown GpuFragmentModel::Breakdown(const GpuNodeView& view) const {
+  FragBreakdown out;
+  const int64_t idle = view.IdleMilli();
+  for (const TypicalGpuPod& p : typical_) {
+    GpuFit fit;
+    const FragClass c = ClassifyWithFit(view, p, &fit);
+    out.AddTypicalPod(c, p.frequency, idle, fit.short_milli);
   }
   return out;
 }

@@ -4,7 +4,7 @@
 // reservations), and one entry per GPU reserved for fractions with its free milli-GPU and
 // memory (the node's gpu::FractionLedger). Whole free GPUs are interchangeable, so a
 // view stores their count, not one entry each. Used by the GPU-sharing score plugins and
-// the fragmentation measure (gpu_fragmentation.h). Plain values; every function here is
+// the fragmentation measure (fragmentation.h, GpuFragmentModel). Plain values; every function here is
 // O(GPUs reserved for fractions on the node).
 #pragma once
 

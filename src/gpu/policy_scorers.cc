@@ -8,13 +8,12 @@
 #include "gpu/fgd_whatif.h"
 #include "gpu/gpu_choice.h"
 #include "gpu/policy.h"
+#include "gpu/policy_scores.h"
 
 namespace berth::gpu {
 namespace {
 
-// kube-scheduler's score range and the "largest node" the FGD plugins normalise by.
-constexpr int64_t kMaxNodeScore = 100;
-constexpr int64_t kMinNodeScore = 0;
+// The "largest node" the FGD plugins normalise by (OpenB's: 128 cores, 8 GPUs).
 constexpr double kMaxSpecCpuMilli = 128000;
 constexpr int64_t kMaxSpecGpuMilli = 8000;
 
@@ -44,10 +43,7 @@ class DotProdScorer final : public NodeScorer {
     const double pod_cpu = static_cast<double>(pod.cpu_milli) / kMaxSpecCpuMilli;
     const double pod_gpu =
         static_cast<double>(pod.TotalGpuMilli()) / static_cast<double>(kMaxSpecGpuMilli);
-    double dot = 0;
-    dot += node_cpu * pod_cpu;
-    dot += node_gpu * pod_gpu;
-    const double score = 1 - dot / 2;
+    const double score = DotProdUnitScore(node_cpu, node_gpu, pod_cpu, pod_gpu);
     return static_cast<int64_t>(static_cast<double>(kMaxNodeScore) * score);
   }
   GpuSet ChooseGpus(const PodSpec& pod, const NodeState& node, double,
@@ -65,12 +61,8 @@ class ClusteringScorer final : public NodeScorer {
   int64_t Score(const PodSpec& pod, const NodeState& node, double) const override {
     const int tag = AffinityTag(pod);
     if (tag == kNoAffinityTag) return kMinNodeScore;
-    const int64_t used =
-        kMaxNodeScore / 4 * (kMaxSpecGpuMilli - node.GpuFreeMilli()) / kMaxSpecGpuMilli;
-    if (node.pods_by_tag[tag] > 0) {
-      return used + (node.tags_present == 1 ? kMaxNodeScore * 3 / 4 : kMaxNodeScore * 2 / 4);
-    }
-    return used + (node.tags_present == 0 ? kMaxNodeScore / 4 : 0);
+    return ClusteringScore(kMaxSpecGpuMilli - node.GpuFreeMilli(), kMaxSpecGpuMilli,
+                           node.pods_by_tag[tag] > 0, node.tags_present);
   }
   GpuSet ChooseGpus(const PodSpec& pod, const NodeState& node, double,
                     RandomSource&) const override {
@@ -84,10 +76,7 @@ class PackingScorer final : public NodeScorer {
   int64_t Score(const PodSpec& pod, const NodeState& node, double) const override {
     if (pod.gpu_milli <= 0) return kMinNodeScore;
     const int32_t fully_free = node.FullyFreeGpus();
-    // Case 3, an idle node: 33 - free GPUs, floored (oddly, but as upstream) at the count.
-    if (fully_free == node.num_gpu) {
-      return std::max<int64_t>(kMaxNodeScore / 3 - fully_free, fully_free);
-    }
+    if (fully_free == node.num_gpu) return PackingIdleNodeScore(fully_free);
     // The GPUs the pod would take, least free first (a stable sort by free share).
     std::array<int, kMaxGpusPerNode> order{};
     for (int i = 0; i < node.num_gpu; ++i) order[i] = i;
@@ -104,12 +93,7 @@ class PackingScorer final : public NodeScorer {
       if (free == kMilliPerGpu) ++fully_free_used;
       free_pct_on_used += int64_t{free} * 100 / kMilliPerGpu;
     }
-    // Case 2, breaking fully free GPUs on a used node: 50 - how many, floored at 33.
-    if (fully_free_used > 0) {
-      return std::max<int64_t>(kMaxNodeScore / 2 - fully_free_used, kMaxNodeScore / 3);
-    }
-    // Case 1, partly used GPUs only: the less left on them, the higher; floored at 50.
-    return std::max<int64_t>(kMaxNodeScore - free_pct_on_used / 10, kMaxNodeScore / 2);
+    return PackingUsedNodeScore(fully_free_used, free_pct_on_used);
   }
   GpuSet ChooseGpus(const PodSpec& pod, const NodeState& node, double,
                     RandomSource&) const override {
@@ -123,16 +107,12 @@ class BestFitScorer final : public NodeScorer {
   // 1 - sum over (CPU, GPU) of 0.5 x (free - requested) / (128 cores, 8 GPUs), x 100,
   // truncated. Upstream then min-max normalises the scores, which keeps the same top nodes.
   int64_t Score(const PodSpec& pod, const NodeState& node, double) const override {
-    const std::array<double, 2> free = {static_cast<double>(node.cpu_free_milli),
-                                        static_cast<double>(node.GpuFreeMilli())};
-    const std::array<double, 2> request = {static_cast<double>(pod.cpu_milli),
-                                           static_cast<double>(pod.TotalGpuMilli())};
+    const std::array<int64_t, 2> slack = {node.cpu_free_milli - pod.cpu_milli,
+                                          node.GpuFreeMilli() - pod.TotalGpuMilli()};
     const std::array<double, 2> max_spec = {kMaxSpecCpuMilli,
                                             static_cast<double>(kMaxSpecGpuMilli)};
-    double score = 0;
-    for (int i = 0; i < 2; ++i) score += (free[i] - request[i]) / max_spec[i] * 0.5;
-    score = (1.0 - score) * static_cast<double>(kMaxNodeScore);
-    return static_cast<int64_t>(score);
+    const double score = BestFitUnitScore(slack, max_spec);
+    return static_cast<int64_t>(score * static_cast<double>(kMaxNodeScore));
   }
   GpuSet ChooseGpus(const PodSpec& pod, const NodeState& node, double,
                     RandomSource&) const override {

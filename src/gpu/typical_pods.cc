@@ -39,21 +39,7 @@ std::vector<TypicalPod> BuildTypicalPods(std::span<const PodSpec> pods,
   });
   if (total == 0) return list;
 
-  // Keep groups while the covered count is below the threshold (the group that crosses it
-  // is kept), then renormalise with the same double arithmetic as upstream.
-  const double expected =
-      static_cast<double>(options.popularity_threshold_pct) * static_cast<double>(total) / 100.0;
-  const auto total_d = static_cast<double>(total);
-  double covered = 0;
-  size_t kept = 0;
-  while (covered < expected && kept < list.size()) {
-    covered += static_cast<double>(list[kept].count);
-    ++kept;
-  }
-  list.resize(kept);
-  for (TypicalPod& typical : list) {
-    typical.frequency = (static_cast<double>(typical.count) / total_d) / (covered / total_d);
-  }
+  KeepPopularGroups(list, total, options.popularity_threshold_pct);
   return list;
 }
 

@@ -31,6 +31,27 @@ struct TypicalPodOptions {
 };
 
 // The typical pods of `pods` (the original trace, before inflation), most frequent first.
+// The popularity cut both typical-pod lists use (this one and fragmentation.h's
+// BuildTypicalGpuPods): keeps `groups`, sorted most frequent first, while the covered count
+// is below threshold_pct of `total` (the group that crosses it is kept), and sets each kept
+// group's frequency renormalised over the kept ones with upstream's double arithmetic.
+// Group has `count` and `frequency`. Precondition: total > 0. O(groups).
+template <class Group>
+void KeepPopularGroups(std::vector<Group>& groups, int64_t total, int threshold_pct) {
+  const double expected = static_cast<double>(threshold_pct) * static_cast<double>(total) / 100.0;
+  const auto total_d = static_cast<double>(total);
+  double covered = 0;
+  size_t kept = 0;
+  while (covered < expected && kept < groups.size()) {
+    covered += static_cast<double>(groups[kept].count);
+    ++kept;
+  }
+  groups.resize(kept);
+  for (Group& g : groups) {
+    g.frequency = (static_cast<double>(g.count) / total_d) / (covered / total_d);
+  }
+}
+
 std::vector<TypicalPod> BuildTypicalPods(std::span<const PodSpec> pods,
                                          const TypicalPodOptions& options = {});
 

@@ -170,7 +170,7 @@ profiles:
 }
 
 TEST(GpuShareConfigTest, EveryPolicyIsUsableFromAProfile) {
-  for (std::string_view name : kGpuSharePlugins) {
+  for (const auto& [name, policy] : kGpuSharePlugins) {
     model::Snapshot snap = ReadAll(R"(
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration

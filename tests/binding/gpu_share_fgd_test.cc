@@ -2,8 +2,6 @@
 // paper's fragment F(n) on hand-built node views (every class), the per-node cache that
 // follows node versions, hand-computed FGD scores, and a run where FGD keeps room for a
 // 4-GPU pod that LeastAllocated spreads away.
-#include "binding/plugins/gpu_share_fgd.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
@@ -16,9 +14,11 @@
 #include "binding/framework/pod_info_store.h"
 #include "binding/framework/resource_table.h"
 #include "binding/plugins/gpu_share_cycle.h"
+#include "binding/plugins/gpu_share_view_score.h"
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
-#include "gpu/gpu_fragmentation.h"
+#include "gpu/fragmentation.h"
+#include "gpu/policy_scores.h"
 #include "support/model_builders.h"
 
 namespace berth::binding {
@@ -90,27 +90,26 @@ TEST(GpuFragmentationTest, EveryClassHandComputed) {
       restricted,                         // no access
   });
   EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[0]),
-            gpu::GpuFragClass::kQ3Satisfied);
+            gpu::FragClass::kQ3Satisfied);
   EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[2]),
-            gpu::GpuFragClass::kQ2LackGpu);
+            gpu::FragClass::kQ2LackGpu);
   EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[3]),
-            gpu::GpuFragClass::kXrLackCpu);
+            gpu::FragClass::kXrLackCpu);
   EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[4]),
-            gpu::GpuFragClass::kQ4LackCpu);
+            gpu::FragClass::kQ4LackCpu);
   EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[5]),
-            gpu::GpuFragClass::kQ1LackBoth);
+            gpu::FragClass::kQ1LackBoth);
   EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[6]),
-            gpu::GpuFragClass::kXlSatisfied);
-  EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[7]),
-            gpu::GpuFragClass::kNoAccess);
-  gpu::GpuFragBreakdown b = model.Breakdown(v);
-  EXPECT_NEAR(b[gpu::GpuFragClass::kQ2LackGpu], 0.4 * 1700 + 0.3 * 200 + 0.1 * 2700, 1e-9);
-  EXPECT_NEAR(b[gpu::GpuFragClass::kQ3Satisfied], 0.4 * 1000 + 0.3 * 2500, 1e-9);
-  EXPECT_NEAR(b[gpu::GpuFragClass::kXrLackCpu], 0.05 * 2700, 1e-9);
-  EXPECT_NEAR(b[gpu::GpuFragClass::kQ4LackCpu], 0.05 * 2700, 1e-9);
-  EXPECT_NEAR(b[gpu::GpuFragClass::kQ1LackBoth], 0.025 * 2700, 1e-9);
-  EXPECT_NEAR(b[gpu::GpuFragClass::kXlSatisfied], 0.025 * 2700, 1e-9);
-  EXPECT_NEAR(b[gpu::GpuFragClass::kNoAccess], 0.05 * 2700, 1e-9);
+            gpu::FragClass::kXlSatisfied);
+  EXPECT_EQ(gpu::GpuFragmentModel::Classify(v, model.typical_pods()[7]), gpu::FragClass::kNoAccess);
+  gpu::FragBreakdown b = model.Breakdown(v);
+  EXPECT_NEAR(b[gpu::FragClass::kQ2LackGpu], 0.4 * 1700 + 0.3 * 200 + 0.1 * 2700, 1e-9);
+  EXPECT_NEAR(b[gpu::FragClass::kQ3Satisfied], 0.4 * 1000 + 0.3 * 2500, 1e-9);
+  EXPECT_NEAR(b[gpu::FragClass::kXrLackCpu], 0.05 * 2700, 1e-9);
+  EXPECT_NEAR(b[gpu::FragClass::kQ4LackCpu], 0.05 * 2700, 1e-9);
+  EXPECT_NEAR(b[gpu::FragClass::kQ1LackBoth], 0.025 * 2700, 1e-9);
+  EXPECT_NEAR(b[gpu::FragClass::kXlSatisfied], 0.025 * 2700, 1e-9);
+  EXPECT_NEAR(b[gpu::FragClass::kNoAccess], 0.05 * 2700, 1e-9);
   // Everything but Q3: 680 + 60 + 270 + 135 + 135 + 67.5 + 67.5 + 135.
   EXPECT_NEAR(model.FragmentMilli(v), 1550, 1e-9);
 }
@@ -133,11 +132,11 @@ TEST(GpuFragmentationTest, FractionsNeedAShareableNodeAndMemory) {
 }
 
 TEST(GpuFragmentationTest, FgdScoreOfDelta) {
-  EXPECT_EQ(FgdScoreOfDelta(0), 50);
-  EXPECT_EQ(FgdScoreOfDelta(-1000), 26);       // sigmoid(-1) = 0.2689
-  EXPECT_EQ(FgdScoreOfDelta(1000.0 / 3), 58);  // sigmoid(1/3) = 0.5826
-  EXPECT_EQ(FgdScoreOfDelta(1e9), 100);
-  EXPECT_EQ(FgdScoreOfDelta(-1e9), 0);
+  EXPECT_EQ(gpu::FgdScore(0, 0), 50);
+  EXPECT_EQ(gpu::FgdScore(-1000, 0), 26);       // sigmoid(-1) = 0.2689
+  EXPECT_EQ(gpu::FgdScore(1000.0 / 3, 0), 58);  // sigmoid(1/3) = 0.5826
+  EXPECT_EQ(gpu::FgdScore(1e9, 0), 100);
+  EXPECT_EQ(gpu::FgdScore(-1e9, 0), 0);
 }
 
 TEST(AllowedGpuProductsTest, NodeSelectorOrEveryRequiredTerm) {

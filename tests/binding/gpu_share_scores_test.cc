@@ -10,8 +10,7 @@
 
 #include "binding/framework/gpu_share_names.h"
 #include "binding/framework/plugin_names.h"
-#include "binding/plugins/gpu_share_best_fit.h"
-#include "binding/plugins/gpu_share_random.h"
+#include "binding/plugins/gpu_share_view_score.h"
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
 #include "gpu/gpu_node_view.h"
@@ -190,11 +189,11 @@ TEST(GpuShareRandomTest, PicksSpreadOverTheNodes) {
 TEST(GpuShareScoresTest, CpuOnlyPodsAreNotScoredAndKeepTheIndex) {
   Cluster c = MakeCluster(CpuOnly());
   model::SchedulerConfig config;
-  for (std::string_view name : kGpuSharePlugins)
+  for (const auto& [name, policy] : kGpuSharePlugins)
     config.profiles[0].score_weights[std::string(name)] = 1;
   Scheduler scheduler(c.snapshot, config);
   PodExplanation e = scheduler.Explain(c.pod);
-  for (std::string_view name : kGpuSharePlugins) {
+  for (const auto& [name, policy] : kGpuSharePlugins) {
     EXPECT_EQ(RawScore(e, c.snapshot, "a", name), -1) << name;
   }
   model::PodDecision d = scheduler.ScheduleOne(c.pod);

@@ -23,18 +23,25 @@ inline constexpr std::string_view kGpuShareFgd = "berth.dev/GpuShareFGD";
 // (GpuShareScore); unlike the six above it scores CPU-only pods too, as the simulator does.
 inline constexpr std::string_view kGpuShareBerth = "berth.dev/GpuShareBerth";
 
-// In the paper's order (Random, DotProd, GpuClustering, GpuPacking, BestFit, FGD).
-inline constexpr std::array<std::string_view, 6> kGpuSharePlugins = {
-    kGpuShareRandom,  kGpuShareDotProd, kGpuShareClustering,
-    kGpuSharePacking, kGpuShareBestFit, kGpuShareFgd,
-};
-
-// The plugins that run a gpu::NodeScorer on the gpu module's node model (GpuShareScore),
-// by name. The six above keep their own implementations on binding's GpuNodeView.
-struct GpuShareNodeModelPlugin {
+// A plugin name and the gpu::Policy it runs.
+struct GpuSharePluginName {
   std::string_view name;
   gpu::Policy policy;
 };
+
+// The paper's six, in its order (Random, DotProd, GpuClustering, GpuPacking, BestFit, FGD),
+// scored on binding's KAI view by GpuShareViewScore (gpu_share_view_score.h says why a view).
+inline constexpr std::array<GpuSharePluginName, 6> kGpuSharePlugins = {{
+    {kGpuShareRandom, gpu::Policy::kRandom},
+    {kGpuShareDotProd, gpu::Policy::kDotProd},
+    {kGpuShareClustering, gpu::Policy::kClustering},
+    {kGpuSharePacking, gpu::Policy::kPacking},
+    {kGpuShareBestFit, gpu::Policy::kBestFit},
+    {kGpuShareFgd, gpu::Policy::kFgd},
+}};
+
+// The plugins that run a gpu::NodeScorer on the gpu module's node model (GpuShareScore).
+using GpuShareNodeModelPlugin = GpuSharePluginName;
 inline constexpr std::array<GpuShareNodeModelPlugin, 1> kGpuShareNodeModelPlugins = {{
     {kGpuShareBerth, gpu::Policy::kBerth},
 }};

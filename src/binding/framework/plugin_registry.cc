@@ -4,13 +4,8 @@
 #include "binding/framework/plugin_names.h"
 #include "binding/plugins/balanced_allocation.h"
 #include "binding/plugins/dynamic_resources.h"
-#include "binding/plugins/gpu_share_best_fit.h"
-#include "binding/plugins/gpu_share_clustering.h"
-#include "binding/plugins/gpu_share_dot_prod.h"
-#include "binding/plugins/gpu_share_fgd.h"
-#include "binding/plugins/gpu_share_packing.h"
-#include "binding/plugins/gpu_share_random.h"
 #include "binding/plugins/gpu_share_score.h"
+#include "binding/plugins/gpu_share_view_score.h"
 #include "binding/plugins/gpu_sharing.h"
 #include "binding/plugins/inter_pod_affinity.h"
 #include "binding/plugins/node_affinity.h"
@@ -54,12 +49,9 @@ std::vector<WeightedScorePlugin> MakeScorePlugins(const ResolvedProfile& profile
   // berth's GPU-sharing policies, in the FGD paper's order; only a profile that names one
   // gives it a weight.
   if (profile.gpu_share_scoring()) {
-    all.push_back(std::make_unique<GpuShareRandomScore>());
-    all.push_back(std::make_unique<GpuShareDotProdScore>());
-    all.push_back(std::make_unique<GpuShareClusteringScore>());
-    all.push_back(std::make_unique<GpuSharePackingScore>());
-    all.push_back(std::make_unique<GpuShareBestFitScore>());
-    all.push_back(std::make_unique<GpuShareFgdScore>());
+    for (const GpuSharePluginName& plugin : kGpuSharePlugins) {
+      all.push_back(std::make_unique<GpuShareViewScore>(plugin.name, plugin.policy));
+    }
     for (const GpuShareNodeModelPlugin& plugin : kGpuShareNodeModelPlugins) {
       all.push_back(std::make_unique<GpuShareScore>(plugin.name, plugin.policy));
     }

@@ -36,8 +36,8 @@ ResolvedProfile::ResolvedProfile(const model::SchedulerProfile& profile, int32_t
       shape_.push_back(ShapePoint{p.utilization, static_cast<int64_t>(p.score) * 10});
     }
   }
-  for (std::string_view name : kGpuSharePlugins) {
-    if (Weight(name) > 0) gpu_share_scoring_ = true;
+  for (const GpuSharePluginName& plugin : kGpuSharePlugins) {
+    if (Weight(plugin.name) > 0) gpu_share_scoring_ = true;
   }
   for (const GpuShareNodeModelPlugin& plugin : kGpuShareNodeModelPlugins) {
     if (Weight(plugin.name) > 0) gpu_share_scoring_ = true;

@@ -21,7 +21,7 @@
 #include "binding/framework/pod_info_store.h"
 #include "binding/framework/resource_table.h"
 #include "binding/plugins/gpu_share_node_model.h"
-#include "gpu/gpu_fragmentation.h"
+#include "gpu/fragmentation.h"
 #include "gpu/gpu_node_view.h"
 #include "model/snapshot.h"
 
