@@ -14,13 +14,17 @@ const char* PreemptionText(const std::string& reason) {
   if (reason == "InCohortReclaimWhileBorrowing") {
     return "reclamation within the cohort while borrowing";
   }
-  if (reason == "InCohortFairSharing") return "fairly sharing within the cohort";
+  if (reason == "InCohortFairSharing") return "Fair Sharing within the cohort";
   return "reclamation within the cohort";
+}
+
+std::string Or(const std::string& value, const char* fallback) {
+  return value.empty() ? fallback : value;
 }
 
 std::string JobUid(const model::Workload& wl) {
   auto it = wl.meta.labels.find("kueue.x-k8s.io/job-uid");
-  return it == wl.meta.labels.end() ? "UNKNOWN" : it->second;
+  return it == wl.meta.labels.end() ? "UNKNOWN" : Or(it->second, "UNKNOWN");
 }
 
 }  // namespace
@@ -233,6 +237,42 @@ bool AdmissionScheduler::QuotaFits(int32_t cq, const FrUsage& usage) const {
   return true;
 }
 
+std::string AdmissionScheduler::CqPath(int32_t cq) const {
+  // preemption.go buildCQPath: "/root/.../cohort/cq".
+  const QueueSetup& setup = state_.setup();
+  const int32_t num_cqs = static_cast<int32_t>(setup.cqs.size());
+  std::vector<const std::string*> parts{&setup.cqs[static_cast<size_t>(cq)].name};
+  for (int32_t v = setup.tree.parent(cq); v != QuotaTree::kNoParent; v = setup.tree.parent(v)) {
+    parts.push_back(&setup.cohort_names[static_cast<size_t>(v - num_cqs)]);
+  }
+  std::string path;
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) path += "/" + **it;
+  return path;
+}
+
+FrUsage AdmissionScheduler::QuotaToReserve(int32_t cq, const Assignment& a) const {
+  // scheduler.go quotaResourcesToReserve: a preemptor without victims holds only what its
+  // own queue could still give it (its nominal headroom, or up to its borrowing limit when
+  // the assignment borrows), not its whole request: the rest stays open to the cohort.
+  const QuotaTree& tree = state_.tree();
+  FrUsage reserve;
+  reserve.reserve(a.usage.size());
+  for (const auto& [fr, v] : a.usage) {
+    const int64_t used = tree.Usage(cq, fr);
+    int64_t amount = 0;
+    if (a.borrow_level > 0) {
+      const std::optional<int64_t> limit = tree.BorrowingLimit(cq, fr);
+      // Clamped at 0 (upstream is not): after a quota shrink the headroom can be negative,
+      // and a negative hold would give quota away.
+      amount = limit ? std::max<int64_t>(0, std::min(v, tree.Nominal(cq, fr) + *limit - used)) : v;
+    } else {
+      amount = std::max<int64_t>(0, std::min(v, tree.Nominal(cq, fr) - used));
+    }
+    reserve.emplace_back(fr, amount);
+  }
+  return reserve;
+}
+
 model::Admission AdmissionScheduler::BuildAdmission(const Entry& e) const {
   return ToAdmission(state_.cq(state_.info(e.wl).cq).name, e.assignment);
 }
@@ -284,19 +324,22 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
     Requeue(e.wl, true);
     return !strict;
   }
-  if (a.mode == Assignment::Mode::kPreempt) {
-    if (e.preemption.targets.empty()) {
-      d.reason = "WaitingForQuota";
-      d.message = a.message;
-      // Hold the quota it would need for the rest of the cycle so lower-ordered workloads
-      // cannot take what it could get by preemption (unless reclaim=Any frees it anyway).
-      if (state_.cq_spec(q).preemption.reclaim_within_cohort != model::PreemptionPolicy::kAny) {
-        state_.AddUsage(q, a.usage);
-        cycle_reservations_.emplace_back(q, a.usage);
-      }
-      Requeue(e.wl, true);
-      return !strict;
+  // Preempt mode without victims (scheduler.go reserveCapacityForUnreclaimablePreempt): hold
+  // the quota it could get by preemption for the rest of the cycle, so lower-ordered
+  // workloads cannot take it (unless reclaim=Any frees it anyway).
+  auto wait_without_victims = [&]() {
+    d.reason = "WaitingForQuota";
+    d.message = a.message;
+    if (state_.cq_spec(q).preemption.reclaim_within_cohort != model::PreemptionPolicy::kAny) {
+      FrUsage reserve = QuotaToReserve(q, a);
+      state_.AddUsage(q, reserve);
+      cycle_reservations_.emplace_back(q, std::move(reserve));
     }
+    Requeue(e.wl, true);
+    return !strict;
+  };
+  if (a.mode == Assignment::Mode::kPreempt) {
+    if (e.preemption.targets.empty()) return wait_without_victims();
     const bool overlaps = std::any_of(
         e.preemption.targets.begin(), e.preemption.targets.end(),
         [&](const PreemptionTarget& t) { return !state_.held(t.workload).has_value(); });
@@ -309,14 +352,19 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
         state_.AddUsage(q, a.usage);
         cycle_reservations_.emplace_back(q, a.usage);
         d.reason = "WaitingForPreemptedWorkloads";
-        d.message = "Waiting for the preemption of workloads targeted by another workload";
+        d.message =
+            "Workload has overlapping preemption targets with another workload, but will fit "
+            "after these preemptions complete";
         queues_[static_cast<size_t>(q)].PushSticky(e.wl);
         queued_[static_cast<size_t>(e.wl)] = true;
         return true;
       }
       e.preemption = preemptor_.GetTargets(info, q, a.usage, a.contested, options_.explain);
       d.candidates = e.preemption.candidates;
-      if (e.preemption.targets.empty()) {
+      if (e.preemption.targets.empty()) return wait_without_victims();
+      // The new search can still name a workload another entry already evicts.
+      if (std::any_of(e.preemption.targets.begin(), e.preemption.targets.end(),
+                      [&](const PreemptionTarget& t) { return !state_.held(t.workload); })) {
         d.reason = "WaitingForQuota";
         d.message = "Workload has overlapping preemption targets with another workload";
         Requeue(e.wl, false);
@@ -339,7 +387,9 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
       return false;
     }
     const model::Workload& preemptor = state_.workload(e.wl);
+    const std::string preemptor_path = CqPath(q);
     for (const auto& t : e.preemption.targets) {
+      const std::string preemptee_path = CqPath(state_.held(t.workload)->cq);
       state_.Release(t.workload);
       cycle_victims_.push_back(t.workload);
       WorkloadDecision& v = decisions_[static_cast<size_t>(t.workload)];
@@ -350,15 +400,17 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
       v.preemption_reason = t.reason;
       v.eviction_reason = "Preempted";
       v.reason = "Preempted";
-      v.message = "Preempted to accommodate a workload (UID: " + preemptor.meta.uid +
-                  ", JobUID: " + JobUid(preemptor) + ") due to " + PreemptionText(t.reason);
+      v.message = "Preempted to accommodate a workload (UID: " + Or(preemptor.meta.uid, "UNKNOWN") +
+                  ", JobUID: " + JobUid(preemptor) + ") due to " + PreemptionText(t.reason) +
+                  "; preemptor path: " + preemptor_path + "; preemptee path: " + preemptee_path;
       d.victims.push_back(t.workload);
     }
     state_.AddUsage(q, a.usage);
     cycle_reservations_.emplace_back(q, a.usage);
     d.reason = "WaitingForPreemptedWorkloads";
-    d.message =
-        "Pending the preemption of " + std::to_string(e.preemption.targets.size()) + " workload(s)";
+    // Kueue appends the preemption to the assignment's message (markPreemptionOutcome).
+    d.message = a.message + ". Pending the preemption of " +
+                std::to_string(e.preemption.targets.size()) + " workload(s)";
     queues_[static_cast<size_t>(q)].PushSticky(e.wl);
     queued_[static_cast<size_t>(e.wl)] = true;
     return true;

@@ -97,6 +97,10 @@ class AdmissionScheduler {
   bool Process(Entry& e, int32_t cycle);
   void Requeue(int32_t wl, bool park);
   bool QuotaFits(int32_t cq, const FrUsage& usage) const;
+  // "/root/.../cohort/cq", as Kueue names queues in preemption messages.
+  std::string CqPath(int32_t cq) const;
+  // What a preemptor that found no victims holds for the rest of the cycle.
+  FrUsage QuotaToReserve(int32_t cq, const Assignment& a) const;
   model::Admission BuildAdmission(const Entry& e) const;
   // States of the ClusterQueue's admission checks that apply to the assigned flavors.
   std::vector<model::CheckState> CheckStates(int32_t wl, int32_t cq,

@@ -13,8 +13,12 @@ struct FlavorResult {
   int32_t borrow = 0;
 };
 
-// Kueue's isPreferred: which of two viable flavor results wins.
+// Kueue's isPreferred: which of two flavor results wins. NoFit never wins; a flavor whose
+// preemption found no candidates beats NoFit (its quota is held for the cycle) but loses to
+// every viable one.
 bool Better(const FlavorResult& a, const FlavorResult& b, model::FungibilityPreference pref) {
+  if (a.mode == FitMode::kNoFit) return false;
+  if (b.mode == FitMode::kNoFit) return true;
   const bool a_viable = a.mode >= FitMode::kPreempt;
   const bool b_viable = b.mode >= FitMode::kPreempt;
   if (a_viable != b_viable) return a_viable;
@@ -261,6 +265,10 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
                     contested.push_back(fr);
                   }
                 }
+                // No candidates still needs preemption on this resource (Kueue's
+                // flavorResourcesNeedPreemption), so the real search and the quota held
+                // for the cycle both count it.
+                if (mode == FitMode::kNoCandidates) contested.push_back(fr);
               }
             }
           }
@@ -290,7 +298,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
           out.attempts.push_back(std::move(attempt));
         }
         if (!best || Better(result, best_result, spec.flavor_fungibility.preference)) {
-          if (result.mode != FitMode::kNoFit && result.mode != FitMode::kNoCandidates) {
+          if (result.mode != FitMode::kNoFit) {
             best = f;
             best_result = result;
             best_contested = contested;
@@ -317,7 +325,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
       }
     }
     out.pod_sets.push_back(std::move(planned));
-    if (ps_mode == FitMode::kNoFit || ps_mode == FitMode::kNoCandidates) {
+    if (ps_mode == FitMode::kNoFit) {
       out.mode = Assignment::Mode::kNoFit;
       std::string joined;
       for (const auto& r : reasons) joined += (joined.empty() ? "" : ", ") + r;

@@ -260,7 +260,13 @@ PreemptionResult Preemptor::GetTargets(const WorkloadInfo& wl, int32_t cq, const
   std::vector<bool> attempts;
   const bool borrow_forbidden =
       policy.borrow_within_cohort.policy == model::PreemptionPolicy::kNever;
-  if (!any_other) {
+  // At or over nominal on some contested resource, with borrowing forbidden: any fit borrows
+  // nothing more anyway, so only the borrowing variant is tried (trying "without borrowing"
+  // first would take own-queue victims Kueue never touches).
+  const bool under_nominal = std::all_of(contested.begin(), contested.end(), [&](int32_t fr) {
+    return tree.Nominal(cq, fr) > tree.Usage(cq, fr);
+  });
+  if (!any_other || (borrow_forbidden && !under_nominal)) {
     attempts = {true};
   } else if (borrow_forbidden && no_hierarchy) {
     attempts = {false, true};

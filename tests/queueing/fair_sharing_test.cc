@@ -221,8 +221,8 @@ TEST(FairSharingTest, LessThanInitialShareWhenFinalShareRuleFails) {
   EXPECT_EQ(v.outcome, WorkloadOutcome::kPreempted);
   EXPECT_EQ(v.preemption_reason, "InCohortFairSharing");
   EXPECT_EQ(v.message,
-            "Preempted to accommodate a workload (UID: uid-p, JobUID: UNKNOWN) due to fairly "
-            "sharing within the cohort");
+            "Preempted to accommodate a workload (UID: uid-p, JobUID: UNKNOWN) due to Fair "
+            "Sharing within the cohort; preemptor path: /all/a; preemptee path: /all/b");
   EXPECT_EQ(DecisionOf(r, p).outcome, WorkloadOutcome::kAdmitted);
   EXPECT_EQ(DecisionOf(r, 1).outcome, WorkloadOutcome::kAlreadyAdmitted);
 }

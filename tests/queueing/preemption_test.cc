@@ -37,7 +37,7 @@ TEST(PreemptorTest, WithinClusterQueuePreemptsLowerPriorityThenAdmits) {
   EXPECT_EQ(v.preempted_by, high);
   EXPECT_EQ(v.message,
             "Preempted to accommodate a workload (UID: uid-high, JobUID: UNKNOWN) due to "
-            "prioritization in the ClusterQueue");
+            "prioritization in the ClusterQueue; preemptor path: /cq; preemptee path: /cq");
   const WorkloadDecision& p = DecisionOf(r, high);
   EXPECT_EQ(p.outcome, WorkloadOutcome::kAdmitted);
   EXPECT_EQ(p.victims, std::vector<int32_t>{low});
@@ -206,6 +206,98 @@ TEST(PreemptorTest, NoCandidatesLeavesPreemptorWaitingForQuota) {
   EXPECT_EQ(DecisionOf(r, pre).message,
             "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor "
             "default, 1 more needed");
+}
+
+// Upstream preemption_test.go "preemptions from cq when target queue is exhausted for the
+// single requested resource": "a" is over its nominal and may not borrow while preempting,
+// so only the borrowing attempt runs: two own-queue victims, not the three a "without
+// borrowing" attempt would need.
+TEST(PreemptorTest, OverNominalWithoutBorrowWithinCohortTriesOnlyBorrowing) {
+  KueueSnapshot k;
+  k.Flavor("default");
+  for (const char* name : {"a", "b", "c"}) {
+    CqBuilder cq(name);
+    cq.Cohort("cohort-three").Quota("default", "cpu", 2000).Quota("default", "memory", 2);
+    if (std::string(name) == "a") {
+      cq.WithinClusterQueue(PreemptionPolicy::kLowerPriority)
+          .ReclaimWithinCohort(PreemptionPolicy::kAny);
+    }
+    k.Add(cq);
+    k.LocalQueue(std::string("l") + name, name);
+  }
+  auto admitted = [&](const char* name, const char* cq, int32_t priority) {
+    return k.Add(WlBuilder(name)
+                     .Queue(std::string("l") + cq)
+                     .Priority(priority)
+                     .Requests({{"cpu", 1000}})
+                     .Admitted(cq, {{"cpu", "default", 1000}}));
+  };
+  const int32_t a1 = admitted("a1", "a", -2);
+  const int32_t a2 = admitted("a2", "a", -2);
+  const int32_t a3 = admitted("a3", "a", -1);
+  const int32_t b1 = admitted("b1", "b", 0);
+  admitted("b2", "b", 0);
+  admitted("b3", "b", 0);
+  const int32_t in = k.Add(WlBuilder("in").Queue("la").Priority(0).Requests({{"cpu", 2000}}));
+  AdmissionResult r = RunAll(k);
+  const WorkloadDecision& p = DecisionOf(r, in);
+  EXPECT_EQ(p.outcome, WorkloadOutcome::kAdmitted);
+  EXPECT_EQ(p.victims, (std::vector<int32_t>{a1, a2}));
+  EXPECT_EQ(DecisionOf(r, a1).message,
+            "Preempted to accommodate a workload (UID: uid-in, JobUID: UNKNOWN) due to "
+            "prioritization in the ClusterQueue; preemptor path: /cohort-three/a; preemptee "
+            "path: /cohort-three/a");
+  EXPECT_EQ(DecisionOf(r, a3).outcome, WorkloadOutcome::kAlreadyAdmitted);
+  EXPECT_EQ(DecisionOf(r, b1).outcome, WorkloadOutcome::kAlreadyAdmitted);
+}
+
+// Kueue's scheduler.go reserveCapacityForUnreclaimablePreempt: a head whose flavor needs
+// preemption but has no candidates holds its nominal headroom for the rest of the cycle,
+// so a borrower later in the same cycle no longer fits. Under BestEffortFIFO the head is
+// then parked and the borrower gets in on the next cycle; under StrictFIFO the head stays
+// and holds the quota every cycle.
+KueueSnapshot UnreclaimableHead(bool strict) {
+  KueueSnapshot k;
+  k.Flavor("default");
+  CqBuilder a("a");
+  a.Cohort("all")
+      .Quota("default", "cpu", 4000)
+      .WithinClusterQueue(PreemptionPolicy::kLowerPriority);
+  if (strict) a.Strict();
+  k.Add(a);
+  k.Add(CqBuilder("b").Cohort("all").Quota("default", "cpu", 0));
+  k.LocalQueue("la", "a");
+  k.LocalQueue("lb", "b");
+  k.Add(WlBuilder("vip")
+            .Queue("la")
+            .Priority(100)
+            .Requests({{"cpu", 2000}})
+            .Admitted("a", {{"cpu", "default", 2000}}));
+  k.Add(WlBuilder("pre").Queue("la").Priority(5).Created(10).Requests({{"cpu", 4000}}));
+  k.Add(WlBuilder("borrower").Queue("lb").Created(20).Requests({{"cpu", 2000}}));
+  return k;
+}
+
+TEST(PreemptorTest, NoCandidatesHoldsNominalHeadroomForTheCycle) {
+  AdmissionResult r = RunAll(UnreclaimableHead(false));
+  const WorkloadDecision& pre = DecisionOf(r, 1);
+  EXPECT_EQ(pre.outcome, WorkloadOutcome::kPending);
+  EXPECT_EQ(pre.reason, "WaitingForQuota");
+  EXPECT_EQ(pre.message,
+            "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor "
+            "default, 2 more needed");
+  const WorkloadDecision& borrower = DecisionOf(r, 2);
+  EXPECT_EQ(borrower.outcome, WorkloadOutcome::kAdmitted);
+  EXPECT_EQ(borrower.cycle, 2);  // cycle 1: "no longer fits" behind the held quota
+}
+
+TEST(PreemptorTest, StrictFifoHeadWithoutCandidatesBlocksCohortBorrowers) {
+  AdmissionResult r = RunAll(UnreclaimableHead(true));
+  EXPECT_EQ(DecisionOf(r, 1).outcome, WorkloadOutcome::kPending);
+  const WorkloadDecision& borrower = DecisionOf(r, 2);
+  EXPECT_EQ(borrower.outcome, WorkloadOutcome::kPending);
+  EXPECT_EQ(borrower.reason, "WaitingForQuota");
+  EXPECT_EQ(borrower.message, "Workload no longer fits after processing another workload");
 }
 
 TEST(PreemptorTest, PolicyAllowsMatchesUpstreamTable) {
