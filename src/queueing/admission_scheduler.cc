@@ -553,8 +553,15 @@ int32_t AdmissionScheduler::RunCycles(int64_t max_cycles) {
       if (oracle_ != nullptr) oracle_->Release(v);
       log_.push_back({v, false});
       const int32_t q = state_.info(v).cq;
-      queues_[static_cast<size_t>(q)].Push(v);
-      queued_[static_cast<size_t>(v)] = true;
+      // Requeued through its LocalQueue as Kueue's queue manager does: a missing or stopped
+      // LocalQueue (or none named) leaves it evicted and unqueued, and a LocalQueue that now
+      // points elsewhere queues it there.
+      QueueResolution queue = ResolveQueue(state_.setup(), snapshot_, state_.workload(v));
+      if (queue.ok()) {
+        state_.info(v).cq = queue.cq;
+        queues_[static_cast<size_t>(queue.cq)].Push(v);
+        queued_[static_cast<size_t>(v)] = true;
+      }
       if (!freed_roots.insert(state_.tree().Root(q)).second) continue;
       for (int32_t member : state_.cq(q).same_tree)
         queues_[static_cast<size_t>(member)].Reactivate();

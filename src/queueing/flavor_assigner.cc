@@ -39,12 +39,10 @@ bool ShouldTryNextFlavor(const FlavorResult& r, const model::FlavorFungibility& 
   return r.borrow > 0 && f.when_can_borrow == model::FungibilityPolicy::kTryNextFlavor;
 }
 
+// Kueue formats the corev1.Taint value with %s, which prints the Go struct
+// ("{key value NoSchedule <nil>}": TimeAdded is nil on a flavor's taints).
 std::string TaintText(const core::Taint& t) {
-  std::string s = t.key;
-  if (!t.value.empty()) s += "=" + t.value;
-  s += ":";
-  s += core::TaintEffectName(t.effect);
-  return s;
+  return "{" + t.key + " " + t.value + " " + core::TaintEffectName(t.effect) + " <nil>}";
 }
 
 // flavorassigner.go flavorSelector: only the keys the flavor itself labels are evaluated;

@@ -188,7 +188,7 @@ QueueResolution ResolveQueue(const QueueSetup& setup, const model::Snapshot& sna
   if (!NamespaceMatches(snapshot.cluster_queues[static_cast<size_t>(cq.index)], snapshot, setup,
                         wl.meta.namespace_)) {
     out.reason = "Misconfigured";
-    out.message = "Workload namespace doesn't match ClusterQueue selector";
+    out.message = "workload namespace doesn't match ClusterQueue selector";
   }
   return out;
 }

@@ -172,7 +172,7 @@ TEST(AdmissionTest, NamespaceSelectorNilAdmitsNoNamespace) {
   const int32_t a = k.Add(WlBuilder("a").Requests({{"cpu", 1}}));
   AdmissionResult r = RunAll(k);
   EXPECT_EQ(DecisionOf(r, a).outcome, WorkloadOutcome::kInadmissible);
-  EXPECT_EQ(DecisionOf(r, a).message, "Workload namespace doesn't match ClusterQueue selector");
+  EXPECT_EQ(DecisionOf(r, a).message, "workload namespace doesn't match ClusterQueue selector");
 
   KueueSnapshot k2;
   k2.Flavor("default");

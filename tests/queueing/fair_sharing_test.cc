@@ -280,8 +280,10 @@ TEST(FairSharingTest, WithinNominalReclaimsWithoutStrategies) {
       PreemptionPolicy::kAny));
   k.Add(CqBuilder("b").Cohort("all").Quota("default", "cpu", 0));
   k.LocalQueue("lq", "a");
+  k.LocalQueue("lb", "b");  // victims requeue through their own LocalQueue
   for (int i = 0; i < 3; ++i) {
     k.Add(WlBuilder("b" + std::to_string(i))
+              .Queue("lb")
               .Requests({{"cpu", 1000}})
               .Admitted("b", {{"cpu", "default", 1000}}, i));
   }

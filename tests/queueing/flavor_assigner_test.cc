@@ -53,7 +53,7 @@ TEST(FlavorAssignerTest, SkipsFlavorWithUntoleratedTaint) {
   ASSERT_FALSE(DecisionOf(r, plain).attempts.empty());
   EXPECT_EQ(DecisionOf(r, plain).attempts[0].mode, "Skipped");
   EXPECT_EQ(DecisionOf(r, plain).attempts[0].reason,
-            "untolerated taint spot=true:NoSchedule in flavor spot");
+            "untolerated taint {spot true NoSchedule <nil>} in flavor spot");
 }
 
 TEST(FlavorAssignerTest, NodeSelectorComparesOnlyTheFlavorsOwnKeys) {

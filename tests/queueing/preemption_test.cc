@@ -300,6 +300,30 @@ TEST(PreemptorTest, StrictFifoHeadWithoutCandidatesBlocksCohortBorrowers) {
   EXPECT_EQ(borrower.message, "Workload no longer fits after processing another workload");
 }
 
+// An evicted workload is requeued through its LocalQueue, not into the ClusterQueue that
+// admitted it: here "la" now points at "spare", where the victim is admitted again.
+TEST(PreemptorTest, VictimIsRequeuedThroughItsLocalQueue) {
+  KueueSnapshot k;
+  k.Flavor("default");
+  k.Add(CqBuilder("busy").Quota("default", "cpu", 4000).WithinClusterQueue(
+      PreemptionPolicy::kLowerPriority));
+  k.Add(CqBuilder("spare").Quota("default", "cpu", 4000));
+  k.LocalQueue("la", "spare");
+  k.LocalQueue("lb", "busy");
+  const int32_t victim = k.Add(WlBuilder("victim")
+                                   .Queue("la")
+                                   .Priority(1)
+                                   .Requests({{"cpu", 4000}})
+                                   .Admitted("busy", {{"cpu", "default", 4000}}));
+  const int32_t pre = k.Add(WlBuilder("pre").Queue("lb").Priority(5).Requests({{"cpu", 4000}}));
+  AdmissionResult r = RunAll(k);
+  EXPECT_EQ(DecisionOf(r, pre).outcome, WorkloadOutcome::kAdmitted);
+  const WorkloadDecision& v = DecisionOf(r, victim);
+  EXPECT_EQ(v.outcome, WorkloadOutcome::kAdmitted);
+  ASSERT_TRUE(v.admission.has_value());
+  EXPECT_EQ(v.admission->cluster_queue, "spare");
+}
+
 TEST(PreemptorTest, PolicyAllowsMatchesUpstreamTable) {
   WorkloadInfo pre, cand;
   pre.priority = 5;

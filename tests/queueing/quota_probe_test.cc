@@ -493,7 +493,7 @@ TEST(QuotaProbeTest, NamespaceSelectorOfTheWorkersClusterQueueApplies) {
   ProbeResult r = ProbeOf(k, "w1").Try(k.Add(HubWl("a", 1)));
   EXPECT_FALSE(r.fits);
   EXPECT_EQ(r.reason, "Misconfigured");
-  EXPECT_EQ(r.message, "Workload namespace doesn't match ClusterQueue selector");
+  EXPECT_EQ(r.message, "workload namespace doesn't match ClusterQueue selector");
 }
 
 TEST(QuotaProbeTest, FlavorTaintsAndLabelsAreCheckedAsKueueDoes) {
