@@ -205,11 +205,14 @@ PreemptionResult Preemptor::GetTargets(const WorkloadInfo& wl, int32_t cq, const
   const auto& policy = state_.cq_spec(cq).preemption;
 
   // Where the request stops borrowing: other queues whose lowest common ancestor with the
-  // preemptor is at least that high are reclaimed from "hierarchically".
+  // preemptor is at least that high are reclaimed from "hierarchically". Every resource of
+  // the request counts, not only the contested ones (hierarchical_preemption.go passes the
+  // whole request to QuantitiesFitInQuota): a request that borrows memory has no advantage
+  // when it preempts for cpu.
   bool all_fit = true;
   int32_t fit_height = 0;
-  for (int32_t fr : contested) {
-    auto [h, ok] = tree.LowestSubtreeThatFits(cq, fr, Request(usage, fr));
+  for (const auto& [fr, amount] : usage) {
+    auto [h, ok] = tree.LowestSubtreeThatFits(cq, fr, amount);
     all_fit = all_fit && ok;
     fit_height = std::max(fit_height, h);
   }

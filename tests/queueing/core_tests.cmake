@@ -11,3 +11,5 @@ list(APPEND QUEUEING_TEST_SRCS
 list(APPEND QUEUEING_TEST_SRCS fair_sharing_test.cc fair_sharing_preemptor_test.cc)
 # Admission Fair Sharing (#4).
 list(APPEND QUEUEING_TEST_SRCS admission_fair_sharing_test.cc)
+# Kueue's own tables, ported as data (tests/queueing/upstream/*.yaml).
+list(APPEND QUEUEING_TEST_SRCS upstream_preemption_test.cc)

@@ -1,0 +1,223 @@
+// Kueue's own preemption table (pkg/scheduler/preemption/preemption_test.go, TestPreemption),
+// ported as data: tests/queueing/upstream/preemption.yaml holds every case's ClusterQueues,
+// Cohorts, admitted workloads, incoming workload and the workloads upstream expects to be
+// preempted, with the reason and the exact message. Each case runs one admission cycle
+// (`--cycles 1`): upstream calls GetTargets and IssuePreemptions once, which is what one
+// cycle does for the incoming workload. berth chooses the flavors itself where upstream's
+// test hands the preemptor an assignment; the table's `assignment` is kept for reference.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/quantity.h"
+#include "queueing/admission.h"
+#include "queueing/kueue_builders.h"
+
+namespace berth::queueing {
+namespace {
+
+using testing::CqBuilder;
+using testing::KueueSnapshot;
+using testing::WlBuilder;
+
+constexpr int64_t kNow = 1000;
+
+std::string TablePath(const char* name) {
+  const char* root = std::getenv("BERTH_SOURCE_DIR");
+  return std::string(root != nullptr ? root : ".") + "/tests/queueing/upstream/" + name;
+}
+
+// Quotas and requests in berth's units: cpu in milli-cores, the rest in whole units.
+int64_t Amount(const std::string& resource, const std::string& text) {
+  auto q = core::Quantity::Parse(text);
+  EXPECT_TRUE(q.has_value()) << text;
+  if (!q.has_value()) return 0;
+  auto v = resource == "cpu" ? q->MilliValue() : q->Value();
+  return v.has_value() ? *v : 0;
+}
+
+model::PreemptionPolicy Policy(const std::string& name) {
+  static const std::map<std::string, model::PreemptionPolicy> kPolicies = {
+      {"Never", model::PreemptionPolicy::kNever},
+      {"LowerPriority", model::PreemptionPolicy::kLowerPriority},
+      {"LowerOrNewerEqualPriority", model::PreemptionPolicy::kLowerOrNewerEqualPriority},
+      {"Any", model::PreemptionPolicy::kAny}};
+  auto it = kPolicies.find(name);
+  EXPECT_NE(it, kPolicies.end()) << name;
+  return it == kPolicies.end() ? model::PreemptionPolicy::kNever : it->second;
+}
+
+// Quota rows are [resource, nominal, borrowingLimit?, lendingLimit?] ("" = unset).
+void AddQuotas(const YAML::Node& groups, CqBuilder& b) {
+  int group = 0;
+  for (const auto& g : groups) {
+    for (const auto& flavor : g) {
+      for (const auto& row : flavor.second) {
+        const std::string resource = row[0].as<std::string>();
+        auto limit = [&](size_t i) -> std::optional<int64_t> {
+          if (row.size() <= i || row[i].as<std::string>().empty()) return std::nullopt;
+          return Amount(resource, row[i].as<std::string>());
+        };
+        b.Quota(flavor.first.as<std::string>(), resource,
+                Amount(resource, row[1].as<std::string>()), limit(2), limit(3), group);
+      }
+    }
+    ++group;
+  }
+}
+
+CqBuilder BuildQueue(const YAML::Node& n) {
+  CqBuilder b(n["name"].as<std::string>());
+  if (n["cohort"]) b.Cohort(n["cohort"].as<std::string>());
+  if (n["groups"]) AddQuotas(n["groups"], b);
+  if (const YAML::Node p = n["preemption"]) {
+    if (p["WithinClusterQueue"]) b.WithinClusterQueue(Policy(p["WithinClusterQueue"].as<std::string>()));
+    if (p["ReclaimWithinCohort"]) {
+      b.ReclaimWithinCohort(Policy(p["ReclaimWithinCohort"].as<std::string>()));
+    }
+    if (p["BorrowWithinCohort"]) {
+      std::optional<int32_t> threshold;
+      if (p["MaxPriorityThreshold"]) threshold = p["MaxPriorityThreshold"].as<int32_t>();
+      b.BorrowWithinCohort(Policy(p["BorrowWithinCohort"].as<std::string>()), threshold);
+    }
+  }
+  return b;
+}
+
+std::vector<std::pair<std::string, int64_t>> Requests(const YAML::Node& n) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (const auto& r : n) {
+    const std::string resource = r.first.as<std::string>();
+    out.emplace_back(resource, Amount(resource, r.second.as<std::string>()));
+  }
+  return out;
+}
+
+struct Expected {
+  std::string reason;
+  std::string message;
+};
+
+void RunCase(const YAML::Node& shared_queues, const YAML::Node& c) {
+  KueueSnapshot k;
+  for (const char* f : {"default", "alpha", "beta"}) k.Flavor(f);
+  const YAML::Node queues = c["clusterQueues"] ? c["clusterQueues"] : shared_queues;
+  for (const auto& q : queues) {
+    k.Add(BuildQueue(q));
+    const std::string name = q["name"].as<std::string>();
+    k.LocalQueue("lq-" + name, name);
+  }
+  for (const auto& co : c["cohorts"]) {
+    CqBuilder quota("quota");
+    if (co["groups"]) AddQuotas(co["groups"], quota);
+    k.Cohort(co["name"].as<std::string>(), co["parent"] ? co["parent"].as<std::string>() : "",
+             &quota);
+  }
+  std::vector<std::string> names;
+  for (const auto& w : c["admitted"]) {
+    const std::string cq = w["cq"].as<std::string>();
+    WlBuilder b(w["name"].as<std::string>());
+    b.Queue("lq-" + cq).Priority(w["priority"] ? w["priority"].as<int32_t>() : 0).Created(kNow);
+    const auto requests = Requests(w["requests"]);
+    b.Requests(requests);
+    std::vector<std::tuple<std::string, std::string, int64_t>> usage;
+    for (const auto& [resource, amount] : requests) {
+      usage.emplace_back(resource, w["flavors"][resource].as<std::string>(), amount);
+    }
+    b.Admitted(cq, usage, kNow + w["reservedAt"].as<int64_t>());
+    k.Add(b);
+    names.push_back(w["name"].as<std::string>());
+  }
+  const YAML::Node in = c["incoming"];
+  const std::string target = c["targetCQ"].as<std::string>();
+  WlBuilder incoming("in");
+  incoming.Queue("lq-" + target)
+      .Priority(in["priority"] ? in["priority"].as<int32_t>() : 0)
+      .Created(kNow + (in["created"] ? in["created"].as<int64_t>() : 0));
+  if (in["podSets"]) {
+    for (const auto& ps : in["podSets"]) {
+      incoming.PodSet(ps["name"].as<std::string>(), ps["count"].as<int32_t>(),
+                      Requests(ps["requests"]));
+    }
+  } else {
+    incoming.Requests(Requests(in["requests"]));
+  }
+  const int32_t in_index = k.Add(incoming);
+  model::Workload& in_wl = k.snapshot.kueue_workloads[static_cast<size_t>(in_index)];
+  in_wl.meta.uid = "wl-in";
+  in_wl.meta.labels["kueue.x-k8s.io/job-uid"] = "job-in";
+  names.push_back("in");
+
+  std::map<std::string, Expected> want;
+  for (const auto& w : c["want"]) {
+    want[w["name"].as<std::string>()] = {w["reason"].as<std::string>(),
+                                         w["message"].as<std::string>()};
+  }
+
+  core::Diagnostics diags;
+  AdmissionOptions options;
+  options.now.unix_s = kNow;
+  options.max_cycles = 1;
+  const AdmissionResult r = RunAdmission(k.snapshot, options, nullptr, diags);
+  std::map<std::string, Expected> got;
+  size_t preemptor_victims = 0;
+  for (const WorkloadDecision& d : r.decisions) {
+    const std::string& name = names[static_cast<size_t>(d.workload)];
+    if (d.outcome == WorkloadOutcome::kPreempted) got[name] = {d.preemption_reason, d.message};
+    if (d.workload == in_index) preemptor_victims = d.victims.size();
+  }
+  EXPECT_EQ(preemptor_victims, c["wantPreempted"].as<size_t>());
+  for (const auto& [name, e] : want) {
+    auto it = got.find(name);
+    if (it == got.end()) {
+      ADD_FAILURE() << name << " was not preempted";
+      continue;
+    }
+    EXPECT_EQ(it->second.reason, e.reason) << name;
+    EXPECT_EQ(it->second.message, e.message) << name;
+  }
+  for (const auto& [name, e] : got) {
+    EXPECT_TRUE(want.count(name)) << name << " was preempted (" << e.reason << ")";
+  }
+}
+
+class UpstreamPreemption : public ::testing::TestWithParam<std::string> {};
+
+YAML::Node Table() {
+  static const YAML::Node table = YAML::LoadFile(TablePath("preemption.yaml"));
+  return table;
+}
+
+TEST_P(UpstreamPreemption, MatchesKueue) {
+  const YAML::Node table = Table();
+  for (const auto& c : table["cases"]) {
+    if (c["name"].as<std::string>() != GetParam()) continue;
+    if (c["skip"]) GTEST_SKIP() << c["skip"].as<std::string>();
+    RunCase(table["clusterQueues"], c);
+    return;
+  }
+  FAIL() << "no case " << GetParam();
+}
+
+std::vector<std::string> CaseNames() {
+  std::vector<std::string> names;
+  for (const auto& c : Table()["cases"]) names.push_back(c["name"].as<std::string>());
+  return names;
+}
+
+std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
+  std::string out;
+  for (char ch : info.param) out += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kueue, UpstreamPreemption, ::testing::ValuesIn(CaseNames()), TestName);
+
+}  // namespace
+}  // namespace berth::queueing
