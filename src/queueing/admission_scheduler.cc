@@ -250,11 +250,11 @@ std::string AdmissionScheduler::CqPath(int32_t cq) const {
   return path;
 }
 
-FrUsage AdmissionScheduler::QuotaToReserve(int32_t cq, const Assignment& a) const {
+FrUsage QuotaToReserve(const QuotaTree& tree, int32_t cq, const Assignment& a) {
   // scheduler.go quotaResourcesToReserve: a preemptor without victims holds only what its
   // own queue could still give it (its nominal headroom, or up to its borrowing limit when
   // the assignment borrows), not its whole request: the rest stays open to the cohort.
-  const QuotaTree& tree = state_.tree();
+  if (a.mode != Assignment::Mode::kPreempt) return a.usage;
   FrUsage reserve;
   reserve.reserve(a.usage.size());
   for (const auto& [fr, v] : a.usage) {
@@ -331,7 +331,7 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
     d.reason = "WaitingForQuota";
     d.message = a.message;
     if (state_.cq_spec(q).preemption.reclaim_within_cohort != model::PreemptionPolicy::kAny) {
-      FrUsage reserve = QuotaToReserve(q, a);
+      FrUsage reserve = QuotaToReserve(state_.tree(), q, a);
       state_.AddUsage(q, reserve);
       cycle_reservations_.emplace_back(q, std::move(reserve));
     }

@@ -33,6 +33,12 @@
 
 namespace berth::queueing {
 
+// What a workload holds for the rest of a cycle when it is not admitted in it: a Fit
+// assignment's whole usage; a Preempt one without victims (scheduler.go
+// quotaResourcesToReserve) only its queue's nominal headroom, or up to its borrowing limit
+// when the assignment borrows. O(resources of the assignment).
+FrUsage QuotaToReserve(const QuotaTree& tree, int32_t cq, const Assignment& a);
+
 class AdmissionScheduler {
  public:
   AdmissionScheduler(const model::Snapshot& snapshot, const AdmissionOptions& options,
@@ -99,8 +105,6 @@ class AdmissionScheduler {
   bool QuotaFits(int32_t cq, const FrUsage& usage) const;
   // "/root/.../cohort/cq", as Kueue names queues in preemption messages.
   std::string CqPath(int32_t cq) const;
-  // What a preemptor that found no victims holds for the rest of the cycle.
-  FrUsage QuotaToReserve(int32_t cq, const Assignment& a) const;
   model::Admission BuildAdmission(const Entry& e) const;
   // States of the ClusterQueue's admission checks that apply to the assigned flavors.
   std::vector<model::CheckState> CheckStates(int32_t wl, int32_t cq,
