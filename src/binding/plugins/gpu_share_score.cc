@@ -48,9 +48,11 @@ bool GpuShareScore::PreScore(const CycleContext& ctx, std::span<const model::Nod
   cycle_ = ctx.gpu_share;
   if (!gpu::ReadsKaiView(policy_)) return PreScoreNodeModel(ctx);
   scorer_ = &cycle_->Scorer(policy_);
+  model_ = nullptr;
   request_ = cycle_->Request(ctx.info);
   if (!request_.any()) return false;
-  if (scorer_->always_uniform()) {
+  uniform_ = scorer_->always_uniform();
+  if (uniform_) {
     if (feasible.empty()) return false;
     PodSeededRandom rng(kGpuShareRandomSeed, ctx.pod);
     chosen_ = feasible[rng.UniformIntByRemainder(feasible.size())];
@@ -66,15 +68,17 @@ bool GpuShareScore::PreScoreNodeModel(const CycleContext& ctx) {
   model.SetScoredPod(&ctx.info, policy_);
   shape_ = std::move(*shape);
   scorer_ = &model.Scorer(policy_);
+  model_ = &model;
+  uniform_ = false;
   return true;
 }
 
 int64_t GpuShareScore::Score(const CycleContext&, model::NodeIndex node) const {
-  if (gpu::ReadsKaiView(policy_)) {
-    if (scorer_->always_uniform()) return node == chosen_ ? gpu::kMaxNodeScore : 0;
+  if (uniform_) return node == chosen_ ? gpu::kMaxNodeScore : 0;
+  if (model_ == nullptr) {
     return scorer_->Score(request_, GpuShareCycle::Node(*cycle_, node), cycle_->kai_cluster());
   }
-  const gpu::GpuCluster& cluster = cycle_->node_model().cluster();
+  const gpu::GpuCluster& cluster = model_->cluster();
   const gpu::NodeState& state = cluster.node(node.v);
   // binding's filters passed; a node the model sees otherwise (a GPU-memory limit it does
   // not know, more GPUs than it holds) is scored as the worst.

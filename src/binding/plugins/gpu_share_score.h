@@ -53,9 +53,11 @@ class GpuShareScore final : public ScorePlugin {
   // Set by PreScore for a pod it scores.
   const GpuShareCycle* cycle_ = nullptr;
   const gpu::NodeScorer* scorer_ = nullptr;
-  gpu::GpuRequest request_;      // the KAI view's input
-  gpu::PodSpec shape_;           // the node model's input
-  model::NodeIndex chosen_{-1};  // an always_uniform policy's pick (Random)
+  const GpuShareNodeModel* model_ = nullptr;  // non-null when the policy reads the node model
+  gpu::GpuRequest request_;                   // the KAI view's input
+  gpu::PodSpec shape_;                        // the node model's input
+  bool uniform_ = false;                      // scorer_->always_uniform(), asked once a pod
+  model::NodeIndex chosen_{-1};               // then its pick
 };
 
 // The random source of one pod: its one draw is a hash of `seed` and the pod's
