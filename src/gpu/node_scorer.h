@@ -3,7 +3,7 @@
 // to a top-scored one (the tie rule is theirs: sim's replay uses a seeded node order, binding
 // the node name), then ask the scorer which GPUs it takes there. Scores are upstream's
 // integers (truncated as upstream truncates them), so ties happen where upstream's happen.
-// A policy reads one of two node inputs, each a named input and one class per policy:
+// Two named node inputs, both read by the one class of each policy (policy_scorers.cc):
 // - NodeState (node_state.h), the gpu module's node model: the simulator's replay, and
 //   binding's berth.dev/GpuShareBerth through its node model;
 // - KaiNode (kai_node.h), binding's KAI view of its own nodes: binding's six paper plugins.
