@@ -27,6 +27,12 @@ class BerthScorer final : public NodeScorer {
         pressure_(fragmentation.typical_pods(), cluster) {}
 
   Policy policy() const override { return Policy::kBerth; }
+  // Model pressure reads the cluster's free GPUs per model, which only the node model's
+  // GpuCluster keeps: binding scores berth's policy on its node model (GpuShareNodeModel).
+  int64_t Score(const GpuRequest&, const KaiNode&, const KaiCluster&) const override {
+    BERTH_CHECK(false, "berth's policy scores NodeStates only (ReadsKaiView)");
+    return 0;
+  }
 
   int64_t Score(const PodSpec& pod, const NodeState& node,
                 double node_fragment_milli) const override {

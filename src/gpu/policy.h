@@ -3,9 +3,9 @@
 // in-node GPU choice. The policy set is an enum with a stable name table ("random",
 // "dotprod", "clustering", "packing", "bestfit", "fgd", "berth") for --policy lists, and
 // MakeScorer, the factory of the NodeScorer interface (node_scorer.h) that the simulator's
-// replay and binding's GpuShare score plugin drive. Scores are upstream's integers
-// (truncated as upstream truncates them), so ties happen where upstream's happen.
-// Scorers are not thread-safe (FGD's keeps a memo of node fragments): one per run. Score is
+// replay and binding's one GpuShare score plugin (binding/plugins/gpu_share_score.h) drive. Scores
+// are upstream's integers (truncated as upstream truncates them), so ties happen where upstream's
+// happen. Scorers are not thread-safe (FGD's keeps a memo of node fragments): one per run. Score is
 // O(GPUs) except FGD's, which evaluates F on a copy of the one node per distinct GPU share
 // (O(typical pods + shares x GPUs) per evaluation, most answered from the memo).
 #pragma once
@@ -40,6 +40,10 @@ inline constexpr std::array<Policy, 6> kAllPolicies = {Policy::kRandom,     Poli
 // berth's default GPU-sharing policy.
 inline constexpr Policy kDefaultPolicy = Policy::kBerth;
 
+// Whether the policy's scorer reads binding's KaiNode (node_scorer.h): all but berth's, whose
+// model pressure needs the free GPUs per model that only the node model's GpuCluster keeps.
+constexpr bool ReadsKaiView(Policy policy) { return policy != Policy::kBerth; }
+
 // "random", "dotprod", "clustering", "packing", "bestfit", "fgd", "berth".
 std::string_view PolicyName(Policy policy);
 // The authors' result-file names: "01-Random", "02-DotProd", ..., "06-FGD"; berth's is
@@ -52,8 +56,9 @@ core::Result<Policy> ParsePolicy(std::string_view name);
 core::Result<std::vector<Policy>> ParsePolicyList(std::string_view list);
 
 // The scorer of `policy`. FGD and berth borrow `fragmentation`, berth also `cluster` (the
-// one it will score: it reads the free GPUs per model); those must be non-null for them and
-// outlive the scorer. The other policies ignore both.
+// one it will score: it reads the free GPUs per model); those must outlive the scorer. berth
+// needs both non-null; FGD needs `fragmentation` to score NodeStates, not KaiNodes (which
+// bring their own, KaiCluster). The other policies ignore both.
 std::unique_ptr<NodeScorer> MakeScorer(Policy policy, const FragmentationModel* fragmentation,
                                        const GpuCluster* cluster = nullptr);
 

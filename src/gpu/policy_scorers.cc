@@ -1,8 +1,14 @@
 // The six paper scorers (berth's is in berth_scorer.cc). Each follows its upstream plugin's
 // arithmetic step by step, integer divisions and float-to-integer truncations included, because
-// those truncations decide which nodes tie and so where the random tie-breaks fall.
+// those truncations decide which nodes tie and so where the random tie-breaks fall. Each reads
+// both node inputs (node_scorer.h) and calls the one formula of policy_scores.h on what it read:
+// on NodeState with OpenB's fixed max spec, as the replay reproduces the paper; on binding's
+// KaiNode with the cluster's own max spec, clamped, as plan has always scored.
 #include <algorithm>
 #include <array>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "gpu/berth_scorer.h"
 #include "gpu/fgd_whatif.h"
@@ -17,6 +23,9 @@ namespace {
 constexpr double kMaxSpecCpuMilli = 128000;
 constexpr int64_t kMaxSpecGpuMilli = 8000;
 
+// A pod's GpuClustering kind on the KAI view: 0 for a fraction, k for k whole GPUs.
+int64_t KaiKind(const GpuRequest& pod) { return pod.fraction.has_value() ? 0 : pod.whole; }
+
 class RandomScorer final : public NodeScorer {
  public:
   Policy policy() const override { return Policy::kRandom; }
@@ -24,6 +33,7 @@ class RandomScorer final : public NodeScorer {
   // Upstream's PreScore draws one feasible node uniformly and scores it 100, the rest 0;
   // every node scoring the same here, a uniform pick among the ties is the same draw.
   int64_t Score(const PodSpec&, const NodeState&, double) const override { return 0; }
+  int64_t Score(const GpuRequest&, const KaiNode&, const KaiCluster&) const override { return 0; }
   GpuSet ChooseGpus(const PodSpec& pod, const NodeState& node, double,
                     RandomSource& rng) const override {
     return RandomFitGpus(pod, node, rng);
@@ -46,6 +56,20 @@ class DotProdScorer final : public NodeScorer {
     const double score = DotProdUnitScore(node_cpu, node_gpu, pod_cpu, pod_gpu);
     return static_cast<int64_t>(static_cast<double>(kMaxNodeScore) * score);
   }
+  int64_t Score(const GpuRequest& pod, const KaiNode& node,
+                const KaiCluster& cluster) const override {
+    const GpuNodeView v = node.View();
+    const int64_t max_cpu_milli = cluster.max_spec.cpu_milli;
+    const auto max_cpu = static_cast<double>(max_cpu_milli);
+    const auto max_gpu = static_cast<double>(cluster.max_spec.gpu_milli);
+    // Each component is at most 1 (nothing exceeds the largest node), so 0 <= dot <= 2.
+    const double node_cpu =
+        static_cast<double>(std::min(v.cpu_free_milli, max_cpu_milli)) / max_cpu;
+    const double node_gpu = static_cast<double>(v.IdleMilli()) / max_gpu;
+    const double pod_cpu = static_cast<double>(std::min(pod.cpu_milli, max_cpu_milli)) / max_cpu;
+    const double pod_gpu = static_cast<double>(v.RequestMilli(pod)) / max_gpu;
+    return ClampedScore(DotProdUnitScore(node_cpu, node_gpu, pod_cpu, pod_gpu));
+  }
   GpuSet ChooseGpus(const PodSpec& pod, const NodeState& node, double,
                     RandomSource&) const override {
     return BestFitGpus(pod, node);
@@ -63,6 +87,15 @@ class ClusteringScorer final : public NodeScorer {
     if (tag == kNoAffinityTag) return kMinNodeScore;
     return ClusteringScore(kMaxSpecGpuMilli - node.GpuFreeMilli(), kMaxSpecGpuMilli,
                            node.pods_by_tag[tag] > 0, node.tags_present);
+  }
+  // On the KAI view a fraction is the "sharing" kind and the band counts against the
+  // cluster's largest node.
+  int64_t Score(const GpuRequest& pod, const KaiNode& node,
+                const KaiCluster& cluster) const override {
+    const int64_t max_gpu = cluster.max_spec.gpu_milli;
+    const KindsOnNode kinds = node.Kinds(KaiKind(pod));
+    return ClusteringScore(std::max<int64_t>(0, max_gpu - node.View().IdleMilli()), max_gpu,
+                           kinds.same_kind, kinds.kinds_present);
   }
   GpuSet ChooseGpus(const PodSpec& pod, const NodeState& node, double,
                     RandomSource&) const override {
@@ -95,6 +128,29 @@ class PackingScorer final : public NodeScorer {
     }
     return PackingUsedNodeScore(fully_free_used, free_pct_on_used);
   }
+  // On the KAI view the pod's GPUs are where the node's ledger puts its fraction; a
+  // whole-GPU pod takes free GPUs only (the view keeps no fully free shared GPU).
+  int64_t Score(const GpuRequest& pod, const KaiNode& node, const KaiCluster&) const override {
+    const GpuNodeView v = node.View();
+    if (v.shared.empty() && v.free_whole == v.gpus) return PackingIdleNodeScore(v.free_whole);
+    int64_t free_gpus_taken = 0;
+    int64_t free_pct_on_taken = 0;
+    if (pod.fraction.has_value()) {
+      std::optional<std::vector<int32_t>> choice = node.Choose(pod);
+      // Only for a node GpuSharing let through with that filter disabled: nowhere to go.
+      if (!choice.has_value()) return 0;
+      for (int32_t slot : *choice) {
+        if (slot < 0) {
+          ++free_gpus_taken;
+        } else {
+          free_pct_on_taken += v.shared[static_cast<size_t>(slot)].milli_free * 100 / kMilliGpu;
+        }
+      }
+    } else {
+      free_gpus_taken = pod.whole;
+    }
+    return PackingUsedNodeScore(free_gpus_taken, free_pct_on_taken);
+  }
   GpuSet ChooseGpus(const PodSpec& pod, const NodeState& node, double,
                     RandomSource&) const override {
     return BestFitGpus(pod, node);
@@ -104,6 +160,7 @@ class PackingScorer final : public NodeScorer {
 class BestFitScorer final : public NodeScorer {
  public:
   Policy policy() const override { return Policy::kBestFit; }
+  bool min_max_normalised() const override { return true; }
   // 1 - sum over (CPU, GPU) of 0.5 x (free - requested) / (128 cores, 8 GPUs), x 100,
   // truncated. Upstream then min-max normalises the scores, which keeps the same top nodes.
   int64_t Score(const PodSpec& pod, const NodeState& node, double) const override {
@@ -114,6 +171,18 @@ class BestFitScorer final : public NodeScorer {
     const double score = BestFitUnitScore(slack, max_spec);
     return static_cast<int64_t>(score * static_cast<double>(kMaxNodeScore));
   }
+  int64_t Score(const GpuRequest& pod, const KaiNode& node,
+                const KaiCluster& cluster) const override {
+    const GpuNodeView v = node.View();
+    const std::array<int64_t, 2> free = {v.cpu_free_milli, v.IdleMilli()};
+    const std::array<int64_t, 2> request = {pod.cpu_milli, v.RequestMilli(pod)};
+    const std::array<double, 2> max_spec = {static_cast<double>(cluster.max_spec.cpu_milli),
+                                            static_cast<double>(cluster.max_spec.gpu_milli)};
+    std::array<int64_t, 2> slack{};
+    // A feasible node has room for the request; max(0, ...) only guards inconsistent input.
+    for (size_t i = 0; i < 2; ++i) slack[i] = std::max<int64_t>(0, free[i] - request[i]);
+    return ClampedScore(BestFitUnitScore(slack, max_spec));
+  }
   GpuSet ChooseGpus(const PodSpec& pod, const NodeState& node, double,
                     RandomSource&) const override {
     return BestFitGpus(pod, node);
@@ -122,26 +191,76 @@ class BestFitScorer final : public NodeScorer {
 
 class FgdScorer final : public NodeScorer {
  public:
-  explicit FgdScorer(const FragmentationModel& fragmentation) : what_if_(fragmentation) {}
+  // `fragmentation` is null for a scorer that reads only KaiNodes (binding's).
+  explicit FgdScorer(const FragmentationModel* fragmentation) {
+    if (fragmentation != nullptr) what_if_.emplace(*fragmentation);
+  }
   Policy policy() const override { return Policy::kFgd; }
   // sigmoid((F_before - F_after) / 1000) x 100, truncated: the smaller the growth of the
   // node's fragment, the higher; a sharing pod is scored on its best GPU.
   int64_t Score(const PodSpec& pod, const NodeState& node,
                 double node_fragment_milli) const override {
-    return what_if_.Evaluate(pod, node, node_fragment_milli, GpuTieRule::kFirst).score;
+    return WhatIf().Evaluate(pod, node, node_fragment_milli, GpuTieRule::kFirst).score;
+  }
+  // On the KAI view the fraction goes where the node's ledger puts it, and F after is the
+  // view's; scores are kept per node until its version moves.
+  int64_t Score(const GpuRequest& pod, const KaiNode& node,
+                const KaiCluster& cluster) const override {
+    if (std::optional<int64_t> memo = KaiMemo(node, pod)) return *memo;
+    std::optional<std::vector<int32_t>> choice = node.Choose(pod);
+    // Only for a node GpuSharing let through with that filter disabled: nowhere to go.
+    if (!choice.has_value()) return 0;
+    const double before = node.FragmentMilli();
+    const GpuNodeView after = Placed(node.View(), pod, *choice);
+    const int64_t score = FgdScore(before, cluster.fragmentation->FragmentMilli(after));
+    StoreKaiMemo(node, pod, score);
+    return score;
   }
   GpuSet ChooseGpus(const PodSpec& pod, const NodeState& node, double node_fragment_milli,
                     RandomSource&) const override {
     if (pod.IsGpuShare()) {
-      return GpuSet::Of(what_if_.Evaluate(pod, node, node_fragment_milli, GpuTieRule::kFirst).gpu);
+      return GpuSet::Of(WhatIf().Evaluate(pod, node, node_fragment_milli, GpuTieRule::kFirst).gpu);
     }
     if (pod.num_gpu == 0) return {};
     return FirstFreeGpus(pod, node);
   }
 
  private:
+  // A node's memo keeps the scores of this many distinct requests; a plan rotates among a
+  // few pod templates, and an evicted entry only costs one re-evaluation.
+  static constexpr size_t kKaiMemoPerNode = 8;
+  struct KaiMemoEntry {
+    uint32_t version = 0;
+    std::vector<std::pair<GpuRequest, int64_t>> scores;
+  };
+
+  FgdWhatIf& WhatIf() const {
+    BERTH_CHECK(what_if_.has_value(), "FGD scores NodeStates against a fragmentation model");
+    return *what_if_;
+  }
+  std::optional<int64_t> KaiMemo(const KaiNode& node, const GpuRequest& pod) const {
+    const auto i = static_cast<size_t>(node.index());
+    if (i >= kai_memo_.size() || kai_memo_[i].version != node.version()) return std::nullopt;
+    for (const auto& [request, score] : kai_memo_[i].scores) {
+      if (request == pod) return score;
+    }
+    return std::nullopt;
+  }
+  void StoreKaiMemo(const KaiNode& node, const GpuRequest& pod, int64_t score) const {
+    const auto i = static_cast<size_t>(node.index());
+    if (i >= kai_memo_.size()) kai_memo_.resize(i + 1);
+    KaiMemoEntry& e = kai_memo_[i];
+    if (e.version != node.version() || e.scores.size() >= kKaiMemoPerNode) {
+      e.scores.clear();
+      e.version = node.version();
+    }
+    e.scores.emplace_back(pod, score);
+  }
+
   // What-if states repeat across nodes and pods; its memo is why this scorer is one per run.
-  mutable FgdWhatIf what_if_;
+  mutable std::optional<FgdWhatIf> what_if_;
+  // FGD's last scores per KaiNode, by node index.
+  mutable std::vector<KaiMemoEntry> kai_memo_;
 };
 
 }  // namespace
@@ -160,8 +279,7 @@ std::unique_ptr<NodeScorer> MakeScorer(Policy policy, const FragmentationModel* 
     case Policy::kBestFit:
       return std::make_unique<BestFitScorer>();
     case Policy::kFgd:
-      BERTH_CHECK(fragmentation != nullptr, "FGD scores against a fragmentation model");
-      return std::make_unique<FgdScorer>(*fragmentation);
+      return std::make_unique<FgdScorer>(fragmentation);
     case Policy::kBerth:
       BERTH_CHECK(fragmentation != nullptr && cluster != nullptr,
                   "berth scores against a fragmentation model and the cluster's totals");

@@ -1,21 +1,39 @@
 // The score arithmetic of the FGD paper's policies (upstream pkg/simulator/plugin/*.go),
-// written once: the gpu module's scorers (policy_scorers.cc, on NodeState) and binding's
-// berth.dev/GpuShare* plugins (on the KAI view, gpu_node_view.h) read their node model and
-// call these, so the two differ only in what they read (see each plugin's header). Upstream's
-// integer divisions and truncations are kept, because they decide which nodes tie. Pure
-// functions, O(1); inline because FGD reproduction runs call them per node and pod.
+// written once: each scorer of policy_scorers.cc reads its two node inputs (NodeState and
+// binding's KaiNode, node_scorer.h) and calls these, so the two differ only in what they read.
+// Upstream's integer divisions and truncations are kept, because they decide which nodes tie.
+// Pure functions, O(1) (MinMaxNormalize O(scores)); inline because FGD reproduction runs call
+// them per node and pod.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <span>
 
 namespace berth::gpu {
 
 // kube-scheduler's score range.
 inline constexpr int64_t kMaxNodeScore = 100;
 inline constexpr int64_t kMinNodeScore = 0;
+
+// 100 x v truncated towards zero, clamped to 0..100: the paper's float-to-score step as the
+// KAI view takes it (its components are clamped to the max spec, so v is in 0..1 anyway).
+inline int64_t ClampedScore(double v) {
+  const auto score = static_cast<int64_t>(v * static_cast<double>(kMaxNodeScore));
+  return std::clamp<int64_t>(score, kMinNodeScore, kMaxNodeScore);
+}
+
+// Min-max scaling to 0..100 (all 0 when the scores are equal): upstream BestFit's
+// NormalizeScore. On scores in 0..100 it is one-to-one, so the top nodes stay the top nodes.
+inline void MinMaxNormalize(std::span<int64_t> scores) {
+  if (scores.empty()) return;
+  const auto [lo, hi] = std::minmax_element(scores.begin(), scores.end());
+  const int64_t lowest = *lo;
+  const int64_t range = *hi - lowest;
+  for (int64_t& s : scores) s = range == 0 ? 0 : (s - lowest) * kMaxNodeScore / range;
+}
 
 // FGD: sigmoid((F_before - F_after) / 1000) x 100, truncated as upstream truncates it.
 inline int64_t FgdScore(double before_milli, double after_milli) {

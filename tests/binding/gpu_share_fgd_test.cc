@@ -4,6 +4,7 @@
 // 4-GPU pod that LeastAllocated spreads away.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,7 @@
 #include "binding/framework/pod_info_store.h"
 #include "binding/framework/resource_table.h"
 #include "binding/plugins/gpu_share_cycle.h"
-#include "binding/plugins/gpu_share_view_score.h"
+#include "binding/plugins/gpu_share_score.h"
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
 #include "gpu/fragmentation.h"
@@ -279,6 +280,26 @@ TEST(GpuShareCycleTest, TypicalPodsSkipTerminalAndMalformedPods) {
   EXPECT_EQ(cycle.max_cpu_milli(), 32000);
 }
 
+// A cycle's node that counts how often a scorer evaluates it (asks the ledger's choice).
+class CountingNode final : public gpu::KaiNode {
+ public:
+  CountingNode(const GpuShareCycle& cycle, model::NodeIndex node) : node_(cycle, node) {}
+  int32_t index() const override { return node_.index(); }
+  uint32_t version() const override { return node_.version(); }
+  gpu::GpuNodeView View() const override { return node_.View(); }
+  std::optional<std::vector<int32_t>> Choose(const gpu::GpuRequest& request) const override {
+    ++evaluations;
+    return node_.Choose(request);
+  }
+  double FragmentMilli() const override { return node_.FragmentMilli(); }
+  gpu::KindsOnNode Kinds(int64_t pod_kind) const override { return node_.Kinds(pod_kind); }
+
+  mutable int evaluations = 0;
+
+ private:
+  GpuShareCycle::Node node_;
+};
+
 TEST(GpuShareCycleTest, FragmentCacheAndMemoFollowNodeVersions) {
   model::Snapshot snap = FourGpuCase();
   ResourceTable resources(snap.resources);
@@ -290,14 +311,22 @@ TEST(GpuShareCycleTest, FragmentCacheAndMemoFollowNodeVersions) {
   EXPECT_NEAR(cycle.NodeFragmentMilli(a), 0, 1e-9);
   const gpu::GpuRequest one = cycle.Request(infos.Get(model::PodIndex{0}));
   EXPECT_EQ(one, (gpu::GpuRequest{1000, 1, std::nullopt}));
-  cycle.StoreFgdMemo(a, one, 26);
-  EXPECT_EQ(cycle.FgdMemo(a, one), 26);
-  EXPECT_EQ(cycle.FgdMemo(a, cycle.Request(infos.Get(model::PodIndex{2}))), std::nullopt);
+  // FGD's scorer keeps its scores per node version: a repeat is not evaluated again.
+  const gpu::NodeScorer& fgd = cycle.Scorer(gpu::Policy::kFgd);
+  EXPECT_EQ(&fgd, &cycle.Scorer(gpu::Policy::kFgd));
+  const CountingNode node(cycle, a);
+  const int64_t score = fgd.Score(one, node, cycle.kai_cluster());
+  EXPECT_EQ(node.evaluations, 1);
+  EXPECT_EQ(fgd.Score(one, node, cycle.kai_cluster()), score);
+  EXPECT_EQ(node.evaluations, 1);
+  fgd.Score(cycle.Request(infos.Get(model::PodIndex{2})), node, cycle.kai_cluster());
+  EXPECT_EQ(node.evaluations, 2);
   state.AddPod(model::PodIndex{0}, a, infos.Get(model::PodIndex{0}));
   // The node changed: the cached F is recomputed and the memo no longer answers.
   EXPECT_NEAR(cycle.NodeFragmentMilli(a), 1000, 1e-9);
   EXPECT_EQ(cycle.NodeFragmentMilli(a), cycle.fragmentation().FragmentMilli(cycle.View(a)));
-  EXPECT_EQ(cycle.FgdMemo(a, one), std::nullopt);
+  fgd.Score(one, node, cycle.kai_cluster());
+  EXPECT_EQ(node.evaluations, 3);
   state.RemovePod(model::PodIndex{0}, a, infos.Get(model::PodIndex{0}));
   EXPECT_NEAR(cycle.NodeFragmentMilli(a), 0, 1e-9);
   EXPECT_NEAR(cycle.NodeFragmentMilli(model::NodeIndex{1}), 0, 1e-9);

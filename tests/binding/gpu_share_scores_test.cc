@@ -10,10 +10,11 @@
 
 #include "binding/framework/gpu_share_names.h"
 #include "binding/framework/plugin_names.h"
-#include "binding/plugins/gpu_share_view_score.h"
+#include "binding/plugins/gpu_share_score.h"
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
 #include "gpu/gpu_node_view.h"
+#include "gpu/policy_scores.h"
 #include "support/model_builders.h"
 
 namespace berth::binding {
@@ -102,10 +103,10 @@ TEST(GpuShareBestFitTest, HandComputedThenMinMaxNormalized) {
 
 TEST(GpuShareBestFitTest, MinMaxOfEqualScoresIsZero) {
   std::vector<int64_t> equal = {40, 40, 40};
-  MinMaxNormalize(equal);
+  gpu::MinMaxNormalize(equal);
   EXPECT_EQ(equal, (std::vector<int64_t>{0, 0, 0}));
   std::vector<int64_t> spread = {10, 20, 40};
-  MinMaxNormalize(spread);
+  gpu::MinMaxNormalize(spread);
   EXPECT_EQ(spread, (std::vector<int64_t>{0, 33, 100}));
 }
 

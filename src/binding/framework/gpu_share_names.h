@@ -19,18 +19,20 @@ inline constexpr std::string_view kGpuShareClustering = "berth.dev/GpuShareClust
 inline constexpr std::string_view kGpuSharePacking = "berth.dev/GpuSharePacking";
 inline constexpr std::string_view kGpuShareBestFit = "berth.dev/GpuShareBestFit";
 inline constexpr std::string_view kGpuShareFgd = "berth.dev/GpuShareFGD";
-// berth's policy (gpu/berth_scorer.h), the simulator's code run on binding's nodes
-// (GpuShareScore); unlike the six above it scores CPU-only pods too, as the simulator does.
+// berth's policy (gpu/berth_scorer.h); unlike the six above it scores CPU-only pods too, as
+// the simulator does.
 inline constexpr std::string_view kGpuShareBerth = "berth.dev/GpuShareBerth";
 
-// A plugin name and the gpu::Policy it runs.
+// A plugin name and the gpu::Policy whose gpu::NodeScorer it runs (GpuShareScore, one class
+// for all of them).
 struct GpuSharePluginName {
   std::string_view name;
   gpu::Policy policy;
 };
 
-// The paper's six, in its order (Random, DotProd, GpuClustering, GpuPacking, BestFit, FGD),
-// scored on binding's KAI view by GpuShareViewScore (gpu_share_view_score.h says why a view).
+// The paper's six, in its order (Random, DotProd, GpuClustering, GpuPacking, BestFit, FGD):
+// their scorers read binding's nodes as gpu::KaiNodes (gpu/kai_node.h says what that view
+// has that the node model has not) and score GPU pods only.
 inline constexpr std::array<GpuSharePluginName, 6> kGpuSharePlugins = {{
     {kGpuShareRandom, gpu::Policy::kRandom},
     {kGpuShareDotProd, gpu::Policy::kDotProd},
@@ -40,11 +42,13 @@ inline constexpr std::array<GpuSharePluginName, 6> kGpuSharePlugins = {{
     {kGpuShareFgd, gpu::Policy::kFgd},
 }};
 
-// The plugins that run a gpu::NodeScorer on the gpu module's node model (GpuShareScore).
+// The plugins whose policy reads the gpu module's node model (not gpu::ReadsKaiView), kept
+// for them by GpuShareNodeModel; they score every pod.
 using GpuShareNodeModelPlugin = GpuSharePluginName;
 inline constexpr std::array<GpuShareNodeModelPlugin, 1> kGpuShareNodeModelPlugins = {{
     {kGpuShareBerth, gpu::Policy::kBerth},
 }};
+static_assert(!gpu::ReadsKaiView(kGpuShareNodeModelPlugins[0].policy));
 
 // Random's fixed seed (the first of the paper's seeds 42-51): the plugin takes no
 // arguments, so the same input always draws the same nodes.

@@ -6,7 +6,7 @@
 #include "binding/framework/normalize_score.h"
 #include "binding/framework/plugin_names.h"
 #include "binding/framework/plugin_registry.h"
-#include "binding/plugins/gpu_share_plugin.h"
+#include "binding/plugins/gpu_share_score.h"
 #include "binding/plugins/inter_pod_affinity.h"
 #include "binding/plugins/node_affinity.h"
 #include "core/taint.h"

@@ -5,7 +5,6 @@
 #include "binding/plugins/balanced_allocation.h"
 #include "binding/plugins/dynamic_resources.h"
 #include "binding/plugins/gpu_share_score.h"
-#include "binding/plugins/gpu_share_view_score.h"
 #include "binding/plugins/gpu_sharing.h"
 #include "binding/plugins/inter_pod_affinity.h"
 #include "binding/plugins/node_affinity.h"
@@ -46,11 +45,12 @@ std::vector<WeightedScorePlugin> MakeScorePlugins(const ResolvedProfile& profile
   all.push_back(std::make_unique<PodTopologySpreadScore>());
   all.push_back(std::make_unique<InterPodAffinityScore>());
   all.push_back(std::make_unique<BalancedAllocationScore>(profile, resources));
-  // berth's GPU-sharing policies, in the FGD paper's order; only a profile that names one
-  // gives it a weight.
+  // berth's GPU-sharing policies, one plugin class running the gpu::NodeScorer each name
+  // selects, in the FGD paper's order and then berth's; only a profile that names one gives
+  // it a weight.
   if (profile.gpu_share_scoring()) {
     for (const GpuSharePluginName& plugin : kGpuSharePlugins) {
-      all.push_back(std::make_unique<GpuShareViewScore>(plugin.name, plugin.policy));
+      all.push_back(std::make_unique<GpuShareScore>(plugin.name, plugin.policy));
     }
     for (const GpuShareNodeModelPlugin& plugin : kGpuShareNodeModelPlugins) {
       all.push_back(std::make_unique<GpuShareScore>(plugin.name, plugin.policy));

@@ -7,14 +7,6 @@
 
 namespace berth::binding {
 
-namespace {
-
-// FGD's per-node memo keeps the scores of this many distinct requests; a plan rotates
-// among a few pod templates, and an evicted entry only costs one re-evaluation.
-constexpr size_t kFgdMemoPerNode = 8;
-
-}  // namespace
-
 std::vector<std::string> AllowedGpuProducts(const model::Pod& pod) {
   const std::string key(gpu::kLabelGpuProduct);
   std::vector<std::string> out;
@@ -80,8 +72,30 @@ GpuShareCycle::GpuShareCycle(const model::Snapshot& snapshot, const ResourceTabl
     pods.push_back(std::move(p));
   }
   fragmentation_ = gpu::GpuFragmentModel(gpu::BuildTypicalGpuPods(pods));
+  kai_cluster_.max_spec = gpu::MaxSpec{max_cpu_milli_, max_gpu_milli_};
+  kai_cluster_.fragmentation = &fragmentation_;
   fragments_.resize(n);
-  fgd_memo_.resize(n);
+  scorers_.resize(static_cast<size_t>(gpu::Policy::kBerth) + 1);
+}
+
+const gpu::NodeScorer& GpuShareCycle::Scorer(gpu::Policy policy) const {
+  if (!gpu::ReadsKaiView(policy)) return node_model().Scorer(policy);
+  std::unique_ptr<gpu::NodeScorer>& scorer = scorers_[static_cast<size_t>(policy)];
+  // KaiNodes bring their fragmentation model (KaiCluster): the NodeState inputs stay null.
+  if (scorer == nullptr) scorer = gpu::MakeScorer(policy, nullptr);
+  return *scorer;
+}
+
+uint32_t GpuShareCycle::Node::version() const { return cycle_.state_.version(node_); }
+
+gpu::KindsOnNode GpuShareCycle::Node::Kinds(int64_t pod_kind) const {
+  gpu::KindsOnNode kinds;
+  for (const GpuKindCount& k : cycle_.state_.gpu_kinds(node_)) {
+    if (k.count <= 0) continue;
+    ++kinds.kinds_present;
+    if (k.kind == pod_kind) kinds.same_kind = true;
+  }
+  return kinds;
 }
 
 GpuShareNodeModel& GpuShareCycle::node_model() const {
@@ -156,27 +170,6 @@ double GpuShareCycle::NodeFragmentMilli(model::NodeIndex node) const {
     c.valid = true;
   }
   return c.milli;
-}
-
-std::optional<int64_t> GpuShareCycle::FgdMemo(model::NodeIndex node,
-                                              const gpu::GpuRequest& request) const {
-  const FgdMemoEntry& e = fgd_memo_[static_cast<size_t>(node.v)];
-  if (e.version != state_.version(node)) return std::nullopt;
-  for (const auto& [r, score] : e.scores) {
-    if (r == request) return score;
-  }
-  return std::nullopt;
-}
-
-void GpuShareCycle::StoreFgdMemo(model::NodeIndex node, const gpu::GpuRequest& request,
-                                 int64_t score) const {
-  FgdMemoEntry& e = fgd_memo_[static_cast<size_t>(node.v)];
-  const uint32_t version = state_.version(node);
-  if (e.version != version || e.scores.size() >= kFgdMemoPerNode) {
-    e.scores.clear();
-    e.version = version;
-  }
-  e.scores.emplace_back(request, score);
 }
 
 }  // namespace berth::binding

@@ -64,6 +64,7 @@ GpuShareNodeModel::GpuShareNodeModel(const model::Snapshot& snapshot, const Clus
   // Nodes whose state already differs from empty (bound pods) are read on the first Sync.
   synced_version_.assign(n, 0);
   for (size_t i = 0; i < n; ++i) SyncNode(model::NodeIndex{static_cast<int32_t>(i)});
+  log_pos_ = state.change_log().size();
   scorers_.resize(static_cast<size_t>(gpu::Policy::kBerth) + 1);
 }
 
@@ -128,9 +129,12 @@ void GpuShareNodeModel::SyncNode(model::NodeIndex node) {
 }
 
 void GpuShareNodeModel::Sync() {
-  for (int32_t i = 0; i < state_.num_nodes(); ++i) {
-    const model::NodeIndex node{i};
-    if (synced_version_[static_cast<size_t>(i)] != state_.version(node)) SyncNode(node);
+  // Every change to a node's state bumps its version and logs it, so the nodes named since
+  // the last Sync are all that can differ; a node logged twice is read once (its version).
+  const std::vector<int32_t>& log = state_.change_log();
+  for (; log_pos_ < log.size(); ++log_pos_) {
+    const model::NodeIndex node{log[log_pos_]};
+    if (synced_version_[static_cast<size_t>(node.v)] != state_.version(node)) SyncNode(node);
   }
 }
 

@@ -6,8 +6,10 @@
 // the whole GPUs still free (1000 each); the model is the interned nvidia.com/gpu.product.
 // Per pod: CPU, memory, and whole GPUs (nvidia.com/gpu) or a gpu-fraction on num_devices GPUs.
 // The typical pods are the snapshot's non-terminal pods, as GpuShareCycle takes them.
-// Kept in a gpu::GpuCluster brought up to date from node versions (Sync), so a pod's scoring
-// sees the cluster-wide totals berth's policy reads. Also the GpuFractionPlacer that makes a
+// Kept in a gpu::GpuCluster brought up to date from ClusterState's change log (Sync: only
+// the nodes changed since the last pod), so a pod's scoring sees the cluster-wide totals
+// berth's policy reads. Only berth's policy needs this copy (gpu::ReadsKaiView); the paper's
+// six read binding's nodes directly (GpuShareCycle::Node). Also the GpuFractionPlacer that makes a
 // bind take the GPU the policy chose. Owned by GpuShareCycle; borrows the snapshot's state.
 // Not thread-safe. Limits: nodes with more than gpu::kMaxGpusPerNode GPUs count that many;
 // pods asking a fraction by GPU memory are not expressible (the plugin skips them).
@@ -42,8 +44,9 @@ class GpuShareNodeModel final : public GpuFractionPlacer {
   // GPU memory, or malformed). O(allowed products).
   std::optional<gpu::PodSpec> Shape(const model::Pod& pod, const PodInfo& info) const;
 
-  // Brings every node whose ClusterState version moved up to date. O(nodes) plus O(GPUs) per
-  // changed node and one F evaluation each.
+  // Brings every node whose ClusterState version moved up to date, reading the change log
+  // from where the last Sync stopped. O(log entries since then) plus O(GPUs) and one F
+  // evaluation per changed node.
   void Sync();
   const gpu::GpuCluster& cluster() const { return *cluster_; }
 
@@ -72,6 +75,7 @@ class GpuShareNodeModel final : public GpuFractionPlacer {
   std::unique_ptr<gpu::FragmentationModel> fragmentation_;
   std::unique_ptr<gpu::GpuCluster> cluster_;
   std::vector<uint32_t> synced_version_;
+  size_t log_pos_ = 0;  // ClusterState::change_log() entries already read
   std::vector<std::unique_ptr<gpu::NodeScorer>> scorers_;  // by gpu::Policy
   const PodInfo* scored_pod_ = nullptr;
   gpu::Policy scored_policy_ = gpu::Policy::kBerth;
