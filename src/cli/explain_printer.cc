@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/text_table.h"
+#include "engine/explain_types.h"
 #include "core/quantity.h"
 #include "model/pod_requests.h"
 
@@ -70,16 +71,16 @@ std::string Plural(int64_t n, const std::string& one, const std::string& many) {
 }
 
 // The first filter that said no: the reason kube-scheduler counts for the node.
-const binding::FilterVerdict* FirstFailure(const binding::NodeVerdict& verdict) {
+const engine::NodeFilterVerdict* FirstFailure(const engine::NodeVerdict& verdict) {
   for (const auto& filter : verdict.filters) {
     if (!filter.passed) return &filter;
   }
   return nullptr;
 }
 
-std::vector<const binding::NodeVerdict*> ByNodeName(const model::Snapshot& snapshot,
-                                                    const binding::PodExplanation& pod) {
-  std::vector<const binding::NodeVerdict*> nodes;
+std::vector<const engine::NodeVerdict*> ByNodeName(const model::Snapshot& snapshot,
+                                                    const engine::PodExplanation& pod) {
+  std::vector<const engine::NodeVerdict*> nodes;
   for (const auto& verdict : pod.nodes) nodes.push_back(&verdict);
   std::stable_sort(nodes.begin(), nodes.end(), [&](const auto* a, const auto* b) {
     return snapshot.node(a->node).meta.name < snapshot.node(b->node).meta.name;
@@ -131,7 +132,7 @@ void PrintPodHeader(const model::Snapshot& snapshot, const engine::Explanation& 
   table.Print(out, "  ");
 }
 
-void PrintDecision(const model::Snapshot& snapshot, const binding::PodExplanation& pod,
+void PrintDecision(const model::Snapshot& snapshot, const engine::PodExplanation& pod,
                    std::string_view indent, std::ostream& out) {
   const model::PodDecision& decision = pod.decision;
   out << indent << "Decision: ";
@@ -169,12 +170,12 @@ void PrintFull(const model::Snapshot& snapshot, const engine::Explanation& expla
   const auto nodes = ByNodeName(snapshot, explanation.pod);
   out << "\nNodes (" << nodes.size()
       << ", in name order; an infeasible node counts under its first failing filter)\n";
-  for (const binding::NodeVerdict* verdict : nodes) {
+  for (const engine::NodeVerdict* verdict : nodes) {
     out << "\n  " << snapshot.node(verdict->node).meta.name << ": ";
     if (verdict->feasible) {
       out << "feasible, total score " << verdict->total_score << '\n';
     } else {
-      const binding::FilterVerdict* failure = FirstFailure(*verdict);
+      const engine::NodeFilterVerdict* failure = FirstFailure(*verdict);
       out << "infeasible" << (failure ? ": " + failure->reason : std::string()) << '\n';
     }
     TextTable filters({Align::kLeft, Align::kLeft});
@@ -217,11 +218,11 @@ void PrintSummary(const model::Snapshot& snapshot, const engine::Explanation& ex
 
   // (plugin, reason) -> node names, in name order within each group.
   std::map<std::pair<std::string, std::string>, std::vector<std::string>> rejected;
-  std::vector<const binding::NodeVerdict*> feasible;
-  for (const binding::NodeVerdict* verdict : nodes) {
+  std::vector<const engine::NodeVerdict*> feasible;
+  for (const engine::NodeVerdict* verdict : nodes) {
     if (verdict->feasible) {
       feasible.push_back(verdict);
-    } else if (const binding::FilterVerdict* failure = FirstFailure(*verdict)) {
+    } else if (const engine::NodeFilterVerdict* failure = FirstFailure(*verdict)) {
       rejected[{failure->plugin, failure->reason}].push_back(
           snapshot.node(verdict->node).meta.name);
     }

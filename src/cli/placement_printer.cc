@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/text_table.h"
+#include "engine/explain_types.h"
 #include "engine/fleet_checks.h"
 
 namespace berth::cli {
@@ -73,7 +74,7 @@ void PrintSummary(const engine::PlacementExplanation& e, const engine::Placement
     return;
   }
   int32_t feasible = 0;
-  for (const placement::ClusterVerdict& v : run.outcome.clusters) feasible += v.feasible ? 1 : 0;
+  for (const engine::ClusterVerdict& v : run.outcome.clusters) feasible += v.feasible ? 1 : 0;
   t.AddRow({"Outcome:", std::to_string(run.outcome.selected.size()) + " selected of " +
                             std::to_string(feasible) + " feasible, " +
                             std::to_string(run.outcome.clusters.size()) + " candidates"});
@@ -91,7 +92,7 @@ void PrintClusters(const engine::PlacementRun& run, std::ostream& out) {
   }
   // One column per active prioritizer, in the policy's order.
   std::vector<std::string> columns;
-  for (const placement::PrioritizerInfo& p : run.outcome.prioritizers) columns.push_back(p.name);
+  for (const engine::PrioritizerInfo& p : run.outcome.prioritizers) columns.push_back(p.name);
   std::map<std::string, int32_t> rank;
   for (size_t i = 0; i < run.outcome.selected.size(); ++i) {
     rank[run.outcome.selected[i]] = static_cast<int32_t>(i) + 1;
@@ -106,7 +107,7 @@ void PrintClusters(const engine::PlacementRun& run, std::ostream& out) {
   t.AddRow(header);
   std::vector<std::string> excluded;
   // Feasible clusters by rank (selected first), then the others by name.
-  std::vector<const placement::ClusterVerdict*> order;
+  std::vector<const engine::ClusterVerdict*> order;
   for (const std::string& name : run.outcome.selected) {
     for (const auto& v : run.outcome.clusters) {
       if (v.cluster_name == name) order.push_back(&v);
@@ -115,7 +116,7 @@ void PrintClusters(const engine::PlacementRun& run, std::ostream& out) {
   for (const auto& v : run.outcome.clusters) {
     if (v.feasible && rank.count(v.cluster_name) == 0) order.push_back(&v);
   }
-  for (const placement::ClusterVerdict* v : order) {
+  for (const engine::ClusterVerdict* v : order) {
     std::string verdict = v->selected ? "selected #" + std::to_string(rank[v->cluster_name])
                                       : "not selected";
     const model::Rejection* spread = run.outcome.SpreadSkipOf(*v);
@@ -123,7 +124,7 @@ void PrintClusters(const engine::PlacementRun& run, std::ostream& out) {
     std::vector<std::string> row = {v->cluster_name, verdict, std::to_string(v->total)};
     for (size_t c = 0; c < columns.size(); ++c) {
       std::string cell = "-";
-      for (const placement::ScoreTerm& s : run.outcome.ScoresOf(*v)) {
+      for (const engine::ScoreTerm& s : run.outcome.ScoresOf(*v)) {
         if (s.prioritizer == static_cast<int32_t>(c)) {
           cell = std::to_string(s.score) + " x" + std::to_string(s.weight);
         }

@@ -4,17 +4,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <optional>
 
 #include <unistd.h>
 
-#include "binding/framework/gpu_share_names.h"
 #include "cli/exit_code.h"
 #include "cli/flags.h"
 #include "cli/input_loader.h"
 #include "cli/text_table.h"
 #include "cli/version.h"
+#include "engine/gpu_share_policy.h"
 #include "engine/plan.h"
 #include "sim/gpushare/openb_reader.h"
 #include "sim/replay/openb_runs.h"
@@ -63,7 +62,7 @@ std::vector<std::string> SplitList(const std::string& text) {
 }
 
 core::Result<int64_t> DurationS(const std::string& flag, const std::string& text) {
-  auto s = sim::ParseDurationSeconds(text);
+  auto s = sim::ParseDuration(text);
   if (!s) return core::InvalidArgument(flag + ": " + s.error().message());
   return *s;
 }
@@ -87,12 +86,8 @@ core::Result<model::SchedulerConfig> QueuedPolicyConfig(const model::Snapshot& f
     plan.scoring = *scoring;
     return engine::EffectiveSchedulerConfig(fleet, plan);
   }
-  static const std::map<std::string, std::string_view> kGpuShare = {
-      {"random", binding::kGpuShareRandom},   {"dotprod", binding::kGpuShareDotProd},
-      {"clustering", binding::kGpuShareClustering}, {"packing", binding::kGpuSharePacking},
-      {"bestfit", binding::kGpuShareBestFit}, {"fgd", binding::kGpuShareFgd}};
-  auto it = kGpuShare.find(policy);
-  if (it == kGpuShare.end()) {
+  const std::optional<std::string_view> plugin = engine::GpuSharePluginForPolicy(policy);
+  if (!plugin.has_value()) {
     return core::InvalidArgument(
         "--policy: unknown policy \"" + policy +
         "\" for a queued trace (default, LeastAllocated, MostAllocated, "
@@ -100,7 +95,7 @@ core::Result<model::SchedulerConfig> QueuedPolicyConfig(const model::Snapshot& f
   }
   model::SchedulerConfig config = engine::EffectiveSchedulerConfig(fleet, plan);
   for (model::SchedulerProfile& profile : config.profiles) {
-    profile.score_weights[std::string(it->second)] = 100;
+    profile.score_weights[std::string(*plugin)] = 100;
   }
   return config;
 }

@@ -5,7 +5,7 @@
 #include "cli/explain_printer.h"
 #include "cli/placement_printer.h"
 #include "cli/text_table.h"
-#include "queueing/amount_text.h"
+#include "engine/explain_types.h"
 
 namespace berth::cli {
 namespace {
@@ -19,7 +19,7 @@ std::string Amount(const model::ResourceCatalog& catalog, const std::string& res
                    int64_t amount) {
   model::ResourceId id;
   if (!catalog.Find(resource, &id)) return std::to_string(amount);
-  return queueing::FormatAmount(id, amount);
+  return engine::FormatAmount(id, amount);
 }
 
 void PrintHeader(const engine::WorkloadExplanation& e, std::ostream& out) {
@@ -46,7 +46,7 @@ void PrintHeader(const engine::WorkloadExplanation& e, std::ostream& out) {
     t.AddRow({"Pod set " + ps.name + ":", text});
   }
   if (e.cluster != "default") t.AddRow({"Cluster:", e.cluster});
-  std::string outcome = queueing::WorkloadOutcomeName(e.decision.outcome);
+  std::string outcome = engine::WorkloadOutcomeName(e.decision.outcome);
   if (e.decision.cycle > 0) outcome += " (cycle " + std::to_string(e.decision.cycle) + ")";
   t.AddRow({"Outcome:", outcome});
   if (!e.decision.reason.empty() || !e.decision.message.empty()) {

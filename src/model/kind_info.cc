@@ -1,5 +1,5 @@
-// The table of kinds. Discovery data (plural, scope, verbs, status subresource, short names,
-// categories) is transcribed from upstream: kube-apiserver's discovery for the built-in
+// The table of kinds. Discovery data (plural, scope, verbs, status and scale subresources,
+// short names, categories) is transcribed from upstream: kube-apiserver's discovery for the built-in
 // kinds, and each project's CRD manifests (Kueue config/components/crd/bases, OCM api
 // cluster/ and work/, jobset, lws, kubeflow training-operator v1, scheduler-plugins
 // coscheduling, volcano). Verbs are those apiextensions serves for every CRD; built-ins
@@ -94,8 +94,21 @@ constexpr FeedbackRuleInfo kLeaderWorkerSetRules[] = {
 constexpr Scope kNamespaced = Scope::kNamespaced;
 constexpr Scope kCluster = Scope::kCluster;
 
+// Scale subresources: kube-apiserver serves deployments/scale and statefulsets/scale (not
+// jobs/scale); of the workload CRDs, lws and training-operator declare one, jobset does not.
+constexpr ScaleInfo kReplicasScale{.spec_replicas_path = ".spec.replicas",
+                                   .status_replicas_path = ".status.replicas",
+                                   .label_selector_path = ".spec.selector"};
+constexpr ScaleInfo kPyTorchJobScale{
+    .spec_replicas_path = ".spec.pytorchReplicaSpecs.Worker.replicas",
+    .status_replicas_path = ".status.replicaStatuses.Worker.active",
+    .label_selector_path = ".status.replicaStatuses.Worker.selector"};
+constexpr ScaleInfo kLeaderWorkerSetScale{.spec_replicas_path = ".spec.replicas",
+                                          .status_replicas_path = ".status.replicas",
+                                          .label_selector_path = ".status.hpaPodSelector"};
+
 // One row per kind. Columns: group, versions, read-only versions, kind, resource, scope,
-// verbs, status subresource, short names, categories, workload, dispatch.
+// verbs, status subresource, scale subresource, short names, categories, workload, dispatch.
 // clang-format off
 constexpr KindInfo kKinds[] = {
     // core/v1
@@ -117,22 +130,23 @@ constexpr KindInfo kKinds[] = {
      .dispatch = {.suspend = SuspendField::kSpecSuspend, .feedback_rules = kJobRules}},
     {.group = "apps", .versions = kV1, .read_only_versions = kOldAppsVersions,
      .kind = "Deployment", .resource = "deployments", .status_subresource = true,
-     .short_names = kDeploy, .categories = kAll, .workload = true,
+     .scale = kReplicasScale, .short_names = kDeploy, .categories = kAll, .workload = true,
      .dispatch = {.feedback_rules = kWellKnownRules}},
     {.group = "apps", .versions = kV1, .read_only_versions = kOldAppsVersions,
      .kind = "StatefulSet", .resource = "statefulsets", .status_subresource = true,
-     .short_names = kSts, .categories = kAll, .workload = true,
+     .scale = kReplicasScale, .short_names = kSts, .categories = kAll, .workload = true,
      .dispatch = {.feedback_rules = kStatefulSetRules}},
     // workload CRDs
     {.group = "jobset.x-k8s.io", .versions = kV1alpha2, .kind = "JobSet",
      .resource = "jobsets", .status_subresource = true, .workload = true,
      .dispatch = {.suspend = SuspendField::kSpecSuspend, .feedback_rules = kJobSetRules}},
     {.group = "kubeflow.org", .versions = kV1, .kind = "PyTorchJob", .resource = "pytorchjobs",
-     .status_subresource = true, .workload = true,
+     .status_subresource = true, .scale = kPyTorchJobScale, .workload = true,
      .dispatch = {.suspend = SuspendField::kRunPolicySuspend,
                   .feedback_rules = kPyTorchJobRules}},
     {.group = "leaderworkerset.x-k8s.io", .versions = kV1, .kind = "LeaderWorkerSet",
-     .resource = "leaderworkersets", .status_subresource = true, .short_names = kLws,
+     .resource = "leaderworkersets", .status_subresource = true,
+     .scale = kLeaderWorkerSetScale, .short_names = kLws,
      .workload = true, .dispatch = {.feedback_rules = kLeaderWorkerSetRules}},
     // component configuration (files, not API resources)
     {.group = "kubescheduler.config.k8s.io", .versions = kV1,

@@ -1,6 +1,6 @@
 // KindInfo: what berth knows about each Kubernetes kind it reads, as plain constant data:
-// group, versions, kind, plural resource, scope, verbs, status subresource, short names and
-// categories (what a Kubernetes-style API server serves as discovery), whether the kind is a
+// group, versions, kind, plural resource, scope, verbs, status and scale subresources,
+// short names and categories (what a Kubernetes-style API server serves as discovery), whether the kind is a
 // workload expanded into pods, and what dispatch needs to ship it in a ManifestWork. One row
 // per kind in kind_info.cc. Read by io (whose internal/kind_table.h pairs each row with its
 // decoder, pod expansion and status writer), dispatch and the API server. Immutable static
@@ -77,6 +77,20 @@ struct DispatchInfo {
   std::span<const FeedbackRuleInfo> feedback_rules{};
 };
 
+// The scale subresource (RESOURCE/scale, serving an autoscaling/v1 Scale to `kubectl scale`
+// and the HorizontalPodAutoscaler): where the kind keeps the replica count it scales, as
+// JSON paths from the object's root. A CRD declares them (subresources.scale); for the
+// built-in kinds they are the fields their registry reads.
+struct ScaleInfo {
+  std::string_view spec_replicas_path{};    // ".spec.replicas"; empty: no scale subresource
+  std::string_view status_replicas_path{};  // ".status.replicas"
+  // Scale's status.selector: a CRD's string field; a built-in's spec.selector (a
+  // LabelSelector the registry formats as text). Empty when the CRD names none.
+  std::string_view label_selector_path{};
+
+  constexpr bool served() const { return !spec_replicas_path.empty(); }
+};
+
 struct KindInfo {
   std::string_view group{};  // "" for the core group
   // Versions served (discovery) and read, the preferred one first.
@@ -92,6 +106,7 @@ struct KindInfo {
   Scope scope = Scope::kNamespaced;
   VerbSet verbs = kAllVerbs;
   bool status_subresource = false;
+  ScaleInfo scale{};  // subresources other than status and scale are not modelled
   std::span<const std::string_view> short_names{};  // as upstream's CRD or API defines them
   std::span<const std::string_view> categories{};   // "all" for the built-in workload kinds
   // Pods are made from its pod templates (io expands them; Kueue makes a Workload for it).

@@ -6,7 +6,7 @@
 
 namespace berth::queueing {
 
-std::vector<std::pair<model::ResourceId, int64_t>> PodRequests(const model::Pod& pod) {
+std::vector<std::pair<model::ResourceId, int64_t>> KueuePodRequests(const model::Pod& pod) {
   // Kueue's job integrations copy limits into missing requests before computing the
   // Workload's usage (model::PodRequestsOptions::limits_for_missing_requests).
   model::PodRequestsOptions options;
@@ -44,7 +44,7 @@ WorkloadInfo BuildWorkloadInfo(const model::Workload& wl, int32_t index) {
     r.name = ps.name;
     r.count = std::max<int32_t>(0, ps.count);
     r.min_count = ps.min_count;
-    r.per_pod = queueing::PodRequests(ps.pod_template);
+    r.per_pod = KueuePodRequests(ps.pod_template);
     info.pod_sets.push_back(std::move(r));
   }
   std::string& key = info.equivalence;

@@ -41,10 +41,8 @@ struct WorkloadInfo {
 };
 
 // model::PodRequests with limits standing in for missing (0) requests, as Kueue computes a
-// Workload's usage; (resource, amount) pairs with amount > 0, ascending ResourceId. Call it
-// as queueing::PodRequests: unqualified, argument-dependent lookup also finds
-// model::PodRequests and the call is ambiguous.
-std::vector<std::pair<model::ResourceId, int64_t>> PodRequests(const model::Pod& pod);
+// Workload's usage; (resource, amount) pairs with amount > 0, ascending ResourceId.
+std::vector<std::pair<model::ResourceId, int64_t>> KueuePodRequests(const model::Pod& pod);
 
 // Kueue's GetQueueOrderTimestamp: the Evicted transition time when the workload was evicted
 // by PodsReadyTimeout or an AdmissionCheck, else creationTimestamp.

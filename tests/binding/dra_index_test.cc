@@ -7,35 +7,26 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "binding/scheduler.h"
+#include "binding_test_util.h"
 #include "devices/dra_builders.h"
+#include "random_cluster.h"
 #include "support/model_builders.h"
 
 namespace berth::binding {
 namespace {
 
-using testing::kGi;
-using testing::NodeBuilder;
-using testing::PodBuilder;
-using testing::SnapshotBuilder;
+using berth::testing::kGi;
+using berth::testing::NodeBuilder;
+using berth::testing::PodBuilder;
+using berth::testing::SnapshotBuilder;
+using testing::Rng;
 namespace dra = devices::testing;
 
 constexpr const char* kDriver = "gpu.example.com";
-
-// Deterministic on every standard library (unlike std::uniform_int_distribution).
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : gen_(seed) {}
-  int64_t Below(int64_t n) { return static_cast<int64_t>(gen_() % static_cast<uint64_t>(n)); }
-  bool Chance(int percent) { return Below(100) < percent; }
-
- private:
-  std::mt19937_64 gen_;
-};
 
 model::SchedulerConfig Config(bool pack) {
   model::SchedulerConfig config;
@@ -43,8 +34,30 @@ model::SchedulerConfig Config(bool pack) {
   return config;
 }
 
-void Use(model::Snapshot& snap, size_t pod, const std::string& claim) {
-  snap.pods[pod].resource_claims.push_back(model::PodResourceClaim{"gpu", claim, ""});
+// A claim in "default" asking for 1-4 GPUs (by product, on one root, two requests,
+// firstAvailable, admin access, or 9: more than any node has).
+dra::ClaimB RandomClaim(Rng& rng, const std::string& name) {
+  dra::ClaimB claim(name, "default");
+  const int64_t kind = rng.Below(100);
+  if (kind < 8) {
+    claim.Req(dra::RequestB("gpu", "gpu", 9));  // more than any node has
+  } else if (kind < 16) {
+    claim.Req(dra::RequestB("gpu", {dra::SubB("big", "gpu", 4), dra::SubB("small", "gpu", 1)}));
+  } else if (kind < 22) {
+    claim.Req(dra::RequestB("gpu", "gpu", 1));
+    claim.Req(dra::RequestB("more", "gpu", 1 + rng.Below(3)));
+  } else if (kind < 25) {
+    claim.Req(dra::RequestB("gpu", "gpu", 1).Admin());
+  } else {
+    dra::RequestB request("gpu", "gpu", 1 + rng.Below(4));
+    if (rng.Chance(30)) {
+      request.Sel(std::string(R"(device.attributes["gpu.example.com"].productName == ")") +
+                  (rng.Chance(50) ? "H100" : "A100") + "\"");
+    }
+    claim.Req(request);
+    if (rng.Chance(30)) claim.Match("gpu.example.com/pcieRoot");
+  }
+  return claim;
 }
 
 // A random DRA fleet: 4-15 nodes with 0-8 node-local GPUs (two products, two PCIe roots),
@@ -57,7 +70,7 @@ model::Snapshot RandomFleet(Rng& rng, bool* pack) {
   const int64_t nodes = 4 + rng.Below(12);
   const bool soft_taints = rng.Chance(15);
   for (int64_t i = 0; i < nodes; ++i) {
-    NodeBuilder n(testing::Indexed("n", i));
+    NodeBuilder n(berth::testing::Indexed("n", i));
     n.Cpu(4000 + 4000 * rng.Below(3))
         .Memory((16 + 16 * rng.Below(2)) * kGi)
         .Pods(4 + rng.Below(20));
@@ -71,7 +84,7 @@ model::Snapshot RandomFleet(Rng& rng, bool* pack) {
   }
   const int64_t pods = 10 + rng.Below(30);
   for (int64_t p = 0; p < pods; ++p) {
-    PodBuilder pod(testing::Indexed("p", p));
+    PodBuilder pod(berth::testing::Indexed("p", p));
     pod.Created(p).Container(
         {{"cpu", 250 + 250 * rng.Below(6)}, {"memory", kGi * (1 + rng.Below(3))}});
     if (rng.Chance(50)) pod.Toleration("example.com/gpu", core::TolerationOp::kExists);
@@ -82,114 +95,25 @@ model::Snapshot RandomFleet(Rng& rng, bool* pack) {
   *pack = rng.Chance(60);
   snap.device_classes.push_back(dra::Class("gpu", kDriver));
   const bool multi = rng.Chance(15);
-  for (int64_t i = 0; i < nodes; ++i) {
-    const std::string node = testing::Indexed("n", i);
-    const int64_t gpus = rng.Below(9);
-    if (gpus == 0) continue;
-    const bool per_device = rng.Chance(15);
-    dra::SliceB slice(node, per_device ? "per-device" : node, node, kDriver);
-    for (int64_t g = 0; g < gpus; ++g) {
-      dra::DeviceB d(testing::Indexed("gpu-", g));
-      d.Str("productName", rng.Chance(60) ? "H100" : "A100").Str("pcieRoot", g < 4 ? "r0" : "r1");
-      if (per_device) d.OnNode(node);
-      if (multi && rng.Chance(20)) d.Multi();
-      slice.Dev(d);
-    }
-    snap.resource_slices.push_back(slice.s);
-    // A running pod holds some of the node's GPUs through an allocated claim.
-    if (rng.Chance(40)) {
-      dra::ClaimB held(testing::Indexed("held-", i), "default");
-      std::vector<std::tuple<std::string, std::string, std::string>> devs;
-      const int64_t take = 1 + rng.Below(gpus);
-      for (int64_t g = 0; g < take; ++g)
-        devs.emplace_back(kDriver, node, testing::Indexed("gpu-", g));
-      held.Allocated(devs);
-      held.c.reserved_for = {"running"};
-      snap.resource_claims.push_back(held.c);
-    }
-  }
+  AddGpuSlices(snap, nodes, rng,
+               GpuSliceShape{.driver = kDriver,
+                             .h100_percent = 60,
+                             .per_device_percent = 15,
+                             .multi_allocatable = multi,
+                             .held_percent = 40});
   if (rng.Chance(25)) {
     // A pool every node sees: its devices are never counted as taken.
     dra::SliceB shared("shared", "*", "shared", kDriver);
     for (int g = 0; g < 2; ++g) {
-      shared.Dev(dra::DeviceB(testing::Indexed("fabric-", g))
+      shared.Dev(dra::DeviceB(berth::testing::Indexed("fabric-", g))
                      .Str("productName", "H100")
                      .Str("pcieRoot", "r9"));
     }
     snap.resource_slices.push_back(shared.s);
   }
-  const size_t first_pending = snap.pods.size() - static_cast<size_t>(pods);
-  for (int64_t p = 0; p < pods; ++p) {
-    if (rng.Chance(15)) continue;  // no claim
-    const size_t pod = first_pending + static_cast<size_t>(p);
-    if (p > 0 && rng.Chance(10) && !snap.pods[pod - 1].resource_claims.empty()) {
-      snap.pods[pod].resource_claims.push_back(snap.pods[pod - 1].resource_claims.front());
-      continue;  // shares the previous pod's claim
-    }
-    const std::string name = testing::Indexed("c", p);
-    dra::ClaimB claim(name, "default");
-    const int64_t kind = rng.Below(100);
-    if (kind < 8) {
-      claim.Req(dra::RequestB("gpu", "gpu", 9));  // more than any node has
-    } else if (kind < 16) {
-      claim.Req(dra::RequestB("gpu", {dra::SubB("big", "gpu", 4), dra::SubB("small", "gpu", 1)}));
-    } else if (kind < 22) {
-      claim.Req(dra::RequestB("gpu", "gpu", 1));
-      claim.Req(dra::RequestB("more", "gpu", 1 + rng.Below(3)));
-    } else if (kind < 25) {
-      claim.Req(dra::RequestB("gpu", "gpu", 1).Admin());
-    } else {
-      dra::RequestB request("gpu", "gpu", 1 + rng.Below(4));
-      if (rng.Chance(30)) {
-        request.Sel(std::string(R"(device.attributes["gpu.example.com"].productName == ")") +
-                    (rng.Chance(50) ? "H100" : "A100") + "\"");
-      }
-      claim.Req(request);
-      if (rng.Chance(30)) claim.Match("gpu.example.com/pcieRoot");
-    }
-    snap.resource_claims.push_back(claim.c);
-    Use(snap, pod, name);
-  }
+  AddPendingClaims(snap, pods, rng, /*none_percent=*/15, /*share_percent=*/10,
+                   [&](const std::string& name) { return RandomClaim(rng, name); });
   return snap;
-}
-
-// request=driver/pool/device per result: what two allocations must agree on.
-std::vector<std::string> Devices(const model::AllocationResult& a) {
-  std::vector<std::string> out;
-  for (const model::DeviceRequestAllocationResult& r : a.results) {
-    out.push_back(r.request + "=" + r.driver + "/" + r.pool + "/" + r.device);
-  }
-  return out;
-}
-
-void ExpectSameDecision(const model::PodDecision& a, const model::PodDecision& b,
-                        const std::string& where) {
-  ASSERT_EQ(a.node, b.node) << where;
-  ASSERT_EQ(a.message, b.message) << where;
-  ASSERT_EQ(a.rejections, b.rejections) << where;
-}
-
-void ExpectSameClaims(const Scheduler& a, const Scheduler& b, const model::Snapshot& snap,
-                      const std::string& where) {
-  const auto& x = a.ClaimBindings();
-  const auto& y = b.ClaimBindings();
-  ASSERT_EQ(x.size(), y.size()) << where;
-  for (size_t i = 0; i < x.size(); ++i) {
-    EXPECT_EQ(x[i].pod, y[i].pod) << where;
-    EXPECT_EQ(x[i].claim, y[i].claim) << where;
-    EXPECT_EQ(x[i].allocated, y[i].allocated) << where;
-    EXPECT_EQ(Devices(x[i].allocation), Devices(y[i].allocation)) << where;
-  }
-  for (size_t c = 0; c < snap.resource_claims.size(); ++c) {
-    const devices::ClaimIndex ci{static_cast<int32_t>(c)};
-    const model::ResourceClaim sa = a.ClaimStatus(ci);
-    const model::ResourceClaim sb = b.ClaimStatus(ci);
-    EXPECT_EQ(sa.allocation.has_value(), sb.allocation.has_value()) << where;
-    if (sa.allocation.has_value() && sb.allocation.has_value()) {
-      EXPECT_EQ(Devices(*sa.allocation), Devices(*sb.allocation)) << where;
-    }
-    EXPECT_EQ(sa.reserved_for, sb.reserved_for) << where;
-  }
 }
 
 // Every pod in queue order; after some binds a random pod bound so far is unbound (its
@@ -248,24 +172,24 @@ TEST(DraIndexTest, PrunedIndexDecidesLikeTheReferencePath) {
 TEST(DraIndexTest, MostAllocatedFillSkipsFullNodes) {
   SnapshotBuilder s;
   for (int n = 0; n < 6; ++n) {
-    s.Add(NodeBuilder(testing::Indexed("n", n)).Cpu(32000).Memory(64 * kGi).Pods(110));
+    s.Add(NodeBuilder(berth::testing::Indexed("n", n)).Cpu(32000).Memory(64 * kGi).Pods(110));
   }
   for (int p = 0; p < 26; ++p) {
-    s.Add(PodBuilder(testing::Indexed("p", p)).Created(p).Container({{"cpu", 1000}}));
+    s.Add(PodBuilder(berth::testing::Indexed("p", p)).Created(p).Container({{"cpu", 1000}}));
   }
   model::Snapshot snap = s.Build();
   snap.device_classes.push_back(dra::Class("gpu", kDriver));
   for (int n = 0; n < 6; ++n) {
-    const std::string node = testing::Indexed("n", n);
+    const std::string node = berth::testing::Indexed("n", n);
     dra::SliceB slice(node, node, node, kDriver);
-    for (int g = 0; g < 4; ++g) slice.Dev(dra::DeviceB(testing::Indexed("gpu-", g)));
+    for (int g = 0; g < 4; ++g) slice.Dev(dra::DeviceB(berth::testing::Indexed("gpu-", g)));
     snap.resource_slices.push_back(slice.s);
   }
   for (int p = 0; p < 26; ++p) {
-    dra::ClaimB claim(testing::Indexed("c", p), "default");
+    dra::ClaimB claim(berth::testing::Indexed("c", p), "default");
     claim.Req(dra::RequestB("gpu", "gpu", 1));
     snap.resource_claims.push_back(claim.c);
-    Use(snap, static_cast<size_t>(p), testing::Indexed("c", p));
+    UseClaim(snap, static_cast<size_t>(p), berth::testing::Indexed("c", p));
   }
   Scheduler with_index(snap, Config(true), SchedulerOptions{true});
   Scheduler reference(snap, Config(true), SchedulerOptions{false});
@@ -281,7 +205,7 @@ TEST(DraIndexTest, MostAllocatedFillSkipsFullNodes) {
   for (size_t p = 0; p < 24; ++p) {
     ASSERT_TRUE(decisions[p].node.has_value()) << p;
     EXPECT_EQ(snap.node(*decisions[p].node).meta.name,
-              testing::Indexed("n", static_cast<int64_t>(p / 4)));
+              berth::testing::Indexed("n", static_cast<int64_t>(p / 4)));
   }
   EXPECT_EQ(decisions[24].message, "0/6 nodes are available: 6 cannot allocate all claims.");
   EXPECT_EQ(decisions[25].message, decisions[24].message);

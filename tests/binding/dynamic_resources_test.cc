@@ -8,23 +8,24 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
 #include "devices/dra_builders.h"
+#include "random_cluster.h"
 #include "support/model_builders.h"
 
 namespace berth::binding {
 namespace {
 
+using berth::testing::kGi;
+using berth::testing::NodeBuilder;
+using berth::testing::PodBuilder;
+using berth::testing::SnapshotBuilder;
 using ::testing::HasSubstr;
-using testing::kGi;
-using testing::NodeBuilder;
-using testing::PodBuilder;
-using testing::SnapshotBuilder;
+using testing::Rng;
 namespace dra = devices::testing;
 
 constexpr const char* kDriver = "gpu.example.com";
@@ -33,21 +34,21 @@ constexpr const char* kDriver = "gpu.example.com";
 model::Snapshot Cluster(const std::vector<int>& gpus_on, int pods) {
   SnapshotBuilder s;
   for (size_t i = 0; i < gpus_on.size(); ++i) {
-    s.Add(NodeBuilder(testing::Indexed("n", static_cast<int64_t>(i) + 1))
+    s.Add(NodeBuilder(berth::testing::Indexed("n", static_cast<int64_t>(i) + 1))
               .Cpu(16000)
               .Memory(64 * kGi)
               .Pods(110));
   }
   for (int p = 0; p < pods; ++p) {
-    s.Add(PodBuilder(testing::Indexed("p", p)).Created(p).Container({{"cpu", 100}}));
+    s.Add(PodBuilder(berth::testing::Indexed("p", p)).Created(p).Container({{"cpu", 100}}));
   }
   model::Snapshot snap = s.Build();
   snap.device_classes.push_back(dra::Class("gpu", kDriver));
   for (size_t i = 0; i < gpus_on.size(); ++i) {
-    const std::string node = testing::Indexed("n", static_cast<int64_t>(i) + 1);
+    const std::string node = berth::testing::Indexed("n", static_cast<int64_t>(i) + 1);
     dra::SliceB slice(node + "-gpus", node, node, kDriver);
     for (int g = 0; g < gpus_on[i]; ++g) {
-      slice.Dev(dra::DeviceB(testing::Indexed("gpu-", g)).Str("productName", "H100"));
+      slice.Dev(dra::DeviceB(berth::testing::Indexed("gpu-", g)).Str("productName", "H100"));
     }
     snap.resource_slices.push_back(slice.s);
   }
@@ -62,16 +63,12 @@ model::ResourceClaim Claim(const std::string& name, int64_t count) {
   return c.c;
 }
 
-void Use(model::Snapshot& snap, size_t pod, const std::string& claim) {
-  snap.pods[pod].resource_claims.push_back(model::PodResourceClaim{"gpu", claim, ""});
-}
-
 model::SchedulerConfig Defaults() { return model::SchedulerConfig{}; }
 
 TEST(DynamicResourcesTest, AllocatesOnTheNodeWhoseDevicesFit) {
   model::Snapshot snap = Cluster({0, 2, 0}, 1);
   snap.resource_claims.push_back(Claim("c0", 2));
-  Use(snap, 0, "c0");
+  UseClaim(snap, 0, "c0");
   core::Diagnostics diags;
   SchedulerOptions options;
   options.diagnostics = &diags;
@@ -107,8 +104,8 @@ TEST(DynamicResourcesTest, AllocatesOnTheNodeWhoseDevicesFit) {
 TEST(DynamicResourcesTest, SharedClaimIsAllocatedOnceAndPinsItsSecondConsumer) {
   model::Snapshot snap = Cluster({1, 1, 1}, 2);
   snap.resource_claims.push_back(Claim("shared", 1));
-  Use(snap, 0, "shared");
-  Use(snap, 1, "shared");
+  UseClaim(snap, 0, "shared");
+  UseClaim(snap, 1, "shared");
   Scheduler scheduler(snap, Defaults());
   model::PodDecision first = scheduler.ScheduleOne(model::PodIndex{0});
   ASSERT_TRUE(first.node.has_value());
@@ -134,7 +131,7 @@ TEST(DynamicResourcesTest, SharedClaimIsAllocatedOnceAndPinsItsSecondConsumer) {
 TEST(DynamicResourcesTest, PodsWhoseClaimsFitNowhereAreUnschedulable) {
   model::Snapshot snap = Cluster({2, 2, 0}, 1);
   snap.resource_claims.push_back(Claim("big", 3));
-  Use(snap, 0, "big");
+  UseClaim(snap, 0, "big");
   Scheduler scheduler(snap, Defaults());
   model::PodDecision d = scheduler.ScheduleOne(model::PodIndex{0});
   EXPECT_FALSE(d.node.has_value());
@@ -147,8 +144,8 @@ TEST(DynamicResourcesTest, PodsWhoseClaimsFitNowhereAreUnschedulable) {
 TEST(DynamicResourcesTest, DevicesRunOutAcrossPods) {
   model::Snapshot snap = Cluster({2, 0, 0}, 3);
   for (int p = 0; p < 3; ++p) {
-    snap.resource_claims.push_back(Claim(testing::Indexed("c", p), 1));
-    Use(snap, static_cast<size_t>(p), testing::Indexed("c", p));
+    snap.resource_claims.push_back(Claim(berth::testing::Indexed("c", p), 1));
+    UseClaim(snap, static_cast<size_t>(p), berth::testing::Indexed("c", p));
   }
   Scheduler scheduler(snap, Defaults());
   std::vector<model::PodDecision> decisions = scheduler.ScheduleAll();
@@ -173,8 +170,8 @@ TEST(DynamicResourcesTest, ClaimAllocatedBeforeHoldsItsDevicesAndNode) {
   held.allocation->node_selector = dra::LocalSelector("n1");
   snap.resource_claims.push_back(held);
   snap.resource_claims.push_back(Claim("own", 1));
-  Use(snap, 0, "held");
-  Use(snap, 1, "own");
+  UseClaim(snap, 0, "held");
+  UseClaim(snap, 1, "own");
   Scheduler scheduler(snap, Defaults());
   std::vector<model::PodDecision> decisions = scheduler.ScheduleAll();
   ASSERT_EQ(decisions.size(), 2u);
@@ -205,7 +202,7 @@ TEST(DynamicResourcesTest, UnknownDeviceClassRejectsThePodAndIsReported) {
   dra::ClaimB c("c0", "default");
   c.Req(dra::RequestB("gpu", "no-such-class", 1));
   snap.resource_claims.push_back(c.c);
-  Use(snap, 0, "c0");
+  UseClaim(snap, 0, "c0");
   core::Diagnostics diags;
   SchedulerOptions options;
   options.diagnostics = &diags;
@@ -231,8 +228,8 @@ TEST(DynamicResourcesTest, SameInputSameAllocations) {
   auto run = [] {
     model::Snapshot snap = Cluster({4, 4, 4}, 6);
     for (int p = 0; p < 6; ++p) {
-      snap.resource_claims.push_back(Claim(testing::Indexed("c", p), 1 + p % 3));
-      Use(snap, static_cast<size_t>(p), testing::Indexed("c", p));
+      snap.resource_claims.push_back(Claim(berth::testing::Indexed("c", p), 1 + p % 3));
+      UseClaim(snap, static_cast<size_t>(p), berth::testing::Indexed("c", p));
     }
     Scheduler scheduler(snap, Defaults());
     std::vector<std::string> out;
@@ -249,17 +246,6 @@ TEST(DynamicResourcesTest, SameInputSameAllocations) {
   EXPECT_GE(first.size(), 6u);
 }
 
-// Deterministic on every standard library (unlike std::uniform_int_distribution).
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : gen_(seed) {}
-  int64_t Below(int64_t n) { return static_cast<int64_t>(gen_() % static_cast<uint64_t>(n)); }
-  bool Chance(int percent) { return Below(100) < percent; }
-
- private:
-  std::mt19937_64 gen_;
-};
-
 // A random DRA cluster: nodes with 0-8 GPUs of two products under two PCIe roots, some
 // tainted; pods asking for 1-4 GPUs (some by product, some on one PCIe root, some sharing
 // a claim), some without claims, some with preferred node affinity.
@@ -268,7 +254,7 @@ model::Snapshot RandomDraCluster(Rng& rng) {
   const int64_t nodes = 3 + rng.Below(8);
   const bool soft_taints = rng.Chance(40);
   for (int64_t i = 0; i < nodes; ++i) {
-    NodeBuilder n(testing::Indexed("n", i));
+    NodeBuilder n(berth::testing::Indexed("n", i));
     n.Cpu(2000 + 2000 * rng.Below(4)).Memory((8 + 8 * rng.Below(4)) * kGi).Pods(110);
     n.Label("zone", rng.Chance(50) ? "z1" : "z2");
     n.Label("rack", rng.Chance(50) ? "r1" : "r2");
@@ -287,23 +273,26 @@ model::Snapshot RandomDraCluster(Rng& rng) {
     s.Add(n);
     // A bound pod loading the node, so resource scores differ widely between nodes.
     if (rng.Chance(50)) {
-      s.Add(PodBuilder(testing::Indexed("bound-", i))
-                .NodeName(testing::Indexed("n", i))
+      s.Add(PodBuilder(berth::testing::Indexed("bound-", i))
+                .NodeName(berth::testing::Indexed("n", i))
                 .Container({{"cpu", 500 * rng.Below(4)}, {"memory", kGi * rng.Below(8)}}));
     }
   }
   const int64_t pods = 8 + rng.Below(20);
   for (int64_t p = 0; p < pods; ++p) {
-    PodBuilder pod(testing::Indexed("p", p));
+    PodBuilder pod(berth::testing::Indexed("p", p));
     pod.Created(p).Container({{"cpu", 100 + 500 * rng.Below(4)}, {"memory", kGi}});
     if (rng.Chance(50)) pod.Toleration("example.com/gpu", core::TolerationOp::kExists);
     if (rng.Chance(20)) {
       pod.PreferredNodeAffinity(
-          10, testing::ExprTerm({testing::Req("zone", core::SelectorOp::kIn, {"z1"})}));
+          10,
+          berth::testing::ExprTerm({berth::testing::Req("zone", core::SelectorOp::kIn, {"z1"})}));
       pod.PreferredNodeAffinity(
-          5, testing::ExprTerm({testing::Req("rack", core::SelectorOp::kIn, {"r1"})}));
+          5,
+          berth::testing::ExprTerm({berth::testing::Req("rack", core::SelectorOp::kIn, {"r1"})}));
       pod.PreferredNodeAffinity(
-          3, testing::ExprTerm({testing::Req("rack", core::SelectorOp::kIn, {"r2"})}));
+          3,
+          berth::testing::ExprTerm({berth::testing::Req("rack", core::SelectorOp::kIn, {"r2"})}));
     }
     s.Add(pod);
   }
@@ -315,38 +304,19 @@ model::Snapshot RandomDraCluster(Rng& rng) {
     weights["NodeAffinity"] = static_cast<int32_t>(1 + rng.Below(3));
   }
   snap.device_classes.push_back(dra::Class("gpu", kDriver));
-  for (int64_t i = 0; i < nodes; ++i) {
-    const std::string node = testing::Indexed("n", i);
-    const int64_t gpus = rng.Below(9);
-    if (gpus == 0) continue;
-    dra::SliceB slice(node, node, node, kDriver);
-    for (int64_t g = 0; g < gpus; ++g) {
-      slice.Dev(dra::DeviceB(testing::Indexed("gpu-", g))
-                    .Str("productName", rng.Chance(50) ? "H100" : "A100")
-                    .Str("pcieRoot", g < 4 ? "r0" : "r1"));
-    }
-    snap.resource_slices.push_back(slice.s);
-  }
-  const size_t first_pending = snap.pods.size() - static_cast<size_t>(pods);
-  for (int64_t p = 0; p < pods; ++p) {
-    if (rng.Chance(20)) continue;  // no claim
-    const size_t pod = first_pending + static_cast<size_t>(p);
-    if (p > 0 && rng.Chance(15) && !snap.pods[pod - 1].resource_claims.empty()) {
-      snap.pods[pod].resource_claims.push_back(snap.pods[pod - 1].resource_claims.front());
-      continue;  // shares the previous pod's claim
-    }
-    const std::string name = testing::Indexed("c", p);
-    dra::RequestB request("gpu", "gpu", 1 + rng.Below(4));
-    if (rng.Chance(40)) {
-      request.Sel(std::string(R"(device.attributes["gpu.example.com"].productName == ")") +
-                  (rng.Chance(50) ? "H100" : "A100") + "\"");
-    }
-    dra::ClaimB claim(name, "default");
-    claim.Req(request);
-    if (rng.Chance(30)) claim.Match("gpu.example.com/pcieRoot");
-    snap.resource_claims.push_back(claim.c);
-    Use(snap, pod, name);
-  }
+  AddGpuSlices(snap, nodes, rng, GpuSliceShape{.driver = kDriver, .h100_percent = 50});
+  AddPendingClaims(
+      snap, pods, rng, /*none_percent=*/20, /*share_percent=*/15, [&](const std::string& name) {
+        dra::RequestB request("gpu", "gpu", 1 + rng.Below(4));
+        if (rng.Chance(40)) {
+          request.Sel(std::string(R"(device.attributes["gpu.example.com"].productName == ")") +
+                      (rng.Chance(50) ? "H100" : "A100") + "\"");
+        }
+        dra::ClaimB claim(name, "default");
+        claim.Req(request);
+        if (rng.Chance(30)) claim.Match("gpu.example.com/pcieRoot");
+        return claim;
+      });
   return snap;
 }
 
@@ -368,23 +338,11 @@ TEST(DynamicResourcesTest, IndexDecidesClaimPodsLikeTheReferencePath) {
       if (!snap.pod(pod).resource_claims.empty()) {
         indexed_with_claims += with_index.stats().indexed - before;
       }
-      ASSERT_EQ(a.node, b.node) << "round " << round << " pod " << snap.pod(pod).meta.name;
-      ASSERT_EQ(a.message, b.message) << "round " << round;
-      ASSERT_EQ(a.rejections, b.rejections) << "round " << round;
+      ExpectSameDecision(a, b,
+                         "round " + std::to_string(round) + " pod " + snap.pod(pod).meta.name);
+      if (::testing::Test::HasFatalFailure()) return;
     }
-    const auto& x = with_index.ClaimBindings();
-    const auto& y = reference.ClaimBindings();
-    ASSERT_EQ(x.size(), y.size()) << "round " << round;
-    for (size_t i = 0; i < x.size(); ++i) {
-      EXPECT_EQ(x[i].pod, y[i].pod);
-      EXPECT_EQ(x[i].claim, y[i].claim);
-      EXPECT_EQ(x[i].allocated, y[i].allocated);
-      ASSERT_EQ(x[i].allocation.results.size(), y[i].allocation.results.size());
-      for (size_t r = 0; r < x[i].allocation.results.size(); ++r) {
-        EXPECT_EQ(x[i].allocation.results[r].pool, y[i].allocation.results[r].pool);
-        EXPECT_EQ(x[i].allocation.results[r].device, y[i].allocation.results[r].device);
-      }
-    }
+    ExpectSameClaims(with_index, reference, snap, "round " + std::to_string(round));
   }
   // The fast path must actually be taken for a good share of claim pods.
   EXPECT_GT(indexed_with_claims, 100);

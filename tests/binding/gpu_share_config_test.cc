@@ -4,7 +4,9 @@
 // on the snapshot's scheduler config (what engine's plan does).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "binding/framework/gpu_share_names.h"
@@ -68,17 +70,52 @@ spec:
       limits: {nvidia.com/gpu: "4"}
 )";
 
-model::Snapshot ReadAll(const std::string& scheduler_config) {
+// The cluster above with a KubeSchedulerConfiguration whose one profile (default-scheduler)
+// has `profile` (YAML lines indented under the profile's list item) after its name.
+model::Snapshot ReadAll(const std::string& profile) {
   core::Diagnostics diags;
   io::Reader reader(diags);
   reader.ReadText(kCluster, "cluster.yaml");
-  reader.ReadText(scheduler_config, "scheduler-config.yaml");
+  reader.ReadText(
+      "apiVersion: kubescheduler.config.k8s.io/v1\n"
+      "kind: KubeSchedulerConfiguration\n"
+      "profiles:\n"
+      "- schedulerName: default-scheduler\n" +
+          profile,
+      "scheduler-config.yaml");
   io::Input input = reader.Finish();
   for (const core::Diagnostic& d : diags.entries()) {
     EXPECT_NE(d.severity, core::Severity::kError) << d.error.message();
   }
   EXPECT_TRUE(input.snapshot.scheduler_config.has_value());
   return std::move(input.snapshot);
+}
+
+// A profile scoring with `plugin` alone.
+std::string OnlyScoring(std::string_view plugin) {
+  return "  plugins:\n    score:\n      disabled:\n      - name: \"*\"\n      enabled:\n"
+         "      - name: " +
+         std::string(plugin) + "\n";
+}
+
+// A profile whose NodeResourcesFit scores with strategy `type` over `resources` (flow
+// mappings: "{name: nvidia.com/gpu, weight: 1}").
+std::string FitStrategy(std::string_view type, const std::vector<std::string>& resources) {
+  std::string out =
+      "  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
+      "      scoringStrategy:\n        type: " +
+      std::string(type) + "\n        resources:\n";
+  for (const std::string& r : resources) out += "        - " + r + "\n";
+  return out;
+}
+
+// NodeResourcesFit's raw scores of node-a and node-b for the second pod, the first bound.
+std::vector<int64_t> FitScoresOfSecondPod(const model::Snapshot& snap) {
+  Scheduler scheduler(snap, *snap.scheduler_config);
+  scheduler.ScheduleOne(model::PodIndex{0});
+  PodExplanation e = scheduler.Explain(model::PodIndex{1});
+  return {RawScore(e, snap, "node-a", kNodeResourcesFit),
+          RawScore(e, snap, "node-b", kNodeResourcesFit)};
 }
 
 std::vector<std::string> Placements(const model::Snapshot& snap) {
@@ -92,12 +129,7 @@ std::vector<std::string> Placements(const model::Snapshot& snap) {
 }
 
 TEST(GpuShareConfigTest, FgdEnabledThroughTheProfileKeepsRoomForTheFourGpuPod) {
-  model::Snapshot snap = ReadAll(R"(
-apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  plugins:
+  model::Snapshot snap = ReadAll(R"(  plugins:
     score:
       enabled:
       - name: berth.dev/GpuShareFGD
@@ -119,71 +151,28 @@ profiles:
 }
 
 TEST(GpuShareConfigTest, LeastAllocatedOnGpusSpreadsAndStrandsTheFourGpuPod) {
-  model::Snapshot snap = ReadAll(R"(
-apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  pluginConfig:
-  - name: NodeResourcesFit
-    args:
-      scoringStrategy:
-        type: LeastAllocated
-        resources:
-        - {name: nvidia.com/gpu, weight: 1}
-)");
+  model::Snapshot snap =
+      ReadAll(FitStrategy("LeastAllocated", {"{name: nvidia.com/gpu, weight: 1}"}));
   EXPECT_EQ(Placements(snap),
             (std::vector<std::string>{"one-1->node-a", "one-2->node-b", "four->none"}));
   // LeastAllocated on nvidia.com/gpu alone, for one-2 with one-1 on node-a:
   // node-a (4 - 2) x 100 / 4 = 50, node-b (4 - 1) x 100 / 4 = 75.
-  Scheduler scheduler(snap, *snap.scheduler_config);
-  scheduler.ScheduleOne(model::PodIndex{0});
-  PodExplanation e = scheduler.Explain(model::PodIndex{1});
-  EXPECT_EQ(RawScore(e, snap, "node-a", kNodeResourcesFit), 50);
-  EXPECT_EQ(RawScore(e, snap, "node-b", kNodeResourcesFit), 75);
+  EXPECT_EQ(FitScoresOfSecondPod(snap), (std::vector<int64_t>{50, 75}));
 }
 
 TEST(GpuShareConfigTest, MostAllocatedOnGpusPacks) {
-  model::Snapshot snap = ReadAll(R"(
-apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  pluginConfig:
-  - name: NodeResourcesFit
-    args:
-      scoringStrategy:
-        type: MostAllocated
-        resources:
-        - {name: nvidia.com/gpu, weight: 3}
-        - {name: cpu, weight: 1}
-)");
+  model::Snapshot snap = ReadAll(FitStrategy(
+      "MostAllocated", {"{name: nvidia.com/gpu, weight: 3}", "{name: cpu, weight: 1}"}));
   EXPECT_EQ(Placements(snap),
             (std::vector<std::string>{"one-1->node-a", "one-2->node-a", "four->node-b"}));
   // MostAllocated for one-2 with one-1 on node-a, weighted (3 x gpu + 1 x cpu) / 4:
   // node-a (3 x 50 + 1 x 2000 x 100 / 64000 = 3) / 4 = 38; node-b (3 x 25 + 1) / 4 = 19.
-  Scheduler scheduler(snap, *snap.scheduler_config);
-  scheduler.ScheduleOne(model::PodIndex{0});
-  PodExplanation e = scheduler.Explain(model::PodIndex{1});
-  EXPECT_EQ(RawScore(e, snap, "node-a", kNodeResourcesFit), 38);
-  EXPECT_EQ(RawScore(e, snap, "node-b", kNodeResourcesFit), 19);
+  EXPECT_EQ(FitScoresOfSecondPod(snap), (std::vector<int64_t>{38, 19}));
 }
 
 TEST(GpuShareConfigTest, EveryPolicyIsUsableFromAProfile) {
   for (const auto& [name, policy] : kGpuSharePlugins) {
-    model::Snapshot snap = ReadAll(R"(
-apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  plugins:
-    score:
-      disabled:
-      - name: "*"
-      enabled:
-      - name: )" + std::string(name) +
-                                   R"(
-)");
+    model::Snapshot snap = ReadAll(OnlyScoring(name));
     Scheduler scheduler(snap, *snap.scheduler_config);
     PodExplanation e = scheduler.Explain(model::PodIndex{0});
     const NodeVerdict* a = FindVerdict(e, snap, "node-a");
@@ -204,18 +193,7 @@ profiles:
 // it: like FGD here (no model pressure, whole-GPU pods skip the alignment), it packs the two
 // 1-GPU pods and keeps node-b whole for the 4-GPU pod; its raw score is the berth key.
 TEST(GpuShareConfigTest, BerthPolicyIsUsableFromAProfile) {
-  model::Snapshot snap = ReadAll(R"(
-apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  plugins:
-    score:
-      disabled:
-      - name: "*"
-      enabled:
-      - name: berth.dev/GpuShareBerth
-)");
+  model::Snapshot snap = ReadAll(OnlyScoring(kGpuShareBerth));
   EXPECT_EQ(Placements(snap),
             (std::vector<std::string>{"one-1->node-a", "one-2->node-a", "four->node-b"}));
   Scheduler scheduler(snap, *snap.scheduler_config);

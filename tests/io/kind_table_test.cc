@@ -11,7 +11,9 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "io/internal/status_writer.h"
 #include "io/reader.h"
 #include "io/test_util.h"
 #include "model/kind_info.h"
@@ -88,9 +90,21 @@ TEST(KindTableTest, ModelRowsAreConsistent) {
     } else {
       // Component configuration: a file, never an API resource.
       EXPECT_FALSE(k.status_subresource);
+      EXPECT_FALSE(k.scale.served());
       EXPECT_TRUE(k.short_names.empty());
       EXPECT_TRUE(k.categories.empty());
       EXPECT_FALSE(k.workload);
+    }
+    if (k.scale.served()) {
+      // A Scale reads the replicas the kind runs and what it reports: a workload with status.
+      EXPECT_TRUE(k.workload);
+      EXPECT_TRUE(k.status_subresource);
+      EXPECT_TRUE(k.scale.spec_replicas_path.starts_with(".spec.")) << k.scale.spec_replicas_path;
+      EXPECT_TRUE(k.scale.status_replicas_path.starts_with(".status."))
+          << k.scale.status_replicas_path;
+    } else {
+      EXPECT_TRUE(k.scale.status_replicas_path.empty());
+      EXPECT_TRUE(k.scale.label_selector_path.empty());
     }
     if (k.dispatch.suspend != model::SuspendField::kNone) {
       EXPECT_TRUE(k.workload);
@@ -107,7 +121,7 @@ TEST(KindTableTest, ModelRowsAreConsistent) {
 // What discovery serves, restated from upstream (kube-apiserver's discovery for built-ins;
 // the CRD manifests of Kueue, OCM api, jobset, lws, kubeflow training-operator v1,
 // scheduler-plugins and volcano): GROUP/PREFERRED-VERSION RESOURCE KIND SCOPE
-// [status] [short names]. A change here must be a deliberate change to the table.
+// [status] [scale] [short names]. A change here must be a deliberate change to the table.
 TEST(KindTableTest, DiscoveryDataMatchesUpstream) {
   std::string got;
   for (const KindInfo& k : model::AllKinds()) {
@@ -115,6 +129,7 @@ TEST(KindTableTest, DiscoveryDataMatchesUpstream) {
     got.append(ApiVersion(k, k.versions[0])).append(" ").append(k.resource).append(" ");
     got.append(k.kind).append(k.namespaced() ? " ns" : " cluster");
     if (k.status_subresource) got.append(" status");
+    if (k.scale.served()) got.append(" scale");
     for (std::string_view s : k.short_names) got.append(" ").append(s);
     got.push_back('\n');
   }
@@ -124,11 +139,11 @@ TEST(KindTableTest, DiscoveryDataMatchesUpstream) {
             "v1 pods Pod ns status po\n"
             "scheduling.k8s.io/v1 priorityclasses PriorityClass cluster pc\n"
             "batch/v1 jobs Job ns status\n"
-            "apps/v1 deployments Deployment ns status deploy\n"
-            "apps/v1 statefulsets StatefulSet ns status sts\n"
+            "apps/v1 deployments Deployment ns status scale deploy\n"
+            "apps/v1 statefulsets StatefulSet ns status scale sts\n"
             "jobset.x-k8s.io/v1alpha2 jobsets JobSet ns status\n"
-            "kubeflow.org/v1 pytorchjobs PyTorchJob ns status\n"
-            "leaderworkerset.x-k8s.io/v1 leaderworkersets LeaderWorkerSet ns status lws\n"
+            "kubeflow.org/v1 pytorchjobs PyTorchJob ns status scale\n"
+            "leaderworkerset.x-k8s.io/v1 leaderworkersets LeaderWorkerSet ns status scale lws\n"
             "resource.k8s.io/v1 deviceclasses DeviceClass cluster\n"
             "resource.k8s.io/v1 resourceclaims ResourceClaim ns status\n"
             "resource.k8s.io/v1 resourceclaimtemplates ResourceClaimTemplate ns\n"
@@ -180,12 +195,17 @@ TEST(KindTableTest, IoRowsPairWithModelRowsOneToOne) {
   for (const KindInfo& k : model::AllKinds()) {
     EXPECT_NE(internal::RowOf(k), nullptr) << k.group << " " << k.kind << " has no io row";
   }
-  std::set<std::string_view> written;
+  // The rows with a status writer, in table order: the order a plan's List prints them.
+  std::vector<std::string_view> written;
   for (const internal::KindRow& row : internal::KindRows()) {
-    if (row.status_writer != internal::StatusWriter::kNone) written.insert(row.kind);
+    if (row.status_writer == nullptr) continue;
+    written.push_back(row.kind);
+    EXPECT_NE(row.status_writer->count, nullptr) << row.kind;
+    EXPECT_NE(row.status_writer->tree, nullptr) << row.kind;
   }
-  EXPECT_EQ(written, (std::set<std::string_view>{"Pod", "ResourceClaim", "Workload", "Placement",
-                                                 "PlacementDecision", "ManifestWork"}));
+  EXPECT_EQ(written, (std::vector<std::string_view>{"Pod", "ResourceClaim", "Workload",
+                                                    "Placement", "PlacementDecision",
+                                                    "ManifestWork"}));
 }
 
 // The smallest valid object of each kind (and version, where they differ), beyond
@@ -325,7 +345,7 @@ TEST(KindTableTest, LookupByApiVersionAndKind) {
   ASSERT_NE(entry.row, nullptr);
   EXPECT_EQ(entry.info->resource, "resourceclaims");
   EXPECT_EQ(entry.row->kind, "ResourceClaim");
-  EXPECT_EQ(entry.row->status_writer, internal::StatusWriter::kClaimAllocation);
+  EXPECT_EQ(entry.row->status_writer, &internal::kClaimStatus);
 
   // Two groups share the kind PodGroup.
   EXPECT_NE(model::FindKind("scheduling.x-k8s.io", "PodGroup"),

@@ -26,6 +26,18 @@ OrderedJson ParseDocument(const DocumentStore& documents, model::SourceRef ref) 
   return doc.is_object() ? doc : OrderedJson();
 }
 
+OrderedJson DocumentOrMinimal(const DocumentStore& documents, model::SourceRef ref,
+                              const char* api_version, const char* kind,
+                              const model::ObjectMeta& meta) {
+  OrderedJson doc = ParseDocument(documents, ref);
+  if (!doc.is_null()) return doc;
+  doc = OrderedJson::object();
+  doc["apiVersion"] = api_version;
+  doc["kind"] = kind;
+  doc["metadata"] = OrderedJson::object({{"name", meta.name}, {"namespace", meta.namespace_}});
+  return doc;
+}
+
 OrderedJson& ObjectMember(OrderedJson& obj, const char* key) {
   OrderedJson& member = obj[key];
   if (!member.is_object()) member = OrderedJson::object();

@@ -1,7 +1,7 @@
 // Small helpers the writers share when they patch berth's decisions into a document as read
 // (nlohmann::ordered_json, so keys keep their order): parsing a stored document, objects
-// made on demand, tolerations and metav1.Conditions. Called by writer.cc, table_writer.cc,
-// placement_json.cc and manifest_work_json.cc. Internal to io; stateless.
+// made on demand, tolerations and metav1.Conditions. Called by the *_json.cc patchers and
+// table_writer.cc. Internal to io; stateless.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -19,6 +19,12 @@ namespace berth::io::internal {
 // not a JSON object (documents are stored as read, so this only happens for objects built
 // without one).
 nlohmann::ordered_json ParseDocument(const DocumentStore& documents, model::SourceRef ref);
+
+// ParseDocument's document, or, for an object without one (built by a test or a later
+// stage), the minimal object {apiVersion, kind, metadata: {name, namespace}} standing in.
+nlohmann::ordered_json DocumentOrMinimal(const DocumentStore& documents, model::SourceRef ref,
+                                         const char* api_version, const char* kind,
+                                         const model::ObjectMeta& meta);
 
 // obj[key], made an empty object first when it is absent or not an object.
 nlohmann::ordered_json& ObjectMember(nlohmann::ordered_json& obj, const char* key);

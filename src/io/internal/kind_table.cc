@@ -10,6 +10,7 @@
 
 #include "core/check.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/status_writer.h"
 
 namespace berth::io::internal {
 namespace {
@@ -121,7 +122,7 @@ core::Status DecodeKueueWorkloadRow(dom::object obj, std::string_view api_versio
 }
 
 // Columns: group, kind, decoder, pod identity (workloads), status writer. Same order as
-// model/kind_info.cc.
+// model/kind_info.cc; rows with a status writer print in this order.
 constexpr KindRow kRows[] = {
     // core/v1
     {"", "Namespace",
@@ -132,7 +133,7 @@ constexpr KindRow kRows[] = {
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepInCluster(DecodeNode(obj, s.snapshot().resources), &Snapshot::nodes, s);
      }},
-    {"", "Pod", DecodePodRow, nullptr, StatusWriter::kPodScheduling},
+    {"", "Pod", DecodePodRow, nullptr, &kPodStatus},
     {"scheduling.k8s.io", "PriorityClass",
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepShared(DecodePriorityClass(obj), &Snapshot::priority_classes, s);
@@ -158,7 +159,7 @@ constexpr KindRow kRows[] = {
        return KeepInCluster(DecodeResourceClaim(obj, ShapeOf(api_version)),
                             &Snapshot::resource_claims, s);
      },
-     nullptr, StatusWriter::kClaimAllocation},
+     nullptr, &kClaimStatus},
     {"resource.k8s.io", "ResourceClaimTemplate",
      [](dom::object obj, std::string_view api_version, DecodeSink& s) {
        return KeepInCluster(DecodeResourceClaimTemplate(obj, ShapeOf(api_version)),
@@ -201,7 +202,7 @@ constexpr KindRow kRows[] = {
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepInCluster(DecodeAdmissionCheck(obj), &Snapshot::admission_checks, s);
      }},
-    {"kueue.x-k8s.io", "Workload", DecodeKueueWorkloadRow, nullptr, StatusWriter::kKueueAdmission},
+    {"kueue.x-k8s.io", "Workload", DecodeKueueWorkloadRow, nullptr, &kKueueWorkloadStatus},
     {"kueue.x-k8s.io", "MultiKueueConfig",
      [](dom::object obj, std::string_view api_version, DecodeSink& s) {
        return KeepInCluster(DecodeMultiKueueConfig(obj, KueueOf(api_version)),
@@ -243,12 +244,12 @@ constexpr KindRow kRows[] = {
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepInCluster(DecodePlacement(obj), &Snapshot::placements, s);
      },
-     nullptr, StatusWriter::kPlacementStatus},
+     nullptr, &kPlacementStatus},
     {"cluster.open-cluster-management.io", "PlacementDecision",
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepInCluster(DecodePlacementDecision(obj), &Snapshot::placement_decisions, s);
      },
-     nullptr, StatusWriter::kPlacementDecisions},
+     nullptr, &kPlacementDecisionStatus},
     {"cluster.open-cluster-management.io", "AddOnPlacementScore",
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepInCluster(DecodeAddOnPlacementScore(obj), &Snapshot::addon_placement_scores, s);
@@ -258,7 +259,7 @@ constexpr KindRow kRows[] = {
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepInCluster(DecodeManifestWork(obj), &Snapshot::manifest_works, s);
      },
-     nullptr, StatusWriter::kManifestWork},
+     nullptr, &kManifestWorkStatus},
 };
 
 // io rows by model row index. Built once; a row naming no model row, or a model row named

@@ -1,14 +1,15 @@
 // io's half of the table of kinds: for each row of model's table (model/kind_info.h: group,
 // versions, kind, plural, scope, verbs, status subresource, dispatch rules) the behaviour
 // only io can run: the decoder that turns an object into the snapshot, the pod identity a
-// workload's expansion gives its pods, and which writer patches berth's decisions into it.
+// workload's expansion gives its pods, and the writer that patches berth's decisions into it
+// (status_writer.h).
 // Read by the reader (one lookup per object), expansion and tests. Internal to io;
 // immutable after first use (a function-local static), so thread-safe.
 //
 // Why two halves: the data must be readable by dispatch and the API server, which may not
 // depend on io; the behaviour needs simdjson, which only io may use. Adding a kind is one
-// row in model/kind_info.cc, one row here and its decoder (CONTRIBUTING.md, "read a new
-// Kubernetes kind"); the halves are joined by (group, kind), and a model row without an io
+// row in model/kind_info.cc, one row here and its decoder, plus its status writer when berth
+// writes decisions into it (CONTRIBUTING.md, "add a kind"); the halves are joined by (group, kind), and a model row without an io
 // row here (or the reverse) fails tests/io/kind_table_test.cc and the first lookup.
 #pragma once
 
@@ -54,16 +55,8 @@ class DecodeSink {
 using DecodeFn = core::Status (*)(simdjson::dom::object obj, std::string_view api_version,
                                   DecodeSink& sink);
 
-// Which writer patches berth's decisions into objects of the kind (io/writer.h, WritePlan).
-enum class StatusWriter {
-  kNone,                // read only: berth writes no decision into it
-  kPodScheduling,       // writer.cc PatchedPod: spec.nodeName, PodScheduled, Kueue's injections
-  kClaimAllocation,     // writer.cc PatchedClaim: status.allocation, status.reservedFor
-  kKueueAdmission,      // workload_json.h PatchedWorkload: admission, conditions, checks
-  kPlacementStatus,     // placement_json.h PatchedPlacement: status
-  kPlacementDecisions,  // placement_json.h PatchedPlacementDecision: status.decisions
-  kManifestWork,        // manifest_work_json.h ManifestWorkJson: planned works whole
-};
+// Which writer patches berth's decisions into objects of the kind: status_writer.h.
+struct StatusWriter;
 
 struct KindRow {
   std::string_view group;
@@ -71,7 +64,9 @@ struct KindRow {
   DecodeFn decode = nullptr;
   // Workloads (model::KindInfo::workload) only: how expansion names and labels their pods.
   PodIdentityFn pod_identity = nullptr;
-  StatusWriter status_writer = StatusWriter::kNone;
+  // Kinds berth writes decisions into only; null for kinds it reads only. Rows with a writer
+  // print in table order (writer.cc), so the table's order is the List's.
+  const StatusWriter* status_writer = nullptr;
 };
 
 // A row of both halves.

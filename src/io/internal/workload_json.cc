@@ -11,6 +11,7 @@
 
 #include "core/quantity.h"
 #include "core/time.h"
+#include "io/internal/json_patch.h"
 
 namespace berth::io::internal {
 
@@ -199,18 +200,8 @@ std::string QuantityString(const std::string& resource, int64_t amount) {
 }
 
 OrderedJson PatchedWorkload(const model::Workload& wl, const DocumentStore& documents) {
-  OrderedJson doc;
-  if (wl.source.valid()) {
-    doc = OrderedJson::parse(documents.Get(wl.source).json, nullptr,
-                             /*allow_exceptions=*/false);
-  }
-  if (!doc.is_object()) {
-    doc = OrderedJson::object();
-    doc["apiVersion"] = "kueue.x-k8s.io/v1beta2";
-    doc["kind"] = "Workload";
-    doc["metadata"] =
-        OrderedJson::object({{"name", wl.meta.name}, {"namespace", wl.meta.namespace_}});
-  }
+  OrderedJson doc =
+      DocumentOrMinimal(documents, wl.source, "kueue.x-k8s.io/v1beta2", "Workload", wl.meta);
   auto api = doc.find("apiVersion");
   bool v1beta1 = api != doc.end() && api->is_string() && *api == "kueue.x-k8s.io/v1beta1";
   if (!doc["status"].is_object()) doc["status"] = OrderedJson::object();

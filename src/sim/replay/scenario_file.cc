@@ -30,7 +30,7 @@ core::Result<int64_t> DurationMs(const YAML::Node& node, const std::string& path
                                  const std::string& field) {
   auto text = Scalar(node, path, field);
   if (!text) return text.error();
-  auto s = ParseDurationSeconds(*text);
+  auto s = ParseDuration(*text);
   if (!s) return FieldError(path, field, s.error().message());
   return *s * 1000;
 }
@@ -39,7 +39,7 @@ core::Result<int32_t> Count(const YAML::Node& node, const std::string& path,
                             const std::string& field) {
   auto text = Scalar(node, path, field);
   if (!text) return text.error();
-  auto v = ParseCountValue(*text);
+  auto v = ParseCount(*text);
   if (!v) return FieldError(path, field, v.error().message());
   return *v;
 }

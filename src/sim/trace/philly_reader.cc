@@ -75,7 +75,7 @@ core::Result<Trace> ParsePhillyTrace(std::string_view text, std::string_view fil
     ti::RequireCells(problem, cell, {kTimestamp, kDuration, kNumGpus, kCluster});
     ti::ParseCell(problem, kTimestamp, cell[kTimestamp], ti::ParseWallClock, &job.submit_s);
     ti::ParseCell(problem, kDuration, cell[kDuration], ti::ParseSeconds, &job.duration_s);
-    ti::ParseCell(problem, kNumGpus, cell[kNumGpus], ti::ParseCount, &job.gpus);
+    ti::ParseCell(problem, kNumGpus, cell[kNumGpus], ParseCount, &job.gpus);
     if (!problem && !cell[kGpuTime].empty()) {
       switch (CheckGpuTime(cell[kGpuTime], cell[kDuration], job.gpus)) {
         case GpuTimeCheck::kMatches:

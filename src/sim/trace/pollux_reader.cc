@@ -68,9 +68,9 @@ core::Result<Trace> ParsePolluxTrace(std::string_view text, std::string_view fil
                                           ")");
       }
     }
-    ti::ParseCell(problem, kNumReplicas, cell[kNumReplicas], ti::ParseCount, &job.gpus);
+    ti::ParseCell(problem, kNumReplicas, cell[kNumReplicas], ParseCount, &job.gpus);
     int32_t batch_size = 1;
-    ti::ParseCell(problem, kBatchSize, cell[kBatchSize], ti::ParseCount, &batch_size);
+    ti::ParseCell(problem, kBatchSize, cell[kBatchSize], ParseCount, &batch_size);
     if (!problem && batch_size == 0) problem.emplace(kBatchSize, "must be positive");
     if (!problem) {
       auto first = id_lines.find(std::string(cell[kName]));

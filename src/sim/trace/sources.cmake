@@ -7,7 +7,6 @@ list(APPEND BERTH_SIM_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/berth_format.cc
   ${CMAKE_CURRENT_LIST_DIR}/tenant_mapping.cc
   ${CMAKE_CURRENT_LIST_DIR}/queued_trace.cc
-  ${CMAKE_CURRENT_LIST_DIR}/values.cc
   ${CMAKE_CURRENT_LIST_DIR}/internal/text.cc
   ${CMAKE_CURRENT_LIST_DIR}/internal/fields.cc
   ${CMAKE_CURRENT_LIST_DIR}/internal/berth_row.cc)

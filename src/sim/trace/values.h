@@ -1,8 +1,9 @@
-// Text values that `berth simulate`'s flags and scenario files share with trace columns:
-// durations and counts, with exactly the trace readers' syntax and errors. The public face
-// of internal/fields.h for code outside sim/trace (the cli, sim/replay). Errors are
-// InvalidArgument or OutOfRange with a message and no location (callers name the flag or
-// field). Pure functions.
+// Text values that trace columns, `berth simulate`'s flags and scenario files share:
+// durations and counts. The trace readers (internal/fields.h includes this header) and
+// code outside sim/trace (the cli, sim/replay) call the same two functions, so every place
+// accepts the same text with the same errors. Errors are InvalidArgument or OutOfRange
+// with a message and no location (callers name the column, flag or field). Pure functions;
+// no allocation unless an error is built.
 #pragma once
 
 #include <cstdint>
@@ -15,9 +16,9 @@ namespace berth::sim {
 // Seconds as a decimal number ("66", "0.25") or a duration: one or more (number, unit)
 // pairs with units s, m, h, d ("90s", "15m", "1h30m", "1.5h"). Rounded up to whole
 // seconds; >= 0.
-core::Result<int64_t> ParseDurationSeconds(std::string_view text);
+core::Result<int64_t> ParseDuration(std::string_view text);
 
 // A whole number >= 0 that fits int32 (GPU, replica and job counts).
-core::Result<int32_t> ParseCountValue(std::string_view text);
+core::Result<int32_t> ParseCount(std::string_view text);
 
 }  // namespace berth::sim

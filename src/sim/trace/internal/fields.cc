@@ -113,12 +113,6 @@ core::Result<int32_t> ParseInt32(std::string_view text) {
   return static_cast<int32_t>(value);
 }
 
-core::Result<int32_t> ParseCount(std::string_view text) {
-  BERTH_ASSIGN_OR_RETURN(int32_t value, ParseInt32(text));
-  if (value < 0) return Negative(text);
-  return value;
-}
-
 core::Result<int64_t> ParseSeconds(std::string_view text) {
   if (!text.empty() && text.front() == '-') return Negative(text);
   size_t pos = 0;
@@ -129,51 +123,6 @@ core::Result<int64_t> ParseSeconds(std::string_view text) {
   int64_t seconds = 0;
   if (!ScaleCeil(d, 1, &seconds)) return TooLarge(text);
   return seconds;
-}
-
-core::Result<int64_t> ParseDuration(std::string_view text) {
-  if (!text.empty() && text.front() == '-') return Negative(text);
-  size_t pos = 0;
-  int64_t total = 0;
-  bool any = false;
-  while (pos < text.size()) {
-    Decimal d;
-    DecimalStatus status = ReadDecimal(text, &pos, &d);
-    if (status == DecimalStatus::kOverflow) return TooLarge(text);
-    if (status != DecimalStatus::kOk) return NotDuration(text);
-    int64_t unit_s = 0;
-    if (pos == text.size()) {
-      // A bare number is seconds, but only on its own: "1h30" is more likely a typo of
-      // "1h30m" than an intended 30 seconds.
-      if (any) return NotDuration(text);
-      unit_s = 1;
-    } else {
-      switch (text[pos]) {
-        case 's':
-          unit_s = 1;
-          break;
-        case 'm':
-          unit_s = 60;
-          break;
-        case 'h':
-          unit_s = 3600;
-          break;
-        case 'd':
-          unit_s = 86400;
-          break;
-        default:
-          return NotDuration(text);
-      }
-      ++pos;
-    }
-    int64_t part = 0;
-    if (!ScaleCeil(d, unit_s, &part)) return TooLarge(text);
-    if (total > std::numeric_limits<int64_t>::max() - part) return TooLarge(text);
-    total += part;
-    any = true;
-  }
-  if (!any) return NotDuration(text);
-  return total;
 }
 
 namespace {
@@ -254,3 +203,62 @@ core::Result<int64_t> MulDivCeil(int64_t a, int64_t b, int64_t c) {
 }
 
 }  // namespace berth::sim::trace_internal
+
+// The public parsers (values.h) live here, outside trace_internal, because they share the
+// decimal reader and the error texts with the cell parsers above.
+namespace berth::sim {
+
+namespace ti = trace_internal;
+
+core::Result<int32_t> ParseCount(std::string_view text) {
+  BERTH_ASSIGN_OR_RETURN(int32_t value, ti::ParseInt32(text));
+  if (value < 0) return ti::Negative(text);
+  return value;
+}
+
+core::Result<int64_t> ParseDuration(std::string_view text) {
+  if (!text.empty() && text.front() == '-') return ti::Negative(text);
+  size_t pos = 0;
+  int64_t total = 0;
+  bool any = false;
+  while (pos < text.size()) {
+    ti::Decimal d;
+    ti::DecimalStatus status = ti::ReadDecimal(text, &pos, &d);
+    if (status == ti::DecimalStatus::kOverflow) return ti::TooLarge(text);
+    if (status != ti::DecimalStatus::kOk) return ti::NotDuration(text);
+    int64_t unit_s = 0;
+    if (pos == text.size()) {
+      // A bare number is seconds, but only on its own: "1h30" is more likely a typo of
+      // "1h30m" than an intended 30 seconds.
+      if (any) return ti::NotDuration(text);
+      unit_s = 1;
+    } else {
+      switch (text[pos]) {
+        case 's':
+          unit_s = 1;
+          break;
+        case 'm':
+          unit_s = 60;
+          break;
+        case 'h':
+          unit_s = 3600;
+          break;
+        case 'd':
+          unit_s = 86400;
+          break;
+        default:
+          return ti::NotDuration(text);
+      }
+      ++pos;
+    }
+    int64_t part = 0;
+    if (!ti::ScaleCeil(d, unit_s, &part)) return ti::TooLarge(text);
+    if (total > std::numeric_limits<int64_t>::max() - part) return ti::TooLarge(text);
+    total += part;
+    any = true;
+  }
+  if (!any) return ti::NotDuration(text);
+  return total;
+}
+
+}  // namespace berth::sim

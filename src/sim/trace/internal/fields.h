@@ -1,6 +1,7 @@
-// Cell parsers of the trace readers: whole numbers, seconds, durations ("90s", "1h30m"),
-// wall-clock times, and CPU and memory quantities. Used only by src/sim/trace/*.cc (other
-// modules use sim/trace/values.h). Errors are InvalidArgument or OutOfRange with a message
+// Cell parsers of the trace readers: whole numbers, seconds, wall-clock times, and CPU and
+// memory quantities; durations and counts are the public sim::ParseDuration and
+// sim::ParseCount (values.h, included here, defined in fields.cc beside the decimal reader
+// they share). Used only by src/sim/trace/*.cc. Errors are InvalidArgument or OutOfRange with a message
 // and no location (the reader adds file, line and column). Pure functions; std::from_chars,
 // no locale, no regex, no allocation unless an error is built.
 #pragma once
@@ -9,6 +10,7 @@
 #include <string_view>
 
 #include "core/result.h"
+#include "sim/trace/values.h"
 
 namespace berth::sim::trace_internal {
 
@@ -16,15 +18,9 @@ namespace berth::sim::trace_internal {
 core::Result<int64_t> ParseInt64(std::string_view text);
 // A whole number that fits int32 (priorities).
 core::Result<int32_t> ParseInt32(std::string_view text);
-// A whole number >= 0 that fits int32 (GPU and replica counts).
-core::Result<int32_t> ParseCount(std::string_view text);
 
 // Seconds >= 0 as a decimal number ("66", "66.0", "0.25"), rounded up to whole seconds.
 core::Result<int64_t> ParseSeconds(std::string_view text);
-
-// Seconds as above, or a duration: one or more (number, unit) pairs with units s, m, h, d
-// ("90s", "15m", "2h", "1d", "1h30m", "1.5h"). Rounded up to whole seconds; >= 0.
-core::Result<int64_t> ParseDuration(std::string_view text);
 
 // "YYYY-MM-DD HH:MM:SS" (Philly's local wall clock) as seconds since 1970-01-01 00:00:00 of
 // that same wall clock; no time zone, so differences between two such times are exact

@@ -1,0 +1,113 @@
+// Each document is re-parsed as nlohmann::ordered_json so that keys keep the order they
+// were read in and every field berth does not own comes back unchanged; only spec.nodeName,
+// the PodScheduled condition and Kueue's injected nodeSelector and tolerations are written.
+#include "io/internal/pod_json.h"
+
+#include <optional>
+#include <utility>
+
+#include "io/internal/json_patch.h"
+#include "io/internal/json_pretty.h"
+
+namespace berth::io::internal {
+
+using OrderedJson = nlohmann::ordered_json;
+
+namespace {
+
+// The PodScheduled condition to write: the engine's, else one derived from the decision;
+// nullopt leaves the document's conditions alone (a pod skipped as not ours).
+std::optional<model::PodCondition> ScheduledCondition(const model::Pod& pod,
+                                                      const model::PodDecision& d, bool bound) {
+  for (const model::PodCondition& c : pod.conditions) {
+    if (c.type == "PodScheduled") return c;
+  }
+  if (d.skipped) return std::nullopt;
+  model::PodCondition c;
+  c.type = "PodScheduled";
+  if (bound) {
+    c.status = "True";
+  } else {
+    c.status = "False";
+    c.reason = "Unschedulable";
+    c.message = d.message;
+  }
+  return c;
+}
+
+void PatchCondition(OrderedJson& doc, const model::PodCondition& cond) {
+  if (!doc["status"].is_object()) doc["status"] = OrderedJson::object();
+  OrderedJson& status = doc["status"];
+  if (!status["conditions"].is_array()) status["conditions"] = OrderedJson::array();
+  OrderedJson& conditions = status["conditions"];
+  for (OrderedJson& c : conditions) {
+    auto type = c.is_object() ? c.find("type") : c.end();
+    if (type != c.end() && type->is_string() && *type == "PodScheduled") {
+      c["status"] = cond.status;
+      SetOrErase(c, "reason", cond.reason);
+      SetOrErase(c, "message", cond.message);
+      return;
+    }
+  }
+  OrderedJson c = OrderedJson::object();
+  c["type"] = cond.type;
+  c["status"] = cond.status;
+  if (!cond.reason.empty()) c["reason"] = cond.reason;
+  if (!cond.message.empty()) c["message"] = cond.message;
+  conditions.push_back(std::move(c));
+}
+
+// The planned nodeSelector and tolerations where they differ from the document (Kueue
+// injects its flavors' into admitted pods): nodeSelector keys added or replaced; tolerations
+// the planned pod has beyond the document's (they are appended, never reordered).
+void PatchScheduling(const model::Pod& pod, OrderedJson& doc) {
+  if (pod.node_selector.empty() && pod.tolerations.empty()) return;
+  if (!doc["spec"].is_object()) doc["spec"] = OrderedJson::object();
+  OrderedJson& spec = doc["spec"];
+  for (const auto& [key, value] : pod.node_selector) {
+    if (!spec["nodeSelector"].is_object()) spec["nodeSelector"] = OrderedJson::object();
+    OrderedJson& selector = spec["nodeSelector"];
+    if (!selector.contains(key) || selector[key] != value) selector[key] = value;
+  }
+  const size_t have = spec.contains("tolerations") && spec["tolerations"].is_array()
+                          ? spec["tolerations"].size()
+                          : 0;
+  if (pod.tolerations.size() > have) {
+    if (!spec["tolerations"].is_array()) spec["tolerations"] = OrderedJson::array();
+    for (size_t i = have; i < pod.tolerations.size(); ++i) {
+      spec["tolerations"].push_back(TolerationJson(pod.tolerations[i]));
+    }
+  }
+}
+
+}  // namespace
+
+OrderedJson PatchedPod(const model::Snapshot& planned, const model::PodDecision& d,
+                       const DocumentStore& documents) {
+  const model::Pod& pod = planned.pod(d.pod);
+  OrderedJson doc = DocumentOrMinimal(documents, pod.source, "v1", "Pod", pod.meta);
+  std::string node = pod.node_name;
+  if (node.empty() && d.node.has_value()) node = planned.node(*d.node).meta.name;
+  if (!node.empty()) {
+    if (!doc["spec"].is_object()) doc["spec"] = OrderedJson::object();
+    doc["spec"]["nodeName"] = node;
+  }
+  PatchScheduling(pod, doc);
+  if (auto cond = ScheduledCondition(pod, d, !node.empty())) PatchCondition(doc, *cond);
+  return doc;
+}
+
+bool PrettyPatchedPod(const model::Snapshot& planned, const model::PodDecision& d,
+                      const DocumentStore& documents, int indent, std::string* out) {
+  const model::Pod& pod = planned.pod(d.pod);
+  if (!pod.source.valid()) return false;
+  PodPatch patch;
+  patch.node = pod.node_name;
+  if (patch.node.empty() && d.node.has_value()) patch.node = planned.node(*d.node).meta.name;
+  patch.condition = ScheduledCondition(pod, d, !patch.node.empty());
+  patch.node_selector = &pod.node_selector;
+  patch.tolerations = pod.tolerations.size();
+  return PrettyPod(documents.Get(pod.source).json, patch, indent, out);
+}
+
+}  // namespace berth::io::internal
