@@ -1,5 +1,6 @@
 #include "binding/scheduler.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -20,8 +21,25 @@
 #include "binding/plugins/gpu_share_cycle.h"
 #include "binding/plugins/gpu_share_score.h"
 #include "core/check.h"
+#include "gpu/fraction_request.h"
 
 namespace berth::binding {
+namespace {
+
+// Whether the cluster needs a ClaimTracker: any DRA object, or a pod that references a
+// claim (which then fits nowhere, with upstream's message, when the claim is missing).
+bool HasDraObjects(const model::Snapshot& snapshot) {
+  if (!snapshot.resource_claims.empty() || !snapshot.resource_slices.empty() ||
+      !snapshot.device_classes.empty()) {
+    return true;
+  }
+  for (const model::Pod& pod : snapshot.pods) {
+    if (!pod.resource_claims.empty()) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 class Scheduler::Impl {
  public:
@@ -33,7 +51,7 @@ class Scheduler::Impl {
         resources_(snapshot.resources),
         namespaces_(snapshot),
         pod_infos_(snapshot, resources_, &label_sigs_),
-        state_(snapshot, resources_),
+        state_(snapshot, resources_, NodesOf(snapshot, options)),
         placed_(snapshot.pods.size(), -1),
         bound_here_(snapshot.pods.size(), 0) {
     if (options_.use_index) index_ = std::make_unique<IndexedPath>(state_, resources_);
@@ -383,31 +401,39 @@ class Scheduler::Impl {
     }
   }
 
-  static bool AnyPreferNoScheduleTaint(const model::Snapshot& snapshot) {
-    for (const model::Node& node : snapshot.nodes) {
-      for (const core::Taint& t : node.taints) {
+  // The nodes the state works on: the snapshot's own, or those options borrow.
+  static std::vector<const model::Node*> NodesOf(const model::Snapshot& snapshot,
+                                                 const SchedulerOptions& options) {
+    std::vector<const model::Node*> out;
+    if (options.node_source == nullptr) {
+      out.reserve(snapshot.nodes.size());
+      for (const model::Node& node : snapshot.nodes) out.push_back(&node);
+      return out;
+    }
+    BERTH_CHECK(CanBorrowNodes(snapshot),
+                "borrowed nodes for a snapshot whose device allocator or fraction ledgers "
+                "index its own nodes");
+    out.reserve(options.node_indices.size());
+    for (model::NodeIndex n : options.node_indices) {
+      out.push_back(&(*options.node_source)[static_cast<size_t>(n.v)]);
+    }
+    return out;
+  }
+
+  bool AnyPreferNoScheduleTaint() const {
+    for (int32_t n = 0; n < state_.num_nodes(); ++n) {
+      for (const core::Taint& t : state_.node(model::NodeIndex{n}).taints) {
         if (t.effect == core::TaintEffect::kPreferNoSchedule) return true;
       }
     }
     return false;
   }
 
-  // Whether the cluster needs a ClaimTracker: any DRA object, or a pod that references a
-  // claim (which then fits nowhere, with upstream's message, when the claim is missing).
-  static bool HasDraObjects(const model::Snapshot& snapshot) {
-    if (!snapshot.resource_claims.empty() || !snapshot.resource_slices.empty() ||
-        !snapshot.device_classes.empty()) {
-      return true;
-    }
-    for (const model::Pod& pod : snapshot.pods) {
-      if (!pod.resource_claims.empty()) return true;
-    }
-    return false;
-  }
-
   static std::string ClusterName(const model::Snapshot& snapshot, const SchedulerOptions& options) {
     if (!options.cluster.empty()) return options.cluster;
-    if (!snapshot.nodes.empty()) return snapshot.nodes.front().cluster;
+    if (options.node_source == nullptr && !snapshot.nodes.empty()) {
+      return snapshot.nodes.front().cluster;
+    }
     if (!snapshot.pods.empty()) return snapshot.pods.front().cluster;
     return "default";
   }
@@ -430,12 +456,19 @@ class Scheduler::Impl {
   core::Diagnostics dropped_diagnostics_;     // the allocator's sink when none was given
   std::unique_ptr<ClaimTracker> claims_;      // null without DRA objects
   std::unique_ptr<GpuShareCycle> gpu_share_;  // null unless a profile weighs a GPU-share plugin
-  const bool has_prefer_no_schedule_ = AnyPreferNoScheduleTaint(snapshot_);
+  const bool has_prefer_no_schedule_ = AnyPreferNoScheduleTaint();
   bool free_devices_synced_ = false;             // SyncFreeDevices has set every node once
   std::vector<model::NodeIndex> changed_nodes_;  // SyncFreeDevices' scratch
   const std::vector<ClaimBinding> no_bindings_;
   SchedulerStats stats_;
 };
+
+bool CanBorrowNodes(const model::Snapshot& snapshot) {
+  if (HasDraObjects(snapshot)) return false;
+  return std::none_of(snapshot.pods.begin(), snapshot.pods.end(), [](const model::Pod& pod) {
+    return gpu::HasFractionAnnotations(pod.meta.annotations);
+  });
+}
 
 Scheduler::Scheduler(const model::Snapshot& snapshot, const model::SchedulerConfig& config)
     : Scheduler(snapshot, config, SchedulerOptions{}) {}

@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -85,7 +86,21 @@ struct SchedulerOptions {
   // not compile, an unknown DeviceClass, an invalid pool) when it is built; null: dropped.
   // Borrowed for the Scheduler's lifetime.
   core::Diagnostics* diagnostics = nullptr;
+  // The cluster's nodes, when the snapshot does not hold them: node i of this Scheduler
+  // (NodeIndex{i} in decisions, explanations and NodeFree) is
+  // (*node_source)[node_indices[i]], and the snapshot's own nodes are ignored. A fleet's
+  // member cluster borrows its nodes from the whole input this way instead of copying them.
+  // Only where CanBorrowNodes(snapshot) holds (BERTH_CHECK). Both borrowed for the
+  // Scheduler's lifetime.
+  const std::vector<model::Node>* node_source = nullptr;
+  std::span<const model::NodeIndex> node_indices;
 };
+
+// Whether a Scheduler on `snapshot` may take its nodes from SchedulerOptions::node_source:
+// not when the snapshot has DRA objects (DeviceClasses, ResourceClaims or their templates,
+// ResourceSlices, pods with claims) or GPU-fraction pods, because the device allocator and
+// the fraction ledgers index the snapshot's own nodes. O(pods).
+bool CanBorrowNodes(const model::Snapshot& snapshot);
 
 // One ResourceClaim placed with a pod: the DynamicResources plugin's Reserve and PreBind.
 struct ClaimBinding {

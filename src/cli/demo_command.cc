@@ -1,6 +1,8 @@
 #include "cli/demo_command.h"
 
 #include <optional>
+#include <string>
+#include <utility>
 
 #include "cli/exit_code.h"
 #include "cli/explain_printer.h"
@@ -51,18 +53,25 @@ int RunDemoCommand(const DemoFlags& flags, std::ostream& out, std::ostream& err)
   std::optional<LoadedInput> loaded = LoadInput(
       {.files = {}, .clusters = {}, .demo = true, .scoring = flags.scoring, .now = ""}, err);
   if (!loaded) return ToInt(ExitCode::kFailed);
-  const io::Input& input = loaded->input;
   const ExitCode code = loaded->code;
 
-  const engine::Plan plan = engine::RunPlan(input.snapshot, loaded->options);
-  PrintDiagnostics(WithSourceFiles(plan.diagnostics, input.documents), err);
-  const io::PlanItems items = PlanItemsOf(plan);
-  io::WritePlan(plan.planned, items, input.documents, format.value(), out);
-  if (format.value() != io::OutputFormat::kTable) return ToInt(code);
-
+  // The plan takes the input over, so the snapshot is held once. The table's explanation
+  // replays the cycle on the input as read (ExplainPod), which the plan has written into:
+  // it reads the embedded fleet again once the plan is gone.
   std::string featured;
-  if (const model::PodDecision* decision = FirstUnschedulable(plan)) {
-    featured = engine::PodKey(input.snapshot.pod(decision->pod));
+  {
+    const engine::Plan plan = engine::RunPlan(std::move(loaded->input.snapshot), loaded->options);
+    PrintDiagnostics(WithSourceFiles(plan.diagnostics, loaded->input.documents), err);
+    const io::PlanItems items = PlanItemsOf(plan);
+    io::WritePlan(plan.planned, items, loaded->input.documents, format.value(), out);
+    if (format.value() != io::OutputFormat::kTable) return ToInt(code);
+    if (const model::PodDecision* decision = FirstUnschedulable(plan)) {
+      featured = engine::PodKey(plan.planned.pod(decision->pod));
+    }
+  }
+  if (!featured.empty()) {
+    core::Diagnostics read_again;  // the same as LoadInput's, printed already
+    const io::Input input = LoadDemoFleet(read_again);
     auto explanation = engine::ExplainPod(input.snapshot, featured, loaded->options);
     if (explanation.has_value()) {
       out << "\nWhy is " << featured << " pending?\n\n";

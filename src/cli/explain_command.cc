@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "cli/exit_code.h"
 #include "cli/explain_printer.h"
@@ -68,10 +69,11 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
                                                  .now = flags.now},
                                                 err);
   if (!loaded) return ToInt(ExitCode::kFailed);
-  const model::Snapshot& snapshot = loaded->input.snapshot;
+  model::Snapshot& snapshot = loaded->input.snapshot;
 
   // Placement and workload explanations run the whole plan: its diagnostics are printed
   // (with source files) before the explanation, and errors among them make the exit 1.
+  // They take the input over (the printers read the planned snapshot), so it is held once.
   auto print_planned = [&](const auto& explanation, auto print) {
     if (!explanation.has_value()) {
       PrintError(explanation.error(), err);
@@ -82,11 +84,11 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
     return code;
   };
   if (target.value().kind == ExplainTarget::Kind::kPlacement) {
-    return print_planned(engine::ExplainPlacement(snapshot, target.value().name, loaded->options),
+    return print_planned(engine::ExplainPlacement(std::move(snapshot), target.value().name, loaded->options),
                          PrintPlacementExplanation);
   }
   if (target.value().kind == ExplainTarget::Kind::kWorkload) {
-    return print_planned(engine::ExplainWorkload(snapshot, target.value().name, loaded->options),
+    return print_planned(engine::ExplainWorkload(std::move(snapshot), target.value().name, loaded->options),
                          PrintWorkloadExplanation);
   }
   auto explanation = engine::ExplainPod(snapshot, target.value().name, loaded->options);

@@ -315,11 +315,12 @@ int RunInventoryCommand(const InventoryFlags& flags, std::ostream& out, std::ost
                                                  .now = flags.now},
                                                 err);
   if (!loaded) return ToInt(ExitCode::kFailed);
-  const model::Snapshot& snapshot = loaded->input.snapshot;
-  const engine::Plan plan = engine::RunPlan(snapshot, loaded->options);
+  // The input is handed over: the inventory and its names are read from the planned snapshot.
+  const engine::Plan plan = engine::RunPlan(std::move(loaded->input.snapshot), loaded->options);
+  const model::Snapshot& snapshot = plan.planned;
   // The engine's diagnostics are not printed here (as before the shared preamble): the
   // inventory reports devices, and `berth plan` reports the objects the allocator refused.
-  const engine::Inventory inventory = engine::BuildInventory(snapshot, plan);
+  const engine::Inventory inventory = engine::BuildInventory(plan);
   if (flags.output == "json") {
     PrintInventoryJson(snapshot, inventory, out);
   } else {

@@ -62,7 +62,7 @@ class GroupScheduler {
         d.pod = p;
         d.message = "pod group \"" + g.ref.key + "\" not found";
         d.rejections.push_back({"binding", "Coscheduling", "PodGroupNotFound", d.message,
-                                static_cast<int32_t>(part_.snapshot().nodes.size())});
+                                part_.num_nodes()});
         out.push_back(std::move(d));
       }
       return out;
@@ -148,7 +148,7 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
     queueing::AdmissionOptions options;
     options.now = now;
     options.cluster = part.name;
-    const bool check_placement = !part.snapshot().nodes.empty();
+    const bool check_placement = part.num_nodes() > 0;
     queueing::PlacementOracle* used = check_placement ? &oracle : nullptr;
     if (fleet != nullptr) {
       fleet->SetInner(used);

@@ -2,7 +2,11 @@
 // runs per cluster and never sees another cluster's nodes, so each cluster is scheduled on
 // its own. With a single cluster (the common case: no berth.dev/cluster annotations) the
 // part borrows the whole snapshot and the index maps are the identity, so nothing is
-// copied. Built by SplitByCluster for RunPlan and ExplainPod; plain data after that.
+// copied. With several, a part owns copies of its cluster's pods, claims and shared catalog
+// but borrows its nodes from the whole snapshot (the Scheduler reads them through
+// SchedulerOptions::node_source), unless its device allocator or GPU-fraction ledgers need
+// a snapshot holding them (binding::CanBorrowNodes). Built by SplitByCluster for RunPlan
+// and ExplainPod; plain data after that; borrows `whole` for its lifetime.
 #pragma once
 
 #include <optional>
@@ -21,13 +25,24 @@ struct ClusterPart {
   std::optional<model::Snapshot> owned;  // the cluster's objects, when the input has several
   std::vector<model::PodIndex> pods;     // local index -> index in `whole`; empty: identity
   std::vector<model::NodeIndex> nodes;   // local index -> index in `whole`; empty: identity
+  // The part's nodes are whole->nodes[nodes[i]], not copied into `owned`.
+  bool borrows_nodes = false;
   std::vector<int32_t> claims;           // local claim index -> index in `whole`
   std::unordered_map<int32_t, int32_t> pod_to_local;  // whole -> local, when owned
   std::vector<int32_t> kueue_workloads;  // the cluster's, as indices into whole.kueue_workloads
   std::string cluster;   // empty: the only cluster (Scheduler picks the name)
   std::string name;      // the cluster's name, "default" for the implicit one
 
+  // The part's objects; its nodes are there unless borrows_nodes (read them with node()).
   const model::Snapshot& snapshot() const { return owned ? *owned : *whole; }
+
+  // The part's nodes, by local index: those its Scheduler works on. O(1).
+  int32_t num_nodes() const {
+    return static_cast<int32_t>(borrows_nodes ? nodes.size() : snapshot().nodes.size());
+  }
+  const model::Node& node(model::NodeIndex local) const {
+    return borrows_nodes ? whole->node(ToWhole(local)) : snapshot().node(local);
+  }
 
   model::PodIndex ToWhole(model::PodIndex local) const {
     return pods.empty() ? local : pods[static_cast<size_t>(local.v)];

@@ -108,6 +108,10 @@ binding::SchedulerOptions PartOptions(const ClusterPart& part, core::Diagnostics
   binding::SchedulerOptions options;
   options.cluster = part.cluster;
   options.diagnostics = diags;
+  if (part.borrows_nodes) {
+    options.node_source = &part.whole->nodes;
+    options.node_indices = part.nodes;
+  }
   return options;
 }
 

@@ -1,5 +1,6 @@
 #include "engine/explain_placement.h"
 
+#include <utility>
 #include <vector>
 
 #include "core/check.h"
@@ -28,13 +29,13 @@ core::Result<int32_t> FindPlacement(const model::Snapshot& snapshot, const std::
   return matches.front();
 }
 
-core::Result<PlacementExplanation> ExplainPlacement(const model::Snapshot& snapshot,
+core::Result<PlacementExplanation> ExplainPlacement(model::Snapshot&& snapshot,
                                                     const std::string& name,
                                                     const PlanOptions& options) {
   BERTH_ASSIGN_OR_RETURN(int32_t index, FindPlacement(snapshot, name));
   PlacementExplanation out;
   out.placement = index;
-  out.plan = RunPlan(snapshot, options);
+  out.plan = RunPlan(std::move(snapshot), options);
   for (size_t i = 0; i < out.plan.placements.size(); ++i) {
     if (out.plan.placements[i].placement == index) out.run = static_cast<int32_t>(i);
   }

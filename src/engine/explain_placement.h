@@ -2,7 +2,8 @@
 // clusters first, so capacity scores see their state) and the placement's outcome returned:
 // per candidate cluster the predicate or taint that excluded it, or each prioritizer's score
 // and weight, and which were selected, plus the hub workloads dispatched through it. For
-// `berth explain placement/NAME`. Pure; thread-compatible.
+// `berth explain placement/NAME`. Takes the input over (the plan is written into it, as
+// RunPlan(Snapshot&&)); thread-compatible.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +24,9 @@ struct PlacementExplanation {
 // (ambiguous, listing the candidates) as FindPod.
 core::Result<int32_t> FindPlacement(const model::Snapshot& snapshot, const std::string& name);
 
-core::Result<PlacementExplanation> ExplainPlacement(const model::Snapshot& snapshot,
+// Finds the Placement in `snapshot`, then plans it with RunPlan(Snapshot&&): the explanation
+// holds the one planned snapshot. Errors: those of FindPlacement.
+core::Result<PlacementExplanation> ExplainPlacement(model::Snapshot&& snapshot,
                                                     const std::string& name,
                                                     const PlanOptions& options);
 

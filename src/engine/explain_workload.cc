@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 namespace berth::engine {
 namespace {
@@ -51,14 +52,17 @@ core::Result<int32_t> FindWorkload(const model::Snapshot& snapshot, const std::s
   return matches.front();
 }
 
-core::Result<WorkloadExplanation> ExplainWorkload(const model::Snapshot& snapshot,
+core::Result<WorkloadExplanation> ExplainWorkload(model::Snapshot&& snapshot,
                                                   const std::string& name,
                                                   const PlanOptions& options) {
   BERTH_ASSIGN_OR_RETURN(int32_t index, FindWorkload(snapshot, name));
   WorkloadExplanation out;
   out.workload = index;
-  out.plan = RunPlan(snapshot, options);
-  const model::Workload& w = snapshot.kueue_workloads[static_cast<size_t>(index)];
+  out.plan = RunPlan(std::move(snapshot), options);
+  // What is read below (the Workload's cluster, queue and pods, the LocalQueues) is input
+  // the plan never writes, so the planned snapshot serves as the input here.
+  const model::Snapshot& planned = out.plan.planned;
+  const model::Workload& w = planned.kueue_workloads[static_cast<size_t>(index)];
   out.cluster = w.cluster;
   for (const auto& admission : out.plan.admissions) {
     if (admission.cluster != w.cluster) continue;
@@ -67,7 +71,7 @@ core::Result<WorkloadExplanation> ExplainWorkload(const model::Snapshot& snapsho
     }
     std::string cq_name = out.decision.admission ? out.decision.admission->cluster_queue : "";
     if (cq_name.empty()) {
-      for (const auto& lq : snapshot.local_queues) {
+      for (const auto& lq : planned.local_queues) {
         if (lq.meta.name == w.queue_name && lq.meta.namespace_ == w.meta.namespace_ &&
             lq.cluster == w.cluster) {
           cq_name = lq.cluster_queue;

@@ -290,7 +290,7 @@ void RunFleet(const model::Snapshot& snapshot, std::vector<ClusterPart>& parts,
       worker.has_capacity_data = true;
       if (auto s = schedulers.find(mc.meta.name); s != schedulers.end()) {
         worker.guest_slots.emplace(*s->second);
-        worker.snapshot = &part_of.at(mc.meta.name)->snapshot();
+        worker.part = part_of.at(mc.meta.name);
       }
     } else if (!mc.allocatable.empty()) {
       worker.free = Allocatable(snapshot, mc);

@@ -231,7 +231,7 @@ ClusterAttempt FleetDispatcher::TryCluster(int32_t workload, const model::Admiss
     }
     for (size_t i = 0; i < gang.decisions.size(); ++i) {
       attempt.pods.push_back(
-          {pods[i].meta.name, worker.snapshot->node(*gang.decisions[i].node).meta.name});
+          {pods[i].meta.name, worker.part->node(*gang.decisions[i].node).meta.name});
     }
     worker.guests[workload] = std::move(guests);
   }

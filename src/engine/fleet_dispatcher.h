@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "binding/scheduler.h"
+#include "engine/cluster_part.h"
 #include "engine/fleet_checks.h"
 #include "engine/gang_binding.h"
 #include "engine/placement_stage.h"
@@ -44,7 +45,7 @@ struct FleetWorker {
   // nullopt when the input has no Nodes for it (then only ManagedCluster
   // status.allocatable is known, and only totals are checked).
   std::optional<GuestSlots> guest_slots;
-  const model::Snapshot* snapshot = nullptr;  // the one the scheduler was built on
+  const ClusterPart* part = nullptr;  // the one the scheduler was built on
   // Its Kueue quota after its own admission run; null when it runs no Kueue queues.
   std::unique_ptr<queueing::QuotaProbe> probe;
   bool has_capacity_data = false;

@@ -81,13 +81,12 @@ std::map<std::string, ClusterMeasure, std::less<>> MeasureClusters(
   model::ResourceId gpu{};
   const bool has_gpu = planned.resources.Find(gpu::kResourceGpu, &gpu);
   for (const MemberBinding& member : members) {
-    const model::Snapshot& snapshot = member.part->snapshot();
-    for (size_t n = 0; n < snapshot.nodes.size(); ++n) {
-      const model::Node& node = snapshot.nodes[n];
+    const ClusterPart& part = *member.part;
+    for (int32_t n = 0; n < part.num_nodes(); ++n) {
+      const model::Node& node = part.node(model::NodeIndex{n});
       if (node.unschedulable) continue;
       // The scheduler's own rows: what its binds and unbinds left free, no pod re-read.
-      const model::ResourceVector free =
-          member.scheduler->NodeFree(model::NodeIndex{static_cast<int32_t>(n)});
+      const model::ResourceVector free = member.scheduler->NodeFree(model::NodeIndex{n});
       ClusterMeasure& m = out[node.cluster];
       m.free.Add(free);
       if (!has_gpu) continue;

@@ -7,7 +7,13 @@
 
 namespace berth::engine {
 
-Inventory BuildInventory(const model::Snapshot& snapshot, const Plan& plan) {
+Inventory BuildInventory(const Plan& plan) {
+  const model::Snapshot& snapshot = plan.planned;
+  // The pods the plan bound: planned carries their spec.nodeName, which the input lacked.
+  std::vector<bool> bound_by_plan(snapshot.pods.size(), false);
+  for (const model::PodDecision& d : plan.pod_decisions) {
+    if (!d.skipped && d.node.has_value()) bound_by_plan[static_cast<size_t>(d.pod.v)] = true;
+  }
   // Nodes are per cluster by name; a pod's node is the node of that name in its cluster.
   std::map<std::pair<std::string, std::string>, size_t> node_by_key;
   for (size_t i = 0; i < snapshot.nodes.size(); ++i) {
@@ -25,7 +31,7 @@ Inventory BuildInventory(const model::Snapshot& snapshot, const Plan& plan) {
   // The order binding's ClusterState::AddPod sees them, which FractionLedger replays.
   for (size_t i = 0; i < snapshot.pods.size(); ++i) {
     const model::Pod& pod = snapshot.pods[i];
-    if (pod.IsBound() && !pod.IsTerminal()) {
+    if (pod.IsBound() && !pod.IsTerminal() && !bound_by_plan[i]) {
       add(model::PodIndex{static_cast<int32_t>(i)}, pod.node_name);
     }
   }

@@ -12,6 +12,7 @@
 
 #include "binding/scheduler.h"
 #include "engine/cluster_part.h"
+#include "engine/cycle_writes.h"
 #include "engine/fleet_measure.h"
 #include "support/model_builders.h"
 
@@ -30,8 +31,9 @@ class Members {
   Members(const model::Snapshot& s, const std::vector<int32_t>& unbound)
       : parts_(SplitByCluster(s)) {
     for (const ClusterPart& part : parts_) {
-      schedulers_.push_back(
-          std::make_unique<binding::Scheduler>(part.snapshot(), model::SchedulerConfig{}));
+      // PartOptions: the part borrows its nodes from `s`, as RunFleet's schedulers do.
+      schedulers_.push_back(std::make_unique<binding::Scheduler>(
+          part.snapshot(), model::SchedulerConfig{}, PartOptions(part, nullptr)));
       for (int32_t p : unbound) {
         if (auto local = part.ToLocal(model::PodIndex{p})) schedulers_.back()->Unbind(*local);
       }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/diagnostics.h"
+#include "engine/cluster_part.h"
 #include "engine/explain_placement.h"
 #include "engine/plan.h"
 #include "io/reader.h"
@@ -463,10 +464,41 @@ TEST(FleetPlanTest, PodsOfDispatchedWorkloadsAreNotBoundOnTheHub) {
 
 TEST(FleetPlanTest, ExplainPlacementFindsByNameAndNamespace) {
   const model::Snapshot s = Read(ThreeClusters(""));
-  EXPECT_TRUE(ExplainPlacement(s, "kueue-system/fleet", {}).has_value());
-  core::Result<PlacementExplanation> missing = ExplainPlacement(s, "other", {});
+  EXPECT_TRUE(ExplainPlacement(model::Snapshot(s), "kueue-system/fleet", {}).has_value());
+  core::Result<PlacementExplanation> missing = ExplainPlacement(model::Snapshot(s), "other", {});
   ASSERT_FALSE(missing.has_value());
   EXPECT_EQ(missing.error().message(), "placement \"other\" not found in the input");
+}
+
+
+// A member cluster's part borrows its nodes from the whole input: its Scheduler reads them
+// there (binding::SchedulerOptions::node_source), and nothing is copied; a part whose
+// device allocator needs a snapshot's own nodes copies them.
+TEST(FleetPlanTest, MemberPartsBorrowTheirNodesFromTheInput) {
+  Fleet f;
+  f.hub = Hub(100) + ManagedCluster("us", "1.00") + ManagedCluster("eu", "2.00");
+  f.clusters["us"] = GpuNodes("us", 2, 8) + RunningPod("p0", "us-n0", 8);
+  f.clusters["eu"] = GpuNodes("eu", 3, 8);
+  const model::Snapshot s = Read(f);
+  size_t nodes = 0;
+  for (const ClusterPart& part : SplitByCluster(s)) {
+    EXPECT_TRUE(part.borrows_nodes) << part.name;
+    EXPECT_TRUE(part.snapshot().nodes.empty()) << part.name;
+    for (int32_t n = 0; n < part.num_nodes(); ++n) {
+      const model::Node& node = part.node(model::NodeIndex{n});
+      EXPECT_EQ(&node, &s.node(part.ToWhole(model::NodeIndex{n})));
+      EXPECT_EQ(node.cluster, part.name);
+    }
+    nodes += static_cast<size_t>(part.num_nodes());
+  }
+  EXPECT_EQ(nodes, s.nodes.size());
+
+  model::Snapshot with_classes = s;
+  with_classes.device_classes.emplace_back();
+  for (const ClusterPart& part : SplitByCluster(with_classes)) {
+    EXPECT_FALSE(part.borrows_nodes) << part.name;
+    EXPECT_EQ(part.snapshot().nodes.size(), static_cast<size_t>(part.num_nodes()));
+  }
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "core/diagnostics.h"
 #include "engine/explain_workload.h"
+#include "engine/inventory.h"
 #include "engine/plan.h"
 #include "io/reader.h"
 
@@ -176,14 +177,14 @@ TEST(KueuePlanTest, PreemptionUnbindsTheVictimsPods) {
 TEST(KueuePlanTest, ExplainWorkloadByJobNameSaysWhyItWaits) {
   const model::Snapshot s = Read(GpuNode("n1", "h100", 8) + Queues(4, 0) +
                                  Job("train", 2, 4, "2026-01-01T00:00:00Z"));
-  auto e = ExplainWorkload(s, "train", {});
+  auto e = ExplainWorkload(model::Snapshot(s), "train", {});
   ASSERT_TRUE(e.has_value()) << e.error().ToString();
   EXPECT_EQ(e.value().decision.outcome, queueing::WorkloadOutcome::kPending);
   ASSERT_FALSE(e.value().decision.attempts.empty());
   EXPECT_EQ(e.value().decision.attempts[0].flavor, "h100");
   ASSERT_TRUE(e.value().cluster_queue.has_value());
   EXPECT_EQ(e.value().cluster_queue->name, "cq");
-  EXPECT_FALSE(ExplainWorkload(s, "nothing", {}).has_value());
+  EXPECT_FALSE(ExplainWorkload(model::Snapshot(s), "nothing", {}).has_value());
 }
 
 std::string GroupPod(const std::string& name, int gpus) {
@@ -213,6 +214,33 @@ TEST(KueuePlanTest, PodGroupBindsAllOrNothing) {
     for (const auto& [name, node] : Placements(plan)) bound += node.empty() ? 0 : 1;
     EXPECT_EQ(bound, 2);
   }
+}
+
+
+// BuildInventory reads the plan alone: a pod bound in the input and one the plan binds each
+// hold their GPUs once, although the planned snapshot shows both bound.
+TEST(KueuePlanTest, InventoryCountsInputAndPlannedPodsOnce) {
+  const std::string running =
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: running\n  namespace: ml\nspec:\n"
+      "  nodeName: n1\n  containers:\n  - name: c\n    image: x\n    resources:\n"
+      "      requests: {nvidia.com/gpu: \"2\"}\nstatus:\n  phase: Running\n---\n";
+  const std::string pending =
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: pending\n  namespace: ml\nspec:\n"
+      "  containers:\n  - name: c\n    image: x\n    resources:\n"
+      "      requests: {nvidia.com/gpu: \"4\"}\n---\n";
+  const Plan plan = RunPlan(Read(GpuNode("n1", "h100", 8) + running + pending), {});
+  ASSERT_EQ(Placements(plan), (std::map<std::string, std::string>{{"pending", "n1"}}));
+  const Inventory inventory = BuildInventory(plan);
+  ASSERT_EQ(inventory.clusters.size(), 1u);
+  ASSERT_EQ(inventory.clusters[0].nodes.size(), 1u);
+  std::map<std::string, int32_t> held;
+  for (const gpu::DeviceOccupancy& device : inventory.clusters[0].nodes[0].occupancy.devices) {
+    for (const gpu::DeviceHolder& h : device.holders) {
+      if (h.pod.v >= 0) held[plan.planned.pod(h.pod).meta.name] += h.replicas;
+    }
+  }
+  EXPECT_EQ(held, (std::map<std::string, int32_t>{{"pending", 4}, {"running", 2}}));
+  EXPECT_TRUE(inventory.clusters[0].nodes[0].occupancy.unassigned.empty());
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "binding/framework/cluster_state.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "binding/framework/ledger_release.h"
 #include "binding/plugins/gpu_fraction_placer.h"
@@ -9,12 +10,29 @@
 
 namespace berth::binding {
 
+namespace {
+
+std::vector<const model::Node*> OwnNodes(const model::Snapshot& snapshot) {
+  std::vector<const model::Node*> out;
+  out.reserve(snapshot.nodes.size());
+  for (const model::Node& node : snapshot.nodes) out.push_back(&node);
+  return out;
+}
+
+}  // namespace
+
 ClusterState::ClusterState(const model::Snapshot& snapshot, const ResourceTable& resources)
-    : width_(resources.size()), gpu_fractions_(snapshot) {
+    : ClusterState(snapshot, resources, OwnNodes(snapshot)) {}
+
+ClusterState::ClusterState(const model::Snapshot& snapshot, const ResourceTable& resources,
+                           std::vector<const model::Node*> nodes)
+    : width_(resources.size()), nodes_(std::move(nodes)), gpu_fractions_(snapshot) {
+  // The fraction ledgers are one per snapshot node: borrowed nodes must not need them.
+  BERTH_CHECK(!gpu_fractions_.active() || nodes_.size() == snapshot.nodes.size(),
+              "GPU-fraction pods on nodes the snapshot does not hold");
   model::ResourceId gpu;
   if (resources.Find(gpu::kResourceGpu, &gpu)) gpu_ = gpu;
-  size_t n = snapshot.nodes.size();
-  nodes_.reserve(n);
+  size_t n = nodes_.size();
   allocatable_.assign(n * width_, 0);
   requested_.assign(n * width_, 0);
   nonzero_cpu_.assign(n, 0);
@@ -24,10 +42,9 @@ ClusterState::ClusterState(const model::Snapshot& snapshot, const ResourceTable&
   gpu_kinds_.resize(n);
   free_devices_.assign(n, kUnboundedDevices);
   version_.assign(n, 0);
+  by_name_.reserve(n);
   for (size_t i = 0; i < n; ++i) {
-    const model::Node& node = snapshot.nodes[i];
-    nodes_.push_back(&node);
-    const auto& a = node.allocatable.amounts();
+    const auto& a = nodes_[i]->allocatable.amounts();
     for (size_t r = 0; r < a.size() && r < width_; ++r) allocatable_[i * width_ + r] = a[r];
     by_name_.push_back(model::NodeIndex{static_cast<int32_t>(i)});
   }

@@ -58,7 +58,13 @@ struct GpuKindCount {
 
 class ClusterState {
  public:
+  // On the snapshot's own nodes.
   ClusterState(const model::Snapshot& snapshot, const ResourceTable& resources);
+  // On `nodes`, borrowed for the state's lifetime (node i is *nodes[i]), instead of the
+  // snapshot's own: a fleet's member cluster reads its nodes in the whole input. The
+  // snapshot must then have no GPU-fraction pods (the fraction ledgers index its nodes).
+  ClusterState(const model::Snapshot& snapshot, const ResourceTable& resources,
+               std::vector<const model::Node*> nodes);
 
   int32_t num_nodes() const { return static_cast<int32_t>(nodes_.size()); }
   const model::Node& node(model::NodeIndex n) const { return *nodes_[idx(n)]; }
