@@ -39,8 +39,28 @@ struct UnknownKind {
   size_t count = 0;
 };
 
+// Where an object was first read, to name both places when it is read again.
+struct FirstRead {
+  std::string place;  // "file (document at line N)", "file (item I)", or the file
+  std::string file;
+  model::SourceRef source;  // its document, whose text a second copy is compared with
+};
+
+// Identical copies of objects read again, counted per (file, first file) pair so that
+// `-f DIR -f DIR` gives one warning per file, not one per object.
+struct IdenticalRereads {
+  std::string file;
+  std::string first_file;
+  std::string first_label;  // the object, when there is only one
+  std::string first_place;
+  size_t count = 0;
+};
+
 struct ReaderState {
   Input input;
+  // Key: group, kind, namespace, name and cluster, '\x1f'-separated.
+  std::unordered_map<std::string, FirstRead> first_reads;
+  std::vector<IdenticalRereads> identical_rereads;
   std::vector<bool> pod_has_priority;                       // parallel to snapshot.pods
   std::vector<std::vector<PodSetSource>> workload_sources;  // parallel to snapshot.workloads
   std::vector<UnknownKind> unknown_kinds;                   // in first-seen order
@@ -155,7 +175,9 @@ class FileReader final : public internal::DecodeSink {
     dom::element root;
     if (internal::SplitJsonList(text, &split) &&
         st_.parser.parse(split.shell.data(), split.shell.size()).get(root) == simdjson::SUCCESS) {
+      item_ = -1;
       for (std::string_view item : split.items) {
+        ++item_;
         // realloc_if_needed: the parser copies the item into its own padded buffer (reused).
         simdjson::error_code err = st_.parser.parse(item.data(), item.size(), true).get(root);
         if (err != simdjson::SUCCESS) {
@@ -206,7 +228,13 @@ class FileReader final : public internal::DecodeSink {
   }
 
   void ReadYaml(std::string_view text) {
-    core::Status status = internal::ConvertYamlStream(text, [this](std::string&& json, int line) {
+    auto bad_document = [this](core::Error error, int) {
+      error.WithFile(file_);
+      diags_.Report(std::move(error));
+    };
+    auto document = [this](std::string&& json, int line) {
+      doc_line_ = line;
+      item_ = -1;
       dom::element root;
       simdjson::error_code err = st_.parser.parse(json.data(), json.size(), true).get(root);
       if (err != simdjson::SUCCESS) {
@@ -220,7 +248,8 @@ class FileReader final : public internal::DecodeSink {
       } else {
         HandleRoot(root);
       }
-    });
+    };
+    core::Status status = internal::ConvertYamlStream(text, document, bad_document);
     if (!status.ok()) {
       core::Error error = std::move(status).error();
       error.WithFile(file_);
@@ -233,7 +262,11 @@ class FileReader final : public internal::DecodeSink {
     if (root.is_null()) return;
     dom::array array;
     if (root.get_array().get(array) == simdjson::SUCCESS) {
-      for (dom::element item : array) HandleObject(item, {}, false);
+      item_ = -1;
+      for (dom::element item : array) {
+        ++item_;
+        HandleObject(item, {}, false);
+      }
       return;
     }
     HandleObject(root, {}, false);
@@ -263,7 +296,11 @@ class FileReader final : public internal::DecodeSink {
     dom::array items;
     if ((kind == "List" || kind.ends_with("List")) && internal::Find(obj, "items", &e) &&
         e.get_array().get(items) == simdjson::SUCCESS) {
-      for (dom::element item : items) HandleObject(item, {}, false);
+      item_ = -1;
+      for (dom::element item : items) {
+        ++item_;
+        HandleObject(item, {}, false);
+      }
       return;
     }
     const internal::KindEntry entry = LookUp(api_version, kind);
@@ -296,15 +333,106 @@ class FileReader final : public internal::DecodeSink {
     api_version_ = &api_version;
     kind_ = &kind;
     namespaced_ = entry.info->namespaced();
+    std::string key;
+    if (!FirstReadOf(obj, api_version, kind, &key)) return;
+    stored_ = model::SourceRef{};
     core::Status status = entry.row->decode(obj, api_version, *this);
     if (!status.ok()) return Fail(std::move(status).error(), kind, obj, namespaced_);
     ++st_.input.objects_read;
+    if (!key.empty() && stored_.valid()) {
+      st_.first_reads.emplace(std::move(key), internal::FirstRead{Place(), file_, stored_});
+    }
+  }
+
+  // Where the object being read is: the file, and the document's line or the List item.
+  std::string Place() const {
+    std::string place = file_;
+    if (doc_line_ > 0 && item_ >= 0) {
+      place += " (document at line " + std::to_string(doc_line_) + ", item " +
+               std::to_string(item_) + ")";
+    } else if (doc_line_ > 0) {
+      place += " (document at line " + std::to_string(doc_line_) + ")";
+    } else if (item_ >= 0) {
+      place += " (item " + std::to_string(item_) + ")";
+    }
+    return place;
+  }
+
+  // The same object (group, kind, namespace, name, cluster) read twice would be planned
+  // twice (`-f DIR -f DIR` doubled every node). A second copy is dropped: silently counted
+  // for one warning when it is byte-identical to the first (as JSON text, compact), an error
+  // naming both places when it differs, since either copy may be the one meant. Returns
+  // false for a second copy; else true, with `key` set for the caller to record once the
+  // object decodes (empty for nameless objects, which the decoder reports).
+  bool FirstReadOf(dom::object obj, const std::string& api_version, const std::string& kind,
+                   std::string* key) {
+    std::string ns;
+    std::string name;
+    PeekName(obj, namespaced_, &ns, &name);
+    if (name.empty()) return true;
+    const size_t slash = api_version.find('/');
+    key->reserve(api_version.size() + kind.size() + ns.size() + name.size() + 16);
+    key->append(slash == std::string::npos ? std::string_view() 
+                                           : std::string_view(api_version).substr(0, slash));
+    *key += '\x1f';
+    *key += kind;
+    *key += '\x1f';
+    *key += ns;
+    *key += '\x1f';
+    *key += name;
+    *key += '\x1f';
+    *key += PeekCluster(obj);
+    auto it = st_.first_reads.find(*key);
+    if (it == st_.first_reads.end()) return true;
+    const internal::FirstRead& first = it->second;
+    const std::string label = internal::ObjectLabel(kind, ns, name);
+    std::string text = raw_compact_ && !raw_.empty() ? std::string(raw_) : simdjson::minify(obj);
+    if (first.source.valid() &&
+        st_.input.documents.Get(first.source).json.view() == std::string_view(text)) {
+      NoteIdentical(first, label);
+      return false;
+    }
+    diags_.Report(core::Error(core::ErrorCode::kAlreadyExists, 
+        "already read from " + first.place + "; this copy at " + Place() +
+            " differs from it and is dropped (give each object once)",
+        core::Location{file_, label, ""}));
+    return false;
+  }
+
+  void NoteIdentical(const internal::FirstRead& first, const std::string& label) {
+    for (internal::IdenticalRereads& r : st_.identical_rereads) {
+      if (r.file == file_ && r.first_file == first.file) {
+        ++r.count;
+        return;
+      }
+    }
+    st_.identical_rereads.push_back({file_, first.file, label, first.place, 1});
+  }
+
+  // The cluster ClusterOf gives the object, read before decoding.
+  std::string PeekCluster(dom::object obj) const {
+    if (!options_.cluster.empty()) return options_.cluster;
+    dom::element md;
+    dom::object md_obj;
+    dom::element annotations;
+    dom::object annotations_obj;
+    dom::element value;
+    std::string_view s;
+    if (internal::Find(obj, "metadata", &md) && md.get_object().get(md_obj) == simdjson::SUCCESS &&
+        internal::Find(md_obj, "annotations", &annotations) &&
+        annotations.get_object().get(annotations_obj) == simdjson::SUCCESS &&
+        internal::Find(annotations_obj, model::kClusterAnnotation, &value) &&
+        value.get_string().get(s) == simdjson::SUCCESS && !s.empty()) {
+      return std::string(s);
+    }
+    return "default";
   }
 
   // internal::DecodeSink, for the object Decode is decoding.
   model::Snapshot& snapshot() override { return st_.input.snapshot; }
   model::SourceRef Store(const model::ObjectMeta& meta) override {
-    return Store(object_, *api_version_, *kind_, meta);
+    stored_ = Store(object_, *api_version_, *kind_, meta);
+    return stored_;
   }
   model::ObjectMeta PeekMeta(bool namespaced) override {
     model::ObjectMeta meta;
@@ -391,6 +519,9 @@ class FileReader final : public internal::DecodeSink {
   const std::string* api_version_ = nullptr;
   const std::string* kind_ = nullptr;
   bool namespaced_ = true;
+  model::SourceRef stored_;  // the document Store gave the object being decoded
+  int doc_line_ = 0;         // the YAML document's first line; 0 for JSON
+  int item_ = -1;            // the index in the List or array being read; -1 outside one
   std::string_view raw_;  // the text of the object being decoded, when known
   bool raw_compact_ = false;
   std::string minify_buffer_;
@@ -464,6 +595,8 @@ core::Status Reader::ReadPath(const std::string& path, const ReadOptions& option
   return core::OkStatus();
 }
 
+size_t Reader::ObjectsRead() const { return state_->input.objects_read; }
+
 Input Reader::Finish() {
   BERTH_CHECK(!state_->finished, "Reader::Finish() called twice");
   state_->finished = true;
@@ -476,6 +609,20 @@ Input Reader::Finish() {
                                         " (" + u.api_version + ")",
                                     core::Location{u.file, "", ""}));
   }
+
+  for (const internal::IdenticalRereads& r : state_->identical_rereads) {
+    if (r.count == 1) {
+      diags_.Warn(core::Error(core::ErrorCode::kAlreadyExists, "identical to the copy already read from " + r.first_place +
+                                          "; read once",
+                                      core::Location{r.file, r.first_label, ""}));
+    } else {
+      diags_.Warn(core::Error(core::ErrorCode::kAlreadyExists, std::to_string(r.count) +
+                                          " objects identical to the ones already read from " +
+                                          r.first_file + "; each read once",
+                                      core::Location{r.file, "", ""}));
+    }
+  }
+  state_->first_reads = {};
 
   internal::PriorityResolver priorities(snap.priority_classes);
   auto error_for = [&](core::Error error, model::SourceRef source) {
