@@ -61,8 +61,7 @@ core::Result<ClusterPath> ParseClusterFlag(const std::string& flag) {
   return out;
 }
 
-std::optional<io::Input> LoadPaths(const std::vector<std::string>& paths,
-                                   core::Diagnostics& diags,
+std::optional<io::Input> LoadPaths(const std::vector<std::string>& paths, core::Diagnostics& diags,
                                    const std::vector<std::string>& clusters) {
   io::Reader reader(diags);
   bool all_readable = true;

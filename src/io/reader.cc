@@ -372,7 +372,7 @@ class FileReader final : public internal::DecodeSink {
     if (name.empty()) return true;
     const size_t slash = api_version.find('/');
     key->reserve(api_version.size() + kind.size() + ns.size() + name.size() + 16);
-    key->append(slash == std::string::npos ? std::string_view() 
+    key->append(slash == std::string::npos ? std::string_view()
                                            : std::string_view(api_version).substr(0, slash));
     *key += '\x1f';
     *key += kind;
@@ -392,10 +392,10 @@ class FileReader final : public internal::DecodeSink {
       NoteIdentical(first, label);
       return false;
     }
-    diags_.Report(core::Error(core::ErrorCode::kAlreadyExists, 
-        "already read from " + first.place + "; this copy at " + Place() +
-            " differs from it and is dropped (give each object once)",
-        core::Location{file_, label, ""}));
+    diags_.Report(core::Error(core::ErrorCode::kAlreadyExists,
+                              "already read from " + first.place + "; this copy at " + Place() +
+                                  " differs from it and is dropped (give each object once)",
+                              core::Location{file_, label, ""}));
     return false;
   }
 
@@ -522,7 +522,7 @@ class FileReader final : public internal::DecodeSink {
   model::SourceRef stored_;  // the document Store gave the object being decoded
   int doc_line_ = 0;         // the YAML document's first line; 0 for JSON
   int item_ = -1;            // the index in the List or array being read; -1 outside one
-  std::string_view raw_;  // the text of the object being decoded, when known
+  std::string_view raw_;     // the text of the object being decoded, when known
   bool raw_compact_ = false;
   std::string minify_buffer_;
   std::shared_ptr<const void> buffer_;  // owns the text read, when documents may view it
@@ -611,15 +611,23 @@ Input Reader::Finish() {
   }
 
   for (const internal::IdenticalRereads& r : state_->identical_rereads) {
-    if (r.count == 1) {
-      diags_.Warn(core::Error(core::ErrorCode::kAlreadyExists, "identical to the copy already read from " + r.first_place +
-                                          "; read once",
-                                      core::Location{r.file, r.first_label, ""}));
+    const std::string objects = std::to_string(r.count) + " object" + (r.count == 1 ? "" : "s");
+    if (r.file == r.first_file) {
+      // The same path given twice (`-f DIR -f DIR`), or a file repeating its own objects.
+      diags_.Warn(core::Error(
+          core::ErrorCode::kAlreadyExists,
+          "read twice: " + objects + " identical to their first copy in this file; each read once",
+          core::Location{r.file, r.count == 1 ? r.first_label : "", ""}));
+    } else if (r.count == 1) {
+      diags_.Warn(
+          core::Error(core::ErrorCode::kAlreadyExists,
+                      "identical to the copy already read from " + r.first_place + "; read once",
+                      core::Location{r.file, r.first_label, ""}));
     } else {
-      diags_.Warn(core::Error(core::ErrorCode::kAlreadyExists, std::to_string(r.count) +
-                                          " objects identical to the ones already read from " +
-                                          r.first_file + "; each read once",
-                                      core::Location{r.file, "", ""}));
+      diags_.Warn(core::Error(
+          core::ErrorCode::kAlreadyExists,
+          objects + " identical to the ones already read from " + r.first_file + "; each read once",
+          core::Location{r.file, "", ""}));
     }
   }
   state_->first_reads = {};

@@ -28,15 +28,31 @@ namespace {
 // serve kubescheduler.config.k8s.io/v1 (1.25 on), including plugins later removed (the
 // in-tree volume limits, SelectorSpread) so that an older file still reads.
 constexpr std::array<std::string_view, 25> kInTreePlugins = {
-    "PrioritySort",       "DefaultBinder",      "DefaultPreemption",
-    "SchedulingGates",    "NodeUnschedulable",  "NodeName",
-    "TaintToleration",    "NodeAffinity",       "NodePorts",
-    "NodeResourcesFit",   "NodeResourcesBalancedAllocation",
-    "VolumeRestrictions", "NodeVolumeLimits",   "VolumeBinding",
-    "VolumeZone",         "PodTopologySpread",  "InterPodAffinity",
-    "ImageLocality",      "DynamicResources",   "NodeDeclaredFeatures",
-    "GangScheduling",     "EBSLimits",          "GCEPDLimits",
-    "AzureDiskLimits",    "CinderLimits",
+    "PrioritySort",
+    "DefaultBinder",
+    "DefaultPreemption",
+    "SchedulingGates",
+    "NodeUnschedulable",
+    "NodeName",
+    "TaintToleration",
+    "NodeAffinity",
+    "NodePorts",
+    "NodeResourcesFit",
+    "NodeResourcesBalancedAllocation",
+    "VolumeRestrictions",
+    "NodeVolumeLimits",
+    "VolumeBinding",
+    "VolumeZone",
+    "PodTopologySpread",
+    "InterPodAffinity",
+    "ImageLocality",
+    "DynamicResources",
+    "NodeDeclaredFeatures",
+    "GangScheduling",
+    "EBSLimits",
+    "GCEPDLimits",
+    "AzureDiskLimits",
+    "CinderLimits",
 };
 
 // Out-of-tree plugins carry a domain prefix; berth's own (binding's GPU-sharing score
@@ -70,14 +86,17 @@ constexpr std::array<ExtensionPoint, 12> kExtensionPoints = {{
 }};
 
 // Every undeclared field of the configuration, in document order (plugin args are typed
-// per plugin and not checked here).
+// per plugin and not checked here). Two leniencies: `metadata`, which berth's inputs may give
+// every object (a name to tell files apart), and v1beta2's healthzBindAddress and
+// metricsBindAddress, since the row reads v1beta2 and v1beta3 files as v1.
 void CollectUnknownSchedulerFields(dom::object obj, std::vector<std::string>* unknown) {
-  CollectUnknownFields(obj,
-                       {"apiVersion", "kind", "parallelism", "leaderElection", "clientConnection",
-                        "enableProfiling", "enableContentionProfiling", "percentageOfNodesToScore",
-                        "podInitialBackoffSeconds", "podMaxBackoffSeconds", "profiles",
-                        "extenders", "delayCacheUntilActive"},
-                       "", unknown);
+  CollectUnknownFields(
+      obj,
+      {"apiVersion", "kind", "metadata", "parallelism", "leaderElection", "clientConnection",
+       "healthzBindAddress", "metricsBindAddress", "enableProfiling", "enableContentionProfiling",
+       "percentageOfNodesToScore", "podInitialBackoffSeconds", "podMaxBackoffSeconds", "profiles",
+       "extenders", "delayCacheUntilActive"},
+      "", unknown);
   dom::element e;
   dom::array profiles;
   if (!Find(obj, "profiles", &e) || e.get_array().get(profiles)) return;
@@ -86,17 +105,16 @@ void CollectUnknownSchedulerFields(dom::object obj, std::vector<std::string>* un
     const std::string prefix = "profiles" + IndexField(i++);
     dom::object profile;
     if (item.get_object().get(profile)) continue;
-    CollectUnknownFields(profile, {"schedulerName", "percentageOfNodesToScore", "plugins",
-                                   "pluginConfig"},
+    CollectUnknownFields(profile,
+                         {"schedulerName", "percentageOfNodesToScore", "plugins", "pluginConfig"},
                          prefix, unknown);
     dom::object plugins;
     if (Find(profile, "plugins", &e) && !e.get_object().get(plugins)) {
       const std::string plugins_prefix = prefix + ".plugins";
       for (auto [key, value] : plugins) {
-        const bool known =
-            key == "multiPoint" ||
-            std::any_of(kExtensionPoints.begin(), kExtensionPoints.end(),
-                        [&](const ExtensionPoint& p) { return p.field == key; });
+        const bool known = key == "multiPoint" ||
+                           std::any_of(kExtensionPoints.begin(), kExtensionPoints.end(),
+                                       [&](const ExtensionPoint& p) { return p.field == key; });
         if (!known) {
           unknown->push_back(plugins_prefix + "." + std::string(key));
           continue;
@@ -323,9 +341,9 @@ core::Status CheckPluginsExist(dom::object plugins) {
     BERTH_RETURN_IF_ERROR(DecodePluginSet(plugins, point.field, &set));
     for (size_t i = 0; i < set.enabled.size(); ++i) {
       if (!PluginExists(set.enabled[i].name)) {
-        return FieldError(std::string(point.field) + ".enabled" + IndexField(i) + ".name",
-                          std::string(point.type) + " \"" + set.enabled[i].name +
-                              "\" does not exist");
+        return FieldError(
+            std::string(point.field) + ".enabled" + IndexField(i) + ".name",
+            std::string(point.type) + " \"" + set.enabled[i].name + "\" does not exist");
       }
     }
     if (multi_point_type.empty() && !set.DisablesAll()) multi_point_type = point.type;

@@ -25,14 +25,32 @@ namespace berth::io::internal {
 namespace {
 
 // The fields of Configuration (apis/config/<version>/configuration_types.go, its inline
-// ControllerManager included) and of the parts berth reads, in document order.
+// ControllerManager included) and of the parts berth reads, in document order; plus
+// `metadata`, which berth's inputs may give every object.
 void CollectUnknownKueueFields(dom::object obj, bool v1beta1, std::vector<std::string>* unknown) {
-  std::initializer_list<std::string_view> common = {
-      "apiVersion", "kind", "namespace", "webhook", "leaderElection", "metrics", "health",
-      "pprofBindAddress", "controller", "tls", "manageJobsWithoutQueueName",
-      "managedJobsNamespaceSelector", "internalCertManagement", "waitForPodsReady",
-      "clientConnection", "integrations", "multiKueue", "fairSharing", "admissionFairSharing",
-      "resources", "featureGates", "objectRetentionPolicies"};
+  std::initializer_list<std::string_view> common = {"apiVersion",
+                                                    "kind",
+                                                    "metadata",
+                                                    "namespace",
+                                                    "webhook",
+                                                    "leaderElection",
+                                                    "metrics",
+                                                    "health",
+                                                    "pprofBindAddress",
+                                                    "controller",
+                                                    "tls",
+                                                    "manageJobsWithoutQueueName",
+                                                    "managedJobsNamespaceSelector",
+                                                    "internalCertManagement",
+                                                    "waitForPodsReady",
+                                                    "clientConnection",
+                                                    "integrations",
+                                                    "multiKueue",
+                                                    "fairSharing",
+                                                    "admissionFairSharing",
+                                                    "resources",
+                                                    "featureGates",
+                                                    "objectRetentionPolicies"};
   for (auto [key, value] : obj) {
     if (std::find(common.begin(), common.end(), key) != common.end()) continue;
     if (v1beta1 ? key == "queueVisibility" : key == "visibilityServer") continue;
@@ -42,19 +60,19 @@ void CollectUnknownKueueFields(dom::object obj, bool v1beta1, std::vector<std::s
   dom::object part;
   if (Find(obj, "waitForPodsReady", &e) && !e.get_object().get(part)) {
     if (v1beta1) {
-      CollectUnknownFields(part, {"enable", "timeout", "blockAdmission", "requeuingStrategy",
-                                  "recoveryTimeout"},
-                           "waitForPodsReady", unknown);
+      CollectUnknownFields(
+          part, {"enable", "timeout", "blockAdmission", "requeuingStrategy", "recoveryTimeout"},
+          "waitForPodsReady", unknown);
     } else {
-      CollectUnknownFields(part, {"timeout", "blockAdmission", "requeuingStrategy",
-                                  "recoveryTimeout"},
+      CollectUnknownFields(part,
+                           {"timeout", "blockAdmission", "requeuingStrategy", "recoveryTimeout"},
                            "waitForPodsReady", unknown);
     }
     dom::object rs;
     if (Find(part, "requeuingStrategy", &e) && !e.get_object().get(rs)) {
-      CollectUnknownFields(rs, {"timestamp", "backoffLimitCount", "backoffBaseSeconds",
-                                "backoffMaxSeconds"},
-                           "waitForPodsReady.requeuingStrategy", unknown);
+      CollectUnknownFields(
+          rs, {"timestamp", "backoffLimitCount", "backoffBaseSeconds", "backoffMaxSeconds"},
+          "waitForPodsReady.requeuingStrategy", unknown);
     }
   }
   if (Find(obj, "fairSharing", &e) && !e.get_object().get(part)) {
@@ -69,9 +87,9 @@ void CollectUnknownKueueFields(dom::object obj, bool v1beta1, std::vector<std::s
                          "admissionFairSharing", unknown);
   }
   if (Find(obj, "multiKueue", &e) && !e.get_object().get(part)) {
-    CollectUnknownFields(part, {"gcInterval", "origin", "workerLostTimeout", "dispatcherName",
-                                "externalFrameworks", "clusterProfile",
-                                "incrementalDispatcherConfig"},
+    CollectUnknownFields(part,
+                         {"gcInterval", "origin", "workerLostTimeout", "dispatcherName",
+                          "externalFrameworks", "clusterProfile", "incrementalDispatcherConfig"},
                          "multiKueue", unknown);
   }
 }

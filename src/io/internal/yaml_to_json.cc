@@ -348,8 +348,8 @@ class JsonEventHandler : public YAML::EventHandler {
   std::vector<Frame> stack_;
   std::unordered_map<YAML::anchor_t, std::string> anchors_;
   std::optional<core::Error> error_;
-  std::vector<KeySpan> keys_;        // the keys of the open maps, innermost last
-  std::string pending_duplicate_;    // a duplicate key whose value comes next
+  std::vector<KeySpan> keys_;      // the keys of the open maps, innermost last
+  std::string pending_duplicate_;  // a duplicate key whose value comes next
   std::vector<std::string> duplicates_;
   int ignored_depth_ = 0;
   int line_ = 1;
@@ -411,9 +411,9 @@ std::string PlainScalarToJson(std::string_view value) {
   return out;
 }
 
-core::Status ConvertYamlStream(std::string_view text,
-                               const std::function<void(std::string&& json, int line)>& sink,
-                               const std::function<void(core::Error error, int line)>& bad_document) {
+core::Status ConvertYamlStream(
+    std::string_view text, const std::function<void(std::string&& json, int line)>& sink,
+    const std::function<void(core::Error error, int line)>& bad_document) {
   ViewStreambuf buf(text);
   std::istream in(&buf);
   try {
