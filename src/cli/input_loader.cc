@@ -40,7 +40,8 @@ void WarnUnknownClusters(const std::vector<std::pair<ClusterPath, size_t>>& clus
     } else if (!managed.empty()) {
       diags.Warn(core::NotFound(flag + ": no ManagedCluster is named \"" + cluster.name +
                                 "\"; its " + std::to_string(objects) + " object" +
-                                (objects == 1 ? "" : "s") + " belong to no cluster of the fleet"));
+                                (objects == 1 ? " belongs" : "s belong") +
+                                " to no cluster of the fleet"));
     }
   }
 }
