@@ -39,18 +39,20 @@ struct UnknownKind {
   size_t count = 0;
 };
 
-// Where an object was first read, to name both places when it is read again.
+// Where an object was first read, to name both places when it is read again. Kept small
+// (no strings): one per object of the input, built on the hot path.
 struct FirstRead {
-  std::string place;  // "file (document at line N)", "file (item I)", or the file
-  std::string file;
   model::SourceRef source;  // its document, whose text a second copy is compared with
+  int32_t file = 0;         // into ReaderState::files
+  int32_t doc_line = 0;     // the YAML document's first line; 0 for JSON
+  int32_t item = -1;        // the index in a List; -1 outside one
 };
 
 // Identical copies of objects read again, counted per (file, first file) pair so that
 // `-f DIR -f DIR` gives one warning per file, not one per object.
 struct IdenticalRereads {
-  std::string file;
-  std::string first_file;
+  int32_t file;
+  int32_t first_file;
   std::string first_label;  // the object, when there is only one
   std::string first_place;
   size_t count = 0;
@@ -58,8 +60,12 @@ struct IdenticalRereads {
 
 struct ReaderState {
   Input input;
-  // Key: group, kind, namespace, name and cluster, '\x1f'-separated.
-  std::unordered_map<std::string, FirstRead> first_reads;
+  // Key: a 64-bit hash of group, kind, namespace, name and cluster; a hit is confirmed
+  // against the first copy's document (kind, namespace, name, group).
+  std::unordered_map<uint64_t, FirstRead> first_reads;
+  std::vector<std::string> files;  // the files FirstRead names
+  std::unordered_map<std::string, int32_t> file_indices;
+
   std::vector<IdenticalRereads> identical_rereads;
   std::vector<bool> pod_has_priority;                       // parallel to snapshot.pods
   std::vector<std::vector<PodSetSource>> workload_sources;  // parallel to snapshot.workloads
@@ -176,6 +182,7 @@ class FileReader final : public internal::DecodeSink {
     if (internal::SplitJsonList(text, &split) &&
         st_.parser.parse(split.shell.data(), split.shell.size()).get(root) == simdjson::SUCCESS) {
       item_ = -1;
+      st_.first_reads.reserve(st_.first_reads.size() + split.items.size());
       for (std::string_view item : split.items) {
         ++item_;
         // realloc_if_needed: the parser copies the item into its own padded buffer (reused).
@@ -333,99 +340,126 @@ class FileReader final : public internal::DecodeSink {
     api_version_ = &api_version;
     kind_ = &kind;
     namespaced_ = entry.info->namespaced();
-    std::string key;
+    uint64_t key = 0;
     if (!FirstReadOf(obj, api_version, kind, &key)) return;
     stored_ = model::SourceRef{};
     core::Status status = entry.row->decode(obj, api_version, *this);
     if (!status.ok()) return Fail(std::move(status).error(), kind, obj, namespaced_);
     ++st_.input.objects_read;
-    if (!key.empty() && stored_.valid()) {
-      st_.first_reads.emplace(std::move(key), internal::FirstRead{Place(), file_, stored_});
+    if (key != 0 && stored_.valid()) {
+      st_.first_reads.emplace(key, internal::FirstRead{stored_, FileIndex(), doc_line_, item_});
     }
   }
 
-  // Where the object being read is: the file, and the document's line or the List item.
-  std::string Place() const {
-    std::string place = file_;
-    if (doc_line_ > 0 && item_ >= 0) {
-      place += " (document at line " + std::to_string(doc_line_) + ", item " +
-               std::to_string(item_) + ")";
-    } else if (doc_line_ > 0) {
-      place += " (document at line " + std::to_string(doc_line_) + ")";
-    } else if (item_ >= 0) {
-      place += " (item " + std::to_string(item_) + ")";
+  int32_t FileIndex() {
+    if (file_index_ < 0) {
+      // A file read again (the same path given twice) keeps its index.
+      auto [it, inserted] = st_.file_indices.emplace(file_, static_cast<int32_t>(st_.files.size()));
+      if (inserted) st_.files.push_back(file_);
+      file_index_ = it->second;
+    }
+    return file_index_;
+  }
+
+  // Where an object is: the file, and the YAML document's line or the List item.
+  std::string Place(int32_t file, int32_t doc_line, int32_t item) const {
+    std::string place = st_.files[static_cast<size_t>(file)];
+    if (doc_line > 0 && item >= 0) {
+      place +=
+          " (document at line " + std::to_string(doc_line) + ", item " + std::to_string(item) + ")";
+    } else if (doc_line > 0) {
+      place += " (document at line " + std::to_string(doc_line) + ")";
+    } else if (item >= 0) {
+      place += " (item " + std::to_string(item) + ")";
     }
     return place;
   }
 
-  // The same object (group, kind, namespace, name, cluster) read twice would be planned
-  // twice (`-f DIR -f DIR` doubled every node). A second copy is dropped: silently counted
-  // for one warning when it is byte-identical to the first (as JSON text, compact), an error
-  // naming both places when it differs, since either copy may be the one meant. Returns
-  // false for a second copy; else true, with `key` set for the caller to record once the
-  // object decodes (empty for nameless objects, which the decoder reports).
-  bool FirstReadOf(dom::object obj, const std::string& api_version, const std::string& kind,
-                   std::string* key) {
-    std::string ns;
-    std::string name;
-    PeekName(obj, namespaced_, &ns, &name);
-    if (name.empty()) return true;
+  static void HashPart(std::string_view part, uint64_t* h) {
+    // FNV-1a, with a separator so that ("ab", "c") and ("a", "bc") differ.
+    for (char c : part) {
+      *h ^= static_cast<unsigned char>(c);
+      *h *= 1099511628211ULL;
+    }
+    *h ^= 0x1f;
+    *h *= 1099511628211ULL;
+  }
+
+  static std::string_view GroupOf(std::string_view api_version) {
     const size_t slash = api_version.find('/');
-    key->reserve(api_version.size() + kind.size() + ns.size() + name.size() + 16);
-    key->append(slash == std::string::npos ? std::string_view()
-                                           : std::string_view(api_version).substr(0, slash));
-    *key += '\x1f';
-    *key += kind;
-    *key += '\x1f';
-    *key += ns;
-    *key += '\x1f';
-    *key += name;
-    *key += '\x1f';
-    *key += PeekCluster(obj);
+    return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
+  }
+
+  // The same object (group, kind, namespace, name, cluster) read twice would be planned
+  // twice (`-f DIR -f DIR` doubled every node). A second copy is dropped: counted for one
+  // warning when it is byte-identical to the first (as compact JSON text), an error naming
+  // both places when it differs, since either copy may be the one meant. Returns false for
+  // a second copy; else true, with `key` set for the caller to record once the object
+  // decodes (0 for nameless objects, which the decoder reports). No allocation unless the
+  // object is a second copy: this runs for every object of a dump.
+  bool FirstReadOf(dom::object obj, const std::string& api_version, const std::string& kind,
+                   uint64_t* key) {
+    std::string_view ns;
+    std::string_view name;
+    std::string_view cluster = options_.cluster;
+    dom::element e;
+    dom::object md;
+    if (!internal::Find(obj, "metadata", &e) || e.get_object().get(md)) return true;
+    if (!internal::Find(md, "name", &e) || e.get_string().get(name) || name.empty()) return true;
+    if (namespaced_) {
+      if (!internal::Find(md, "namespace", &e) || e.get_string().get(ns) || ns.empty()) {
+        ns = "default";
+      }
+    }
+    dom::object annotations;
+    std::string_view annotated;
+    if (cluster.empty() && internal::Find(md, "annotations", &e) &&
+        !e.get_object().get(annotations) &&
+        internal::Find(annotations, model::kClusterAnnotation, &e) &&
+        !e.get_string().get(annotated)) {
+      cluster = annotated;
+    }
+    if (cluster.empty()) cluster = "default";
+    uint64_t h = 14695981039346656037ULL;
+    HashPart(GroupOf(api_version), &h);
+    HashPart(kind, &h);
+    HashPart(ns, &h);
+    HashPart(name, &h);
+    HashPart(cluster, &h);
+    *key = h == 0 ? 1 : h;
     auto it = st_.first_reads.find(*key);
     if (it == st_.first_reads.end()) return true;
     const internal::FirstRead& first = it->second;
+    const Document& first_doc = st_.input.documents.Get(first.source);
+    if (first_doc.kind != kind || first_doc.namespace_ != ns || first_doc.name != name ||
+        GroupOf(first_doc.api_version) != GroupOf(api_version)) {
+      *key = 0;  // a hash collision: read it, unchecked
+      return true;
+    }
     const std::string label = internal::ObjectLabel(kind, ns, name);
     std::string text = raw_compact_ && !raw_.empty() ? std::string(raw_) : simdjson::minify(obj);
-    if (first.source.valid() &&
-        st_.input.documents.Get(first.source).json.view() == std::string_view(text)) {
+    if (first_doc.json.view() == std::string_view(text)) {
       NoteIdentical(first, label);
       return false;
     }
     diags_.Report(core::Error(core::ErrorCode::kAlreadyExists,
-                              "already read from " + first.place + "; this copy at " + Place() +
+                              "already read from " + Place(first.file, first.doc_line, first.item) +
+                                  "; this copy at " + Place(FileIndex(), doc_line_, item_) +
                                   " differs from it and is dropped (give each object once)",
                               core::Location{file_, label, ""}));
     return false;
   }
 
   void NoteIdentical(const internal::FirstRead& first, const std::string& label) {
+    const int32_t file = FileIndex();
     for (internal::IdenticalRereads& r : st_.identical_rereads) {
-      if (r.file == file_ && r.first_file == first.file) {
+      if (r.file == file && r.first_file == first.file) {
         ++r.count;
         return;
       }
     }
-    st_.identical_rereads.push_back({file_, first.file, label, first.place, 1});
-  }
-
-  // The cluster ClusterOf gives the object, read before decoding.
-  std::string PeekCluster(dom::object obj) const {
-    if (!options_.cluster.empty()) return options_.cluster;
-    dom::element md;
-    dom::object md_obj;
-    dom::element annotations;
-    dom::object annotations_obj;
-    dom::element value;
-    std::string_view s;
-    if (internal::Find(obj, "metadata", &md) && md.get_object().get(md_obj) == simdjson::SUCCESS &&
-        internal::Find(md_obj, "annotations", &annotations) &&
-        annotations.get_object().get(annotations_obj) == simdjson::SUCCESS &&
-        internal::Find(annotations_obj, model::kClusterAnnotation, &value) &&
-        value.get_string().get(s) == simdjson::SUCCESS && !s.empty()) {
-      return std::string(s);
-    }
-    return "default";
+    st_.identical_rereads.push_back(
+        {file, first.file, label, Place(first.file, first.doc_line, first.item), 1});
   }
 
   // internal::DecodeSink, for the object Decode is decoding.
@@ -522,6 +556,7 @@ class FileReader final : public internal::DecodeSink {
   model::SourceRef stored_;  // the document Store gave the object being decoded
   int doc_line_ = 0;         // the YAML document's first line; 0 for JSON
   int item_ = -1;            // the index in the List or array being read; -1 outside one
+  int32_t file_index_ = -1;  // into ReaderState::files, once an object of this file is kept
   std::string_view raw_;     // the text of the object being decoded, when known
   bool raw_compact_ = false;
   std::string minify_buffer_;
@@ -611,26 +646,30 @@ Input Reader::Finish() {
   }
 
   for (const internal::IdenticalRereads& r : state_->identical_rereads) {
+    const std::string& file = state_->files[static_cast<size_t>(r.file)];
     const std::string objects = std::to_string(r.count) + " object" + (r.count == 1 ? "" : "s");
     if (r.file == r.first_file) {
       // The same path given twice (`-f DIR -f DIR`), or a file repeating its own objects.
       diags_.Warn(core::Error(
           core::ErrorCode::kAlreadyExists,
           "read twice: " + objects + " identical to their first copy in this file; each read once",
-          core::Location{r.file, r.count == 1 ? r.first_label : "", ""}));
+          core::Location{file, r.count == 1 ? r.first_label : "", ""}));
     } else if (r.count == 1) {
       diags_.Warn(
           core::Error(core::ErrorCode::kAlreadyExists,
                       "identical to the copy already read from " + r.first_place + "; read once",
-                      core::Location{r.file, r.first_label, ""}));
+                      core::Location{file, r.first_label, ""}));
     } else {
-      diags_.Warn(core::Error(
-          core::ErrorCode::kAlreadyExists,
-          objects + " identical to the ones already read from " + r.first_file + "; each read once",
-          core::Location{r.file, "", ""}));
+      diags_.Warn(core::Error(core::ErrorCode::kAlreadyExists,
+                              objects + " identical to the ones already read from " +
+                                  state_->files[static_cast<size_t>(r.first_file)] +
+                                  "; each read once",
+                              core::Location{file, "", ""}));
     }
   }
   state_->first_reads = {};
+  state_->files = {};
+  state_->file_indices = {};
 
   internal::PriorityResolver priorities(snap.priority_classes);
   auto error_for = [&](core::Error error, model::SourceRef source) {
