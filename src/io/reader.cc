@@ -58,11 +58,59 @@ struct IdenticalRereads {
   size_t count = 0;
 };
 
+// FirstReads by key (never 0): open addressing with linear probing in one array, since a
+// node per object (std::unordered_map) costs an allocation per object of a dump.
+class FirstReadTable {
+ public:
+  const FirstRead* Find(uint64_t key) const {
+    if (slots_.empty()) return nullptr;
+    for (size_t i = key & mask_;; i = (i + 1) & mask_) {
+      if (slots_[i].key == key) return &slots_[i].value;
+      if (slots_[i].key == 0) return nullptr;
+    }
+  }
+  // Keeps the first value of a key.
+  void Insert(uint64_t key, const FirstRead& value) {
+    if ((used_ + 1) * 2 > slots_.size()) Grow();
+    for (size_t i = key & mask_;; i = (i + 1) & mask_) {
+      if (slots_[i].key == key) return;
+      if (slots_[i].key == 0) {
+        slots_[i] = {key, value};
+        ++used_;
+        return;
+      }
+    }
+  }
+  void Clear() {
+    slots_ = {};
+    used_ = 0;
+    mask_ = 0;
+  }
+
+ private:
+  struct Slot {
+    uint64_t key = 0;
+    FirstRead value;
+  };
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+    mask_ = slots_.size() - 1;
+    used_ = 0;
+    for (const Slot& slot : old) {
+      if (slot.key != 0) Insert(slot.key, slot.value);
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+  size_t mask_ = 0;
+};
+
 struct ReaderState {
   Input input;
   // Key: a 64-bit hash of group, kind, namespace, name and cluster; a hit is confirmed
   // against the first copy's document (kind, namespace, name, group).
-  std::unordered_map<uint64_t, FirstRead> first_reads;
+  FirstReadTable first_reads;
   std::vector<std::string> files;  // the files FirstRead names
   std::unordered_map<std::string, int32_t> file_indices;
 
@@ -182,7 +230,6 @@ class FileReader final : public internal::DecodeSink {
     if (internal::SplitJsonList(text, &split) &&
         st_.parser.parse(split.shell.data(), split.shell.size()).get(root) == simdjson::SUCCESS) {
       item_ = -1;
-      st_.first_reads.reserve(st_.first_reads.size() + split.items.size());
       for (std::string_view item : split.items) {
         ++item_;
         // realloc_if_needed: the parser copies the item into its own padded buffer (reused).
@@ -347,7 +394,7 @@ class FileReader final : public internal::DecodeSink {
     if (!status.ok()) return Fail(std::move(status).error(), kind, obj, namespaced_);
     ++st_.input.objects_read;
     if (key != 0 && stored_.valid()) {
-      st_.first_reads.emplace(key, internal::FirstRead{stored_, FileIndex(), doc_line_, item_});
+      st_.first_reads.Insert(key, internal::FirstRead{stored_, FileIndex(), doc_line_, item_});
     }
   }
 
@@ -427,9 +474,9 @@ class FileReader final : public internal::DecodeSink {
     HashPart(name, &h);
     HashPart(cluster, &h);
     *key = h == 0 ? 1 : h;
-    auto it = st_.first_reads.find(*key);
-    if (it == st_.first_reads.end()) return true;
-    const internal::FirstRead& first = it->second;
+    const internal::FirstRead* found = st_.first_reads.Find(*key);
+    if (found == nullptr) return true;
+    const internal::FirstRead first = *found;
     const Document& first_doc = st_.input.documents.Get(first.source);
     if (first_doc.kind != kind || first_doc.namespace_ != ns || first_doc.name != name ||
         GroupOf(first_doc.api_version) != GroupOf(api_version)) {
@@ -667,7 +714,7 @@ Input Reader::Finish() {
                               core::Location{file, "", ""}));
     }
   }
-  state_->first_reads = {};
+  state_->first_reads.Clear();
   state_->files = {};
   state_->file_indices = {};
 
