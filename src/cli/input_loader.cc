@@ -1,10 +1,12 @@
 #include "cli/input_loader.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "cli/demo_fleet.h"
 #include "cli/flags.h"
@@ -20,6 +22,28 @@ bool IsDnsLabel(std::string_view name) {
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
   }
   return name.front() != '-' && name.back() != '-';
+}
+
+// A --cluster name that no ManagedCluster names is most likely a typo when the input has a
+// hub (its objects then belong to no cluster the fleet places on), or when its path held
+// nothing; both are warned about, since a plan over them is still a plan.
+void WarnUnknownClusters(const std::vector<std::pair<ClusterPath, size_t>>& clusters,
+                         const model::Snapshot& snapshot, core::Diagnostics& diags) {
+  std::set<std::string_view> managed;
+  for (const model::ManagedCluster& mc : snapshot.managed_clusters) managed.insert(mc.meta.name);
+  for (const auto& [cluster, objects] : clusters) {
+    if (managed.count(cluster.name) > 0) continue;
+    const std::string flag = "--cluster " + cluster.name + "=" + cluster.path;
+    if (objects == 0) {
+      diags.Warn(core::NotFound(flag + ": no ManagedCluster is named \"" + cluster.name +
+                                "\" and " + cluster.path + " holds no objects"));
+    } else if (!managed.empty()) {
+      diags.Warn(core::NotFound(flag + ": no ManagedCluster is named \"" + cluster.name +
+                                "\"; its " + std::to_string(objects) + " object" +
+                                (objects == 1 ? " belongs" : "s belong") +
+                                " to no cluster of the fleet"));
+    }
+  }
 }
 
 }  // namespace
@@ -38,8 +62,7 @@ core::Result<ClusterPath> ParseClusterFlag(const std::string& flag) {
   return out;
 }
 
-std::optional<io::Input> LoadPaths(const std::vector<std::string>& paths,
-                                   core::Diagnostics& diags,
+std::optional<io::Input> LoadPaths(const std::vector<std::string>& paths, core::Diagnostics& diags,
                                    const std::vector<std::string>& clusters) {
   io::Reader reader(diags);
   bool all_readable = true;
@@ -53,7 +76,10 @@ std::optional<io::Input> LoadPaths(const std::vector<std::string>& paths,
     }
   };
   for (const std::string& path : paths) read(path, {});
-  std::set<std::string> seen;
+  // A cluster given twice is refused rather than merged: which path was meant for it is the
+  // user's call (kubectl has one context per name). Objects per flag feed the check below.
+  std::map<std::string, std::string> flag_of;  // cluster name -> its first flag
+  std::vector<std::pair<ClusterPath, size_t>> read_clusters;
   for (const std::string& flag : clusters) {
     core::Result<ClusterPath> cluster = ParseClusterFlag(flag);
     if (!cluster.has_value()) {
@@ -61,13 +87,24 @@ std::optional<io::Input> LoadPaths(const std::vector<std::string>& paths,
       all_readable = false;
       continue;
     }
-    if (!seen.insert(cluster->name + "=" + cluster->path).second) continue;
+    auto [it, inserted] = flag_of.emplace(cluster->name, flag);
+    if (!inserted) {
+      diags.Report(core::InvalidArgument("--cluster " + flag + ": cluster \"" + cluster->name +
+                                         "\" is already given by --cluster " + it->second +
+                                         " (give each cluster once)"));
+      all_readable = false;
+      continue;
+    }
     io::ReadOptions options;
     options.cluster = cluster->name;
+    const size_t before = reader.ObjectsRead();
     read(cluster->path, options);
+    read_clusters.emplace_back(std::move(*cluster), reader.ObjectsRead() - before);
   }
   if (!all_readable) return std::nullopt;
-  return reader.Finish();
+  io::Input input = reader.Finish();
+  WarnUnknownClusters(read_clusters, input.snapshot, diags);
+  return input;
 }
 
 core::Diagnostics WithSourceFiles(const core::Diagnostics& diags,

@@ -51,8 +51,10 @@ int ExitCodeAfterPlan(const LoadedInput& loaded, const core::Diagnostics& engine
 // misleading, so the commands stop (exit 2). Problems inside documents are reported too but
 // do not stop reading.
 // `clusters` are --cluster flags, NAME=PATH: every object read from PATH lives in member
-// cluster NAME (io::ReadOptions::cluster). A malformed flag is reported like an unreadable
-// path.
+// cluster NAME (io::ReadOptions::cluster). A malformed flag, or a NAME given twice, is
+// reported like an unreadable path. A NAME no ManagedCluster names is a warning when PATH
+// held no objects or the input has ManagedClusters (a typo's objects would be planned on
+// no cluster of the fleet).
 std::optional<io::Input> LoadPaths(const std::vector<std::string>& paths, core::Diagnostics& diags,
                                    const std::vector<std::string>& clusters = {});
 

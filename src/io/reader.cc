@@ -39,8 +39,82 @@ struct UnknownKind {
   size_t count = 0;
 };
 
+// Where an object was first read, to name both places when it is read again. Kept small
+// (no strings): one per object of the input, built on the hot path.
+struct FirstRead {
+  model::SourceRef source;  // its document, whose text a second copy is compared with
+  int32_t file = 0;         // into ReaderState::files
+  int32_t doc_line = 0;     // the YAML document's first line; 0 for JSON
+  int32_t item = -1;        // the index in a List; -1 outside one
+};
+
+// Identical copies of objects read again, counted per (file, first file) pair so that
+// `-f DIR -f DIR` gives one warning per file, not one per object.
+struct IdenticalRereads {
+  int32_t file;
+  int32_t first_file;
+  std::string first_label;  // the object, when there is only one
+  std::string first_place;
+  size_t count = 0;
+};
+
+// FirstReads by key (never 0): open addressing with linear probing in one array, since a
+// node per object (std::unordered_map) costs an allocation per object of a dump.
+class FirstReadTable {
+ public:
+  const FirstRead* Find(uint64_t key) const {
+    if (slots_.empty()) return nullptr;
+    for (size_t i = key & mask_;; i = (i + 1) & mask_) {
+      if (slots_[i].key == key) return &slots_[i].value;
+      if (slots_[i].key == 0) return nullptr;
+    }
+  }
+  // Keeps the first value of a key.
+  void Insert(uint64_t key, const FirstRead& value) {
+    if ((used_ + 1) * 2 > slots_.size()) Grow();
+    for (size_t i = key & mask_;; i = (i + 1) & mask_) {
+      if (slots_[i].key == key) return;
+      if (slots_[i].key == 0) {
+        slots_[i] = {key, value};
+        ++used_;
+        return;
+      }
+    }
+  }
+  void Clear() {
+    slots_ = {};
+    used_ = 0;
+    mask_ = 0;
+  }
+
+ private:
+  struct Slot {
+    uint64_t key = 0;
+    FirstRead value;
+  };
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+    mask_ = slots_.size() - 1;
+    used_ = 0;
+    for (const Slot& slot : old) {
+      if (slot.key != 0) Insert(slot.key, slot.value);
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+  size_t mask_ = 0;
+};
+
 struct ReaderState {
   Input input;
+  // Key: a 64-bit hash of group, kind, namespace, name and cluster; a hit is confirmed
+  // against the first copy's document (kind, namespace, name, group).
+  FirstReadTable first_reads;
+  std::vector<std::string> files;  // the files FirstRead names
+  std::unordered_map<std::string, int32_t> file_indices;
+
+  std::vector<IdenticalRereads> identical_rereads;
   std::vector<bool> pod_has_priority;                       // parallel to snapshot.pods
   std::vector<std::vector<PodSetSource>> workload_sources;  // parallel to snapshot.workloads
   std::vector<UnknownKind> unknown_kinds;                   // in first-seen order
@@ -155,7 +229,9 @@ class FileReader final : public internal::DecodeSink {
     dom::element root;
     if (internal::SplitJsonList(text, &split) &&
         st_.parser.parse(split.shell.data(), split.shell.size()).get(root) == simdjson::SUCCESS) {
+      item_ = -1;
       for (std::string_view item : split.items) {
+        ++item_;
         // realloc_if_needed: the parser copies the item into its own padded buffer (reused).
         simdjson::error_code err = st_.parser.parse(item.data(), item.size(), true).get(root);
         if (err != simdjson::SUCCESS) {
@@ -206,7 +282,13 @@ class FileReader final : public internal::DecodeSink {
   }
 
   void ReadYaml(std::string_view text) {
-    core::Status status = internal::ConvertYamlStream(text, [this](std::string&& json, int line) {
+    auto bad_document = [this](core::Error error, int) {
+      error.WithFile(file_);
+      diags_.Report(std::move(error));
+    };
+    auto document = [this](std::string&& json, int line) {
+      doc_line_ = line;
+      item_ = -1;
       dom::element root;
       simdjson::error_code err = st_.parser.parse(json.data(), json.size(), true).get(root);
       if (err != simdjson::SUCCESS) {
@@ -220,7 +302,8 @@ class FileReader final : public internal::DecodeSink {
       } else {
         HandleRoot(root);
       }
-    });
+    };
+    core::Status status = internal::ConvertYamlStream(text, document, bad_document);
     if (!status.ok()) {
       core::Error error = std::move(status).error();
       error.WithFile(file_);
@@ -233,7 +316,11 @@ class FileReader final : public internal::DecodeSink {
     if (root.is_null()) return;
     dom::array array;
     if (root.get_array().get(array) == simdjson::SUCCESS) {
-      for (dom::element item : array) HandleObject(item, {}, false);
+      item_ = -1;
+      for (dom::element item : array) {
+        ++item_;
+        HandleObject(item, {}, false);
+      }
       return;
     }
     HandleObject(root, {}, false);
@@ -263,7 +350,11 @@ class FileReader final : public internal::DecodeSink {
     dom::array items;
     if ((kind == "List" || kind.ends_with("List")) && internal::Find(obj, "items", &e) &&
         e.get_array().get(items) == simdjson::SUCCESS) {
-      for (dom::element item : items) HandleObject(item, {}, false);
+      item_ = -1;
+      for (dom::element item : items) {
+        ++item_;
+        HandleObject(item, {}, false);
+      }
       return;
     }
     const internal::KindEntry entry = LookUp(api_version, kind);
@@ -296,15 +387,133 @@ class FileReader final : public internal::DecodeSink {
     api_version_ = &api_version;
     kind_ = &kind;
     namespaced_ = entry.info->namespaced();
+    uint64_t key = 0;
+    if (!FirstReadOf(obj, api_version, kind, &key)) return;
+    stored_ = model::SourceRef{};
     core::Status status = entry.row->decode(obj, api_version, *this);
     if (!status.ok()) return Fail(std::move(status).error(), kind, obj, namespaced_);
     ++st_.input.objects_read;
+    if (key != 0 && stored_.valid()) {
+      st_.first_reads.Insert(key, internal::FirstRead{stored_, FileIndex(), doc_line_, item_});
+    }
+  }
+
+  int32_t FileIndex() {
+    if (file_index_ < 0) {
+      // A file read again (the same path given twice) keeps its index.
+      auto [it, inserted] = st_.file_indices.emplace(file_, static_cast<int32_t>(st_.files.size()));
+      if (inserted) st_.files.push_back(file_);
+      file_index_ = it->second;
+    }
+    return file_index_;
+  }
+
+  // Where an object is: the file, and the YAML document's line or the List item.
+  std::string Place(int32_t file, int32_t doc_line, int32_t item) const {
+    std::string place = st_.files[static_cast<size_t>(file)];
+    if (doc_line > 0 && item >= 0) {
+      place +=
+          " (document at line " + std::to_string(doc_line) + ", item " + std::to_string(item) + ")";
+    } else if (doc_line > 0) {
+      place += " (document at line " + std::to_string(doc_line) + ")";
+    } else if (item >= 0) {
+      place += " (item " + std::to_string(item) + ")";
+    }
+    return place;
+  }
+
+  static void HashPart(std::string_view part, uint64_t* h) {
+    // FNV-1a, with a separator so that ("ab", "c") and ("a", "bc") differ.
+    for (char c : part) {
+      *h ^= static_cast<unsigned char>(c);
+      *h *= 1099511628211ULL;
+    }
+    *h ^= 0x1f;
+    *h *= 1099511628211ULL;
+  }
+
+  static std::string_view GroupOf(std::string_view api_version) {
+    const size_t slash = api_version.find('/');
+    return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
+  }
+
+  // The same object (group, kind, namespace, name, cluster) read twice would be planned
+  // twice (`-f DIR -f DIR` doubled every node). A second copy is dropped: counted for one
+  // warning when it is byte-identical to the first (as compact JSON text), an error naming
+  // both places when it differs, since either copy may be the one meant. Returns false for
+  // a second copy; else true, with `key` set for the caller to record once the object
+  // decodes (0 for nameless objects, which the decoder reports). No allocation unless the
+  // object is a second copy: this runs for every object of a dump.
+  bool FirstReadOf(dom::object obj, const std::string& api_version, const std::string& kind,
+                   uint64_t* key) {
+    std::string_view ns;
+    std::string_view name;
+    std::string_view cluster = options_.cluster;
+    dom::element e;
+    dom::object md;
+    if (!internal::Find(obj, "metadata", &e) || e.get_object().get(md)) return true;
+    if (!internal::Find(md, "name", &e) || e.get_string().get(name) || name.empty()) return true;
+    if (namespaced_) {
+      if (!internal::Find(md, "namespace", &e) || e.get_string().get(ns) || ns.empty()) {
+        ns = "default";
+      }
+    }
+    dom::object annotations;
+    std::string_view annotated;
+    if (cluster.empty() && internal::Find(md, "annotations", &e) &&
+        !e.get_object().get(annotations) &&
+        internal::Find(annotations, model::kClusterAnnotation, &e) &&
+        !e.get_string().get(annotated)) {
+      cluster = annotated;
+    }
+    if (cluster.empty()) cluster = "default";
+    uint64_t h = 14695981039346656037ULL;
+    HashPart(GroupOf(api_version), &h);
+    HashPart(kind, &h);
+    HashPart(ns, &h);
+    HashPart(name, &h);
+    HashPart(cluster, &h);
+    *key = h == 0 ? 1 : h;
+    const internal::FirstRead* found = st_.first_reads.Find(*key);
+    if (found == nullptr) return true;
+    const internal::FirstRead first = *found;
+    const Document& first_doc = st_.input.documents.Get(first.source);
+    if (first_doc.kind != kind || first_doc.namespace_ != ns || first_doc.name != name ||
+        GroupOf(first_doc.api_version) != GroupOf(api_version)) {
+      *key = 0;  // a hash collision: read it, unchecked
+      return true;
+    }
+    const std::string label = internal::ObjectLabel(kind, ns, name);
+    std::string text = raw_compact_ && !raw_.empty() ? std::string(raw_) : simdjson::minify(obj);
+    if (first_doc.json.view() == std::string_view(text)) {
+      NoteIdentical(first, label);
+      return false;
+    }
+    diags_.Report(core::Error(core::ErrorCode::kAlreadyExists,
+                              "already read from " + Place(first.file, first.doc_line, first.item) +
+                                  "; this copy at " + Place(FileIndex(), doc_line_, item_) +
+                                  " differs from it and is dropped (give each object once)",
+                              core::Location{file_, label, ""}));
+    return false;
+  }
+
+  void NoteIdentical(const internal::FirstRead& first, const std::string& label) {
+    const int32_t file = FileIndex();
+    for (internal::IdenticalRereads& r : st_.identical_rereads) {
+      if (r.file == file && r.first_file == first.file) {
+        ++r.count;
+        return;
+      }
+    }
+    st_.identical_rereads.push_back(
+        {file, first.file, label, Place(first.file, first.doc_line, first.item), 1});
   }
 
   // internal::DecodeSink, for the object Decode is decoding.
   model::Snapshot& snapshot() override { return st_.input.snapshot; }
   model::SourceRef Store(const model::ObjectMeta& meta) override {
-    return Store(object_, *api_version_, *kind_, meta);
+    stored_ = Store(object_, *api_version_, *kind_, meta);
+    return stored_;
   }
   model::ObjectMeta PeekMeta(bool namespaced) override {
     model::ObjectMeta meta;
@@ -391,7 +600,11 @@ class FileReader final : public internal::DecodeSink {
   const std::string* api_version_ = nullptr;
   const std::string* kind_ = nullptr;
   bool namespaced_ = true;
-  std::string_view raw_;  // the text of the object being decoded, when known
+  model::SourceRef stored_;  // the document Store gave the object being decoded
+  int doc_line_ = 0;         // the YAML document's first line; 0 for JSON
+  int item_ = -1;            // the index in the List or array being read; -1 outside one
+  int32_t file_index_ = -1;  // into ReaderState::files, once an object of this file is kept
+  std::string_view raw_;     // the text of the object being decoded, when known
   bool raw_compact_ = false;
   std::string minify_buffer_;
   std::shared_ptr<const void> buffer_;  // owns the text read, when documents may view it
@@ -464,6 +677,8 @@ core::Status Reader::ReadPath(const std::string& path, const ReadOptions& option
   return core::OkStatus();
 }
 
+size_t Reader::ObjectsRead() const { return state_->input.objects_read; }
+
 Input Reader::Finish() {
   BERTH_CHECK(!state_->finished, "Reader::Finish() called twice");
   state_->finished = true;
@@ -476,6 +691,32 @@ Input Reader::Finish() {
                                         " (" + u.api_version + ")",
                                     core::Location{u.file, "", ""}));
   }
+
+  for (const internal::IdenticalRereads& r : state_->identical_rereads) {
+    const std::string& file = state_->files[static_cast<size_t>(r.file)];
+    const std::string objects = std::to_string(r.count) + " object" + (r.count == 1 ? "" : "s");
+    if (r.file == r.first_file) {
+      // The same path given twice (`-f DIR -f DIR`), or a file repeating its own objects.
+      diags_.Warn(core::Error(
+          core::ErrorCode::kAlreadyExists,
+          "read twice: " + objects + " identical to their first copy in this file; each read once",
+          core::Location{file, r.count == 1 ? r.first_label : "", ""}));
+    } else if (r.count == 1) {
+      diags_.Warn(
+          core::Error(core::ErrorCode::kAlreadyExists,
+                      "identical to the copy already read from " + r.first_place + "; read once",
+                      core::Location{file, r.first_label, ""}));
+    } else {
+      diags_.Warn(core::Error(core::ErrorCode::kAlreadyExists,
+                              objects + " identical to the ones already read from " +
+                                  state_->files[static_cast<size_t>(r.first_file)] +
+                                  "; each read once",
+                              core::Location{file, "", ""}));
+    }
+  }
+  state_->first_reads.Clear();
+  state_->files = {};
+  state_->file_indices = {};
 
   internal::PriorityResolver priorities(snap.priority_classes);
   auto error_for = [&](core::Error error, model::SourceRef source) {

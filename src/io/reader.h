@@ -2,7 +2,9 @@
 // ("-") into a model::Snapshot. Accepts multi-document YAML, JSON, and `kind: List` (what
 // `kubectl get -A -o yaml|json` prints). Bad objects go to the Diagnostics sink with file,
 // object and field, and reading goes on; unknown kinds are reported once per kind as skipped
-// (a warning). Not thread-safe; one Reader per planning pass.
+// (a warning). The same object (group, kind, namespace, name, cluster) read twice is read
+// once: a warning when the copies are byte-identical (`-f DIR -f DIR`), else an error naming
+// both places. Not thread-safe; one Reader per planning pass.
 #pragma once
 
 #include <memory>
@@ -45,6 +47,10 @@ class Reader {
   // Reads one text buffer (YAML or JSON, detected from the first non-space byte).
   void ReadText(std::string_view text, const std::string& file_name,
                 const ReadOptions& options = {});
+
+  // Objects decoded so far (Input::objects_read before Finish): callers compare it around a
+  // ReadPath to learn whether the path held any object.
+  size_t ObjectsRead() const;
 
   // Completes the snapshot once every file is read: resolves pod priorities from
   // PriorityClasses (a pod naming a missing class is reported and dropped, as the admission

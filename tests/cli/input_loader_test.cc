@@ -100,6 +100,38 @@ TEST(LoadInputTest, DemoFleet) {
   EXPECT_GT(loaded->input.objects_read, 0u);
 }
 
+// --cluster: a name given twice stops like an unreadable path; a name no ManagedCluster
+// names is a warning when its path held nothing or the input has ManagedClusters.
+TEST(LoadPathsTest, RepeatedClusterNameIsAnError) {
+  const fs::path dir = MakeDir("cluster_twice", {{"node.yaml", kNode}});
+  core::Diagnostics diags;
+  auto input = LoadPaths({}, diags, {"a=" + dir.string(), "a=" + dir.string()});
+  EXPECT_FALSE(input.has_value());
+  ASSERT_EQ(diags.error_count(), 1u);
+  EXPECT_NE(diags.entries()[0].error.message().find("cluster \"a\" is already given"),
+            std::string::npos);
+}
+
+TEST(LoadPathsTest, UnknownClusterNameIsAWarning) {
+  const fs::path hub =
+      MakeDir("cluster_hub", {{"mc.yaml",
+                               "apiVersion: cluster.open-cluster-management.io/v1\n"
+                               "kind: ManagedCluster\nmetadata: {name: a}\n"}});
+  const fs::path member = MakeDir("cluster_member", {{"node.yaml", kNode}});
+  const fs::path empty = MakeDir("cluster_empty", {});
+  core::Diagnostics diags;
+  auto input =
+      LoadPaths({hub.string()}, diags,
+                {"a=" + member.string(), "typo=" + member.string(), "none=" + empty.string()});
+  ASSERT_TRUE(input.has_value());
+  EXPECT_FALSE(diags.has_errors());
+  ASSERT_EQ(diags.entries().size(), 2u);
+  EXPECT_NE(diags.entries()[0].error.message().find("no ManagedCluster is named \"typo\"; its 1 "
+                                                    "object belongs"),
+            std::string::npos);
+  EXPECT_NE(diags.entries()[1].error.message().find("holds no objects"), std::string::npos);
+}
+
 TEST(ExitCodeAfterPlanTest, EngineErrorsNameTheirFileAndMakeThePlanPartial) {
   const fs::path dir = MakeDir("engine", {{"node.yaml", kNode}});
   std::ostringstream err;

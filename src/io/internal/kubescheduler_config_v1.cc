@@ -4,6 +4,12 @@
 // mergePluginSet does: "*" in disabled drops every default, an enabled plugin replaces the
 // default of the same name, and a score weight of 0 means 1 (framework runtime).
 // multiPoint is applied before the score/filter points, which override it.
+//
+// kube-scheduler refuses to start on a configuration it cannot use, and so does berth: the
+// file is decoded strictly (an undeclared field anywhere outside plugin args is
+// "strict decoding error: unknown field ..."), and a plugin enabled at any extension point
+// must exist in the registry ("ScorePlugin "X" does not exist", the framework's text).
+#include <algorithm>
 #include <array>
 #include <set>
 #include <string>
@@ -12,10 +18,139 @@
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "io/internal/strict_fields.h"
 
 namespace berth::io::internal {
 
 namespace {
+
+// The in-tree registry (pkg/scheduler/framework/plugins/registry.go) of the releases that
+// serve kubescheduler.config.k8s.io/v1 (1.25 on), including plugins later removed (the
+// in-tree volume limits, SelectorSpread) so that an older file still reads.
+constexpr std::array<std::string_view, 25> kInTreePlugins = {
+    "PrioritySort",
+    "DefaultBinder",
+    "DefaultPreemption",
+    "SchedulingGates",
+    "NodeUnschedulable",
+    "NodeName",
+    "TaintToleration",
+    "NodeAffinity",
+    "NodePorts",
+    "NodeResourcesFit",
+    "NodeResourcesBalancedAllocation",
+    "VolumeRestrictions",
+    "NodeVolumeLimits",
+    "VolumeBinding",
+    "VolumeZone",
+    "PodTopologySpread",
+    "InterPodAffinity",
+    "ImageLocality",
+    "DynamicResources",
+    "NodeDeclaredFeatures",
+    "GangScheduling",
+    "EBSLimits",
+    "GCEPDLimits",
+    "AzureDiskLimits",
+    "CinderLimits",
+};
+
+// Out-of-tree plugins carry a domain prefix; berth's own (binding's GPU-sharing score
+// plugins) are "berth.dev/...". binding ignores an out-of-tree name it does not implement.
+constexpr std::string_view kBerthPluginPrefix = "berth.dev/";
+
+bool PluginExists(std::string_view name) {
+  return name.starts_with(kBerthPluginPrefix) ||
+         std::find(kInTreePlugins.begin(), kInTreePlugins.end(), name) != kInTreePlugins.end();
+}
+
+// The extension points of v1's Plugins in the order the framework builds them
+// (getExtensionPoints), with the plugin interface each names in its errors.
+struct ExtensionPoint {
+  std::string_view field;
+  std::string_view type;
+};
+constexpr std::array<ExtensionPoint, 12> kExtensionPoints = {{
+    {"preFilter", "PreFilterPlugin"},
+    {"filter", "FilterPlugin"},
+    {"postFilter", "PostFilterPlugin"},
+    {"reserve", "ReservePlugin"},
+    {"preScore", "PreScorePlugin"},
+    {"score", "ScorePlugin"},
+    {"preBind", "PreBindPlugin"},
+    {"bind", "BindPlugin"},
+    {"postBind", "PostBindPlugin"},
+    {"permit", "PermitPlugin"},
+    {"preEnqueue", "PreEnqueuePlugin"},
+    {"queueSort", "QueueSortPlugin"},
+}};
+
+// Every undeclared field of the configuration, in document order (plugin args are typed
+// per plugin and not checked here). Two leniencies: `metadata`, which berth's inputs may give
+// every object (a name to tell files apart), and v1beta2's healthzBindAddress and
+// metricsBindAddress, since the row reads v1beta2 and v1beta3 files as v1.
+void CollectUnknownSchedulerFields(dom::object obj, std::vector<std::string>* unknown) {
+  CollectUnknownFields(
+      obj,
+      {"apiVersion", "kind", "metadata", "parallelism", "leaderElection", "clientConnection",
+       "healthzBindAddress", "metricsBindAddress", "enableProfiling", "enableContentionProfiling",
+       "percentageOfNodesToScore", "podInitialBackoffSeconds", "podMaxBackoffSeconds", "profiles",
+       "extenders", "delayCacheUntilActive"},
+      "", unknown);
+  dom::element e;
+  dom::array profiles;
+  if (!Find(obj, "profiles", &e) || e.get_array().get(profiles)) return;
+  size_t i = 0;
+  for (dom::element item : profiles) {
+    const std::string prefix = "profiles" + IndexField(i++);
+    dom::object profile;
+    if (item.get_object().get(profile)) continue;
+    CollectUnknownFields(profile,
+                         {"schedulerName", "percentageOfNodesToScore", "plugins", "pluginConfig"},
+                         prefix, unknown);
+    dom::object plugins;
+    if (Find(profile, "plugins", &e) && !e.get_object().get(plugins)) {
+      const std::string plugins_prefix = prefix + ".plugins";
+      for (auto [key, value] : plugins) {
+        const bool known = key == "multiPoint" ||
+                           std::any_of(kExtensionPoints.begin(), kExtensionPoints.end(),
+                                       [&](const ExtensionPoint& p) { return p.field == key; });
+        if (!known) {
+          unknown->push_back(plugins_prefix + "." + std::string(key));
+          continue;
+        }
+        dom::object set;
+        if (value.get_object().get(set)) continue;
+        const std::string set_prefix = plugins_prefix + "." + std::string(key);
+        CollectUnknownFields(set, {"enabled", "disabled"}, set_prefix, unknown);
+        for (std::string_view list_key : {"enabled", "disabled"}) {
+          dom::array list;
+          if (!Find(set, list_key, &e) || e.get_array().get(list)) continue;
+          size_t j = 0;
+          for (dom::element plugin : list) {
+            dom::object plugin_obj;
+            const std::string plugin_prefix =
+                set_prefix + "." + std::string(list_key) + IndexField(j++);
+            if (!plugin.get_object().get(plugin_obj)) {
+              CollectUnknownFields(plugin_obj, {"name", "weight"}, plugin_prefix, unknown);
+            }
+          }
+        }
+      }
+    }
+    dom::array configs;
+    if (Find(profile, "pluginConfig", &e) && !e.get_array().get(configs)) {
+      size_t j = 0;
+      for (dom::element config : configs) {
+        dom::object config_obj;
+        const std::string config_prefix = prefix + ".pluginConfig" + IndexField(j++);
+        if (!config.get_object().get(config_obj)) {
+          CollectUnknownFields(config_obj, {"name", "args"}, config_prefix, unknown);
+        }
+      }
+    }
+  }
+}
 
 // kube-scheduler's default filter plugins (pkg/scheduler/apis/config/v1/default_plugins.go).
 constexpr std::array<const char*, 12> kDefaultFilters = {
@@ -196,6 +331,36 @@ core::Status DecodePluginConfig(dom::object profile_obj, model::SchedulerProfile
   return core::OkStatus();
 }
 
+// Every plugin enabled at an extension point must exist, checked in the framework's order:
+// the explicit points first (updatePluginList), then multiPoint, whose error names the
+// first point not disabled with "*" (expandMultiPointPlugins).
+core::Status CheckPluginsExist(dom::object plugins) {
+  std::string_view multi_point_type;
+  for (const ExtensionPoint& point : kExtensionPoints) {
+    PluginSet set;
+    BERTH_RETURN_IF_ERROR(DecodePluginSet(plugins, point.field, &set));
+    for (size_t i = 0; i < set.enabled.size(); ++i) {
+      if (!PluginExists(set.enabled[i].name)) {
+        return FieldError(
+            std::string(point.field) + ".enabled" + IndexField(i) + ".name",
+            std::string(point.type) + " \"" + set.enabled[i].name + "\" does not exist");
+      }
+    }
+    if (multi_point_type.empty() && !set.DisablesAll()) multi_point_type = point.type;
+  }
+  PluginSet multi_point;
+  BERTH_RETURN_IF_ERROR(DecodePluginSet(plugins, "multiPoint", &multi_point));
+  if (multi_point_type.empty()) return core::OkStatus();  // every point disables "*"
+  for (size_t i = 0; i < multi_point.enabled.size(); ++i) {
+    if (!PluginExists(multi_point.enabled[i].name)) {
+      return FieldError("multiPoint.enabled" + IndexField(i) + ".name",
+                        std::string(multi_point_type) + " \"" + multi_point.enabled[i].name +
+                            "\" does not exist");
+    }
+  }
+  return core::OkStatus();
+}
+
 core::Result<model::SchedulerProfile> DecodeProfile(dom::element e) {
   BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
   model::SchedulerProfile profile;
@@ -205,6 +370,7 @@ core::Result<model::SchedulerProfile> DecodeProfile(dom::element e) {
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "plugins", &plugins, &found));
   if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(CheckPluginsExist(plugins), "plugins");
     PluginSet multi_point;
     PluginSet score;
     PluginSet filter;
@@ -230,6 +396,9 @@ core::Result<model::SchedulerProfile> DecodeProfile(dom::element e) {
 }  // namespace
 
 core::Result<model::SchedulerConfig> DecodeSchedulerConfig(dom::object obj) {
+  std::vector<std::string> unknown;
+  CollectUnknownSchedulerFields(obj, &unknown);
+  if (!unknown.empty()) return StrictDecodingError(unknown);
   model::SchedulerConfig config;
   dom::array profiles;
   bool found = false;

@@ -2,18 +2,97 @@
 // scheduler's decisions depend on (apis/config/v1beta2/configuration_types.go, defaults.go).
 // v1beta1 switched fairSharing and waitForPodsReady on with `enable: true`; v1beta2 dropped
 // `enable` and a present block means on. Durations are Go time.Duration strings.
+//
+// Kueue loads its configuration with apimachinery's strict decoder (pkg/config fromFile,
+// serializer.EnableStrict) and does not start on an undeclared field; so an unknown field
+// at the top level or in a part berth reads is "strict decoding error: unknown field ...".
+// The parts berth does not read (integrations, resources, controller settings, ...) are
+// not looked into.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
 #include "io/internal/object_fields.h"
+#include "io/internal/strict_fields.h"
 
 namespace berth::io::internal {
 
 namespace {
+
+// The fields of Configuration (apis/config/<version>/configuration_types.go, its inline
+// ControllerManager included) and of the parts berth reads, in document order; plus
+// `metadata`, which berth's inputs may give every object.
+void CollectUnknownKueueFields(dom::object obj, bool v1beta1, std::vector<std::string>* unknown) {
+  std::initializer_list<std::string_view> common = {"apiVersion",
+                                                    "kind",
+                                                    "metadata",
+                                                    "namespace",
+                                                    "webhook",
+                                                    "leaderElection",
+                                                    "metrics",
+                                                    "health",
+                                                    "pprofBindAddress",
+                                                    "controller",
+                                                    "tls",
+                                                    "manageJobsWithoutQueueName",
+                                                    "managedJobsNamespaceSelector",
+                                                    "internalCertManagement",
+                                                    "waitForPodsReady",
+                                                    "clientConnection",
+                                                    "integrations",
+                                                    "multiKueue",
+                                                    "fairSharing",
+                                                    "admissionFairSharing",
+                                                    "resources",
+                                                    "featureGates",
+                                                    "objectRetentionPolicies"};
+  for (auto [key, value] : obj) {
+    if (std::find(common.begin(), common.end(), key) != common.end()) continue;
+    if (v1beta1 ? key == "queueVisibility" : key == "visibilityServer") continue;
+    unknown->push_back(std::string(key));
+  }
+  dom::element e;
+  dom::object part;
+  if (Find(obj, "waitForPodsReady", &e) && !e.get_object().get(part)) {
+    if (v1beta1) {
+      CollectUnknownFields(
+          part, {"enable", "timeout", "blockAdmission", "requeuingStrategy", "recoveryTimeout"},
+          "waitForPodsReady", unknown);
+    } else {
+      CollectUnknownFields(part,
+                           {"timeout", "blockAdmission", "requeuingStrategy", "recoveryTimeout"},
+                           "waitForPodsReady", unknown);
+    }
+    dom::object rs;
+    if (Find(part, "requeuingStrategy", &e) && !e.get_object().get(rs)) {
+      CollectUnknownFields(
+          rs, {"timestamp", "backoffLimitCount", "backoffBaseSeconds", "backoffMaxSeconds"},
+          "waitForPodsReady.requeuingStrategy", unknown);
+    }
+  }
+  if (Find(obj, "fairSharing", &e) && !e.get_object().get(part)) {
+    if (v1beta1) {
+      CollectUnknownFields(part, {"enable", "preemptionStrategies"}, "fairSharing", unknown);
+    } else {
+      CollectUnknownFields(part, {"preemptionStrategies"}, "fairSharing", unknown);
+    }
+  }
+  if (Find(obj, "admissionFairSharing", &e) && !e.get_object().get(part)) {
+    CollectUnknownFields(part, {"usageHalfLifeTime", "usageSamplingInterval", "resourceWeights"},
+                         "admissionFairSharing", unknown);
+  }
+  if (Find(obj, "multiKueue", &e) && !e.get_object().get(part)) {
+    CollectUnknownFields(part,
+                         {"gcInterval", "origin", "workerLostTimeout", "dispatcherName",
+                          "externalFrameworks", "clusterProfile", "incrementalDispatcherConfig"},
+                         "multiKueue", unknown);
+  }
+}
 
 core::Status GetDuration(dom::object obj, const char* key, int64_t* seconds, bool* found) {
   std::string text;
@@ -175,6 +254,9 @@ core::Result<int64_t> ParseDurationSeconds(std::string_view text) {
 core::Result<model::KueueConfig> DecodeKueueConfig(dom::object obj, std::string_view api_version) {
   model::KueueConfig config;
   const bool v1beta1 = api_version == "config.kueue.x-k8s.io/v1beta1";
+  std::vector<std::string> unknown;
+  CollectUnknownKueueFields(obj, v1beta1, &unknown);
+  if (!unknown.empty()) return StrictDecodingError(unknown);
   dom::object part;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "fairSharing", &part, &found));

@@ -181,6 +181,7 @@ class JsonEventHandler : public YAML::EventHandler {
     // yaml-cpp reports a plain `null` or `~` as a null node too; as a key it reads "null".
     out_ += key ? "\"null\"" : "null";
     EndScalar(key, anchor, start);
+    if (key) NoteKey(start);
   }
 
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -195,8 +196,12 @@ class JsonEventHandler : public YAML::EventHandler {
       Fail(mark, "an alias used as a mapping key must name a string");
       return;
     }
+    size_t start = out_.size();
     out_ += it->second;
-    if (key) out_ += ':';
+    if (key) {
+      out_ += ':';
+      NoteKey(start);
+    }
   }
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
@@ -214,6 +219,7 @@ class JsonEventHandler : public YAML::EventHandler {
       AppendJsonString(value, &out_);
     }
     EndScalar(key, anchor, start);
+    if (key) NoteKey(start);
   }
 
   void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
@@ -229,7 +235,16 @@ class JsonEventHandler : public YAML::EventHandler {
 
   std::string& Json() { return out_; }
   int Line() const { return line_; }
-  const std::optional<core::Error>& Failure() const { return error_; }
+  // The document's error: a structural one (Fail), else its duplicate mapping keys, all of
+  // them in one message as yaml.v2's strict decoding lists them (sigs.k8s.io/yaml, which
+  // kubectl converts YAML with, prefixes "error converting YAML to JSON: ").
+  std::optional<core::Error> Failure() const {
+    if (error_) return error_;
+    if (duplicates_.empty()) return std::nullopt;
+    std::string message = "error converting YAML to JSON: yaml: unmarshal errors:";
+    for (const std::string& d : duplicates_) message += "\n  " + d;
+    return core::InvalidArgument(std::move(message));
+  }
 
  private:
   struct Frame {
@@ -238,7 +253,31 @@ class JsonEventHandler : public YAML::EventHandler {
     size_t count = 0;
     YAML::anchor_t anchor = 0;
     size_t start = 0;
+    size_t keys_begin = 0;  // this map's keys in keys_
   };
+
+  // A key's JSON text (with its trailing ':') in out_.
+  struct KeySpan {
+    size_t start;
+    size_t size;
+  };
+
+  // Records the key just written at out_[start, end) and checks it against the map's
+  // earlier keys. A duplicate is recorded, not failed: yaml.v2 reports every duplicate of a
+  // document, at the line of the duplicate's value, and the document is then dropped.
+  // Maps are small (a dozen keys), so a linear scan beats hashing; the JSON text compares
+  // equal exactly when the keys do.
+  void NoteKey(size_t start) {
+    const std::string_view key(out_.data() + start, out_.size() - start);
+    const size_t begin = stack_.back().keys_begin;
+    for (size_t i = begin; i < keys_.size(); ++i) {
+      if (keys_[i].size == key.size() && out_.compare(keys_[i].start, key.size(), key) == 0) {
+        pending_duplicate_ = std::string(key.substr(0, key.size() - 1));
+        break;
+      }
+    }
+    keys_.push_back({start, key.size()});
+  }
 
   void Fail(const YAML::Mark& mark, const std::string& message) {
     if (error_) return;
@@ -264,6 +303,11 @@ class JsonEventHandler : public YAML::EventHandler {
       } else {
         top.expect_key = true;
         ++top.count;
+        if (!pending_duplicate_.empty()) {
+          duplicates_.push_back("line " + std::to_string(mark.line + 1) + ": key " +
+                                pending_duplicate_ + " already set in map");
+          pending_duplicate_.clear();
+        }
       }
     } else {
       if (top.count > 0) out_ += ',';
@@ -283,7 +327,7 @@ class JsonEventHandler : public YAML::EventHandler {
       ++ignored_depth_;
       return;
     }
-    stack_.push_back(Frame{is_map, true, 0, anchor, out_.size()});
+    stack_.push_back(Frame{is_map, true, 0, anchor, out_.size(), keys_.size()});
     out_ += is_map ? '{' : '[';
   }
 
@@ -296,6 +340,7 @@ class JsonEventHandler : public YAML::EventHandler {
     out_ += close;
     Frame frame = stack_.back();
     stack_.pop_back();
+    keys_.resize(frame.keys_begin);
     if (frame.anchor != 0) anchors_[frame.anchor] = out_.substr(frame.start);
   }
 
@@ -303,6 +348,9 @@ class JsonEventHandler : public YAML::EventHandler {
   std::vector<Frame> stack_;
   std::unordered_map<YAML::anchor_t, std::string> anchors_;
   std::optional<core::Error> error_;
+  std::vector<KeySpan> keys_;      // the keys of the open maps, innermost last
+  std::string pending_duplicate_;  // a duplicate key whose value comes next
+  std::vector<std::string> duplicates_;
   int ignored_depth_ = 0;
   int line_ = 1;
 };
@@ -363,8 +411,9 @@ std::string PlainScalarToJson(std::string_view value) {
   return out;
 }
 
-core::Status ConvertYamlStream(std::string_view text,
-                               const std::function<void(std::string&& json, int line)>& sink) {
+core::Status ConvertYamlStream(
+    std::string_view text, const std::function<void(std::string&& json, int line)>& sink,
+    const std::function<void(core::Error error, int line)>& bad_document) {
   ViewStreambuf buf(text);
   std::istream in(&buf);
   try {
@@ -372,7 +421,12 @@ core::Status ConvertYamlStream(std::string_view text,
     while (true) {
       JsonEventHandler handler;
       if (!parser.HandleNextDocument(handler)) break;
-      if (handler.Failure()) return *handler.Failure();
+      if (std::optional<core::Error> failure = handler.Failure()) {
+        // The parser has read the whole document: the next one can still be read.
+        if (!bad_document) return *std::move(failure);
+        bad_document(*std::move(failure), handler.Line());
+        continue;
+      }
       if (!handler.Json().empty()) sink(std::move(handler.Json()), handler.Line());
     }
   } catch (const YAML::Exception& e) {

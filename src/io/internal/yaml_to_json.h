@@ -17,9 +17,15 @@ namespace berth::io::internal {
 // Calls `sink(json, line)` for every document in `text`, in order, with the document's first
 // line (1-based). On malformed YAML returns InvalidArgument whose message starts with
 // "line L, column C:"; the documents before the bad one have been delivered, the rest are
-// lost. Never throws (yaml-cpp exceptions are caught here).
-core::Status ConvertYamlStream(std::string_view text,
-                               const std::function<void(std::string&& json, int line)>& sink);
+// lost. A document that parses but cannot be converted (duplicate mapping keys, reported
+// as kubectl reports them: "error converting YAML to JSON: yaml: unmarshal errors:" then
+// one "line N: key "k" already set in map" per duplicate; an alias to an unknown anchor; a
+// collection as a key) goes to `bad_document(error, line)` when given, and reading goes on
+// with the next document; without it the stream stops there with that error. Never throws
+// (yaml-cpp exceptions are caught here).
+core::Status ConvertYamlStream(
+    std::string_view text, const std::function<void(std::string&& json, int line)>& sink,
+    const std::function<void(core::Error error, int line)>& bad_document = nullptr);
 
 // The JSON text of one plain (untagged) YAML scalar under the core schema: "null", "true",
 // "42", "1.5" or a quoted JSON string. Exposed for tests.
