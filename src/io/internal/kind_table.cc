@@ -120,8 +120,8 @@ core::Status DecodeKueueWorkloadRow(dom::object obj, std::string_view api_versio
   return KeepInCluster(std::move(wl), &Snapshot::kueue_workloads, sink);
 }
 
-// Columns: group, kind, decoder, pod identity (workloads), status writer. Same order as
-// model/kind_info.cc.
+// Columns: group, kind, decoder, pod identity (workloads), status writer, ownership
+// (workloads). Same order as model/kind_info.cc.
 constexpr KindRow kRows[] = {
     // core/v1
     {"", "Namespace",
@@ -138,13 +138,20 @@ constexpr KindRow kRows[] = {
        return KeepShared(DecodePriorityClass(obj), &Snapshot::priority_classes, s);
      }},
     // workloads
-    {"batch", "Job", DecodeWorkloadRow<DecodeJob>, JobPodIdentity},
-    {"apps", "Deployment", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity},
-    {"apps", "StatefulSet", DecodeWorkloadRow<DecodeReplicated>, StatefulSetPodIdentity},
-    {"jobset.x-k8s.io", "JobSet", DecodeWorkloadRow<DecodeJobSet>, JobSetPodIdentity},
-    {"kubeflow.org", "PyTorchJob", DecodeWorkloadRow<DecodePyTorchJob>, PyTorchJobPodIdentity},
+    {"batch", "Job", DecodeWorkloadRow<DecodeJob>, JobPodIdentity, StatusWriter::kNone,
+     JobOwnership},
+    {"apps", "Deployment", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity,
+     StatusWriter::kNone, ReplicaOwnership},
+    {"apps", "StatefulSet", DecodeWorkloadRow<DecodeReplicated>, StatefulSetPodIdentity,
+     StatusWriter::kNone, StatefulSetOwnership},
+    {"apps", "ReplicaSet", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity,
+     StatusWriter::kNone, ReplicaOwnership},
+    {"jobset.x-k8s.io", "JobSet", DecodeWorkloadRow<DecodeJobSet>, JobSetPodIdentity,
+     StatusWriter::kNone, JobSetOwnership},
+    {"kubeflow.org", "PyTorchJob", DecodeWorkloadRow<DecodePyTorchJob>, PyTorchJobPodIdentity,
+     StatusWriter::kNone, PyTorchJobOwnership},
     {"leaderworkerset.x-k8s.io", "LeaderWorkerSet", DecodeWorkloadRow<DecodeLeaderWorkerSet>,
-     LeaderWorkerSetPodIdentity},
+     LeaderWorkerSetPodIdentity, StatusWriter::kNone, LeaderWorkerSetOwnership},
     // component configuration
     {"kubescheduler.config.k8s.io", "KubeSchedulerConfiguration", DecodeSchedulerConfigRow},
     {"config.kueue.x-k8s.io", "Configuration", DecodeKueueConfigRow},
