@@ -26,6 +26,7 @@
 #include "io/internal/json_split.h"
 #include "io/internal/kind_table.h"
 #include "io/internal/kueue_workloads.h"
+#include "io/internal/ownership.h"
 #include "io/internal/yaml_to_json.h"
 
 namespace berth::io {
@@ -758,9 +759,17 @@ Input Reader::Finish() {
   std::vector<PendingJob> pending_jobs;
   std::vector<model::WorkloadObject> workloads;
   workloads.reserve(snap.workloads.size());
+  // What each workload already has in the input (internal/ownership.h): a nested one (a
+  // Deployment's ReplicaSet, a JobSet's Job) is kept as read but neither expanded nor
+  // queued; the others get only their missing pods.
+  const internal::Ownership ownership(snap);
   for (size_t w = 0; w < snap.workloads.size(); ++w) {
     model::WorkloadObject& workload = snap.workloads[w];
     const std::vector<internal::PodSetSource>& sources = state_->workload_sources[w];
+    if (ownership.Nested(w)) {
+      workloads.push_back(std::move(workload));
+      continue;
+    }
     bool ok = true;
     for (size_t s = 0; s < workload.pod_sets.size() && ok; ++s) {
       core::Status status =
@@ -786,8 +795,10 @@ Input Reader::Finish() {
     std::string file = input.documents.Get(workload.source).file;
     std::vector<std::vector<int32_t>> pod_indices;
     if (!workload.suspended || queued.has_value()) {
+      internal::ExistingPods owned;
+      const bool has_owned = ownership.Existing(w, workload, sources, snap, &owned);
       internal::ExpandWorkload(workload, sources, file, &existing, &snap, &input.documents,
-                               &pod_indices);
+                               &pod_indices, has_owned ? &owned : nullptr);
     }
     workloads.push_back(std::move(workload));
     if (queued.has_value()) {

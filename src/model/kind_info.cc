@@ -39,6 +39,7 @@ constexpr SV kPo[] = {"po"};
 constexpr SV kPc[] = {"pc"};
 constexpr SV kDeploy[] = {"deploy"};
 constexpr SV kSts[] = {"sts"};
+constexpr SV kRs[] = {"rs"};
 constexpr SV kLws[] = {"lws"};
 constexpr SV kRf[] = {"flavor", "flavors", "rf"};
 constexpr SV kCq[] = {"cq"};
@@ -136,6 +137,11 @@ constexpr KindInfo kKinds[] = {
      .kind = "StatefulSet", .resource = "statefulsets", .status_subresource = true,
      .scale = kReplicasScale, .short_names = kSts, .categories = kAll, .workload = true,
      .dispatch = {.feedback_rules = kStatefulSetRules}},
+    // A Deployment's ReplicaSets own its pods (io folds them into the Deployment); a
+    // ReplicaSet without one is a workload of its own.
+    {.group = "apps", .versions = kV1, .kind = "ReplicaSet", .resource = "replicasets",
+     .status_subresource = true, .scale = kReplicasScale, .short_names = kRs,
+     .categories = kAll, .workload = true},
     // workload CRDs
     {.group = "jobset.x-k8s.io", .versions = kV1alpha2, .kind = "JobSet",
      .resource = "jobsets", .status_subresource = true, .workload = true,

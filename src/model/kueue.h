@@ -222,6 +222,8 @@ struct Workload {
   // Snapshot::workloads; nullopt for a Workload given as such. Its pods are the pods whose
   // owner is that job.
   std::optional<int32_t> owner_workload;
+  // metadata.ownerReferences' controller of a given Workload: the job Kueue made it for.
+  std::optional<OwnerRef> owner;
   // The pods io expanded from that job, per pod set (parallel to pod_sets), as indices into
   // Snapshot::pods; empty for a given Workload. Until the Workload is admitted they are
   // what the job would create (Kueue keeps the job suspended), so they are neither bound

@@ -95,11 +95,13 @@ struct PodResourceClaim {
   std::string template_name;          // resourceClaimTemplateName, when given
 };
 
-// The workload a pod belongs to (ownerReferences, or the template it was expanded from).
+// The controller of an object (the ownerReference with controller: true), or for a pod
+// expanded from a template, the workload it came from.
 struct OwnerRef {
   std::string api_version;
   std::string kind;
   std::string name;
+  std::string uid;  // empty when the reference (or the expanded-from workload) has none
 };
 
 struct Pod {

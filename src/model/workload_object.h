@@ -4,6 +4,7 @@
 // DESIGN.md; later stages (queueing) read the pod sets as Kueue PodSets.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct WorkloadObject {
   ObjectMeta meta;
   std::vector<PodSetTemplate> pod_sets;
   bool suspended = false;
+  // metadata.ownerReferences' controller: a JobSet's child Jobs, a Deployment's ReplicaSets.
+  std::optional<OwnerRef> owner;
   std::string cluster = "default";
   SourceRef source;
 };

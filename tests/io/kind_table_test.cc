@@ -141,6 +141,7 @@ TEST(KindTableTest, DiscoveryDataMatchesUpstream) {
             "batch/v1 jobs Job ns status\n"
             "apps/v1 deployments Deployment ns status scale deploy\n"
             "apps/v1 statefulsets StatefulSet ns status scale sts\n"
+            "apps/v1 replicasets ReplicaSet ns status scale rs\n"
             "jobset.x-k8s.io/v1alpha2 jobsets JobSet ns status\n"
             "kubeflow.org/v1 pytorchjobs PyTorchJob ns status scale\n"
             "leaderworkerset.x-k8s.io/v1 leaderworkersets LeaderWorkerSet ns status scale lws\n"
@@ -219,6 +220,7 @@ std::string MinimalBody(const KindInfo& k, std::string_view version) {
       {"Job", "spec:\n  template:\n    " + containers},
       {"Deployment", "spec:\n  template:\n    " + containers},
       {"StatefulSet", "spec:\n  template:\n    " + containers},
+      {"ReplicaSet", "spec:\n  template:\n    " + containers},
       {"JobSet",
        "spec:\n  replicatedJobs:\n  - name: w\n    template:\n      spec:\n"
        "        template:\n          spec:\n            containers:\n"

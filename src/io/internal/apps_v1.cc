@@ -1,5 +1,6 @@
-// apps/v1: Deployment and StatefulSet, both `replicas` copies of one template (pod set
-// "main"). A Deployment's ReplicaSet layer is not modelled: its pods belong to the Deployment.
+// apps/v1: Deployment, StatefulSet and ReplicaSet, each `replicas` copies of one template
+// (pod set "main"). A ReplicaSet owned by a Deployment read is folded into it, its pods the
+// Deployment's (internal/ownership.h).
 #include <string>
 
 #include "io/internal/decoders.h"

@@ -25,6 +25,8 @@ core::Result<JobShape> DecodeJobShape(dom::object job_spec) {
                                  core::Location{"", "", "completions"});
   }
   shape.pods = has_completions ? std::min(parallelism, completions) : parallelism;
+  shape.parallelism = parallelism;
+  shape.completions = has_completions ? completions : -1;
   std::string mode;
   BERTH_RETURN_IF_ERROR(GetString(job_spec, "completionMode", &mode));
   if (!mode.empty() && mode != "Indexed" && mode != "NonIndexed") {
@@ -49,6 +51,17 @@ core::Result<DecodedWorkload> DecodeJob(dom::object obj, model::ResourceCatalog&
   pod_set.count = shape->pods;
   PodSetSource source;
   source.indexed = shape->indexed;
+  source.parallelism = shape->parallelism;
+  source.completions = shape->completions;
+  // What the Job already finished: its missing pods are the ones still to run.
+  dom::object status;
+  bool has_status = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "status", &status, &has_status));
+  if (has_status) {
+    BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(status, "succeeded", &source.succeeded), "status");
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(status, "completedIndexes", &source.completed_indexes),
+                                "status");
+  }
   BERTH_RETURN_IF_ERROR(
       AppendPodSet(tmpl, "spec.template", std::move(pod_set), std::move(source), catalog, &out));
   return out;

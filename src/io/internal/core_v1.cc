@@ -518,34 +518,6 @@ core::Status DecodePodStatus(dom::object status, model::Pod* pod) {
   return core::OkStatus();
 }
 
-// The controller among metadata.ownerReferences (metav1.GetControllerOf).
-core::Status DecodeControllerRef(dom::object obj, std::optional<model::OwnerRef>* out) {
-  dom::object md;
-  bool found = false;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "metadata", &md, &found));
-  if (!found) return core::OkStatus();
-  dom::array refs;
-  BERTH_RETURN_IF_ERROR(GetArray(md, "ownerReferences", &refs, &found));
-  if (!found) return core::OkStatus();
-  size_t i = 0;
-  for (dom::element item : refs) {
-    const size_t index = i++;
-    auto field = [&] { return std::string("metadata.ownerReferences") + IndexField(index); };
-    auto ref = AsObject(item);
-    BERTH_IO_RETURN_IF_ERROR_AT(ref, field());
-    bool controller = false;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetBool(*ref, "controller", &controller), field());
-    if (!controller) continue;
-    model::OwnerRef owner;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "apiVersion", &owner.api_version), field());
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "kind", &owner.kind), field());
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "name", &owner.name), field());
-    *out = std::move(owner);
-    break;
-  }
-  return core::OkStatus();
-}
-
 }  // namespace
 
 core::Result<core::NodeSelector> DecodeNodeSelector(dom::object obj) {
@@ -648,7 +620,7 @@ core::Status DecodePodTemplate(dom::object tmpl, const model::WorkloadObject& ow
   pod.meta.namespace_ = owner.meta.namespace_;
   pod.meta.uid.clear();
   pod.meta.creation_timestamp = owner.meta.creation_timestamp;
-  pod.owner = model::OwnerRef{owner.api_version, owner.kind, owner.meta.name};
+  pod.owner = model::OwnerRef{owner.api_version, owner.kind, owner.meta.name, owner.meta.uid};
   pod.cluster = owner.cluster;
   dom::object spec;
   bool found = false;

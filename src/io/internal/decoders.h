@@ -76,6 +76,13 @@ struct PodSetSource {
   // this role's pods in each group. count == groups * pods_per_group for these kinds.
   int32_t groups = 1;
   int32_t pods_per_group = 1;
+  // Job: spec.parallelism and spec.completions (-1 when unset), and status.succeeded and
+  // status.completedIndexes ("1,3-5"), for expanding only the pods a running Job still
+  // lacks (internal/ownership.h).
+  int32_t parallelism = 1;
+  int32_t completions = -1;
+  int32_t succeeded = 0;
+  std::string completed_indexes;
 };
 
 struct DecodedWorkload {
@@ -89,7 +96,12 @@ core::Status DecodePodTemplate(dom::object tmpl, const model::WorkloadObject& ow
                                model::ResourceCatalog& catalog, model::PodSetTemplate* pod_set,
                                PodSetSource* source);
 
-// The owner fields every workload decoder fills the same way (apiVersion, kind, metadata).
+// metadata.ownerReferences' controller (metav1.GetControllerOf) into *out; untouched when
+// there is none.
+core::Status DecodeControllerRef(dom::object obj, std::optional<model::OwnerRef>* out);
+
+// The owner fields every workload decoder fills the same way (apiVersion, kind, metadata,
+// the controller reference).
 core::Result<model::WorkloadObject> DecodeWorkloadHeader(dom::object obj);
 
 // scheduling.k8s.io/v1
@@ -180,6 +192,8 @@ core::Result<model::ManifestWork> DecodeManifestWork(dom::object obj);
 // Errors for negative values name "parallelism"/"completions".
 struct JobShape {
   int32_t pods = 1;
+  int32_t parallelism = 1;
+  int32_t completions = -1;  // unset
   bool indexed = false;
   bool suspend = false;
 };

@@ -59,9 +59,8 @@ void AddJobPodLabels(const std::string& job_name, bool indexed, const std::strin
 }  // namespace
 
 PodIdentity ReplicaPodIdentity(const model::WorkloadObject& workload,
-                               const model::PodSetTemplate& /*set*/,
-                               const PodSetSource& /*source*/, int32_t /*index_in_set*/,
-                               int32_t index) {
+                               const model::PodSetTemplate& /*set*/, const PodSetSource& /*source*/,
+                               int32_t /*index_in_set*/, int32_t index) {
   PodIdentity id;
   id.name = workload.meta.name + "-" + std::to_string(index);
   return id;
@@ -78,9 +77,9 @@ PodIdentity JobPodIdentity(const model::WorkloadObject& w, const model::PodSetTe
   return id;
 }
 
-PodIdentity StatefulSetPodIdentity(const model::WorkloadObject& w,
-                                   const model::PodSetTemplate& set, const PodSetSource& source,
-                                   int32_t index_in_set, int32_t index) {
+PodIdentity StatefulSetPodIdentity(const model::WorkloadObject& w, const model::PodSetTemplate& set,
+                                   const PodSetSource& source, int32_t index_in_set,
+                                   int32_t index) {
   PodIdentity id = ReplicaPodIdentity(w, set, source, index_in_set, index);
   id.labels["statefulset.kubernetes.io/pod-name"] = id.name;
   id.labels["apps.kubernetes.io/pod-index"] = std::to_string(index_in_set);
@@ -88,8 +87,7 @@ PodIdentity StatefulSetPodIdentity(const model::WorkloadObject& w,
 }
 
 PodIdentity JobSetPodIdentity(const model::WorkloadObject& w, const model::PodSetTemplate& set,
-                              const PodSetSource& source, int32_t index_in_set,
-                              int32_t /*index*/) {
+                              const PodSetSource& source, int32_t index_in_set, int32_t /*index*/) {
   PodIdentity id;
   const std::string& wname = w.meta.name;
   int32_t per_job = source.pods_per_group > 0 ? source.pods_per_group : 1;
@@ -104,9 +102,8 @@ PodIdentity JobSetPodIdentity(const model::WorkloadObject& w, const model::PodSe
   return id;
 }
 
-PodIdentity PyTorchJobPodIdentity(const model::WorkloadObject& w,
-                                  const model::PodSetTemplate& set, const PodSetSource& source,
-                                  int32_t index_in_set, int32_t index) {
+PodIdentity PyTorchJobPodIdentity(const model::WorkloadObject& w, const model::PodSetTemplate& set,
+                                  const PodSetSource& source, int32_t index_in_set, int32_t index) {
   PodIdentity id = ReplicaPodIdentity(w, set, source, index_in_set, index);
   id.labels["training.kubeflow.org/job-name"] = w.meta.name;
   id.labels["training.kubeflow.org/operator-name"] = "pytorchjob-controller";
@@ -117,9 +114,8 @@ PodIdentity PyTorchJobPodIdentity(const model::WorkloadObject& w,
 }
 
 PodIdentity LeaderWorkerSetPodIdentity(const model::WorkloadObject& w,
-                                       const model::PodSetTemplate& set,
-                                       const PodSetSource& source, int32_t index_in_set,
-                                       int32_t index) {
+                                       const model::PodSetTemplate& set, const PodSetSource& source,
+                                       int32_t index_in_set, int32_t index) {
   PodIdentity id = ReplicaPodIdentity(w, set, source, index_in_set, index);
   int32_t per_group = source.pods_per_group > 0 ? source.pods_per_group : 1;
   bool leader = set.name == "leader";
@@ -176,24 +172,33 @@ std::string PodKey(const model::Pod& pod) {
 void ExpandWorkload(const model::WorkloadObject& workload, const std::vector<PodSetSource>& sources,
                     const std::string& file, std::unordered_map<std::string, int32_t>* existing,
                     model::Snapshot* snapshot, DocumentStore* documents,
-                    std::vector<std::vector<int32_t>>* pod_indices) {
+                    std::vector<std::vector<int32_t>>* pod_indices, const ExistingPods* owned) {
   if (pod_indices != nullptr) pod_indices->assign(workload.pod_sets.size(), {});
   const PodIdentityFn identify = PodIdentityOf(workload);
-  int32_t index = 0;
+  int32_t offset = 0;  // pods of the sets before this one
   for (size_t s = 0; s < workload.pod_sets.size(); ++s) {
     const model::PodSetTemplate& set = workload.pod_sets[s];
     const PodSetSource& source = sources[s];
+    const int32_t set_offset = offset;
+    offset += set.count;
+    if (owned != nullptr && pod_indices != nullptr) (*pod_indices)[s] = owned->live[s];
+    const int32_t to_make =
+        owned != nullptr ? static_cast<int32_t>(owned->missing[s].size()) : set.count;
+    if (to_make == 0) continue;
     // The template came out of simdjson, so it parses; discard() keeps this path
     // exception-free should it ever not.
     OrderedJson tmpl =
         OrderedJson::parse(source.template_json, nullptr, /*allow_exceptions=*/false);
     if (tmpl.is_discarded()) tmpl = OrderedJson::object();
-    for (int32_t i = 0; i < set.count; ++i, ++index) {
-      PodIdentity id = identify(workload, set, source, i, index);
+    for (int32_t k = 0; k < to_make; ++k) {
+      const int32_t i = owned != nullptr ? owned->missing[s][static_cast<size_t>(k)] : k;
+      PodIdentity id = identify(workload, set, source, i, set_offset + i);
       model::Pod pod = set.pod_template;
       pod.meta.name = std::move(id.name);
-      for (auto& [k, v] : id.labels) pod.meta.labels.insert_or_assign(k, std::move(v));
-      for (auto& [k, v] : id.annotations) pod.meta.annotations.insert_or_assign(k, std::move(v));
+      for (auto& [key, v] : id.labels) pod.meta.labels.insert_or_assign(key, std::move(v));
+      for (auto& [key, v] : id.annotations) {
+        pod.meta.annotations.insert_or_assign(key, std::move(v));
+      }
       auto [it, added] =
           existing->emplace(PodKey(pod), static_cast<int32_t>(snapshot->pods.size()));
       if (pod_indices != nullptr) (*pod_indices)[s].push_back(it->second);

@@ -13,6 +13,7 @@
 #include "core/result.h"
 #include "io/document_store.h"
 #include "io/internal/decoders.h"
+#include "io/internal/ownership.h"
 #include "model/pod.h"
 #include "model/priority_class.h"
 #include "model/snapshot.h"
@@ -87,9 +88,13 @@ std::string PodKey(const model::Pod& pod);
 // already in `existing` (PodKey -> index into snapshot->pods) are skipped; added pods are
 // inserted. When `pod_indices` is given it receives, per pod set, the index of every pod
 // of that set, added or already there (what a Kueue Workload's `pods` holds).
+// When `owned` is given (the pods the workload already has, internal/ownership.h), only
+// its missing slots are expanded, and its live pods lead each set's `pod_indices`; a pod
+// keeps the index `<offset of its set> + <slot>` in its name.
 void ExpandWorkload(const model::WorkloadObject& workload, const std::vector<PodSetSource>& sources,
                     const std::string& file, std::unordered_map<std::string, int32_t>* existing,
                     model::Snapshot* snapshot, DocumentStore* documents,
-                    std::vector<std::vector<int32_t>>* pod_indices = nullptr);
+                    std::vector<std::vector<int32_t>>* pod_indices = nullptr,
+                    const ExistingPods* owned = nullptr);
 
 }  // namespace berth::io::internal

@@ -121,8 +121,9 @@ core::Status DecodeKueueWorkloadRow(dom::object obj, std::string_view api_versio
   return KeepInCluster(std::move(wl), &Snapshot::kueue_workloads, sink);
 }
 
-// Columns: group, kind, decoder, pod identity (workloads), status writer. Same order as
-// model/kind_info.cc; rows with a status writer print in this order.
+// Columns: group, kind, decoder, pod identity (workloads), status writer, ownership
+// (workloads). Same order as model/kind_info.cc; rows with a status writer print in this
+// order.
 constexpr KindRow kRows[] = {
     // core/v1
     {"", "Namespace",
@@ -139,13 +140,20 @@ constexpr KindRow kRows[] = {
        return KeepShared(DecodePriorityClass(obj), &Snapshot::priority_classes, s);
      }},
     // workloads
-    {"batch", "Job", DecodeWorkloadRow<DecodeJob>, JobPodIdentity},
-    {"apps", "Deployment", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity},
-    {"apps", "StatefulSet", DecodeWorkloadRow<DecodeReplicated>, StatefulSetPodIdentity},
-    {"jobset.x-k8s.io", "JobSet", DecodeWorkloadRow<DecodeJobSet>, JobSetPodIdentity},
-    {"kubeflow.org", "PyTorchJob", DecodeWorkloadRow<DecodePyTorchJob>, PyTorchJobPodIdentity},
+    {"batch", "Job", DecodeWorkloadRow<DecodeJob>, JobPodIdentity, nullptr,
+     JobOwnership},
+    {"apps", "Deployment", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity,
+     nullptr, ReplicaOwnership},
+    {"apps", "StatefulSet", DecodeWorkloadRow<DecodeReplicated>, StatefulSetPodIdentity,
+     nullptr, StatefulSetOwnership},
+    {"apps", "ReplicaSet", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity,
+     nullptr, ReplicaOwnership},
+    {"jobset.x-k8s.io", "JobSet", DecodeWorkloadRow<DecodeJobSet>, JobSetPodIdentity,
+     nullptr, JobSetOwnership},
+    {"kubeflow.org", "PyTorchJob", DecodeWorkloadRow<DecodePyTorchJob>, PyTorchJobPodIdentity,
+     nullptr, PyTorchJobOwnership},
     {"leaderworkerset.x-k8s.io", "LeaderWorkerSet", DecodeWorkloadRow<DecodeLeaderWorkerSet>,
-     LeaderWorkerSetPodIdentity},
+     LeaderWorkerSetPodIdentity, nullptr, LeaderWorkerSetOwnership},
     // component configuration
     {"kubescheduler.config.k8s.io", "KubeSchedulerConfiguration", DecodeSchedulerConfigRow},
     {"config.kueue.x-k8s.io", "Configuration", DecodeKueueConfigRow},

@@ -1,8 +1,8 @@
 // io's half of the table of kinds: for each row of model's table (model/kind_info.h: group,
 // versions, kind, plural, scope, verbs, status subresource, dispatch rules) the behaviour
 // only io can run: the decoder that turns an object into the snapshot, the pod identity a
-// workload's expansion gives its pods, and the writer that patches berth's decisions into it
-// (status_writer.h).
+// workload's expansion gives its pods, the writer that patches berth's decisions into it
+// (status_writer.h), and how a workload finds the pods it already owns (ownership.h).
 // Read by the reader (one lookup per object), expansion and tests. Internal to io;
 // immutable after first use (a function-local static), so thread-safe.
 //
@@ -23,6 +23,7 @@
 #include "core/result.h"
 #include "io/internal/decoders.h"
 #include "io/internal/expand.h"
+#include "io/internal/ownership.h"
 #include "model/kind_info.h"
 #include "model/object_meta.h"
 #include "model/snapshot.h"
@@ -67,6 +68,9 @@ struct KindRow {
   // Kinds berth writes decisions into only; null for kinds it reads only. Rows with a writer
   // print in table order (writer.cc), so the table's order is the List's.
   const StatusWriter* status_writer = nullptr;
+  // Workloads only: which pods given in the input it already has, so expansion creates
+  // only the missing ones (internal/ownership.h); nullptr counts live pods as replicas.
+  OwnershipFn ownership = nullptr;
 };
 
 // A row of both halves.

@@ -324,6 +324,7 @@ core::Result<model::Workload> DecodeKueueWorkload(dom::object obj, KueueVersion 
   // The pod templates' owner: the Workload itself.
   BERTH_ASSIGN_OR_RETURN(model::WorkloadObject owner, DecodeWorkloadHeader(obj));
   wl.meta = owner.meta;
+  wl.owner = owner.owner;  // the job Kueue made it for (found by the reader's ownership pass)
   dom::object spec;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));

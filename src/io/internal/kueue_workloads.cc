@@ -129,6 +129,12 @@ WorkloadCreator::WorkloadCreator(model::Snapshot* snapshot, DocumentStore* docum
   for (size_t i = 0; i < snap_.kueue_workloads.size(); ++i) {
     const model::Workload& wl = snap_.kueue_workloads[i];
     given_.emplace(ObjectKey(wl.cluster, wl.meta.namespace_, wl.meta.name), i);
+    std::string job_uid = wl.owner.has_value() ? wl.owner->uid : std::string();
+    if (job_uid.empty()) {
+      auto it = wl.meta.labels.find("kueue.x-k8s.io/job-uid");
+      if (it != wl.meta.labels.end()) job_uid = it->second;
+    }
+    if (!job_uid.empty()) given_by_job_.emplace(wl.cluster + '\x1f' + job_uid, i);
   }
 }
 
@@ -226,7 +232,14 @@ void WorkloadCreator::Append(model::Workload wl, std::string document_json,
 void WorkloadCreator::AddForJob(model::Workload workload, int32_t owner,
                                 std::vector<std::vector<int32_t>> pods,
                                 const std::vector<PodSetSource>& sources, const std::string& file) {
-  if (model::Workload* given = FindGiven(workload)) {
+  const model::WorkloadObject& owner_job = snap_.workloads[static_cast<size_t>(owner)];
+  model::Workload* given = nullptr;
+  if (!owner_job.meta.uid.empty()) {
+    auto it = given_by_job_.find(owner_job.cluster + '\x1f' + owner_job.meta.uid);
+    if (it != given_by_job_.end()) given = &snap_.kueue_workloads[it->second];
+  }
+  if (given == nullptr) given = FindGiven(workload);
+  if (given != nullptr) {
     given->owner_workload = owner;
     given->pods = std::move(pods);
     return;

@@ -46,7 +46,8 @@ class WorkloadCreator {
 
   // Adds `workload` for snapshot->workloads[owner], whose pods per pod set are `pods`, with
   // a v1beta2 Workload document whose pod templates are the job's as read (`sources`); or,
-  // when a Workload of that name was given, links that one to the job and pods instead.
+  // when a Workload owned by the job (or one of that name) was given, links that one to
+  // the job and pods instead.
   void AddForJob(model::Workload workload, int32_t owner, std::vector<std::vector<int32_t>> pods,
                  const std::vector<PodSetSource>& sources, const std::string& file);
 
@@ -67,6 +68,10 @@ class WorkloadCreator {
   DocumentStore& documents_;
   const PriorityResolver& priorities_;
   std::unordered_map<std::string, size_t> given_;  // cluster/namespace/name -> index
+  // cluster/uid of the job a given Workload belongs to (its controller ownerReference, else
+  // the kueue.x-k8s.io/job-uid label) -> index: Kueue's jobframework finds a job's
+  // Workload by owner, whatever its name.
+  std::unordered_map<std::string, size_t> given_by_job_;
 };
 
 }  // namespace berth::io::internal

@@ -28,6 +28,34 @@ core::Status DecodeMetadataFields(dom::object md, model::ObjectMeta* meta) {
 
 }  // namespace
 
+core::Status DecodeControllerRef(dom::object obj, std::optional<model::OwnerRef>* out) {
+  dom::object md;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "metadata", &md, &found));
+  if (!found) return core::OkStatus();
+  dom::array refs;
+  BERTH_RETURN_IF_ERROR(GetArray(md, "ownerReferences", &refs, &found));
+  if (!found) return core::OkStatus();
+  size_t i = 0;
+  for (dom::element item : refs) {
+    const size_t index = i++;
+    auto field = [&] { return std::string("metadata.ownerReferences") + IndexField(index); };
+    auto ref = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(ref, field());
+    bool controller = false;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetBool(*ref, "controller", &controller), field());
+    if (!controller) continue;
+    model::OwnerRef owner;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "apiVersion", &owner.api_version), field());
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "kind", &owner.kind), field());
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "name", &owner.name), field());
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*ref, "uid", &owner.uid), field());
+    *out = std::move(owner);
+    break;
+  }
+  return core::OkStatus();
+}
+
 core::Result<model::ObjectMeta> DecodeObjectMeta(dom::object obj, bool namespaced,
                                                  bool name_required) {
   model::ObjectMeta meta;
@@ -52,6 +80,7 @@ core::Result<model::WorkloadObject> DecodeWorkloadHeader(dom::object obj) {
   BERTH_RETURN_IF_ERROR(GetString(obj, "kind", &w.kind));
   BERTH_ASSIGN_OR_RETURN(w.meta, DecodeObjectMeta(obj, /*namespaced=*/true,
                                                   /*name_required=*/true));
+  BERTH_RETURN_IF_ERROR(DecodeControllerRef(obj, &w.owner));
   return w;
 }
 
