@@ -84,8 +84,7 @@ TEST(AllocatorInvalidPoolTest, InvalidOnlyForOneNode) {
 // that sees an invalid pool fails with upstream's text, naming claim, request and pool.
 TEST(AllocatorInvalidPoolTest, AllDevicesOfAnInvalidPool) {
   World w = Base();
-  w.Slices(DuplicatedPool())
-      .Claims({ClaimB("claim-0").Req(RequestB("req-0", "class-a", 1).All())});
+  w.Slices(DuplicatedPool()).Claims({ClaimB("claim-0").Req(RequestB("req-0", "class-a", 1).All())});
   ExpectError(Allocate(w)->out,
               "claim claim-0, request req-0: asks for all devices, but resource pool "
               "driver-a/pool-1 is currently invalid");

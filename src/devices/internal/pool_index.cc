@@ -194,8 +194,8 @@ void PoolIndex::BuildGen(PoolGenId id, core::Diagnostics& diags) {
               gen.counters_invalid_reason =
                   "counter " + counter + " not found in counter set " + use.counter_set;
             }
-            warn("device " + device.name + " consumes counter " + counter +
-                     ", which counter set " + use.counter_set + " does not define",
+            warn("device " + device.name + " consumes counter " + counter + ", which counter set " +
+                     use.counter_set + " does not define",
                  {"", SliceObject(slice), use_field + ".counters." + counter});
             continue;
           }
