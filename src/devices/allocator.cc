@@ -10,6 +10,7 @@
 #include "devices/internal/allocated_state.h"
 #include "devices/internal/attribute_index.h"
 #include "devices/internal/claim_plan.h"
+#include "devices/internal/device_taint_rules.h"
 #include "devices/internal/pool_index.h"
 #include "devices/internal/search.h"
 #include "devices/internal/selector_cache.h"
@@ -35,6 +36,9 @@ class Allocator::Impl {
         committed_(snapshot.resource_claims.size()),
         released_(snapshot.resource_claims.size(), 0),
         search_({snapshot, pools_, selectors_, attributes_, allocated_}) {
+    // Before any search: taints from DeviceTaintRules count as if the slices listed them.
+    pools_.SetRuleTaints(
+        internal::MatchDeviceTaintRules(snapshot, cluster, pools_, *matcher_, diags));
     for (size_t n = 0; n < snapshot.nodes.size(); ++n) {
       node_ids_[snapshot.nodes[n].meta.name].push_back(static_cast<int32_t>(n));
     }

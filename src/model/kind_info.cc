@@ -22,6 +22,7 @@ constexpr SV kV1alpha1[] = {"v1alpha1"};
 constexpr SV kV1beta1[] = {"v1beta1"};
 constexpr SV kV1alpha2[] = {"v1alpha2"};
 constexpr SV kDraVersions[] = {"v1", "v1beta2", "v1beta1", "v1alpha3"};
+constexpr SV kDeviceTaintRuleVersions[] = {"v1alpha3"};
 constexpr SV kKueueVersions[] = {"v1beta2", "v1beta1"};
 constexpr SV kKueueConfigVersions[] = {"v1beta2", "v1beta1"};
 constexpr SV kOcmSetVersions[] = {"v1beta2", "v1beta1"};
@@ -169,6 +170,8 @@ constexpr KindInfo kKinds[] = {
      .resource = "resourceclaimtemplates"},
     {.group = "resource.k8s.io", .versions = kDraVersions, .kind = "ResourceSlice",
      .resource = "resourceslices", .scope = kCluster},
+    {.group = "resource.k8s.io", .versions = kDeviceTaintRuleVersions, .kind = "DeviceTaintRule",
+     .resource = "devicetaintrules", .scope = kCluster},
     // kueue.x-k8s.io
     {.group = "kueue.x-k8s.io", .versions = kKueueVersions, .kind = "ResourceFlavor",
      .resource = "resourceflavors", .scope = kCluster, .short_names = kRf},

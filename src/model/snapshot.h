@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/device_class.h"
+#include "model/device_taint_rule.h"
 #include "model/kueue.h"
 #include "model/node.h"
 #include "model/ocm.h"
@@ -36,6 +37,7 @@ struct Snapshot {
   std::vector<ResourceClaim> resource_claims;  // given, then generated from templates
   std::vector<ResourceClaimTemplate> resource_claim_templates;
   std::vector<ResourceSlice> resource_slices;
+  std::vector<DeviceTaintRule> device_taint_rules;
 
   // Kueue (kueue.x-k8s.io) and gangs outside Kueue.
   std::vector<ResourceFlavor> resource_flavors;

@@ -348,5 +348,58 @@ TEST(DynamicResourcesTest, IndexDecidesClaimPodsLikeTheReferencePath) {
   EXPECT_GT(indexed_with_claims, 100);
 }
 
+// test/integration/dra testInvalidResourceSlices: n1's pool lists gpu-0 in two slices
+// (invalid), so "invalid-one-node-and-valid-other" places a one-GPU claim on n2, and a claim
+// nothing valid can hold gets upstream's per-node reasons, invalid pools counted apart
+// ("only-invalid-for-one-node").
+model::Snapshot WithInvalidPoolOnN1(model::Snapshot snap) {
+  for (model::ResourceSlice& slice : snap.resource_slices) {
+    if (slice.node_name == "n1") slice.resource_slice_count = 2;
+  }
+  model::ResourceSlice copy = snap.resource_slices[0];
+  copy.meta.name += "-2";
+  snap.resource_slices.push_back(copy);
+  return snap;
+}
+
+TEST(DynamicResourcesTest, InvalidPoolIsSkippedAndOtherNodesServe) {
+  model::Snapshot snap = WithInvalidPoolOnN1(Cluster({2, 2, 0}, 2));
+  snap.resource_claims.push_back(Claim("one", 1));
+  snap.resource_claims.push_back(Claim("big", 3));
+  Use(snap, 0, "one");
+  Use(snap, 1, "big");
+  core::Diagnostics diags;
+  SchedulerOptions options;
+  options.diagnostics = &diags;
+  Scheduler scheduler(snap, Defaults(), options);
+  model::PodDecision one = scheduler.ScheduleOne(model::PodIndex{0});
+  ASSERT_TRUE(one.node.has_value());
+  EXPECT_EQ(snap.node(*one.node).meta.name, "n2");
+  model::PodDecision big = scheduler.ScheduleOne(model::PodIndex{1});
+  EXPECT_FALSE(big.node.has_value());
+  EXPECT_EQ(big.message,
+            "0/3 nodes are available: 1 invalid resource pools were encountered, 2 cannot "
+            "allocate all claims.");
+  EXPECT_FALSE(diags.has_errors());
+  EXPECT_EQ(diags.entries().size(), 1u);
+}
+
+// A DeviceTaintRule (NoSchedule on every device of n1's pool) steers an untolerating claim
+// to n2, as a taint in the slice would.
+TEST(DynamicResourcesTest, DeviceTaintRuleSteersUntoleratingClaims) {
+  model::Snapshot snap = Cluster({2, 2, 0}, 1);
+  model::DeviceTaintRule rule;
+  rule.meta.name = "n1-maintenance";
+  rule.selector.emplace().pool = "n1";
+  rule.taint = {"maintenance", "", model::DeviceTaintEffect::kNoSchedule};
+  snap.device_taint_rules.push_back(rule);
+  snap.resource_claims.push_back(Claim("one", 1));
+  Use(snap, 0, "one");
+  Scheduler scheduler(snap, Defaults());
+  model::PodDecision d = scheduler.ScheduleOne(model::PodIndex{0});
+  ASSERT_TRUE(d.node.has_value());
+  EXPECT_EQ(snap.node(*d.node).meta.name, "n2");
+}
+
 }  // namespace
 }  // namespace berth::binding

@@ -149,6 +149,7 @@ TEST(KindTableTest, DiscoveryDataMatchesUpstream) {
             "resource.k8s.io/v1 resourceclaims ResourceClaim ns status\n"
             "resource.k8s.io/v1 resourceclaimtemplates ResourceClaimTemplate ns\n"
             "resource.k8s.io/v1 resourceslices ResourceSlice cluster\n"
+            "resource.k8s.io/v1alpha3 devicetaintrules DeviceTaintRule cluster\n"
             "kueue.x-k8s.io/v1beta2 resourceflavors ResourceFlavor cluster flavor flavors rf\n"
             "kueue.x-k8s.io/v1beta2 clusterqueues ClusterQueue cluster status cq\n"
             "kueue.x-k8s.io/v1beta2 cohorts Cohort cluster status co\n"
@@ -237,6 +238,7 @@ std::string MinimalBody(const KindInfo& k, std::string_view version) {
       {"ResourceSlice",
        "spec:\n  driver: d.example.com\n  pool:\n    name: p\n"
        "    generation: 1\n    resourceSliceCount: 1\n  nodeName: n\n"},
+      {"DeviceTaintRule", "spec:\n  taint:\n    key: k\n    effect: NoSchedule\n"},
       {"LocalQueue", "spec:\n  clusterQueue: cq\n"},
       {"Topology", "spec:\n  levels:\n  - nodeLabel: kubernetes.io/hostname\n"},
       {"AdmissionCheck", "spec:\n  controllerName: c\n"},

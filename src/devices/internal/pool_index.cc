@@ -24,6 +24,20 @@ std::string SliceObject(const model::ResourceSlice& slice) {
 
 bool IsCounterSlice(const model::ResourceSlice& slice) { return !slice.shared_counters.empty(); }
 
+// "pool NAME of driver DRIVER", plus the node when every slice of the generation is
+// published for the same one, so a warning says where the devices went missing.
+std::string DescribePool(const model::Snapshot& snapshot, const Pool& pool, const PoolGen& gen) {
+  std::string out = "pool " + pool.name + " of driver " + pool.driver;
+  std::string node;
+  for (int32_t s : gen.slices) {
+    const std::string& n = snapshot.resource_slices[s].node_name;
+    if (n.empty() || (!node.empty() && n != node)) return out;
+    node = n;
+  }
+  if (!node.empty()) out += " on node " + node;
+  return out;
+}
+
 }  // namespace
 
 bool NodeSelectionMatches(const model::Node& node, const std::string& node_name, bool all_nodes,
@@ -87,7 +101,32 @@ void PoolIndex::AddSlice(int32_t slice_index) {
 void PoolIndex::BuildGen(PoolGenId id, core::Diagnostics& diags) {
   PoolGen& gen = gens_[id.v];
   const Pool& pool = pools_[gen.pool];
-  const std::string pool_name = pool.driver + "/" + pool.name;
+  // A pool the API server accepts can still be unusable: its slices repeat a device name,
+  // reference counters no slice defines, or define a counter set twice. Upstream's
+  // GatherPools marks such a pool invalid and allocates from the others; berth does the same
+  // and warns, once per pool, about the generation the allocator reads (older generations
+  // are ignored anyway).
+  const bool current = gen.generation == pool.max_generation;
+  const std::string described = DescribePool(snapshot_, pool, gen);
+  auto warn = [&](const std::string& reason, core::Location where) {
+    if (!current) return;
+    diags.Warn(core::InvalidArgument(
+        described + " is invalid (" + reason + "); devices are not allocated from it",
+        std::move(where)));
+  };
+  if (current && !gen.slices.empty()) {
+    const model::ResourceSlice& first = snapshot_.resource_slices[gen.slices.front()];
+    const auto have = static_cast<int64_t>(gen.slices.size());
+    if (have != first.resource_slice_count) {
+      // Incomplete for every node (a node's view may see fewer slices still): upstream
+      // skips it, and an "All" request that sees it fails.
+      diags.Warn(core::InvalidArgument(
+          described + " is incomplete (" + std::to_string(have) + " of " +
+              std::to_string(first.resource_slice_count) + " slices at generation " +
+              std::to_string(gen.generation) + "); devices are not allocated from it",
+          {"", SliceObject(first), "spec.pool.resourceSliceCount"}));
+    }
+  }
 
   // Counter sets: one flat index per (set, counter). A set defined twice makes the pool
   // invalid (upstream getAndValidateCounterSets).
@@ -101,9 +140,8 @@ void PoolIndex::BuildGen(PoolGenId id, core::Diagnostics& diags) {
         if (gen.counters_invalid_reason.empty()) {
           gen.counters_invalid_reason = "duplicate counter set name " + set.name;
         }
-        diags.Report(core::InvalidArgument(
-            "counter set " + set.name + " is defined more than once in pool " + pool_name,
-            {"", SliceObject(slice), "spec.sharedCounters[" + std::to_string(k) + "].name"}));
+        warn("counter set " + set.name + " is defined more than once",
+             {"", SliceObject(slice), "spec.sharedCounters[" + std::to_string(k) + "].name"});
         continue;
       }
       for (const auto& [counter, value] : set.counters) {
@@ -144,10 +182,9 @@ void PoolIndex::BuildGen(PoolGenId id, core::Diagnostics& diags) {
           if (gen.counters_invalid_reason.empty()) {
             gen.counters_invalid_reason = "counter set " + use.counter_set + " not found";
           }
-          diags.Report(core::InvalidArgument("device " + device.name + " consumes counter set " +
-                                                 use.counter_set + ", which pool " + pool_name +
-                                                 " does not define",
-                                             {"", SliceObject(slice), use_field + ".counterSet"}));
+          warn("device " + device.name + " consumes counter set " + use.counter_set +
+                   ", which no slice of the pool defines",
+               {"", SliceObject(slice), use_field + ".counterSet"});
           continue;
         }
         for (const auto& [counter, value] : use.counters) {
@@ -157,10 +194,9 @@ void PoolIndex::BuildGen(PoolGenId id, core::Diagnostics& diags) {
               gen.counters_invalid_reason =
                   "counter " + counter + " not found in counter set " + use.counter_set;
             }
-            diags.Report(core::InvalidArgument(
-                "device " + device.name + " consumes counter " + counter + ", which counter set " +
-                    use.counter_set + " does not define",
-                {"", SliceObject(slice), use_field + ".counters." + counter}));
+            warn("device " + device.name + " consumes counter " + counter + ", which counter set " +
+                     use.counter_set + " does not define",
+                 {"", SliceObject(slice), use_field + ".counters." + counter});
             continue;
           }
           rec.counters.emplace_back(it->second, value.milli());
@@ -170,9 +206,7 @@ void PoolIndex::BuildGen(PoolGenId id, core::Diagnostics& diags) {
         // Reported once per pool generation; whether a node's view is invalid is decided
         // per node from the slices that node sees, as upstream does.
         reported_duplicate = true;
-        diags.Report(
-            core::InvalidArgument("duplicate device name " + device.name + " in pool " + pool_name,
-                                  {"", SliceObject(slice), field + ".name"}));
+        warn("duplicate device name " + device.name, {"", SliceObject(slice), field + ".name"});
       }
       key_records_[rec.key.v].push_back(rid);
       gen.records.push_back(rid);

@@ -104,6 +104,20 @@ class PoolIndex {
     return snapshot_.resource_slices[r.slice].devices[r.device];
   }
   int32_t record_count() const { return static_cast<int32_t>(records_.size()); }
+
+  // Taints DeviceTaintRules add, per record (device_taint_rules.h); marks those records as
+  // tainted. Called once, before the first search.
+  void SetRuleTaints(std::vector<std::vector<model::DeviceTaint>> taints) {
+    rule_taints_ = std::move(taints);
+    for (size_t r = 0; r < rule_taints_.size(); ++r) {
+      if (!rule_taints_[r].empty()) records_[r].has_taints = true;
+    }
+  }
+  // The taints a DeviceTaintRule adds to the device (the slice's own are device().taints).
+  const std::vector<model::DeviceTaint>& RuleTaints(DeviceRecordId id) const {
+    static const std::vector<model::DeviceTaint> kNone;
+    return static_cast<size_t>(id.v) < rule_taints_.size() ? rule_taints_[id.v] : kNone;
+  }
   const PoolGen& gen(PoolGenId id) const { return gens_[id.v]; }
   int32_t gen_count() const { return static_cast<int32_t>(gens_.size()); }
   const Pool& pool(int32_t i) const { return pools_[i]; }
@@ -139,6 +153,7 @@ class PoolIndex {
   std::vector<PoolGenId> slice_gen_;         // per snapshot slice; unset when not in the cluster
   std::vector<int32_t> slice_first_record_;  // per snapshot slice
   std::vector<DeviceRecord> records_;
+  std::vector<std::vector<model::DeviceTaint>> rule_taints_;  // empty when no rule applies
   std::unordered_map<std::string, int32_t> key_ids_;
   std::vector<std::string> key_names_;
   std::vector<std::vector<DeviceRecordId>> key_records_;

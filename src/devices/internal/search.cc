@@ -93,15 +93,14 @@ void Search::Reset(const std::vector<const ClaimPlan*>& claims, model::NodeIndex
 
 std::string Search::SelectorErrorMessage(const ClaimPlan& claim, const RequestPlan& plan,
                                          DeviceRecordId rec) const {
+  // Upstream's text names the class or claim and the selector, not the device.
   const SelectorError& e = t_.selectors.ErrorOf(plan.selectors, rec);
-  const std::string& device = t_.pools.KeyName(t_.pools.record(rec).key);
   if (e.from_class) {
     return "class " + t_.snapshot.device_classes[static_cast<size_t>(plan.class_index)].meta.name +
-           ": selector #" + std::to_string(e.index) + " on device " + device +
-           ": CEL runtime error: " + e.message;
+           ": selector #" + std::to_string(e.index) + ": CEL runtime error: " + e.message;
   }
-  return "claim " + claim.display + ": selector #" + std::to_string(e.index) + " on device " +
-         device + ": CEL runtime error: " + e.message;
+  return "claim " + claim.display + ": selector #" + std::to_string(e.index) +
+         ": CEL runtime error: " + e.message;
 }
 
 bool Search::Validate(AllocationOutcome* out) {
@@ -217,7 +216,7 @@ Search::Status Search::StaticStatus(const RequestPlan& plan, DeviceRecordId rec)
   const SelectorMatch m = t_.selectors.Match(plan.selectors, rec);
   if (m == SelectorMatch::kNo) return kUnusable;
   if (m == SelectorMatch::kError) return kCandidateWithError;
-  if (record.has_taints && !Tolerated(plan, t_.pools.device(rec))) return kUnusable;
+  if (record.has_taints && !Tolerated(plan, rec)) return kUnusable;
   if (record.consumes_counters && !(record.multi && t_.allocated.shared(record.key))) {
     const std::vector<core::Int128>& available = t_.allocated.Available(record.gen);
     std::vector<core::Int128> need(available.size(), 0);
@@ -232,22 +231,25 @@ Search::Status Search::StaticStatus(const RequestPlan& plan, DeviceRecordId rec)
   return kCandidate;
 }
 
-bool Search::Tolerated(const RequestPlan& plan, const model::Device& device) const {
-  for (const model::DeviceTaint& taint : device.taints) {
-    core::TaintEffect effect;
-    switch (taint.effect) {
-      case model::DeviceTaintEffect::kNoSchedule:
-        effect = core::TaintEffect::kNoSchedule;
-        break;
-      case model::DeviceTaintEffect::kNoExecute:
-        effect = core::TaintEffect::kNoExecute;
-        break;
-      default:
-        continue;  // None (and unknown effects) never block allocation
-    }
-    if (!core::TolerationsTolerate(plan.spec->tolerations,
-                                   core::Taint{taint.key, taint.value, effect})) {
-      return false;
+bool Search::Tolerated(const RequestPlan& plan, DeviceRecordId rec) const {
+  for (const std::vector<model::DeviceTaint>* taints :
+       {&t_.pools.device(rec).taints, &t_.pools.RuleTaints(rec)}) {
+    for (const model::DeviceTaint& taint : *taints) {
+      core::TaintEffect effect;
+      switch (taint.effect) {
+        case model::DeviceTaintEffect::kNoSchedule:
+          effect = core::TaintEffect::kNoSchedule;
+          break;
+        case model::DeviceTaintEffect::kNoExecute:
+          effect = core::TaintEffect::kNoExecute;
+          break;
+        default:
+          continue;  // None (and unknown effects) never block allocation
+      }
+      if (!core::TolerationsTolerate(plan.spec->tolerations,
+                                     core::Taint{taint.key, taint.value, effect})) {
+        return false;
+      }
     }
   }
   return true;
@@ -551,7 +553,7 @@ Search::Step Search::AllocateDevice(int32_t claim, const ReqData& rd, DeviceReco
       used[static_cast<size_t>(counter)] -= amount;
   };
 
-  if (record.has_taints && !Tolerated(req, t_.pools.device(rec))) {
+  if (record.has_taints && !Tolerated(req, rec)) {
     undo_counters();
     return Step::kFalse;
   }

@@ -103,7 +103,8 @@ class Search {
   bool CapacityInUse(DeviceKeyId key) const {
     return t_.allocated.shared(key) || shares_[key.v] > 0;
   }
-  bool Tolerated(const RequestPlan& plan, const model::Device& device) const;
+  // The device's own taints and those DeviceTaintRules add.
+  bool Tolerated(const RequestPlan& plan, DeviceRecordId rec) const;
   void BuildResults(AllocationOutcome* out);
   void NoFit(AllocationOutcome* out, std::string detail, const ClaimPlan* claim,
              const std::string& request);

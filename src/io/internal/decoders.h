@@ -26,6 +26,7 @@
 #include "core/selector.h"
 #include "core/taint.h"
 #include "model/device_class.h"
+#include "model/device_taint_rule.h"
 #include "model/kueue.h"
 #include "model/node.h"
 #include "model/ocm.h"
@@ -130,6 +131,8 @@ core::Result<model::ResourceClaim> DecodeResourceClaim(dom::object obj, Resource
 core::Result<model::ResourceClaimTemplate> DecodeResourceClaimTemplate(dom::object obj,
                                                                        ResourceApiShape shape);
 core::Result<model::ResourceSlice> DecodeResourceSlice(dom::object obj, ResourceApiShape shape);
+// resource.k8s.io/v1alpha3 (the only version of Kubernetes 1.33 and 1.34).
+core::Result<model::DeviceTaintRule> DecodeDeviceTaintRule(dom::object obj);
 
 // kueue.x-k8s.io. v1beta2 is the storage version; v1beta1 differs in a few field names
 // (ClusterQueue `cohort`, `admissionChecks[]`; Workload `priorityClassName` and

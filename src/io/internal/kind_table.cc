@@ -178,6 +178,10 @@ constexpr KindRow kRows[] = {
        return KeepInCluster(DecodeResourceSlice(obj, ShapeOf(api_version)),
                             &Snapshot::resource_slices, s);
      }},
+    {"resource.k8s.io", "DeviceTaintRule",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeDeviceTaintRule(obj), &Snapshot::device_taint_rules, s);
+     }},
     // kueue.x-k8s.io
     {"kueue.x-k8s.io", "ResourceFlavor",
      [](dom::object obj, std::string_view, DecodeSink& s) {

@@ -1,4 +1,5 @@
-// resource.k8s.io: DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice.
+// resource.k8s.io: DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice, and
+// DeviceTaintRule (v1alpha3 only).
 // v1 and v1beta2 share one shape; v1beta1 (and v1alpha3) put the ExactDeviceRequest fields
 // inline in each request instead of under `exactly`, and a device's fields under
 // `devices[].basic`. Validation follows the API server's (pkg/apis/resource/validation) where
@@ -804,6 +805,41 @@ core::Result<model::ResourceSlice> DecodeResourceSlice(dom::object obj, Resource
   BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
   BERTH_IO_RETURN_IF_ERROR_AT(DecodeSliceSpec(spec, shape, &slice), "spec");
   return slice;
+}
+
+// spec.deviceSelector's string fields are pointers upstream: set (even to "") or not.
+core::Result<model::DeviceTaintRule> DecodeDeviceTaintRule(dom::object obj) {
+  model::DeviceTaintRule rule;
+  BERTH_ASSIGN_OR_RETURN(rule.meta, DecodeObjectMeta(obj, /*namespaced=*/false,
+                                                     /*name_required=*/true));
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
+  dom::object selector;
+  bool found = false;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "deviceSelector", &selector, &found), "spec");
+  if (found) {
+    model::DeviceTaintSelector& sel = rule.selector.emplace();
+    const std::pair<std::string_view, std::optional<std::string>*> fields[] = {
+        {"deviceClassName", &sel.device_class_name},
+        {"driver", &sel.driver},
+        {"pool", &sel.pool},
+        {"device", &sel.device}};
+    for (const auto& [key, out] : fields) {
+      if (selector[key].error() != simdjson::SUCCESS) continue;
+      std::string value;
+      BERTH_IO_RETURN_IF_ERROR_AT(GetString(selector, key, &value), "spec.deviceSelector");
+      *out = std::move(value);
+    }
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(selector, "selectors", DecodeSelector, &sel.selectors),
+                                "spec.deviceSelector");
+  }
+  dom::element taint;
+  if (spec["taint"].get(taint) != simdjson::SUCCESS) {
+    return core::InvalidArgument("required value", core::Location{"", "", "spec.taint"});
+  }
+  auto decoded = DecodeDeviceTaint(taint);
+  BERTH_IO_RETURN_IF_ERROR_AT(decoded, "spec.taint");
+  rule.taint = std::move(*decoded);
+  return rule;
 }
 
 }  // namespace berth::io::internal
