@@ -373,7 +373,7 @@ model::Pod ToModel(const PodPlan& p, const ClusterPlan& plan, model::ResourceCat
   }
   pod.priority_class_name = p.priority_class;
   pod.priority = p.priority;
-  pod.owner = model::OwnerRef{p.gpus > 0 ? "batch/v1" : "apps/v1", p.owner_kind, p.owner_name};
+  pod.owner = model::OwnerRef{p.gpus > 0 ? "batch/v1" : "apps/v1", p.owner_kind, p.owner_name, ""};
   if (p.node >= 0) {
     pod.conditions = {{"PodScheduled", "True", "", ""}, {"Ready", "True", "", ""}};
   } else {
