@@ -366,8 +366,8 @@ TEST(DynamicResourcesTest, InvalidPoolIsSkippedAndOtherNodesServe) {
   model::Snapshot snap = WithInvalidPoolOnN1(Cluster({2, 2, 0}, 2));
   snap.resource_claims.push_back(Claim("one", 1));
   snap.resource_claims.push_back(Claim("big", 3));
-  Use(snap, 0, "one");
-  Use(snap, 1, "big");
+  UseClaim(snap, 0, "one");
+  UseClaim(snap, 1, "big");
   core::Diagnostics diags;
   SchedulerOptions options;
   options.diagnostics = &diags;
@@ -394,7 +394,7 @@ TEST(DynamicResourcesTest, DeviceTaintRuleSteersUntoleratingClaims) {
   rule.taint = {"maintenance", "", model::DeviceTaintEffect::kNoSchedule};
   snap.device_taint_rules.push_back(rule);
   snap.resource_claims.push_back(Claim("one", 1));
-  Use(snap, 0, "one");
+  UseClaim(snap, 0, "one");
   Scheduler scheduler(snap, Defaults());
   model::PodDecision d = scheduler.ScheduleOne(model::PodIndex{0});
   ASSERT_TRUE(d.node.has_value());
