@@ -763,6 +763,7 @@ Input Reader::Finish() {
   // Deployment's ReplicaSet, a JobSet's Job) is kept as read but neither expanded nor
   // queued; the others get only their missing pods.
   const internal::Ownership ownership(snap);
+  int64_t pods_to_expand = 0;  // what the workloads read so far may create (docs/limits.md)
   for (size_t w = 0; w < snap.workloads.size(); ++w) {
     model::WorkloadObject& workload = snap.workloads[w];
     const std::vector<internal::PodSetSource>& sources = state_->workload_sources[w];
@@ -770,6 +771,22 @@ Input Reader::Finish() {
       workloads.push_back(std::move(workload));
       continue;
     }
+    // Replica counts are bounded before any pod is made: a typo of 2000000000 replicas must
+    // be one error, not an expansion that never ends.
+    int64_t pods = 0;
+    for (const model::PodSetTemplate& set : workload.pod_sets) pods += set.count;
+    if (pods > kMaxPodsPerWorkload || pods_to_expand + pods > kMaxExpandedPods) {
+      error_for(core::InvalidArgument(
+                    pods > kMaxPodsPerWorkload
+                        ? std::to_string(pods) + " pods exceed berth's limit of " +
+                              std::to_string(kMaxPodsPerWorkload) + " pods per workload"
+                        : "its " + std::to_string(pods) + " pods would exceed berth's limit of " +
+                              std::to_string(kMaxExpandedPods) + " pods created from one input",
+                    core::Location{"", "", "spec"}),
+                workload.source);
+      continue;
+    }
+    pods_to_expand += pods;
     bool ok = true;
     for (size_t s = 0; s < workload.pod_sets.size() && ok; ++s) {
       core::Status status =

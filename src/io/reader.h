@@ -7,6 +7,8 @@
 // both places. Not thread-safe; one Reader per planning pass.
 #pragma once
 
+#include <cstdint>
+
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,6 +19,12 @@
 #include "model/snapshot.h"
 
 namespace berth::io {
+
+// Bounds on the pods the reader creates for workloads (docs/limits.md): one workload's
+// replicas over all its pod sets, and everything created from one input. A workload over
+// either is an error on its spec and is not expanded; the rest is read.
+inline constexpr int64_t kMaxPodsPerWorkload = 1'000'000;
+inline constexpr int64_t kMaxExpandedPods = 5'000'000;
 
 struct Input {
   model::Snapshot snapshot;
