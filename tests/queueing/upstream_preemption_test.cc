@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/quantity.h"
@@ -228,12 +229,18 @@ void RunCase(const YAML::Node& shared_queues, const YAML::Node& c, bool fair) {
   }
 }
 
-YAML::Node Table(const char* file) {
-  return YAML::LoadFile(TablePath(file));
+constexpr const char* kClassical = "preemption.yaml";
+constexpr const char* kFair = "fair_preemption.yaml";
+
+// Each table is parsed once per test binary, not once per case.
+const YAML::Node& Table(const char* file) {
+  static const YAML::Node classical = YAML::LoadFile(TablePath(kClassical));
+  static const YAML::Node fair = YAML::LoadFile(TablePath(kFair));
+  return std::string_view(file) == kFair ? fair : classical;
 }
 
 void RunNamed(const char* file, bool fair, const std::string& name) {
-  const YAML::Node table = Table(file);
+  const YAML::Node& table = Table(file);
   for (const auto& c : table["cases"]) {
     if (c["name"].as<std::string>() != name) continue;
     if (c["skip"]) GTEST_SKIP() << c["skip"].as<std::string>();
@@ -254,9 +261,6 @@ std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
   for (char ch : info.param) out += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
   return out;
 }
-
-constexpr const char* kClassical = "preemption.yaml";
-constexpr const char* kFair = "fair_preemption.yaml";
 
 class UpstreamPreemption : public ::testing::TestWithParam<std::string> {};
 TEST_P(UpstreamPreemption, MatchesKueue) { RunNamed(kClassical, false, GetParam()); }

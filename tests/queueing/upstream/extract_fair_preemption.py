@@ -1,15 +1,12 @@
 #!/usr/bin/env python3
 """Condenses upstream TestFairPreemptions cases into berth's YAML table (semantics only)."""
+import os
 import re
 import sys
 
-sys.argv = [sys.argv[0], sys.argv[1]]
-_lib = open(__file__.replace('extract_fair_preemption.py', 'extract_preemption.py')).read()
-_lib = _lib[_lib.index('def res_name'):_lib.index('\ndefaults = None')]
-_emit = open(__file__.replace('extract_fair_preemption.py', 'extract_preemption.py')).read()
-_emit = _emit[_emit.index('def q(s):'):_emit.index('\nout = [')]
-exec(_lib)
-exec(_emit)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from extract_preemption import (block, chain_blocks, emit_cq, emit_wl, parse_cohort,  # noqa: E402
+                                parse_cq, res_name)
 
 src = open(sys.argv[1]).read()
 fn = src[src.index('func TestFairPreemptions('):]

@@ -3,11 +3,6 @@
 import re
 import sys
 
-src = open(sys.argv[1]).read().split('\n')
-start = next(i for i, l in enumerate(src) if l.startswith('func TestPreemption('))
-end = next(i for i, l in enumerate(src) if i > start and l.startswith('func '))
-body = src[start:end]
-
 
 def res_name(tok):
     tok = tok.strip()
@@ -140,27 +135,8 @@ def block(lines, i, key):
     raise ValueError(key)
 
 
-defaults = None
-cases = []
-i = 0
-while i < len(body):
-    l = body[i]
-    if l.strip().startswith('defaultClusterQueues := '):
-        txt, i = block(body, i, 'defaults')
-        defaults = [parse_cq(c) for c in chain_blocks(txt, 'utiltestingapi.MakeClusterQueue')
-                    if c.startswith('utiltestingapi.MakeClusterQueue')]
-        continue
-    m = re.match(r'^\t\t"(.+)": \{$', l)
-    if m:
-        txt, i = block(body, i, m.group(1))
-        cases.append((m.group(1), txt))
-        continue
-    i += 1
-
-
 def q(s):
     return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
-
 
 def emit_cq(cq, ind):
     out = [ind + '- name: ' + cq['name']]
@@ -181,7 +157,6 @@ def emit_cq(cq, ind):
         out.append(ind + '  unsupported: ' + q(cq['unsupported']))
     return out
 
-
 def emit_wl(wl, ind):
     parts = ['name: ' + wl['name']]
     for k in ['priority', 'cq', 'reservedAt']:
@@ -195,67 +170,94 @@ def emit_wl(wl, ind):
     return [ind + '- {' + ', '.join(parts) + '}']
 
 
-out = ['# Upstream: kubernetes-sigs/kueue pkg/scheduler/preemption/preemption_test.go,',
-       '# TestPreemption, commit ff69552e (2026-08-22). Semantics only, condensed by hand-checked',
-       '# extraction; see tests/queueing/README.md.',
-       'clusterQueues:']
-for cq in defaults:
-    out += emit_cq(cq, '')
-out.append('cases:')
-for name, txt in cases:
-    out.append('- name: ' + q(name))
-    if 'clusterQueues: defaultClusterQueues' not in txt:
-        m = re.search(r'clusterQueues:\s*\[\]\*kueue\.ClusterQueue\{(.*?)\n\t\t\t\},', txt, re.S)
+def main(path):
+    src = open(path).read().split('\n')
+    start = next(i for i, l in enumerate(src) if l.startswith('func TestPreemption('))
+    end = next(i for i, l in enumerate(src) if i > start and l.startswith('func '))
+    body = src[start:end]
+    defaults = None
+    cases = []
+    i = 0
+    while i < len(body):
+        l = body[i]
+        if l.strip().startswith('defaultClusterQueues := '):
+            txt, i = block(body, i, 'defaults')
+            defaults = [parse_cq(c) for c in chain_blocks(txt, 'utiltestingapi.MakeClusterQueue')
+                        if c.startswith('utiltestingapi.MakeClusterQueue')]
+            continue
+        m = re.match(r'^\t\t"(.+)": \{$', l)
         if m:
-            out.append('  clusterQueues:')
-            for c in chain_blocks(m.group(1), 'utiltestingapi.MakeClusterQueue'):
-                if c.startswith('utiltestingapi.MakeClusterQueue'):
-                    out += emit_cq(parse_cq(c), '  ')
-        else:
-            out.append('  unsupported: "cluster queues"')
-    m = re.search(r'cohorts:\s*\[\]\*kueue\.Cohort\{(.*?)\n\t\t\t\},', txt, re.S)
-    if m:
-        out.append('  cohorts:')
-        for c in chain_blocks(m.group(1), 'utiltestingapi.MakeCohort'):
-            if c.startswith('utiltestingapi.MakeCohort'):
-                out += emit_cq(parse_cohort(c), '  ')
-    m = re.search(r'admitted:\s*\[\]kueue\.Workload\{(.*?)\n\t\t\t\},', txt, re.S)
-    if m:
-        out.append('  admitted:')
-        for c in chain_blocks(m.group(1), '*utiltestingapi.MakeWorkload'):
-            if c.startswith('*utiltestingapi.MakeWorkload'):
-                out += emit_wl(parse_wl(c), '  ')
-    m = re.search(r'incoming:\s*(.*?)Obj\(\),', txt, re.S)
-    inc = re.sub(r'\s*\n\s*', '', m.group(1))
-    req = {res_name(r.group(1)): r.group(2)
-           for r in re.finditer(r'\.Request\(([^,]+),\s*"([^"]+)"\)', inc)}
-    pr = re.search(r'\.Priority\((-?\d+)\)', inc)
-    parts = ['requests: {' + ', '.join('%s: %s' % (k, q(v)) for k, v in req.items()) + '}']
-    if pr:
-        parts.append('priority: ' + pr.group(1))
-    if 'PodSets(' in inc or 'MakePodSet' in inc:
-        parts.append('unsupported: "pod sets"')
-    out.append('  incoming: {' + ', '.join(parts) + '}')
-    out.append('  targetCQ: ' + re.search(r'targetCQ:\s*"([^"]+)"', txt).group(1))
-    asg = re.search(r'assignment:(.*?)\n\t\t\t(?:wantPreempted|wantWorkloads)', txt, re.S).group(1)
-    fl = {}
-    for a in re.finditer(r'(corev1\.Resource\w+|"[^"]+"):\s*&flavorassigner\.FlavorAssignment\{\s*Name:\s*"([^"]+)",\s*Mode:\s*flavorassigner\.(\w+)', asg):
-        fl[res_name(a.group(1))] = '%s/%s' % (a.group(2), a.group(3))
-    if 'singlePodSetAssignment' not in asg:
-        out.append('  unsupported: "multi pod set assignment"')
-    out.append('  assignment: {' + ', '.join('%s: %s' % kv for kv in fl.items()) + '}')
-    m = re.search(r'wantPreempted:\s*(\d+)', txt)
-    out.append('  wantPreempted: ' + (m.group(1) if m else '0'))
-    want = []
-    m = re.search(r'wantWorkloads:\s*\[\]kueue\.Workload\{(.*)', txt, re.S)
-    if m:
-        for c in chain_blocks(m.group(1), '*utiltestingapi.MakeWorkload'):
-            if not c.startswith('*utiltestingapi.MakeWorkload'):
-                continue
-            p = re.search(r'Type:\s*kueue\.WorkloadPreempted,.*?Reason:\s*"([^"]+)",\s*Message:\s*"([^"]+)"', c, re.S)
-            if p:
-                nm = re.match(r'\*[\w.]*MakeWorkload\("([^"]+)"', c).group(1)
-                want.append('  - {name: %s, reason: %s, message: %s}' % (nm, p.group(1), q(p.group(2))))
-    out.append('  want:' + ('' if want else ' []'))
-    out += want
-print('\n'.join(out))
+            txt, i = block(body, i, m.group(1))
+            cases.append((m.group(1), txt))
+            continue
+        i += 1
+
+
+    out = ['# Upstream: kubernetes-sigs/kueue pkg/scheduler/preemption/preemption_test.go,',
+           '# TestPreemption, commit ff69552e (2026-08-22). Semantics only, condensed by hand-checked',
+           '# extraction; see tests/queueing/README.md.',
+           'clusterQueues:']
+    for cq in defaults:
+        out += emit_cq(cq, '')
+    out.append('cases:')
+    for name, txt in cases:
+        out.append('- name: ' + q(name))
+        if 'clusterQueues: defaultClusterQueues' not in txt:
+            m = re.search(r'clusterQueues:\s*\[\]\*kueue\.ClusterQueue\{(.*?)\n\t\t\t\},', txt, re.S)
+            if m:
+                out.append('  clusterQueues:')
+                for c in chain_blocks(m.group(1), 'utiltestingapi.MakeClusterQueue'):
+                    if c.startswith('utiltestingapi.MakeClusterQueue'):
+                        out += emit_cq(parse_cq(c), '  ')
+            else:
+                out.append('  unsupported: "cluster queues"')
+        m = re.search(r'cohorts:\s*\[\]\*kueue\.Cohort\{(.*?)\n\t\t\t\},', txt, re.S)
+        if m:
+            out.append('  cohorts:')
+            for c in chain_blocks(m.group(1), 'utiltestingapi.MakeCohort'):
+                if c.startswith('utiltestingapi.MakeCohort'):
+                    out += emit_cq(parse_cohort(c), '  ')
+        m = re.search(r'admitted:\s*\[\]kueue\.Workload\{(.*?)\n\t\t\t\},', txt, re.S)
+        if m:
+            out.append('  admitted:')
+            for c in chain_blocks(m.group(1), '*utiltestingapi.MakeWorkload'):
+                if c.startswith('*utiltestingapi.MakeWorkload'):
+                    out += emit_wl(parse_wl(c), '  ')
+        m = re.search(r'incoming:\s*(.*?)Obj\(\),', txt, re.S)
+        inc = re.sub(r'\s*\n\s*', '', m.group(1))
+        req = {res_name(r.group(1)): r.group(2)
+               for r in re.finditer(r'\.Request\(([^,]+),\s*"([^"]+)"\)', inc)}
+        pr = re.search(r'\.Priority\((-?\d+)\)', inc)
+        parts = ['requests: {' + ', '.join('%s: %s' % (k, q(v)) for k, v in req.items()) + '}']
+        if pr:
+            parts.append('priority: ' + pr.group(1))
+        if 'PodSets(' in inc or 'MakePodSet' in inc:
+            parts.append('unsupported: "pod sets"')
+        out.append('  incoming: {' + ', '.join(parts) + '}')
+        out.append('  targetCQ: ' + re.search(r'targetCQ:\s*"([^"]+)"', txt).group(1))
+        asg = re.search(r'assignment:(.*?)\n\t\t\t(?:wantPreempted|wantWorkloads)', txt, re.S).group(1)
+        fl = {}
+        for a in re.finditer(r'(corev1\.Resource\w+|"[^"]+"):\s*&flavorassigner\.FlavorAssignment\{\s*Name:\s*"([^"]+)",\s*Mode:\s*flavorassigner\.(\w+)', asg):
+            fl[res_name(a.group(1))] = '%s/%s' % (a.group(2), a.group(3))
+        if 'singlePodSetAssignment' not in asg:
+            out.append('  unsupported: "multi pod set assignment"')
+        out.append('  assignment: {' + ', '.join('%s: %s' % kv for kv in fl.items()) + '}')
+        m = re.search(r'wantPreempted:\s*(\d+)', txt)
+        out.append('  wantPreempted: ' + (m.group(1) if m else '0'))
+        want = []
+        m = re.search(r'wantWorkloads:\s*\[\]kueue\.Workload\{(.*)', txt, re.S)
+        if m:
+            for c in chain_blocks(m.group(1), '*utiltestingapi.MakeWorkload'):
+                if not c.startswith('*utiltestingapi.MakeWorkload'):
+                    continue
+                p = re.search(r'Type:\s*kueue\.WorkloadPreempted,.*?Reason:\s*"([^"]+)",\s*Message:\s*"([^"]+)"', c, re.S)
+                if p:
+                    nm = re.match(r'\*[\w.]*MakeWorkload\("([^"]+)"', c).group(1)
+                    want.append('  - {name: %s, reason: %s, message: %s}' % (nm, p.group(1), q(p.group(2))))
+        out.append('  want:' + ('' if want else ' []'))
+        out += want
+    print('\n'.join(out))
+
+
+if __name__ == '__main__':
+    main(sys.argv[1])
