@@ -209,26 +209,48 @@ FitIndex& IndexedPath::Fit(const CycleContext& ctx, int32_t min_devices) {
   return *it->second;
 }
 
-std::optional<model::PodDecision> IndexedPath::TryDecide(const CycleContext& ctx) {
-  if (!Eligible(ctx)) return std::nullopt;
-  StaticClasses& statics = Static(ctx);
-  FitIndex& fit = Fit(ctx);
-  fit.Refresh(state_);
-
-  std::vector<Head>& heads = heads_;
-  heads.clear();
+void IndexedPath::GatherCandidates(const CycleContext& ctx, const StaticClasses& statics,
+                                   FitIndex& fit) {
+  candidates_.clear();
   int64_t max_taint = 0;
   int64_t max_affinity = 0;
   for (int32_t c : statics.passing) {
     const FitIndex::Entry* e = fit.Best(c, state_);
     if (e == nullptr) continue;
-    heads.push_back(Head{c, e});
+    candidates_.push_back(Candidate{c, *e, 0});
     max_taint = std::max(max_taint, statics.taint_raw[static_cast<size_t>(c)]);
     max_affinity = std::max(max_affinity, statics.affinity_raw[static_cast<size_t>(c)]);
   }
+  // NodeAffinity's score skips pods without preferred terms; every raw score is 0 then and
+  // so is every normalized one, which is what skipping adds.
+  const int64_t taint_weight = ctx.profile.Weight(kTaintToleration);
+  const int64_t affinity_weight = ctx.profile.Weight(kNodeAffinity);
+  for (Candidate& k : candidates_) {
+    const auto c = static_cast<size_t>(k.c);
+    k.offset = taint_weight * NormalizeOne(statics.taint_raw[c], max_taint, /*reverse=*/true) +
+               affinity_weight * NormalizeOne(statics.affinity_raw[c], max_affinity, false);
+  }
+}
+
+std::vector<IndexedPath::Candidate>::iterator IndexedPath::BestCandidate() {
+  auto best = candidates_.begin();
+  for (auto it = std::next(candidates_.begin()); it != candidates_.end(); ++it) {
+    const int64_t a = it->entry.score + it->offset;
+    const int64_t b = best->entry.score + best->offset;
+    if (a > b || (a == b && it->entry.rank < best->entry.rank)) best = it;
+  }
+  return best;
+}
+
+std::optional<model::PodDecision> IndexedPath::TryDecide(const CycleContext& ctx) {
+  if (!Eligible(ctx)) return std::nullopt;
+  StaticClasses& statics = Static(ctx);
+  FitIndex& fit = Fit(ctx);
+  fit.Refresh(state_);
+  GatherCandidates(ctx, statics, fit);
 
   model::PodDecision decision;
-  if (heads.empty()) {
+  if (candidates_.empty()) {
     ReasonHistogram histogram;
     std::vector<ReasonId> bit_reasons;
     bit_reasons.push_back(ctx.reasons.Intern(kNodeResourcesFit, kReasonTooManyPods));
@@ -247,25 +269,7 @@ std::optional<model::PodDecision> IndexedPath::TryDecide(const CycleContext& ctx
     histogram.Render(ctx.reasons, state_.num_nodes(), &decision);
     return decision;
   }
-
-  int64_t taint_weight = ctx.profile.Weight(kTaintToleration);
-  // NodeAffinity's score skips pods without preferred terms; every raw score is 0 then and
-  // so is every normalized one, which is what skipping adds.
-  int64_t affinity_weight = ctx.profile.Weight(kNodeAffinity);
-  const Head* best = nullptr;
-  int64_t best_total = 0;
-  for (const Head& h : heads) {
-    auto c = static_cast<size_t>(h.c);
-    int64_t total = h.entry->score +
-                    taint_weight * NormalizeOne(statics.taint_raw[c], max_taint, /*reverse=*/true) +
-                    affinity_weight * NormalizeOne(statics.affinity_raw[c], max_affinity, false);
-    if (best == nullptr || total > best_total ||
-        (total == best_total && h.entry->rank < best->entry->rank)) {
-      best = &h;
-      best_total = total;
-    }
-  }
-  decision.node = model::NodeIndex{best->entry->node};
+  decision.node = model::NodeIndex{BestCandidate()->entry.node};
   return decision;
 }
 
@@ -282,36 +286,14 @@ IndexedPath::ProbeOutcome IndexedPath::FirstAccepting(
   // The candidates: each class's best node with enough free devices, and its total as
   // TryDecide computes it. The caller guarantees that the normalized static scores do not
   // depend on the feasible set, so a class's static part is one constant throughout.
-  std::vector<Candidate>& candidates = candidates_;
-  candidates.clear();
-  int64_t max_taint = 0;
-  int64_t max_affinity = 0;
-  for (int32_t c : statics.passing) {
-    const FitIndex::Entry* e = fit.Best(c, state_);
-    if (e == nullptr) continue;
-    candidates.push_back(Candidate{c, *e, 0});
-    max_taint = std::max(max_taint, statics.taint_raw[static_cast<size_t>(c)]);
-    max_affinity = std::max(max_affinity, statics.affinity_raw[static_cast<size_t>(c)]);
-  }
-  const int64_t taint_weight = ctx.profile.Weight(kTaintToleration);
-  const int64_t affinity_weight = ctx.profile.Weight(kNodeAffinity);
-  for (Candidate& k : candidates) {
-    const auto c = static_cast<size_t>(k.c);
-    k.offset = taint_weight * NormalizeOne(statics.taint_raw[c], max_taint, /*reverse=*/true) +
-               affinity_weight * NormalizeOne(statics.affinity_raw[c], max_affinity, false);
-  }
+  GatherCandidates(ctx, statics, fit);
   // Best first, as ReferenceEvaluator::DecideLastFilterLazily asks the passing nodes: the
   // highest total, ties to the first name. A node that says no is set aside, so its class's
   // next node becomes the class's candidate; nodes skipped for too few free devices would
   // have said no as well (devices::Allocator::FreeDeviceBound), so the first yes is the
   // best node that accepts.
-  while (!candidates.empty()) {
-    auto best = candidates.begin();
-    for (auto it = std::next(candidates.begin()); it != candidates.end(); ++it) {
-      const int64_t a = it->entry.score + it->offset;
-      const int64_t b = best->entry.score + best->offset;
-      if (a > b || (a == b && it->entry.rank < best->entry.rank)) best = it;
-    }
+  while (!candidates_.empty()) {
+    const auto best = BestCandidate();
     const model::NodeIndex node{best->entry.node};
     if (accepts(node)) {
       out.node = node;
@@ -320,7 +302,7 @@ IndexedPath::ProbeOutcome IndexedPath::FirstAccepting(
     fit.SetAsideBest(best->c);
     const FitIndex::Entry* next = fit.Best(best->c, state_);
     if (next == nullptr) {
-      candidates.erase(best);
+      candidates_.erase(best);
     } else {
       best->entry = *next;
     }

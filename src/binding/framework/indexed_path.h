@@ -88,20 +88,19 @@ class IndexedPath {
     uint64_t removals = 0;
   };
   std::vector<PlacedTermCheck> placed_checks_;
-  // A class's best fitting node, scratch space of TryDecide.
-  struct Head {
-    int32_t c;
-    const FitIndex::Entry* entry;
-  };
-  std::vector<Head> heads_;
-  // A class's best node with enough free devices and the class's static part of the total,
-  // scratch space of FirstAccepting.
+  // A class's best fitting node (with enough free devices, for FirstAccepting) and the
+  // class's static part of the total: scratch space of TryDecide and FirstAccepting.
   struct Candidate {
     int32_t c;
     FitIndex::Entry entry;
     int64_t offset;
   };
   std::vector<Candidate> candidates_;
+  // Fills candidates_: each passing class's best node in `fit` and its normalized taint and
+  // affinity offset (the static scores normalized over the classes that have a node).
+  void GatherCandidates(const CycleContext& ctx, const StaticClasses& statics, FitIndex& fit);
+  // The candidate with the highest total, ties to the first node name; candidates_ non-empty.
+  std::vector<Candidate>::iterator BestCandidate();
 };
 
 }  // namespace berth::binding
