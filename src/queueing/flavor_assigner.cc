@@ -275,6 +275,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
           if (!why.empty()) {
             if (!flavor_reason.empty()) flavor_reason += ", ";
             flavor_reason += why;
+            reasons.push_back(why);  // one reason per resource: the message sorts them
           }
           if (explain) {
             ResourceFit rf;
@@ -289,7 +290,6 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
             attempt.resources.push_back(std::move(rf));
           }
         }
-        if (!flavor_reason.empty()) reasons.push_back(flavor_reason);
         if (explain) {
           attempt.mode = FitModeName(result.mode, result.borrow);
           attempt.reason = flavor_reason;
@@ -325,6 +325,8 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
     out.pod_sets.push_back(std::move(planned));
     if (ps_mode == FitMode::kNoFit) {
       out.mode = Assignment::Mode::kNoFit;
+      // flavorassigner.go Status.Message sorts the reasons before joining them.
+      std::sort(reasons.begin(), reasons.end());
       std::string joined;
       for (const auto& r : reasons) joined += (joined.empty() ? "" : ", ") + r;
       out.message = "couldn't assign flavors to pod set " + ps.name + ": " + joined;
@@ -336,7 +338,9 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
     if (ps_mode != FitMode::kFit) {
       out.mode = Assignment::Mode::kPreempt;
       if (out.message.empty()) {
-        // Kueue keeps the first pod set's shortage as the message a preemptor waits with.
+        // Kueue keeps the first pod set's shortage as the message a preemptor waits with
+        // (reasons sorted, as Status.Message does).
+        std::sort(reasons.begin(), reasons.end());
         std::string joined;
         for (const auto& r : reasons) joined += (joined.empty() ? "" : ", ") + r;
         out.message = "couldn't assign flavors to pod set " + ps.name + ": " + joined;
