@@ -12,6 +12,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -50,7 +51,10 @@ int64_t Amount(const std::string& resource, const std::string& text) {
   EXPECT_TRUE(q.has_value()) << text;
   if (!q.has_value()) return 0;
   auto v = resource == "cpu" ? q->MilliValue() : q->Value();
-  return v.has_value() ? *v * times : 0;
+  // Past int64 the value saturates, as Kueue's conversion does (TestSchedule's "prevent
+  // integer overflow in ResourceValue conversion to MilliValue").
+  if (!v.has_value()) return std::numeric_limits<int64_t>::max();
+  return *v * times;
 }
 
 model::PreemptionPolicy Policy(const std::string& name) {
@@ -221,10 +225,32 @@ void RunCase(const YAML::Node& table, const YAML::Node& c) {
     }
     k.snapshot.namespaces.push_back(std::move(n));
   }
+  // A workload carries admission-check states only for the checks its ClusterQueue lists
+  // (Kueue's workload controller syncs them from it); upstream's tables set the states alone,
+  // so the checks are added to the workload's ClusterQueue here.
+  std::map<std::string, std::set<std::string>> checks_of_cq;
+  for (const auto& w : c["workloads"]) {
+    if (!w["checks"] || !w["queue"]) continue;
+    for (const YAML::Node& lqs : {table["localQueues"], c["localQueues"]}) {
+      for (const auto& lq : lqs) {
+        if (lq["name"].as<std::string>() != w["queue"].as<std::string>() ||
+            lq["namespace"].as<std::string>() != w["namespace"].as<std::string>()) {
+          continue;
+        }
+        for (const auto& ch : w["checks"]) {
+          checks_of_cq[lq["cq"].as<std::string>()].insert(ch["name"].as<std::string>());
+        }
+      }
+    }
+  }
+  std::set<std::string> all_checks;
+  for (const auto& [cq, names] : checks_of_cq) all_checks.insert(names.begin(), names.end());
+  for (const auto& name : all_checks) k.AdmissionCheck(name);
   std::set<std::string> cq_names;
   for (const YAML::Node& queues : {table["clusterQueues"], c["clusterQueues"]}) {
     for (const auto& q : queues) {
       CqBuilder b = BuildQueue(q);
+      for (const auto& check : checks_of_cq[q["name"].as<std::string>()]) b.Check(check);
       if (!q["namespaceSelector"]) b.NamespaceSelector(core::LabelSelector{});
       k.Add(b);
       cq_names.insert(q["name"].as<std::string>());

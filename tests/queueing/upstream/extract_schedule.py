@@ -626,14 +626,8 @@ def key_list_map(e):
 
 # Cases berth does not run, by upstream name: a one-line reason each (features berth does not
 # model, or a difference kept on purpose). Filled in after each case was checked by hand.
-CHECKS = ('admission check states on a workload whose ClusterQueue names no checks: berth takes '
-          'the checks from the ClusterQueue (Kueue\'s workload controller would drop these)')
 GATES = 'preemption gates (Workload spec.preemptionGates) are not modelled'
-OVERFLOW = ('berth defect: requests beyond int64 milli-units are not refused as Kueue refuses '
-            'them (not fixed yet)')
 SKIPS = {
-    'workload fits in single clusterQueue, with check state pending': CHECKS,
-    'pending admission check with nofit and fit flavors': CHECKS,
     'error during admission': 'an API error on the status patch: berth has no API server',
     'partial admission disabled, multiple variable pod sets':
         'the PartialAdmission feature gate off: berth always allows partial admission',
@@ -656,8 +650,6 @@ SKIPS = {
     'multiple preemptions skip overlapping preemption targets':
         'the RecomputeAssignmentUponPreemptionTargetsOverlap gate off: berth follows the '
         'gate-on behaviour (targets recomputed)',
-    'prevent integer overflow when sum of requests over podsets exceeds MaxInt64': OVERFLOW,
-    'prevent integer overflow in ResourceValue conversion to MilliValue': OVERFLOW,
 }
 
 
