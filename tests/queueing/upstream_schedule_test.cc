@@ -118,7 +118,8 @@ CqBuilder BuildQueue(const YAML::Node& n) {
   if (n["namespaceSelector"]) b.NamespaceSelector(Selector(n["namespaceSelector"]));
   if (n["queueingStrategy"] && n["queueingStrategy"].as<std::string>() == "StrictFIFO") b.Strict();
   if (const YAML::Node p = n["preemption"]) {
-    if (p["WithinClusterQueue"]) b.WithinClusterQueue(Policy(p["WithinClusterQueue"].as<std::string>()));
+    if (p["WithinClusterQueue"])
+      b.WithinClusterQueue(Policy(p["WithinClusterQueue"].as<std::string>()));
     if (p["ReclaimWithinCohort"]) {
       b.ReclaimWithinCohort(Policy(p["ReclaimWithinCohort"].as<std::string>()));
     }
@@ -313,12 +314,12 @@ void RunCase(const YAML::Node& table, const YAML::Node& c) {
       }
     }
     for (const auto& cond : w["conditions"]) {
-      wl.conditions.push_back({cond["type"].as<std::string>(), cond["status"].as<std::string>(),
-                               cond["reason"] ? cond["reason"].as<std::string>() : "",
-                               cond["message"] && !cond["message"].IsNull()
-                                   ? cond["message"].as<std::string>()
-                                   : "",
-                               {kNow}});
+      wl.conditions.push_back(
+          {cond["type"].as<std::string>(),
+           cond["status"].as<std::string>(),
+           cond["reason"] ? cond["reason"].as<std::string>() : "",
+           cond["message"] && !cond["message"].IsNull() ? cond["message"].as<std::string>() : "",
+           {kNow}});
     }
     keys.push_back(ns + "/" + name);
     index_of[keys.back()] = i;
@@ -349,17 +350,15 @@ void RunCase(const YAML::Node& table, const YAML::Node& c) {
       case WorkloadOutcome::kAlreadyAdmitted:
         // A workload whose ClusterQueue does not exist is in no cache.
         if (d.admission && cq_names.count(d.admission->cluster_queue)) {
-          got_assignments[key] =
-              Render(d.admission->cluster_queue, d.admission->pod_set_assignments,
-                     k.snapshot.resources);
+          got_assignments[key] = Render(d.admission->cluster_queue,
+                                        d.admission->pod_set_assignments, k.snapshot.resources);
         }
         break;
       case WorkloadOutcome::kPreempted:
         // Evicted in this cycle: the cache keeps its admission until the eviction completes.
         if (in.admission) {
-          got_assignments[key] =
-              Render(in.admission->cluster_queue, in.admission->pod_set_assignments,
-                     k.snapshot.resources);
+          got_assignments[key] = Render(in.admission->cluster_queue,
+                                        in.admission->pod_set_assignments, k.snapshot.resources);
         }
         break;
       case WorkloadOutcome::kPending:
@@ -403,9 +402,8 @@ void RunCase(const YAML::Node& table, const YAML::Node& c) {
 
   std::map<std::string, std::string> want_assignments;
   for (const auto& kv : c["want"]["assignments"]) {
-    want_assignments[kv.first.as<std::string>()] =
-        Render(kv.second["cq"].as<std::string>(), Assignments(kv.second["podSets"]),
-               k.snapshot.resources);
+    want_assignments[kv.first.as<std::string>()] = Render(
+        kv.second["cq"].as<std::string>(), Assignments(kv.second["podSets"]), k.snapshot.resources);
   }
   for (const auto& [key, text] : want_assignments) {
     auto it = got_assignments.find(key);
@@ -437,7 +435,8 @@ void RunCase(const YAML::Node& table, const YAML::Node& c) {
       // with Kueue's UnadmittedWorkloadsObservability gate; berth leaves Admitted unset
       // there, as Kueue does without the gate.
       if (type == "Admitted" && want["reason"] &&
-          want["reason"].as<std::string>() == "NoReservation" && wl.FindCondition(type) == nullptr) {
+          want["reason"].as<std::string>() == "NoReservation" &&
+          wl.FindCondition(type) == nullptr) {
         continue;
       }
       const model::WorkloadCondition* got = wl.FindCondition(type);
