@@ -300,6 +300,15 @@ void RunCase(const YAML::Node& table, const YAML::Node& c) {
     const int32_t i = k.Add(b);
     model::Workload& wl = k.snapshot.kueue_workloads[static_cast<size_t>(i)];
     wl.meta.uid = w["uid"] ? w["uid"].as<std::string>() : "";
+    size_t p = 0;
+    for (const auto& ps : w["podSets"]) {
+      for (const auto& l : ps["limits"]) {
+        const std::string res = l.first.as<std::string>();
+        wl.pod_sets[p].pod_template.containers[0].limits.Set(
+            k.snapshot.resources.Intern(res), Amount(res, l.second.as<std::string>()));
+      }
+      ++p;
+    }
     if (w["jobUid"]) wl.meta.labels["kueue.x-k8s.io/job-uid"] = w["jobUid"].as<std::string>();
     if (const YAML::Node a = w["admission"]) {
       model::Admission adm;

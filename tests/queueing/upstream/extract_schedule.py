@@ -632,8 +632,6 @@ SKIPS = {
     'partial admission disabled, multiple variable pod sets':
         'the PartialAdmission feature gate off: berth always allows partial admission',
     'container does not satisfy limitRange constraints': 'LimitRanges are not modelled',
-    'container resource requests exceed limits':
-        'requests above container limits are not validated by berth',
     'workload-slice fits in single clusterQueue':
         'workload slices (ElasticJobsViaWorkloadSlices) are not modelled',
     'block preemptions and signal `BlockedOnPreemptionGates` when a preemption gate is present':
