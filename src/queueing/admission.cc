@@ -87,8 +87,9 @@ void ApplyDecisions(const AdmissionResult& result, core::Timestamp now, model::S
         if (d.outcome == WorkloadOutcome::kAdmitted) {
           SetCondition(wl, "Admitted", "True", "Admitted", "The workload is admitted", now);
         } else {
+          // Kueue's text (workload SyncAdmittedCondition): "not all checks ready".
           SetCondition(wl, "Admitted", "False", "UnsatisfiedAdmissionChecks",
-                       "The workload has not all admission checks ready", now);
+                       "The workload has not all checks ready", now);
         }
         CloseEviction(wl, now);
         break;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "core/check.h"
 
@@ -20,6 +22,40 @@ const char* PreemptionText(const std::string& reason) {
 
 std::string Or(const std::string& value, const char* fallback) {
   return value.empty() ? fallback : value;
+}
+
+// workload.ValidateResources: every container whose request exceeds its limit, as the
+// aggregated field error Kueue reports ("" when none). A limit berth reads as 0 counts as unset.
+std::string RequestsOverLimits(const model::Workload& wl, const model::ResourceCatalog& catalog) {
+  std::vector<std::string> errors;
+  auto check = [&](const model::Container& c, const std::string& path) {
+    std::vector<std::string> names;
+    for (size_t r = 0; r < c.requests.size(); ++r) {
+      const model::ResourceId id{static_cast<uint16_t>(r)};
+      const int64_t limit = c.limits.Get(id);
+      if (limit > 0 && c.requests.Get(id) > limit) names.push_back(catalog.Name(id));
+    }
+    if (names.empty()) return;
+    std::sort(names.begin(), names.end());
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "\"" : ",\"") + n + "\"";
+    errors.push_back(path + ": Invalid value: [" + list + "]: requests must not exceed its limits");
+  };
+  for (size_t i = 0; i < wl.pod_sets.size(); ++i) {
+    const model::Pod& t = wl.pod_sets[i].pod_template;
+    const std::string spec = "spec.podSets[" + std::to_string(i) + "].template.spec.";
+    for (size_t c = 0; c < t.init_containers.size(); ++c) {
+      check(t.init_containers[c], spec + "initContainers[" + std::to_string(c) + "]");
+    }
+    for (size_t c = 0; c < t.containers.size(); ++c) {
+      check(t.containers[c], spec + "containers[" + std::to_string(c) + "]");
+    }
+  }
+  if (errors.empty()) return "";
+  if (errors.size() == 1) return errors[0];
+  std::string joined;
+  for (const auto& e : errors) joined += (joined.empty() ? "" : ", ") + e;
+  return "[" + joined + "]";
 }
 
 std::string JobUid(const model::Workload& wl) {
@@ -165,6 +201,12 @@ void AdmissionScheduler::ClassifyPending(int32_t i, WorkloadDecision& d) {
       d.message = "The workload is deactivated due to a rejected AdmissionCheck";
       return;
     }
+  }
+  // scheduler.go nominate -> ValidateAdmissibility: requests above limits are Misconfigured.
+  if (std::string invalid = RequestsOverLimits(wl, snapshot_.resources); !invalid.empty()) {
+    d.reason = "Misconfigured";
+    d.message = "resources validation failed: " + invalid;
+    return;
   }
   d.outcome = WorkloadOutcome::kPending;
   queues_[static_cast<size_t>(q)].Push(i);

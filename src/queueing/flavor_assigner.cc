@@ -1,12 +1,24 @@
 #include "queueing/flavor_assigner.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "core/taint.h"
 #include "queueing/amount_text.h"
 
 namespace berth::queueing {
 namespace {
+
+// Requests near int64's limit (Kueue's "prevent integer overflow" cases) saturate at
+// INT64_MAX instead of wrapping. Amounts are never negative.
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t out = 0;
+  return __builtin_add_overflow(a, b, &out) ? std::numeric_limits<int64_t>::max() : out;
+}
+int64_t SaturatingMul(int64_t a, int64_t b) {
+  int64_t out = 0;
+  return __builtin_mul_overflow(a, b, &out) ? std::numeric_limits<int64_t>::max() : out;
+}
 
 struct FlavorResult {
   FitMode mode = FitMode::kFit;
@@ -141,7 +153,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
     // Totals for this pod set: per-pod requests × count, plus `pods` when covered.
     std::vector<std::pair<model::ResourceId, int64_t>> totals;
     for (const auto& [r, v] : ps.per_pod) {
-      if (r != model::kPods) totals.emplace_back(r, v * count);
+      if (r != model::kPods) totals.emplace_back(r, SaturatingMul(v, count));
     }
     if (cq.covers_pods && count > 0) {
       totals.emplace_back(model::kPods, count);
@@ -213,7 +225,9 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
           const model::ResourceId r = group.resources[ri];
           const int32_t fr = gf.frs[ri];
           const int64_t previous = Lookup(out.usage, fr);
-          const int64_t val = previous + amount;
+          // Saturating, as Kueue's resources.Amount: a sum past int64 is "more than any
+          // quota" (ExceedsMaxQuota), never a wrapped negative that fits.
+          const int64_t val = SaturatingAdd(previous, amount);
           const int64_t available = tree.Available(q, fr);
           const int64_t potential = tree.PotentialAvailable(q, fr);
           FitMode mode;
@@ -275,6 +289,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
           if (!why.empty()) {
             if (!flavor_reason.empty()) flavor_reason += ", ";
             flavor_reason += why;
+            reasons.push_back(why);  // one reason per resource: the message sorts them
           }
           if (explain) {
             ResourceFit rf;
@@ -289,7 +304,6 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
             attempt.resources.push_back(std::move(rf));
           }
         }
-        if (!flavor_reason.empty()) reasons.push_back(flavor_reason);
         if (explain) {
           attempt.mode = FitModeName(result.mode, result.borrow);
           attempt.reason = flavor_reason;
@@ -325,6 +339,8 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
     out.pod_sets.push_back(std::move(planned));
     if (ps_mode == FitMode::kNoFit) {
       out.mode = Assignment::Mode::kNoFit;
+      // flavorassigner.go Status.Message sorts the reasons before joining them.
+      std::sort(reasons.begin(), reasons.end());
       std::string joined;
       for (const auto& r : reasons) joined += (joined.empty() ? "" : ", ") + r;
       out.message = "couldn't assign flavors to pod set " + ps.name + ": " + joined;
@@ -336,7 +352,9 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
     if (ps_mode != FitMode::kFit) {
       out.mode = Assignment::Mode::kPreempt;
       if (out.message.empty()) {
-        // Kueue keeps the first pod set's shortage as the message a preemptor waits with.
+        // Kueue keeps the first pod set's shortage as the message a preemptor waits with
+        // (reasons sorted, as Status.Message does).
+        std::sort(reasons.begin(), reasons.end());
         std::string joined;
         for (const auto& r : reasons) joined += (joined.empty() ? "" : ", ") + r;
         out.message = "couldn't assign flavors to pod set " + ps.name + ": " + joined;

@@ -73,9 +73,10 @@ TEST(FlavorAssignerTest, NodeSelectorComparesOnlyTheFlavorsOwnKeys) {
   EXPECT_EQ(FlavorOf(r, arm, "cpu"), "arm");  // zone is not a flavor key: ignored
   EXPECT_EQ(DecisionOf(r, none).outcome, WorkloadOutcome::kPending);
   EXPECT_EQ(DecisionOf(r, none).reason, "NoMatchingFlavor");
+  // Reasons sorted, as Kueue's Status.Message sorts them.
   EXPECT_EQ(DecisionOf(r, none).message,
-            "couldn't assign flavors to pod set main: flavor x86 doesn't match node affinity, "
-            "flavor arm doesn't match node affinity");
+            "couldn't assign flavors to pod set main: flavor arm doesn't match node affinity, "
+            "flavor x86 doesn't match node affinity");
 }
 
 KueueSnapshot BorrowingSetup(model::FungibilityPolicy when_can_borrow) {
