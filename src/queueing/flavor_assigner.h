@@ -29,6 +29,10 @@ const char* FitModeName(FitMode mode, int32_t borrow_level);
 struct PlannedPodSet {
   std::string name;
   int32_t count = 0;
+  // Kueue's PodSetAssignment.Status reasons when the pod set does not fit as is: the reasons
+  // of the resource groups whose chosen flavor needs preemption (every flavor tried in that
+  // group), or, when a group found no flavor, that group's reasons only. Empty when it fits.
+  std::vector<std::string> reasons;
   std::map<std::string, std::string> flavors;  // resource name -> flavor
   FrUsage usage;                               // this pod set's total
   std::map<std::string, int64_t> resource_usage;
@@ -52,12 +56,52 @@ struct Assignment {
 // PodSetAssignment per planned pod set (flavors, resourceUsage, count, topologyAssignment).
 model::Admission ToAdmission(const std::string& cluster_queue, const Assignment& a);
 
+// Kueue's preemptionOracle (flavorassigner.go): asked when a flavor is short of quota but
+// preemption could help, whether it would find victims for `amount` of FR `fr`, and the
+// borrowing level after preempting them.
+struct OracleVerdict {
+  FitMode mode = FitMode::kNoCandidates;  // kPreempt, kReclaim or kNoCandidates
+  int32_t borrow = 0;
+};
+class PreemptionOracle {
+ public:
+  virtual ~PreemptionOracle() = default;
+  // Kueue's enableFairSharing, as the flavor assigner reads it (canPreemptWhileBorrowing).
+  virtual bool FairSharing() const = 0;
+  // `height`: the borrowing level the request needs without preempting anything.
+  virtual OracleVerdict SimulatePreemption(const WorkloadInfo& wl, int32_t fr, int64_t amount,
+                                           int32_t height) = 0;
+};
+
+// The oracle of an admission run: a real target search by the Preemptor, limited to the one
+// FR. Without a preemptor, or when the ClusterQueue preempts nothing, no candidates.
+class PreemptorOracle : public PreemptionOracle {
+ public:
+  PreemptorOracle(AdmissionState& state, Preemptor* preemptor)
+      : state_(state), preemptor_(preemptor) {}
+  bool FairSharing() const override {
+    return preemptor_ != nullptr && preemptor_->fair_sharing();
+  }
+  OracleVerdict SimulatePreemption(const WorkloadInfo& wl, int32_t fr, int64_t amount,
+                                   int32_t height) override;
+
+ private:
+  AdmissionState& state_;
+  Preemptor* preemptor_;
+};
+
 class FlavorAssigner {
  public:
   // `preemptor` null: no preemption oracle; a flavor short of quota is NoFit or NoCandidates,
   // never Preempt or Reclaim, so flavorFungibility moves on to the next flavor.
   FlavorAssigner(AdmissionState& state, Preemptor* preemptor)
-      : state_(state), preemptor_(preemptor), fitter_(state) {}
+      : state_(state), own_oracle_(state, preemptor), oracle_(&own_oracle_), fitter_(state) {}
+  // With another oracle (upstream's tables use a stub); `oracle` must outlive this object.
+  FlavorAssigner(AdmissionState& state, PreemptionOracle& oracle)
+      : state_(state), own_oracle_(state, nullptr), oracle_(&oracle), fitter_(state) {}
+  // oracle_ may point at own_oracle_.
+  FlavorAssigner(const FlavorAssigner&) = delete;
+  FlavorAssigner& operator=(const FlavorAssigner&) = delete;
 
   // Assigns flavors for `counts` pods per pod set (parallel to wl.pod_sets; partial admission
   // passes reduced counts). `explain` fills Assignment::attempts. TAS (docs/topology.md): a
@@ -81,7 +125,8 @@ class FlavorAssigner {
 
  private:
   AdmissionState& state_;
-  Preemptor* preemptor_;
+  PreemptorOracle own_oracle_;
+  PreemptionOracle* oracle_;
   TopologyFitter fitter_;
 };
 

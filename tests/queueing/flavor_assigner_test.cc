@@ -74,8 +74,8 @@ TEST(FlavorAssignerTest, NodeSelectorComparesOnlyTheFlavorsOwnKeys) {
   EXPECT_EQ(DecisionOf(r, none).outcome, WorkloadOutcome::kPending);
   EXPECT_EQ(DecisionOf(r, none).reason, "NoMatchingFlavor");
   EXPECT_EQ(DecisionOf(r, none).message,
-            "couldn't assign flavors to pod set main: flavor x86 doesn't match node affinity, "
-            "flavor arm doesn't match node affinity");
+            "couldn't assign flavors to pod set main: flavor arm doesn't match node affinity, "
+            "flavor x86 doesn't match node affinity");  // sorted, as Kueue's Status.Message
 }
 
 KueueSnapshot BorrowingSetup(model::FungibilityPolicy when_can_borrow) {
