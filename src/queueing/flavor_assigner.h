@@ -3,8 +3,10 @@
 // against the pod template (taints, node selector/affinity on the flavor's own label keys)
 // and the quota tree (fit / borrow / preempt / reclaim / no fit), and flavorFungibility
 // decides when to stop. Usage given to earlier pod sets counts against later ones. Reads
-// AdmissionState; asks the Preemptor as its preemption oracle (RunAdmission) or, without one
-// (QuotaProbe), treats every flavor that would need preemption as having no candidates.
+// AdmissionState; asks a PreemptionOracle whether preemption would help: the Preemptor's
+// target search (RunAdmission), none (QuotaProbe: every flavor that would need preemption has
+// no candidates), or a stub (upstream's tables). Pod sets sharing a podSetGroupName are
+// assigned together.
 // Not thread-safe.
 #pragma once
 
