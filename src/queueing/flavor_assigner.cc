@@ -22,17 +22,7 @@ struct FlavorResult {
 // preemption found no candidates beats NoFit (its quota is held for the cycle) but loses to
 // every viable one.
 bool Better(const FlavorResult& a, const FlavorResult& b, model::FungibilityPreference pref) {
-  if (a.mode == FitMode::kNoFit) return false;
-  if (b.mode == FitMode::kNoFit) return true;
-  const bool a_viable = a.mode >= FitMode::kPreempt;
-  const bool b_viable = b.mode >= FitMode::kPreempt;
-  if (a_viable != b_viable) return a_viable;
-  if (pref == model::FungibilityPreference::kPreemptionOverBorrowing) {
-    if (a.borrow != b.borrow) return a.borrow < b.borrow;
-    return a.mode > b.mode;
-  }
-  if (a.mode != b.mode) return a.mode > b.mode;
-  return a.borrow < b.borrow;
+  return IsPreferredFlavor(a.mode, a.borrow, b.mode, b.borrow, pref);
 }
 
 bool ShouldTryNextFlavor(const FlavorResult& r, const model::FlavorFungibility& f) {
@@ -143,6 +133,22 @@ const char* FitModeName(FitMode mode, int32_t borrow_level) {
   return "NoFit";
 }
 
+bool IsPreferredFlavor(FitMode a_mode, int32_t a_borrow, FitMode b_mode, int32_t b_borrow,
+                       model::FungibilityPreference pref) {
+  const FlavorResult a{a_mode, a_borrow}, b{b_mode, b_borrow};
+  if (a.mode == FitMode::kNoFit) return false;
+  if (b.mode == FitMode::kNoFit) return true;
+  const bool a_viable = a.mode >= FitMode::kPreempt;
+  const bool b_viable = b.mode >= FitMode::kPreempt;
+  if (a_viable != b_viable) return a_viable;
+  if (pref == model::FungibilityPreference::kPreemptionOverBorrowing) {
+    if (a.borrow != b.borrow) return a.borrow < b.borrow;
+    return a.mode > b.mode;
+  }
+  if (a.mode != b.mode) return a.mode > b.mode;
+  return a.borrow < b.borrow;
+}
+
 model::Admission ToAdmission(const std::string& cluster_queue, const Assignment& a) {
   model::Admission out;
   out.cluster_queue = cluster_queue;
@@ -214,8 +220,8 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
         std::sort(mine.begin(), mine.end());
       }
       for (const auto& [r, v] : mine) {
-        auto it = std::find_if(totals.begin(), totals.end(),
-                               [&](const auto& t) { return t.first == r; });
+        auto it =
+            std::find_if(totals.begin(), totals.end(), [&](const auto& t) { return t.first == r; });
         if (it != totals.end()) {
           it->second += v;
         } else {

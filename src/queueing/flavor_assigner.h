@@ -28,6 +28,12 @@ enum class FitMode { kNoFit = 0, kNoCandidates = 1, kPreempt = 2, kReclaim = 3, 
 
 const char* FitModeName(FitMode mode, int32_t borrow_level);
 
+// Kueue's isPreferred: whether a flavor whose resources came out as (a_mode, a_borrow) beats
+// one at (b_mode, b_borrow). NoFit never wins; NoCandidates beats only NoFit; otherwise the
+// preference orders preemption mode and borrowing level.
+bool IsPreferredFlavor(FitMode a_mode, int32_t a_borrow, FitMode b_mode, int32_t b_borrow,
+                       model::FungibilityPreference preference);
+
 struct PlannedPodSet {
   std::string name;
   int32_t count = 0;
@@ -81,9 +87,7 @@ class PreemptorOracle : public PreemptionOracle {
  public:
   PreemptorOracle(AdmissionState& state, Preemptor* preemptor)
       : state_(state), preemptor_(preemptor) {}
-  bool FairSharing() const override {
-    return preemptor_ != nullptr && preemptor_->fair_sharing();
-  }
+  bool FairSharing() const override { return preemptor_ != nullptr && preemptor_->fair_sharing(); }
   OracleVerdict SimulatePreemption(const WorkloadInfo& wl, int32_t fr, int64_t amount,
                                    int32_t height) override;
 

@@ -1,12 +1,12 @@
 // Kueue's own flavor-assigner tables (pkg/scheduler/flavorassigner/flavorassigner_test.go:
 // TestAssignFlavors, TestDeletedFlavors, TestReclaimBeforePriorityPreemption,
-// TestHierarchical), ported as data: tests/queueing/upstream/flavorassigner.yaml holds every
-// case's flavors, ClusterQueues, Cohorts, usage, the workload's pod sets and the assignment
-// upstream expects. Each case builds berth's AdmissionState from the table, adds the usage
-// as upstream does (straight onto the ClusterQueue, no workloads), and runs FlavorAssigner
-// with upstream's stub oracle (a table of answers per flavor/resource, Preempt otherwise),
-// then compares the representative mode, each pod set's flavors with their modes and status
-// reasons, the assignment's usage and its borrowing level.
+// TestHierarchical, TestIsPreferred), ported as data: tests/queueing/upstream/flavorassigner.yaml
+// holds every case's flavors, ClusterQueues, Cohorts, usage, the workload's pod sets and the
+// assignment upstream expects (and isPreferred's comparisons). Each case builds berth's
+// AdmissionState from the table, adds the usage as upstream does (straight onto the ClusterQueue,
+// no workloads), and runs FlavorAssigner with upstream's stub oracle (a table of answers per
+// flavor/resource, Preempt otherwise), then compares the representative mode, each pod set's
+// flavors with their modes and status reasons, the assignment's usage and its borrowing level.
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -242,7 +242,9 @@ void RunCase(const YAML::Node& table, const YAML::Node& c) {
     const std::string name = f["name"].as<std::string>();
     if (deleted.count(name)) continue;
     core::Labels labels;
-    for (const auto& l : f["labels"]) labels[l.first.as<std::string>()] = l.second.as<std::string>();
+    for (const auto& l : f["labels"]) {
+      labels[l.first.as<std::string>()] = l.second.as<std::string>();
+    }
     std::vector<core::Taint> taints;
     for (const auto& t : f["taints"]) {
       taints.push_back(core::Taint{t["key"].as<std::string>(), t["value"].as<std::string>(),
@@ -374,7 +376,46 @@ TEST_P(UpstreamFlavorAssigner, MatchesKueue) {
   FAIL() << "no case " << param;
 }
 
-INSTANTIATE_TEST_SUITE_P(Kueue, UpstreamFlavorAssigner, ::testing::ValuesIn(CaseNames()),
+INSTANTIATE_TEST_SUITE_P(Kueue, UpstreamFlavorAssigner, ::testing::ValuesIn(CaseNames()), TestName);
+
+// TestIsPreferred: upstream's granular modes onto berth's FitMode.
+FitMode GranularMode(const std::string& name) {
+  static const std::map<std::string, FitMode> kModes = {
+      {"noFit", FitMode::kNoFit},
+      {"noPreemptionCandidates", FitMode::kNoCandidates},
+      {"preempt", FitMode::kPreempt},
+      {"reclaim", FitMode::kReclaim},
+      {"fit", FitMode::kFit}};
+  auto it = kModes.find(name);
+  EXPECT_NE(it, kModes.end()) << name;
+  return it == kModes.end() ? FitMode::kNoFit : it->second;
+}
+
+std::vector<std::string> PreferredNames() {
+  std::vector<std::string> names;
+  for (const auto& c : Table()["isPreferred"]) names.push_back(c["name"].as<std::string>());
+  return names;
+}
+
+class UpstreamIsPreferred : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(UpstreamIsPreferred, MatchesKueue) {
+  for (const auto& c : Table()["isPreferred"]) {
+    if (c["name"].as<std::string>() != GetParam()) continue;
+    const model::FungibilityPreference preference =
+        c["preference"] && c["preference"].as<std::string>() == "PreemptionOverBorrowing"
+            ? model::FungibilityPreference::kPreemptionOverBorrowing
+            : model::FungibilityPreference::kBorrowingOverPreemption;
+    EXPECT_EQ(IsPreferredFlavor(GranularMode(c["a"][0].as<std::string>()), c["a"][1].as<int32_t>(),
+                                GranularMode(c["b"][0].as<std::string>()), c["b"][1].as<int32_t>(),
+                                preference),
+              c["want"].as<bool>());
+    return;
+  }
+  FAIL() << "no case " << GetParam();
+}
+
+INSTANTIATE_TEST_SUITE_P(Kueue, UpstreamIsPreferred, ::testing::ValuesIn(PreferredNames()),
                          TestName);
 
 }  // namespace

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Condenses the tables of Kueue's pkg/scheduler/flavorassigner/flavorassigner_test.go
-(TestAssignFlavors, TestDeletedFlavors, TestReclaimBeforePriorityPreemption, TestHierarchical)
-into berth's data table flavorassigner.yaml: semantics and expected values only.
+(TestAssignFlavors, TestDeletedFlavors, TestReclaimBeforePriorityPreemption, TestHierarchical,
+TestIsPreferred) into berth's data table flavorassigner.yaml: semantics and expected values only.
 
 A developer tool, run by hand (never at build time):
 
@@ -585,6 +585,23 @@ def setup_case(table, name, e, test_cq, other_cq, cohorts):
 DEFAULT_GROUPS = {}
 
 
+def is_preferred_case(name, e):
+    """TestIsPreferred: two granular modes ([preemption mode, borrowing level]), the
+    fungibility preference (unset: BorrowingOverPreemption) and whether a wins."""
+    f = fields(e)
+
+    def granular(v):
+        g = fields(v)
+        return [name_of(g['preemptionMode']), number(g['borrowingLevel'])]
+    c = {'name': name, 'a': granular(f['a']), 'b': granular(f['b'])}
+    if 'config' in f:
+        cfg = fields(f['config'])
+        if 'Preference' in cfg:
+            c['preference'] = const_tail(cfg['Preference'])
+    c['want'] = name_of(f['wantPreferred']) == 'true'
+    return c
+
+
 def main(path):
     src = open(path).read()
     tables = []
@@ -617,10 +634,13 @@ def main(path):
              for n, e in cases_literal(body)]
     tables.append(('TestHierarchical', flavors, cases))
 
+    body = func_body(src, 'TestIsPreferred')
+    preferred = [is_preferred_case(n, e) for n, e in cases_literal(body)]
+
     out = [
         '# Upstream: kubernetes-sigs/kueue pkg/scheduler/flavorassigner/flavorassigner_test.go',
         '# @ ff69552e (2026-08-22): TestAssignFlavors, TestDeletedFlavors,',
-        '# TestReclaimBeforePriorityPreemption, TestHierarchical. Semantics and expected values',
+        '# TestReclaimBeforePriorityPreemption, TestHierarchical, TestIsPreferred. Semantics and expected values',
         '# only, written by extract_flavorassigner.py (see README.md). Read by',
         '# tests/queueing/upstream_flavor_assigner_test.cc.',
         '#',
@@ -665,6 +685,10 @@ def main(path):
                             out.append('      %s: %s' % (wk, json.dumps(wv)))
                 else:
                     out.append('    %s: %s' % (k, json.dumps(v)))
+    out.append('# TestIsPreferred: a and b are [preemption mode, borrowing level].')
+    out.append('isPreferred:')
+    for c in preferred:
+        out.append('- ' + json.dumps(c))
     print('\n'.join(out))
 
 
