@@ -2,6 +2,11 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "core/taint.h"
 #include "queueing/amount_text.h"
@@ -29,17 +34,7 @@ struct FlavorResult {
 // preemption found no candidates beats NoFit (its quota is held for the cycle) but loses to
 // every viable one.
 bool Better(const FlavorResult& a, const FlavorResult& b, model::FungibilityPreference pref) {
-  if (a.mode == FitMode::kNoFit) return false;
-  if (b.mode == FitMode::kNoFit) return true;
-  const bool a_viable = a.mode >= FitMode::kPreempt;
-  const bool b_viable = b.mode >= FitMode::kPreempt;
-  if (a_viable != b_viable) return a_viable;
-  if (pref == model::FungibilityPreference::kPreemptionOverBorrowing) {
-    if (a.borrow != b.borrow) return a.borrow < b.borrow;
-    return a.mode > b.mode;
-  }
-  if (a.mode != b.mode) return a.mode > b.mode;
-  return a.borrow < b.borrow;
+  return IsPreferredFlavor(a.mode, a.borrow, b.mode, b.borrow, pref);
 }
 
 bool ShouldTryNextFlavor(const FlavorResult& r, const model::FlavorFungibility& f) {
@@ -93,7 +88,46 @@ int64_t Lookup(const FrUsage& usage, int32_t fr) {
   return 0;
 }
 
+// Kueue's Assignment.Message: every pod set that does not fit as is, its reasons sorted
+// (Status.Message sorts them) and joined by ", ", pod sets joined by "; ".
+std::string AssignmentMessage(const std::vector<PlannedPodSet>& pod_sets) {
+  std::string out;
+  for (const PlannedPodSet& ps : pod_sets) {
+    if (ps.reasons.empty()) continue;
+    std::vector<std::string> sorted = ps.reasons;
+    std::sort(sorted.begin(), sorted.end());
+    if (!out.empty()) out += "; ";
+    out += "couldn't assign flavors to pod set " + ps.name + ": ";
+    for (size_t i = 0; i < sorted.size(); ++i) out += (i == 0 ? "" : ", ") + sorted[i];
+  }
+  return out;
+}
+
 }  // namespace
+
+OracleVerdict PreemptorOracle::SimulatePreemption(const WorkloadInfo& wl, int32_t fr,
+                                                  int64_t amount, int32_t height) {
+  const model::ClusterQueue& spec = state_.cq_spec(wl.cq);
+  const bool any_preemption =
+      preemptor_ != nullptr &&
+      (spec.preemption.within_cluster_queue != model::PreemptionPolicy::kNever ||
+       spec.preemption.reclaim_within_cohort != model::PreemptionPolicy::kNever);
+  if (!any_preemption) return {FitMode::kNoCandidates, height};
+  // A real target search limited to this resource (Kueue's PreemptionOracle).
+  FrUsage single{{fr, amount}};
+  PreemptionResult sim = preemptor_->GetTargets(wl, wl.cq, single, {fr}, false);
+  if (sim.targets.empty()) return {FitMode::kNoCandidates, height};
+  const bool all_outside = std::all_of(sim.targets.begin(), sim.targets.end(),
+                                       [](const PreemptionTarget& t) { return !t.same_queue; });
+  for (const auto& t : sim.targets) {
+    state_.RemoveUsage(state_.held(t.workload)->cq, state_.held(t.workload)->usage);
+  }
+  const int32_t borrow = state_.tree().LowestSubtreeThatFits(wl.cq, fr, amount).first;
+  for (const auto& t : sim.targets) {
+    state_.AddUsage(state_.held(t.workload)->cq, state_.held(t.workload)->usage);
+  }
+  return {all_outside ? FitMode::kReclaim : FitMode::kPreempt, borrow};
+}
 
 const char* FitModeName(FitMode mode, int32_t borrow_level) {
   switch (mode) {
@@ -109,6 +143,22 @@ const char* FitModeName(FitMode mode, int32_t borrow_level) {
       return borrow_level > 0 ? "Borrow" : "Fit";
   }
   return "NoFit";
+}
+
+bool IsPreferredFlavor(FitMode a_mode, int32_t a_borrow, FitMode b_mode, int32_t b_borrow,
+                       model::FungibilityPreference pref) {
+  const FlavorResult a{a_mode, a_borrow}, b{b_mode, b_borrow};
+  if (a.mode == FitMode::kNoFit) return false;
+  if (b.mode == FitMode::kNoFit) return true;
+  const bool a_viable = a.mode >= FitMode::kPreempt;
+  const bool b_viable = b.mode >= FitMode::kPreempt;
+  if (a_viable != b_viable) return a_viable;
+  if (pref == model::FungibilityPreference::kPreemptionOverBorrowing) {
+    if (a.borrow != b.borrow) return a.borrow < b.borrow;
+    return a.mode > b.mode;
+  }
+  if (a.mode != b.mode) return a.mode > b.mode;
+  return a.borrow < b.borrow;
 }
 
 model::Admission ToAdmission(const std::string& cluster_queue, const Assignment& a) {
@@ -137,28 +187,64 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
   const model::Workload& workload = state_.workload(wl.index);
   const bool can_preempt_while_borrowing =
       spec.preemption.borrow_within_cohort.policy != model::PreemptionPolicy::kNever;
-  const bool any_preemption =
-      preemptor_ != nullptr &&
-      (spec.preemption.within_cluster_queue != model::PreemptionPolicy::kNever ||
-       spec.preemption.reclaim_within_cohort != model::PreemptionPolicy::kNever);
   bool saw_quota_shortage = false, saw_exceeds_max = false;
 
-  for (size_t p = 0; p < wl.pod_sets.size(); ++p) {
-    const PodSetRequest& ps = wl.pod_sets[p];
-    const model::Pod& tmpl = workload.pod_sets[p].pod_template;
-    const int64_t count = counts[p];
-    PlannedPodSet planned;
-    planned.name = ps.name;
-    planned.count = static_cast<int32_t>(count);
-    // Totals for this pod set: per-pod requests × count, plus `pods` when covered.
+  // Kueue assigns flavors per group of pod sets (flavorassigner.go assignFlavors): pod sets
+  // sharing a podSetGroupName (a LeaderWorkerSet's leader and workers) are searched together
+  // over their summed requests, every member's template must match the flavor, and each
+  // member gets the group's flavors for the resources it requests; any other pod set is a
+  // group of its own. Groups go in the order of their first member.
+  std::vector<std::vector<size_t>> units;
+  {
+    std::map<std::string, size_t> unit_of_group;
+    for (size_t p = 0; p < wl.pod_sets.size(); ++p) {
+      const std::string& group_name = workload.pod_sets[p].topology_request.pod_set_group_name;
+      if (group_name.empty()) {
+        units.push_back({p});
+        continue;
+      }
+      auto [it, inserted] = unit_of_group.emplace(group_name, units.size());
+      if (inserted) units.emplace_back();
+      units[it->second].push_back(p);
+    }
+  }
+  // The planned pod sets by workload pod set index (TopologyFitter reads them by index).
+  std::vector<std::optional<PlannedPodSet>> planned_at(wl.pod_sets.size());
+  auto emit_planned = [&]() {
+    for (auto& planned : planned_at) {
+      if (planned) out.pod_sets.push_back(std::move(*planned));
+    }
+  };
+
+  for (const std::vector<size_t>& unit : units) {
+    const PodSetRequest& ps = wl.pod_sets[unit.front()];
+    // Totals per member: per-pod requests × count, plus `pods` when covered; and their sum.
+    std::vector<std::vector<std::pair<model::ResourceId, int64_t>>> member_totals;
     std::vector<std::pair<model::ResourceId, int64_t>> totals;
-    for (const auto& [r, v] : ps.per_pod) {
-      if (r != model::kPods) totals.emplace_back(r, SaturatingMul(v, count));
+    for (size_t m : unit) {
+      const int64_t count = counts[m];
+      std::vector<std::pair<model::ResourceId, int64_t>> mine;
+      for (const auto& [r, v] : wl.pod_sets[m].per_pod) {
+        if (r != model::kPods) mine.emplace_back(r, SaturatingMul(v, count));
+      }
+      if (cq.covers_pods && count > 0) {
+        mine.emplace_back(model::kPods, count);
+        std::sort(mine.begin(), mine.end());
+      }
+      for (const auto& [r, v] : mine) {
+        auto it =
+            std::find_if(totals.begin(), totals.end(), [&](const auto& t) { return t.first == r; });
+        if (it != totals.end()) {
+          it->second = SaturatingAdd(it->second, v);
+        } else {
+          totals.emplace_back(r, v);
+        }
+      }
+      member_totals.push_back(std::move(mine));
     }
-    if (cq.covers_pods && count > 0) {
-      totals.emplace_back(model::kPods, count);
-      std::sort(totals.begin(), totals.end());
-    }
+    std::sort(totals.begin(), totals.end());
+    // (resource, flavor, FR) chosen for the unit's resources.
+    std::vector<std::tuple<model::ResourceId, std::string, int32_t>> chosen_frs;
     std::vector<std::string> reasons;
     FitMode ps_mode = FitMode::kFit;
     std::vector<bool> done(totals.size(), false);
@@ -166,6 +252,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
       if (done[t] || totals[t].second == 0) continue;
       auto g_it = cq.group_of_resource.find(totals[t].first.v);
       if (g_it == cq.group_of_resource.end()) {
+        reasons.clear();  // a failing group's status replaces the pod set's (upstream)
         reasons.push_back("resource " + catalog.Name(totals[t].first) +
                           " unavailable in ClusterQueue");
         ps_mode = FitMode::kNoFit;
@@ -181,6 +268,8 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
           done[u] = true;
         }
       }
+      // Everything said about this group's flavors (Kueue's status of findFlavorForPodSets).
+      std::vector<std::string> group_reasons;
       std::optional<size_t> best;
       FlavorResult best_result{FitMode::kNoFit, 0};
       std::vector<int32_t> best_contested;
@@ -199,20 +288,24 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
         } else {
           const model::ResourceFlavor& flavor =
               state_.snapshot().resource_flavors[static_cast<size_t>(gf.flavor)];
-          std::vector<core::Toleration> tolerations = tmpl.tolerations;
-          tolerations.insert(tolerations.end(), flavor.tolerations.begin(),
-                             flavor.tolerations.end());
-          if (const core::Taint* taint =
-                  core::FindUntoleratedHardTaint(flavor.node_taints, tolerations)) {
-            skip = "untolerated taint " + TaintText(*taint) + " in flavor " + gf.name;
-          } else if (!MatchesFlavorLabels(tmpl, flavor.node_labels)) {
-            skip = "flavor " + gf.name + " doesn't match node affinity";
-          } else {
-            skip = fitter_.FlavorMismatch(wl, p, gf.flavor);
+          for (size_t p : unit) {  // upstream checkFlavorForPodSets: every member
+            const model::Pod& tmpl = workload.pod_sets[p].pod_template;
+            std::vector<core::Toleration> tolerations = tmpl.tolerations;
+            tolerations.insert(tolerations.end(), flavor.tolerations.begin(),
+                               flavor.tolerations.end());
+            if (const core::Taint* taint =
+                    core::FindUntoleratedHardTaint(flavor.node_taints, tolerations)) {
+              skip = "untolerated taint " + TaintText(*taint) + " in flavor " + gf.name;
+            } else if (!MatchesFlavorLabels(tmpl, flavor.node_labels)) {
+              skip = "flavor " + gf.name + " doesn't match node affinity";
+            } else {
+              skip = fitter_.FlavorMismatch(wl, p, gf.flavor);
+            }
+            if (!skip.empty()) break;
           }
         }
         if (!skip.empty()) {
-          reasons.push_back(skip);
+          group_reasons.push_back(skip);
           if (explain) {
             attempt.mode = "Skipped";
             attempt.reason = skip;
@@ -252,35 +345,17 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
               mode = FitMode::kNoFit;
               // Fair sharing (#4): any queue that may reclaim runs the oracle.
               const bool fair_reclaim =
-                  preemptor_ != nullptr && preemptor_->fair_sharing() &&
+                  oracle_->FairSharing() &&
                   spec.preemption.reclaim_within_cohort != model::PreemptionPolicy::kNever;
               if (val <= tree.SubtreeQuota(q, fr) || may_reclaim || can_preempt_while_borrowing ||
                   fair_reclaim) {
-                mode = FitMode::kNoCandidates;
-                if (any_preemption) {
-                  // The preemption oracle: a real target search limited to this resource.
-                  FrUsage single{{fr, val}};
-                  PreemptionResult sim = preemptor_->GetTargets(wl, q, single, {fr}, false);
-                  if (!sim.targets.empty()) {
-                    const bool all_outside =
-                        std::all_of(sim.targets.begin(), sim.targets.end(),
-                                    [](const PreemptionTarget& t) { return !t.same_queue; });
-                    mode = all_outside ? FitMode::kReclaim : FitMode::kPreempt;
-                    for (const auto& t : sim.targets) {
-                      state_.RemoveUsage(state_.held(t.workload)->cq,
-                                         state_.held(t.workload)->usage);
-                    }
-                    borrow = tree.LowestSubtreeThatFits(q, fr, val).first;
-                    for (const auto& t : sim.targets) {
-                      state_.AddUsage(state_.held(t.workload)->cq, state_.held(t.workload)->usage);
-                    }
-                    contested.push_back(fr);
-                  }
-                }
+                const OracleVerdict verdict = oracle_->SimulatePreemption(wl, fr, val, height);
+                mode = verdict.mode;
+                borrow = verdict.borrow;
                 // No candidates still needs preemption on this resource (Kueue's
                 // flavorResourcesNeedPreemption), so the real search and the quota held
                 // for the cycle both count it.
-                if (mode == FitMode::kNoCandidates) contested.push_back(fr);
+                contested.push_back(fr);
               }
             }
           }
@@ -289,7 +364,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
           if (!why.empty()) {
             if (!flavor_reason.empty()) flavor_reason += ", ";
             flavor_reason += why;
-            reasons.push_back(why);  // one reason per resource: the message sorts them
+            group_reasons.push_back(why);  // one reason per resource: the message sorts them
           }
           if (explain) {
             ResourceFit rf;
@@ -321,29 +396,47 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
         if (!ShouldTryNextFlavor(result, spec.flavor_fungibility)) break;
       }
       if (!best) {
+        // Upstream: a group without a flavor replaces the pod set's status with its own.
+        reasons = std::move(group_reasons);
         ps_mode = FitMode::kNoFit;
         break;
+      }
+      // Upstream: a group whose chosen flavor fits says nothing (nil status); otherwise every
+      // reason gathered over its flavors is kept.
+      if (best_result.mode != FitMode::kFit) {
+        reasons.insert(reasons.end(), group_reasons.begin(), group_reasons.end());
       }
       const GroupFlavor& chosen = group.flavors[*best];
       ps_mode = std::min(ps_mode, best_result.mode);
       out.borrow_level = std::max(out.borrow_level, best_result.borrow);
       for (int32_t fr : best_contested) out.contested.push_back(fr);
       for (const auto& [ri, amount] : wanted) {
-        const model::ResourceId r = group.resources[ri];
-        planned.flavors[catalog.Name(r)] = chosen.name;
-        planned.resource_usage[catalog.Name(r)] = amount;
-        Accumulate(planned.usage, chosen.frs[ri], amount);
-        Accumulate(out.usage, chosen.frs[ri], amount);
+        chosen_frs.emplace_back(group.resources[ri], chosen.name, chosen.frs[ri]);
       }
     }
-    out.pod_sets.push_back(std::move(planned));
+    for (size_t k = 0; k < unit.size(); ++k) {
+      PlannedPodSet& planned = planned_at[unit[k]].emplace();
+      planned.name = wl.pod_sets[unit[k]].name;
+      planned.count = counts[unit[k]];
+      planned.reasons = reasons;
+      // Upstream: a pod set without flavors for every group gets none and charges nothing.
+      if (ps_mode == FitMode::kNoFit) continue;
+      for (const auto& [r, flavor, fr] : chosen_frs) {
+        auto it = std::find_if(member_totals[k].begin(), member_totals[k].end(),
+                               [&, r = r](const auto& t) { return t.first == r; });
+        if (it == member_totals[k].end() || it->second == 0) continue;
+        planned.flavors[catalog.Name(r)] = flavor;
+        planned.resource_usage[catalog.Name(r)] = it->second;
+        Accumulate(planned.usage, fr, it->second);
+      }
+      // Later units count this one's usage (different groups never share an FR, so adding
+      // it once the unit is done is the same as adding it per group).
+      for (const auto& [fr, v] : planned.usage) Accumulate(out.usage, fr, v);
+    }
     if (ps_mode == FitMode::kNoFit) {
+      emit_planned();
       out.mode = Assignment::Mode::kNoFit;
-      // flavorassigner.go Status.Message sorts the reasons before joining them.
-      std::sort(reasons.begin(), reasons.end());
-      std::string joined;
-      for (const auto& r : reasons) joined += (joined.empty() ? "" : ", ") + r;
-      out.message = "couldn't assign flavors to pod set " + ps.name + ": " + joined;
+      out.message = AssignmentMessage(out.pod_sets);
       out.reason = saw_quota_shortage ? "WaitingForQuota"
                    : saw_exceeds_max  ? "ExceedsMaxQuota"
                                       : "NoMatchingFlavor";
@@ -351,17 +444,11 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
     }
     if (ps_mode != FitMode::kFit) {
       out.mode = Assignment::Mode::kPreempt;
-      if (out.message.empty()) {
-        // Kueue keeps the first pod set's shortage as the message a preemptor waits with
-        // (reasons sorted, as Status.Message does).
-        std::sort(reasons.begin(), reasons.end());
-        std::string joined;
-        for (const auto& r : reasons) joined += (joined.empty() ? "" : ", ") + r;
-        out.message = "couldn't assign flavors to pod set " + ps.name + ": " + joined;
-        out.reason = "WaitingForQuota";
-      }
+      out.reason = "WaitingForQuota";
     }
   }
+  emit_planned();
+  if (out.mode == Assignment::Mode::kPreempt) out.message = AssignmentMessage(out.pod_sets);
   if (out.mode == Assignment::Mode::kFit) {
     // Quota fits: the TAS pod sets must also be placed. A placement that fails turns the
     // pod set's flavors into Preempt (flavorassigner.go updateMode): victims may free the
@@ -369,12 +456,12 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
     if (std::optional<TopologyFitter::Failure> failure = fitter_.Place(wl, out)) {
       out.mode = Assignment::Mode::kPreempt;
       out.reason = "WaitingForQuota";
-      out.message = "couldn't assign flavors to pod set " + failure->pod_set + ": " +
-                    failure->message;
-      for (const PlannedPodSet& ps : out.pod_sets) {
+      for (PlannedPodSet& ps : out.pod_sets) {
         if (ps.name != failure->pod_set) continue;
+        ps.reasons.push_back(failure->message);
         for (const auto& [fr, v] : ps.usage) out.contested.push_back(fr);
       }
+      out.message = AssignmentMessage(out.pod_sets);
     }
   }
   std::sort(out.contested.begin(), out.contested.end());

@@ -12,5 +12,6 @@ list(APPEND QUEUEING_TEST_SRCS fair_sharing_test.cc fair_sharing_preemptor_test.
 # Admission Fair Sharing (#4).
 list(APPEND QUEUEING_TEST_SRCS admission_fair_sharing_test.cc)
 # Kueue's own tables, ported as data (tests/queueing/upstream/*.yaml).
-list(APPEND QUEUEING_TEST_SRCS upstream_preemption_test.cc resources_to_reserve_test.cc)
+list(APPEND QUEUEING_TEST_SRCS upstream_preemption_test.cc resources_to_reserve_test.cc
+  upstream_flavor_assigner_test.cc)
 list(APPEND QUEUEING_TEST_SRCS upstream_schedule_test.cc)

@@ -76,7 +76,7 @@ TEST(FlavorAssignerTest, NodeSelectorComparesOnlyTheFlavorsOwnKeys) {
   // Reasons sorted, as Kueue's Status.Message sorts them.
   EXPECT_EQ(DecisionOf(r, none).message,
             "couldn't assign flavors to pod set main: flavor arm doesn't match node affinity, "
-            "flavor x86 doesn't match node affinity");
+            "flavor x86 doesn't match node affinity");  // sorted, as Kueue's Status.Message
 }
 
 KueueSnapshot BorrowingSetup(model::FungibilityPolicy when_can_borrow) {
@@ -197,6 +197,27 @@ TEST(FlavorAssignerTest, PreemptionOverBorrowingPrefersPreemptingInFirstFlavor) 
   EXPECT_EQ(DecisionOf(r, b).victims, std::vector<int32_t>{0});
   // The victim is requeued and comes back by borrowing the other flavor.
   EXPECT_EQ(FlavorOf(r, 0, "cpu"), "second");
+}
+
+// Kueue's grouped assignment (TestAssignFlavors "multiple flavors, leader worker set, leader
+// and workers request the same resources fits"): the leader alone would fit flavor one, but
+// it shares the workers' podSetGroupName, so both get the flavor their summed request fits.
+TEST(FlavorAssignerTest, PodSetGroupSharesOneFlavor) {
+  KueueSnapshot k;
+  k.Flavor("one");
+  k.Flavor("two");
+  k.Add(CqBuilder("cq").Quota("one", "cpu", 4000).Quota("two", "cpu", 9000));
+  k.LocalQueue("lq", "cq");
+  const int32_t lws = k.Add(WlBuilder("lws")
+                                .PodSet("worker", 4, {{"cpu", 2000}})
+                                .PodSet("leader", 1, {{"cpu", 1000}})
+                                .Created(1));
+  for (auto& ps : k.snapshot.kueue_workloads[static_cast<size_t>(lws)].pod_sets) {
+    ps.topology_request.pod_set_group_name = "group1";
+  }
+  AdmissionResult r = RunAll(k);
+  EXPECT_EQ(FlavorOf(r, lws, "cpu", 0), "two");
+  EXPECT_EQ(FlavorOf(r, lws, "cpu", 1), "two");
 }
 
 }  // namespace
