@@ -136,10 +136,12 @@ TEST(KindRulesTest, RulesAreTheTablesRows) {
     if (k.dispatch.suspend != model::SuspendField::kNone) suspendable.insert(k.kind);
     if (!k.dispatch.feedback_rules.empty()) with_feedback.insert(k.kind);
   }
-  EXPECT_EQ(suspendable, (std::set<std::string_view>{"Job", "JobSet", "PyTorchJob"}));
+  EXPECT_EQ(suspendable, (std::set<std::string_view>{"Job", "JobSet", "PyTorchJob", "MPIJob",
+                                                      "RayCluster", "RayJob"}));
   EXPECT_EQ(with_feedback,
             (std::set<std::string_view>{"Pod", "Job", "Deployment", "StatefulSet", "JobSet",
-                                        "PyTorchJob", "LeaderWorkerSet"}));
+                                        "PyTorchJob", "LeaderWorkerSet", "MPIJob", "RayCluster",
+                                        "RayJob"}));
 }
 
 }  // namespace
