@@ -82,9 +82,10 @@ TEST(KindRulesTest, PyTorchJobLeaderWorkerSetAndStatefulSet) {
 }
 
 TEST(KindRulesTest, UnknownKindGetsPluralResourceAndNoRules) {
-  KindRules r = RulesForKind("ray.io/v1", "RayJob");
+  // RayService: berth reads RayJob and RayCluster, not it.
+  KindRules r = RulesForKind("ray.io/v1", "RayService");
   EXPECT_EQ(r.group, "ray.io");
-  EXPECT_EQ(r.resource, "rayjobs");
+  EXPECT_EQ(r.resource, "rayservices");
   EXPECT_FALSE(r.suspendable);
   EXPECT_TRUE(r.feedback_rules.empty());
   // A Job of another group is not batch's Job.

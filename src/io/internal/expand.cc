@@ -160,7 +160,8 @@ PodIdentity RayPodIdentity(const model::WorkloadObject& w, const model::PodSetTe
   const std::string cluster = label("ray.io/cluster", w.meta.name);
   const std::string group = label("ray.io/group", set.name);
   // KubeRay lowercases the whole name (utils.PodName).
-  id.name = head ? cluster + "-head" : cluster + "-" + group + "-worker-" + std::to_string(index_in_set);
+  id.name =
+      head ? cluster + "-head" : cluster + "-" + group + "-worker-" + std::to_string(index_in_set);
   for (char& c : id.name) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
