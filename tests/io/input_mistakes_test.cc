@@ -356,6 +356,20 @@ TEST(JsonDuplicateKeyTest, DuplicateInASingleObjectDropsIt) {
   EXPECT_TRUE(in.snapshot.nodes.empty());
 }
 
+TEST(JsonDuplicateKeyTest, ObjectsWithManyKeysAreCheckedToo) {
+  // Past a few dozen keys an object's keys go into a hash set; the answer is the same.
+  std::string labels;
+  for (int i = 0; i < 100; ++i) labels += "\"k" + std::to_string(i) + "\": \"v\", ";
+  core::Diagnostics diags;
+  Input in = ReadString("{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": "
+                        "\"a\", \"labels\": {" +
+                            labels + "\n\"k7\": \"again\"}}}\n",
+                        diags);
+  ASSERT_EQ(diags.error_count(), 1u) << Dump(diags);
+  EXPECT_THAT(diags.entries()[0].error.message(), HasSubstr("line 2: key \"k7\" already set"));
+  EXPECT_TRUE(in.snapshot.nodes.empty());
+}
+
 TEST(BerthNameTest, MisspelledKeyIsAWarningNamingTheClosestName) {
   core::Diagnostics diags;
   Input in = ReadString(R"(

@@ -4,6 +4,7 @@
 #include "io/internal/json_duplicates.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace berth::io::internal {
 
@@ -29,9 +30,13 @@ std::vector<JsonDuplicateKey> FindJsonDuplicateKeys(std::string_view json, size_
     bool object;
     bool expect_key;
     size_t keys_begin;
+    bool hashed = false;  // its keys are (also) in the last of `sets`
   };
   std::vector<Frame> stack;
   std::vector<std::string_view> keys;  // keys of the objects open, innermost last
+  // Objects with many keys (a ConfigMap's data) switch to a hash set, so a scan stays linear.
+  constexpr size_t kLinearKeys = 32;
+  std::vector<std::unordered_set<std::string_view>> sets;
   for (size_t i = 0; i < json.size(); ++i) {
     const char c = json[i];
     switch (c) {
@@ -45,6 +50,7 @@ std::vector<JsonDuplicateKey> FindJsonDuplicateKeys(std::string_view json, size_
       case ']':
         if (!stack.empty()) {
           keys.resize(stack.back().keys_begin);
+          if (stack.back().hashed) sets.pop_back();
           stack.pop_back();
         }
         break;
@@ -57,8 +63,14 @@ std::vector<JsonDuplicateKey> FindJsonDuplicateKeys(std::string_view json, size_
           Frame& top = stack.back();
           top.expect_key = false;
           const std::string_view key = json.substr(i, end - i);
-          if (std::find(keys.begin() + static_cast<std::ptrdiff_t>(top.keys_begin), keys.end(),
-                        key) != keys.end()) {
+          const auto first = keys.begin() + static_cast<std::ptrdiff_t>(top.keys_begin);
+          if (!top.hashed && keys.size() - top.keys_begin >= kLinearKeys) {
+            sets.emplace_back(first, keys.end());
+            top.hashed = true;
+          }
+          const bool repeated = top.hashed ? !sets.back().insert(key).second
+                                           : std::find(first, keys.end(), key) != keys.end();
+          if (repeated) {
             out.push_back({i, std::string(key)});
             if (out.size() >= max) return out;
           }
