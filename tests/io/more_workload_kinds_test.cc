@@ -209,6 +209,9 @@ TEST(MoreWorkloadKindsTest, VolcanoJobTasksPodsAndPodGroup) {
   ASSERT_NE(pod, nullptr);
   EXPECT_EQ(pod->scheduler_name, "volcano");
   EXPECT_EQ(pod->meta.annotations.at("scheduling.k8s.io/group-name"), "vj-uvj");
+  // The pod's document says so too, as Volcano creates it.
+  EXPECT_NE(in.documents.Get(pod->source).json.view().find("\"schedulerName\":\"volcano\""),
+            std::string_view::npos);
 }
 
 TEST(MoreWorkloadKindsTest, RunningVolcanoJobGetsOnlyMissingPodsAndKeepsAGivenPodGroup) {

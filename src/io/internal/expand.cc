@@ -40,6 +40,12 @@ std::string PodDocument(const model::Pod& pod, const model::WorkloadObject& w,
   doc["metadata"] = std::move(md);
   auto spec = tmpl.find("spec");
   doc["spec"] = spec != tmpl.end() ? *spec : OrderedJson::object();
+  // A scheduler the controller sets when the template names none (Volcano's Job: its
+  // spec.schedulerName) is in the pod as it creates it.
+  if (pod.scheduler_name != "default-scheduler" && doc["spec"].is_object() &&
+      !doc["spec"].contains("schedulerName")) {
+    doc["spec"]["schedulerName"] = pod.scheduler_name;
+  }
   doc["status"] = OrderedJson::object({{"phase", "Pending"}});
   return doc.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
 }
