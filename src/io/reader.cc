@@ -19,9 +19,11 @@
 #include <unordered_map>
 #include <utility>
 
+#include "io/internal/berth_name_check.h"
 #include "io/internal/claim_templates.h"
 #include "io/internal/decoders.h"
 #include "io/internal/expand.h"
+#include "io/internal/json_duplicates.h"
 #include "io/internal/json_fields.h"
 #include "io/internal/json_split.h"
 #include "io/internal/kind_table.h"
@@ -127,6 +129,27 @@ struct ReaderState {
 
 namespace {
 
+// The PodGroups the Volcano Job row made for its Jobs (no document) give way to the ones the
+// input has: Volcano makes a Job's group only when it does not exist.
+void DropMadeVolcanoPodGroupsGiven(model::Snapshot* snap) {
+  std::unordered_map<std::string, bool> given;
+  auto key = [](const model::PodGroup& g) {
+    return g.cluster + '\x1f' + g.meta.namespace_ + '\x1f' + g.meta.name;
+  };
+  bool made = false;
+  for (const model::PodGroup& g : snap->pod_groups) {
+    if (g.source.valid()) {
+      given.emplace(key(g), true);
+    } else {
+      made = true;
+    }
+  }
+  if (!made) return;
+  std::erase_if(snap->pod_groups, [&](const model::PodGroup& g) {
+    return !g.source.valid() && given.count(key(g)) != 0;
+  });
+}
+
 namespace dom = simdjson::dom;
 using internal::ReaderState;
 
@@ -224,15 +247,57 @@ class FileReader final : public internal::DecodeSink {
     diags_.Report(core::InvalidArgument(JsonErrorMessage(text, doc_start, err), {file_, "", ""}));
   }
 
+  // Reports the duplicate keys of one JSON document (or List item) as kubectl does, worded
+  // as for YAML input, with lines counted in the file.
+  void ReportDuplicateKeys(std::string_view text,
+                           const std::vector<internal::JsonDuplicateKey>& duplicates) {
+    diags_.Report(core::InvalidArgument(internal::DuplicateKeysMessage(text, duplicates),
+                                        {file_, "", ""}));
+  }
+
   void ReadJson(std::string_view text, bool padded) {
+    // Duplicate keys drop the document they are in (a List item, else the whole text), as
+    // YAML documents with duplicates are dropped; simdjson alone would keep the first.
+    std::vector<internal::JsonDuplicateKey> duplicates = internal::FindJsonDuplicateKeys(text);
     // A List is read item by item: each item's DOM is small and stays in cache.
     internal::JsonListSplit split;
     dom::element root;
     if (internal::SplitJsonList(text, &split) &&
         st_.parser.parse(split.shell.data(), split.shell.size()).get(root) == simdjson::SUCCESS) {
+      // Duplicates outside every item (in the List itself) drop the whole List.
+      size_t next_duplicate = 0;
+      std::vector<internal::JsonDuplicateKey> in_item;
+      auto item_of = [&](size_t offset) {
+        for (std::string_view item : split.items) {
+          const size_t begin = static_cast<size_t>(item.data() - text.data());
+          if (offset >= begin && offset < begin + item.size()) return true;
+        }
+        return false;
+      };
+      std::vector<internal::JsonDuplicateKey> outside;
+      for (const internal::JsonDuplicateKey& d : duplicates) {
+        if (!item_of(d.offset)) outside.push_back(d);
+      }
+      if (!outside.empty()) {
+        ReportDuplicateKeys(text, outside);
+        return;
+      }
       item_ = -1;
       for (std::string_view item : split.items) {
         ++item_;
+        const size_t begin = static_cast<size_t>(item.data() - text.data());
+        in_item.clear();
+        while (next_duplicate < duplicates.size() &&
+               duplicates[next_duplicate].offset < begin + item.size()) {
+          if (duplicates[next_duplicate].offset >= begin) {
+            in_item.push_back(duplicates[next_duplicate]);
+          }
+          ++next_duplicate;
+        }
+        if (!in_item.empty()) {
+          ReportDuplicateKeys(text, in_item);
+          continue;
+        }
         // realloc_if_needed: the parser copies the item into its own padded buffer (reused).
         simdjson::error_code err = st_.parser.parse(item.data(), item.size(), true).get(root);
         if (err != simdjson::SUCCESS) {
@@ -241,6 +306,10 @@ class FileReader final : public internal::DecodeSink {
         }
         HandleObject(root, item, /*raw_compact=*/false);
       }
+      return;
+    }
+    if (!duplicates.empty()) {
+      ReportDuplicateKeys(text, duplicates);
       return;
     }
     simdjson::padded_string copy;
@@ -394,8 +463,24 @@ class FileReader final : public internal::DecodeSink {
     core::Status status = entry.row->decode(obj, api_version, *this);
     if (!status.ok()) return Fail(std::move(status).error(), kind, obj, namespaced_);
     ++st_.input.objects_read;
+    WarnUnknownBerthNames(obj, kind);
     if (key != 0 && stored_.valid()) {
       st_.first_reads.Insert(key, internal::FirstRead{stored_, FileIndex(), doc_line_, item_});
+    }
+  }
+
+  // A berth.dev/ label or annotation berth does not know: a warning naming the object and
+  // the closest known name (model/berth_names.h).
+  void WarnUnknownBerthNames(dom::object obj, const std::string& kind) {
+    for (internal::UnknownBerthName& u : internal::UnknownBerthNames(obj)) {
+      std::string ns;
+      std::string name;
+      PeekName(obj, namespaced_, &ns, &name);
+      std::string message = "unknown berth.dev/ name \"" + u.key +
+                            "\" is ignored; did you mean \"" + u.closest + "\"?";
+      diags_.Warn(core::Error(core::ErrorCode::kInvalidArgument, std::move(message),
+                              core::Location{file_, internal::ObjectLabel(kind, ns, name),
+                                             std::move(u.field)}));
     }
   }
 
@@ -800,7 +885,9 @@ Input Reader::Finish() {
     }
     if (!ok) continue;
     std::optional<model::Workload> queued;
-    if (internal::IsQueued(workload.meta.labels)) {
+    const internal::KindRow* row =
+        internal::FindKindRow(model::ApiGroupOf(workload.api_version), workload.kind);
+    if (internal::IsQueued(workload.meta.labels) && (row == nullptr || row->kueue_integration)) {
       auto created = creator.ForJob(workload, sources);
       if (!created.has_value()) {
         error_for(std::move(created).error(), workload.source);
@@ -826,6 +913,7 @@ Input Reader::Finish() {
     }
   }
   snap.workloads = std::move(workloads);
+  DropMadeVolcanoPodGroupsGiven(&snap);
   for (PendingJob& job : pending_jobs) {
     creator.AddForJob(std::move(job.workload), job.owner, std::move(job.pods),
                       state_->workload_sources[job.source_index], job.file);

@@ -1,10 +1,10 @@
 // The table of kinds. Discovery data (plural, scope, verbs, status and scale subresources,
-// short names, categories) is transcribed from upstream: kube-apiserver's discovery for the built-in
-// kinds, and each project's CRD manifests (Kueue config/components/crd/bases, OCM api
-// cluster/ and work/, jobset, lws, kubeflow training-operator v1, scheduler-plugins
-// coscheduling, volcano). Verbs are those apiextensions serves for every CRD; built-ins
-// differ only where noted. tests/io/kind_table_test.cc checks the rows against each other
-// and against io's decoders.
+// short names, categories) is transcribed from upstream: kube-apiserver's discovery for the
+// built-in kinds, and each project's CRD manifests (Kueue config/components/crd/bases, OCM
+// api cluster/ and work/, jobset, lws, kubeflow training-operator v1, mpi-operator v2beta1,
+// kuberay, scheduler-plugins coscheduling, volcano). Verbs are those apiextensions serves
+// for every CRD; built-ins differ only where noted. tests/io/kind_table_test.cc checks the
+// rows against each other and against io's decoders.
 #include "model/kind_info.h"
 
 #include <algorithm>
@@ -21,6 +21,7 @@ constexpr SV kV1[] = {"v1"};
 constexpr SV kV1alpha1[] = {"v1alpha1"};
 constexpr SV kV1beta1[] = {"v1beta1"};
 constexpr SV kV1alpha2[] = {"v1alpha2"};
+constexpr SV kV2beta1[] = {"v2beta1"};
 constexpr SV kDraVersions[] = {"v1", "v1beta2", "v1beta1", "v1alpha3"};
 constexpr SV kDeviceTaintRuleVersions[] = {"v1alpha3"};
 constexpr SV kKueueVersions[] = {"v1beta2", "v1beta1"};
@@ -42,6 +43,7 @@ constexpr SV kDeploy[] = {"deploy"};
 constexpr SV kSts[] = {"sts"};
 constexpr SV kRs[] = {"rs"};
 constexpr SV kLws[] = {"lws"};
+constexpr SV kVcjob[] = {"vcjob", "vj"};
 constexpr SV kRf[] = {"flavor", "flavors", "rf"};
 constexpr SV kCq[] = {"cq"};
 constexpr SV kCo[] = {"co"};
@@ -86,6 +88,21 @@ constexpr JsonPathInfo kPyTorchJobPaths[] = {
     {"Failed", ".status.conditions[?(@.type==\"Failed\")].status"},
     {"Running", ".status.conditions[?(@.type==\"Running\")].status"}};
 constexpr FeedbackRuleInfo kPyTorchJobRules[] = {{FeedbackRuleType::kJsonPaths, kPyTorchJobPaths}};
+// MPIJob keeps the kubeflow common conditions (Created, Running, Restarting, Succeeded,
+// Failed), as the PyTorchJob does.
+constexpr FeedbackRuleInfo kMPIJobRules[] = {{FeedbackRuleType::kJsonPaths, kPyTorchJobPaths}};
+// KubeRay: a RayCluster's state ("ready", "suspended") and ready workers; a RayJob's job and
+// deployment status ("SUCCEEDED", "Complete").
+constexpr JsonPathInfo kRayClusterPaths[] = {{"State", ".status.state"},
+                                             {"ReadyWorkerReplicas", ".status.readyWorkerReplicas"}};
+constexpr FeedbackRuleInfo kRayClusterRules[] = {{FeedbackRuleType::kJsonPaths, kRayClusterPaths}};
+constexpr JsonPathInfo kRayJobPaths[] = {{"JobStatus", ".status.jobStatus"},
+                                         {"JobDeploymentStatus", ".status.jobDeploymentStatus"}};
+constexpr FeedbackRuleInfo kRayJobRules[] = {{FeedbackRuleType::kJsonPaths, kRayJobPaths}};
+// Volcano's Job phase (Pending, Running, Completed, Failed, ...) and its running pods.
+constexpr JsonPathInfo kVolcanoJobPaths[] = {{"Phase", ".status.state.phase"},
+                                             {"Running", ".status.running"}};
+constexpr FeedbackRuleInfo kVolcanoJobRules[] = {{FeedbackRuleType::kJsonPaths, kVolcanoJobPaths}};
 constexpr JsonPathInfo kLeaderWorkerSetPaths[] = {
     {"ReadyReplicas", ".status.readyReplicas"},
     {"Replicas", ".status.replicas"},
@@ -155,6 +172,21 @@ constexpr KindInfo kKinds[] = {
      .resource = "leaderworkersets", .status_subresource = true,
      .scale = kLeaderWorkerSetScale, .short_names = kLws,
      .workload = true, .dispatch = {.feedback_rules = kLeaderWorkerSetRules}},
+    // mpi-operator v2: the launcher runs as a batch Job the MPIJob owns, the workers as pods.
+    {.group = "kubeflow.org", .versions = kV2beta1, .kind = "MPIJob", .resource = "mpijobs",
+     .status_subresource = true, .workload = true,
+     .dispatch = {.suspend = SuspendField::kRunPolicySuspend, .feedback_rules = kMPIJobRules}},
+    // KubeRay: a RayJob makes a RayCluster (and a submitter Job), the RayCluster the pods.
+    {.group = "ray.io", .versions = kV1, .kind = "RayCluster", .resource = "rayclusters",
+     .status_subresource = true, .categories = kAll, .workload = true,
+     .dispatch = {.suspend = SuspendField::kSpecSuspend, .feedback_rules = kRayClusterRules}},
+    {.group = "ray.io", .versions = kV1, .kind = "RayJob", .resource = "rayjobs",
+     .status_subresource = true, .categories = kAll, .workload = true,
+     .dispatch = {.suspend = SuspendField::kSpecSuspend, .feedback_rules = kRayJobRules}},
+    // Volcano's Job: tasks of pods, one PodGroup (minAvailable) per Job; no suspend field.
+    {.group = "batch.volcano.sh", .versions = kV1alpha1, .kind = "Job", .resource = "jobs",
+     .status_subresource = true, .short_names = kVcjob, .workload = true,
+     .dispatch = {.feedback_rules = kVolcanoJobRules}},
     // component configuration (files, not API resources)
     {.group = "kubescheduler.config.k8s.io", .versions = kV1,
      .read_only_versions = kOldSchedulerConfigVersions, .kind = "KubeSchedulerConfiguration",

@@ -82,9 +82,10 @@ TEST(KindRulesTest, PyTorchJobLeaderWorkerSetAndStatefulSet) {
 }
 
 TEST(KindRulesTest, UnknownKindGetsPluralResourceAndNoRules) {
-  KindRules r = RulesForKind("ray.io/v1", "RayJob");
+  // RayService: berth reads RayJob and RayCluster, not it.
+  KindRules r = RulesForKind("ray.io/v1", "RayService");
   EXPECT_EQ(r.group, "ray.io");
-  EXPECT_EQ(r.resource, "rayjobs");
+  EXPECT_EQ(r.resource, "rayservices");
   EXPECT_FALSE(r.suspendable);
   EXPECT_TRUE(r.feedback_rules.empty());
   // A Job of another group is not batch's Job.
@@ -136,10 +137,12 @@ TEST(KindRulesTest, RulesAreTheTablesRows) {
     if (k.dispatch.suspend != model::SuspendField::kNone) suspendable.insert(k.kind);
     if (!k.dispatch.feedback_rules.empty()) with_feedback.insert(k.kind);
   }
-  EXPECT_EQ(suspendable, (std::set<std::string_view>{"Job", "JobSet", "PyTorchJob"}));
+  EXPECT_EQ(suspendable, (std::set<std::string_view>{"Job", "JobSet", "PyTorchJob", "MPIJob",
+                                                      "RayCluster", "RayJob"}));
   EXPECT_EQ(with_feedback,
             (std::set<std::string_view>{"Pod", "Job", "Deployment", "StatefulSet", "JobSet",
-                                        "PyTorchJob", "LeaderWorkerSet"}));
+                                        "PyTorchJob", "LeaderWorkerSet", "MPIJob", "RayCluster",
+                                        "RayJob"}));
 }
 
 }  // namespace

@@ -4,12 +4,18 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/internal/yaml_to_json.h"
 #include "io/reader.h"
 #include "io/test_util.h"
+#include "model/berth_names.h"
+#include "model/object_meta.h"
+#include "model/work.h"
 
 namespace berth::io {
 namespace {
@@ -278,6 +284,127 @@ fairSharing: {enable: true}
                         diags);
   EXPECT_FALSE(diags.has_errors()) << Dump(diags);
   EXPECT_TRUE(in.snapshot.kueue_config.has_value());
+}
+
+TEST(StrictSchedulerConfigTest, PluginAtAPointItDoesNotImplementIsAnError) {
+  core::Diagnostics diags;
+  Input in = ReadString(R"(
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- plugins:
+    filter:
+      enabled: [{name: NodeResourcesFit}]
+    score:
+      enabled: [{name: ImageLocality}, {name: NodeUnschedulable}]
+)",
+                        diags);
+  ASSERT_EQ(diags.error_count(), 1u) << Dump(diags);
+  EXPECT_EQ(diags.entries()[0].error.message(),
+            "plugin \"NodeUnschedulable\" does not extend ScorePlugin plugin");
+  EXPECT_EQ(diags.entries()[0].error.location().field,
+            "profiles[0].plugins.score.enabled[1].name");
+  EXPECT_FALSE(in.snapshot.scheduler_config.has_value());
+}
+
+TEST(StrictSchedulerConfigTest, MultiPointPlacesPluginsOnlyWhereTheyExtend) {
+  core::Diagnostics diags;
+  Input in = ReadString(R"(
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- plugins:
+    multiPoint:
+      enabled: [{name: ImageLocality}, {name: NodeUnschedulable}]
+)",
+                        diags);
+  EXPECT_FALSE(diags.has_errors()) << Dump(diags);
+  EXPECT_TRUE(in.snapshot.scheduler_config.has_value());
+}
+
+TEST(JsonDuplicateKeyTest, IsAnErrorWithTheLineAsForYaml) {
+  core::Diagnostics diags;
+  Input in = ReadString(
+      "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n"
+      "{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"a\"}},\n"
+      "{\"apiVersion\": \"v1\", \"kind\": \"Node\",\n"
+      " \"metadata\": {\"name\": \"b\", \"labels\": {\"x\": \"1\"},\n"
+      " \"labels\": {\"x\": \"2\"}}},\n"
+      "{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"c\", \"labels\": "
+      "{\"k\\\"\": \"1\", \"k\": \"2\"}}}\n"
+      "]}\n",
+      diags);
+  ASSERT_EQ(diags.error_count(), 1u) << Dump(diags);
+  EXPECT_EQ(diags.entries()[0].error.message(),
+            "error converting YAML to JSON: yaml: unmarshal errors:\n"
+            "  line 5: key \"labels\" already set in map");
+  // The item with the duplicate is dropped; the others are read (a key with an escaped
+  // quote is another key).
+  std::vector<std::string> nodes;
+  for (const model::Node& n : in.snapshot.nodes) nodes.push_back(n.meta.name);
+  EXPECT_THAT(nodes, ::testing::ElementsAre("a", "c"));
+}
+
+TEST(JsonDuplicateKeyTest, DuplicateInASingleObjectDropsIt) {
+  core::Diagnostics diags;
+  Input in = ReadString(
+      "{\"apiVersion\": \"v1\", \"kind\": \"Node\",\n \"kind\": \"Pod\", \"metadata\": "
+      "{\"name\": \"a\"}}\n",
+      diags);
+  ASSERT_EQ(diags.error_count(), 1u) << Dump(diags);
+  EXPECT_THAT(diags.entries()[0].error.message(), HasSubstr("line 2: key \"kind\" already set"));
+  EXPECT_TRUE(in.snapshot.nodes.empty());
+}
+
+TEST(JsonDuplicateKeyTest, ObjectsWithManyKeysAreCheckedToo) {
+  // Past a few dozen keys an object's keys go into a hash set; the answer is the same.
+  std::string labels;
+  for (int i = 0; i < 100; ++i) labels += "\"k" + std::to_string(i) + "\": \"v\", ";
+  core::Diagnostics diags;
+  Input in = ReadString("{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": "
+                        "\"a\", \"labels\": {" +
+                            labels + "\n\"k7\": \"again\"}}}\n",
+                        diags);
+  ASSERT_EQ(diags.error_count(), 1u) << Dump(diags);
+  EXPECT_THAT(diags.entries()[0].error.message(), HasSubstr("line 2: key \"k7\" already set"));
+  EXPECT_TRUE(in.snapshot.nodes.empty());
+}
+
+TEST(BerthNameTest, MisspelledKeyIsAWarningNamingTheClosestName) {
+  core::Diagnostics diags;
+  Input in = ReadString(R"(
+apiVersion: v1
+kind: Node
+metadata:
+  name: a
+  labels: {berth.dev/cost-clas: spot, berth.dev/cost-class: spot, other.io/x: y}
+  annotations: {berth.dev/gpu-sharing.fail-requests-greater-then-one: "true"}
+)",
+                        diags);
+  EXPECT_FALSE(diags.has_errors()) << Dump(diags);
+  ASSERT_EQ(diags.entries().size(), 2u) << Dump(diags);
+  const core::Error& e = diags.entries()[0].error;
+  EXPECT_EQ(e.message(),
+            "unknown berth.dev/ name \"berth.dev/cost-clas\" is ignored; did you mean "
+            "\"berth.dev/cost-class\"?");
+  EXPECT_EQ(e.location().object, "Node/a");
+  EXPECT_EQ(e.location().field, "metadata.labels[berth.dev/cost-clas]");
+  EXPECT_THAT(diags.entries()[1].error.message(),
+              HasSubstr("did you mean \"berth.dev/gpu-sharing.fail-requests-greater-than-one\""));
+  EXPECT_EQ(in.snapshot.nodes.size(), 1u);
+}
+
+TEST(BerthNameTest, TheListHoldsTheKeysModelNames) {
+  const auto has = [](std::string_view key) {
+    return std::find(std::begin(model::kBerthNames), std::end(model::kBerthNames), key) !=
+           std::end(model::kBerthNames);
+  };
+  EXPECT_TRUE(has(model::kClusterAnnotation));
+  EXPECT_TRUE(has(model::kWorkloadLabel));
+  EXPECT_TRUE(has(model::kWorkloadClusterLabel));
+  for (std::string_view key : model::kBerthNames) {
+    EXPECT_TRUE(key.starts_with(model::kBerthNamePrefix)) << key;
+  }
 }
 
 }  // namespace

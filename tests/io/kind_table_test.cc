@@ -145,6 +145,10 @@ TEST(KindTableTest, DiscoveryDataMatchesUpstream) {
             "jobset.x-k8s.io/v1alpha2 jobsets JobSet ns status\n"
             "kubeflow.org/v1 pytorchjobs PyTorchJob ns status scale\n"
             "leaderworkerset.x-k8s.io/v1 leaderworkersets LeaderWorkerSet ns status scale lws\n"
+            "kubeflow.org/v2beta1 mpijobs MPIJob ns status\n"
+            "ray.io/v1 rayclusters RayCluster ns status\n"
+            "ray.io/v1 rayjobs RayJob ns status\n"
+            "batch.volcano.sh/v1alpha1 jobs Job ns status vcjob vj\n"
             "resource.k8s.io/v1 deviceclasses DeviceClass cluster\n"
             "resource.k8s.io/v1 resourceclaims ResourceClaim ns status\n"
             "resource.k8s.io/v1 resourceclaimtemplates ResourceClaimTemplate ns\n"
@@ -230,6 +234,15 @@ std::string MinimalBody(const KindInfo& k, std::string_view version) {
        "spec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n"
        "      template:\n        spec:\n          containers:\n"
        "          - name: pytorch\n            image: i\n"},
+      {"MPIJob",
+       "spec:\n  mpiReplicaSpecs:\n    Launcher:\n      template:\n        spec:\n"
+       "          containers:\n          - name: l\n            image: i\n"},
+      {"RayCluster",
+       "spec:\n  headGroupSpec:\n    template:\n      spec:\n        containers:\n"
+       "        - name: h\n          image: i\n"},
+      {"RayJob",
+       "spec:\n  rayClusterSpec:\n    headGroupSpec:\n      template:\n        spec:\n"
+       "          containers:\n          - name: h\n            image: i\n"},
       {"LeaderWorkerSet",
        "spec:\n  leaderWorkerTemplate:\n    size: 2\n    workerTemplate:\n"
        "      spec:\n        containers:\n        - name: c\n"
@@ -253,6 +266,10 @@ std::string MinimalBody(const KindInfo& k, std::string_view version) {
        "      kind: ConfigMap\n      metadata:\n        name: m\n"
        "        namespace: default\n"},
   };
+  if (k.group == "batch.volcano.sh") {  // its Job is not batch's
+    return "spec:\n  tasks:\n  - replicas: 1\n    template:\n      spec:\n        containers:\n"
+           "        - name: c\n          image: i\n";
+  }
   if (k.kind == "MultiKueueCluster") {
     return version == "v1beta1"
                ? "spec:\n  kubeConfig:\n    location: secret\n"

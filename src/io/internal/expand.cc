@@ -40,6 +40,12 @@ std::string PodDocument(const model::Pod& pod, const model::WorkloadObject& w,
   doc["metadata"] = std::move(md);
   auto spec = tmpl.find("spec");
   doc["spec"] = spec != tmpl.end() ? *spec : OrderedJson::object();
+  // A scheduler the controller sets when the template names none (Volcano's Job: its
+  // spec.schedulerName) is in the pod as it creates it.
+  if (pod.scheduler_name != "default-scheduler" && doc["spec"].is_object() &&
+      !doc["spec"].contains("schedulerName")) {
+    doc["spec"]["schedulerName"] = pod.scheduler_name;
+  }
   doc["status"] = OrderedJson::object({{"phase", "Pending"}});
   return doc.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
 }
@@ -123,6 +129,76 @@ PodIdentity LeaderWorkerSetPodIdentity(const model::WorkloadObject& w,
   id.labels["leaderworkerset.sigs.k8s.io/group-index"] = std::to_string(index_in_set / per_group);
   id.labels["leaderworkerset.sigs.k8s.io/worker-index"] =
       leader ? "0" : std::to_string(index_in_set % per_group + 1);
+  return id;
+}
+
+PodIdentity MPIJobPodIdentity(const model::WorkloadObject& w, const model::PodSetTemplate& set,
+                              const PodSetSource& /*source*/, int32_t index_in_set,
+                              int32_t /*index*/) {
+  PodIdentity id;
+  const bool launcher = set.name == "launcher";
+  id.name = w.meta.name + (launcher ? "-launcher" : "-worker-" + std::to_string(index_in_set));
+  id.labels["training.kubeflow.org/operator-name"] = "mpi-operator";
+  id.labels["training.kubeflow.org/job-name"] = w.meta.name;
+  id.labels["training.kubeflow.org/job-role"] = launcher ? "launcher" : "worker";
+  if (!launcher) id.labels["training.kubeflow.org/replica-index"] = std::to_string(index_in_set);
+  return id;
+}
+
+PodIdentity RayPodIdentity(const model::WorkloadObject& w, const model::PodSetTemplate& set,
+                           const PodSetSource& /*source*/, int32_t index_in_set,
+                           int32_t /*index*/) {
+  PodIdentity id;
+  const core::Labels& labels = set.pod_template.meta.labels;
+  const auto label = [&](const char* key, const std::string& otherwise) {
+    auto it = labels.find(key);
+    return it == labels.end() ? otherwise : it->second;
+  };
+  if (set.name == "submitter") {
+    // KubeRay's submitter Job is named after the RayJob; its pod after that Job.
+    id.name = w.meta.name + "-submitter";
+    id.labels["batch.kubernetes.io/job-name"] = w.meta.name;
+    id.labels["job-name"] = w.meta.name;
+    return id;
+  }
+  // The RayCluster's name and the group's, which the decoder put on the template.
+  const bool head = set.name == "head";
+  const std::string cluster = label("ray.io/cluster", w.meta.name);
+  const std::string group = label("ray.io/group", set.name);
+  // KubeRay lowercases the whole name (utils.PodName).
+  id.name =
+      head ? cluster + "-head" : cluster + "-" + group + "-worker-" + std::to_string(index_in_set);
+  for (char& c : id.name) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  id.labels["ray.io/cluster"] = cluster;
+  id.labels["ray.io/node-type"] = head ? "head" : "worker";
+  id.labels["ray.io/group"] = head ? "headgroup" : group;
+  id.labels["ray.io/identifier"] = cluster + (head ? "-head" : "-worker");
+  id.labels["ray.io/is-ray-node"] = "yes";
+  id.labels["app.kubernetes.io/created-by"] = "kuberay-operator";
+  id.labels["app.kubernetes.io/name"] = "kuberay";
+  return id;
+}
+
+std::string VolcanoPodGroupName(const model::WorkloadObject& w) {
+  return w.meta.uid.empty() ? w.meta.name : w.meta.name + "-" + w.meta.uid;
+}
+
+PodIdentity VolcanoJobPodIdentity(const model::WorkloadObject& w, const model::PodSetTemplate& set,
+                                  const PodSetSource& /*source*/, int32_t index_in_set,
+                                  int32_t /*index*/) {
+  PodIdentity id;
+  const std::string index = std::to_string(index_in_set);
+  id.name = w.meta.name + "-" + set.name + "-" + index;
+  id.labels["volcano.sh/job-name"] = w.meta.name;
+  id.labels["volcano.sh/job-namespace"] = w.meta.namespace_;
+  id.labels["volcano.sh/task-spec"] = set.name;
+  id.labels["volcano.sh/task-index"] = index;
+  id.annotations["scheduling.k8s.io/group-name"] = VolcanoPodGroupName(w);
+  id.annotations["volcano.sh/job-name"] = w.meta.name;
+  id.annotations["volcano.sh/task-spec"] = set.name;
+  id.annotations["volcano.sh/task-index"] = index;
   return id;
 }
 

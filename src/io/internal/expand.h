@@ -55,6 +55,13 @@ struct PodIdentity {
 //   JobSetPodIdentity           `<jobset>-<replicatedJob>-<job>-<pod>`, jobset labels
 //   PyTorchJobPodIdentity       `<job>-<index>`, training.kubeflow.org labels
 //   LeaderWorkerSetPodIdentity  `<lws>-<index>`, group and worker index labels
+//   MPIJobPodIdentity           `<job>-launcher`, `<job>-worker-<i>`, training.kubeflow.org
+//                               labels as mpi-operator sets them
+//   RayPodIdentity              `<cluster>-head`, `<cluster>-<group>-worker-<i>` (KubeRay
+//                               adds a random suffix instead of <i>), ray.io labels; a
+//                               RayJob's submitter `<rayjob>-submitter`, job-name labels
+//   VolcanoJobPodIdentity       `<job>-<task>-<i>`, volcano.sh labels and the
+//                               scheduling.k8s.io/group-name annotation
 using PodIdentityFn = PodIdentity (*)(const model::WorkloadObject& workload,
                                       const model::PodSetTemplate& set,
                                       const PodSetSource& source, int32_t index_in_set,
@@ -77,6 +84,19 @@ PodIdentity LeaderWorkerSetPodIdentity(const model::WorkloadObject& workload,
                                        const model::PodSetTemplate& set,
                                        const PodSetSource& source, int32_t index_in_set,
                                        int32_t index);
+
+PodIdentity MPIJobPodIdentity(const model::WorkloadObject& workload,
+                              const model::PodSetTemplate& set, const PodSetSource& source,
+                              int32_t index_in_set, int32_t index);
+PodIdentity RayPodIdentity(const model::WorkloadObject& workload, const model::PodSetTemplate& set,
+                           const PodSetSource& source, int32_t index_in_set, int32_t index);
+PodIdentity VolcanoJobPodIdentity(const model::WorkloadObject& workload,
+                                  const model::PodSetTemplate& set, const PodSetSource& source,
+                                  int32_t index_in_set, int32_t index);
+
+// The PodGroup Volcano makes for a Volcano Job: `<job>-<uid>` (`<job>` when the object has
+// no uid, as hand-written ones may not).
+std::string VolcanoPodGroupName(const model::WorkloadObject& workload);
 
 // "cluster\x1fnamespace\x1fname", the identity of a pod when checking for existing ones.
 std::string PodKey(const model::Pod& pod);

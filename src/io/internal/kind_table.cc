@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/check.h"
+#include "io/internal/crd_workload_decoders.h"
 #include "io/internal/json_fields.h"
 #include "io/internal/status_writer.h"
 
@@ -52,17 +53,20 @@ core::Status DecodePodRow(dom::object obj, std::string_view, DecodeSink& sink) {
   return core::OkStatus();
 }
 
-// Workloads (Job, Deployment, StatefulSet, JobSet, PyTorchJob, LeaderWorkerSet): the object
+// Workloads (Job, Deployment, StatefulSet, ReplicaSet, JobSet, PyTorchJob, MPIJob,
+// LeaderWorkerSet, RayCluster, RayJob, Volcano Job): the object
 // and its pod templates live in its member cluster; Finish expands the templates.
 // The workload decoders read fields of `spec` unchecked, so an object without one is
 // rejected here, once for every workload kind (it used to crash the reader).
-template <core::Result<DecodedWorkload> (*Decode)(dom::object, model::ResourceCatalog&)>
-core::Status DecodeWorkloadRow(dom::object obj, std::string_view, DecodeSink& sink) {
+core::Status RequireSpec(dom::object obj) {
   dom::object spec;
   bool has_spec = false;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &has_spec));
   if (!has_spec) return core::InvalidArgument("required value", core::Location{"", "", "spec"});
-  auto w = Decode(obj, sink.snapshot().resources);
+  return core::OkStatus();
+}
+
+core::Status KeepWorkload(core::Result<DecodedWorkload>&& w, DecodeSink& sink) {
   if (!w.has_value()) return std::move(w).error();
   model::WorkloadObject& workload = w->workload;
   workload.cluster = sink.ClusterOf(workload.meta);
@@ -70,6 +74,33 @@ core::Status DecodeWorkloadRow(dom::object obj, std::string_view, DecodeSink& si
   workload.source = sink.Store(workload.meta);
   sink.snapshot().workloads.push_back(std::move(workload));
   sink.AddedWorkload(std::move(w->sources));
+  return core::OkStatus();
+}
+
+template <core::Result<DecodedWorkload> (*Decode)(dom::object, model::ResourceCatalog&)>
+core::Status DecodeWorkloadRow(dom::object obj, std::string_view, DecodeSink& sink) {
+  BERTH_RETURN_IF_ERROR(RequireSpec(obj));
+  return KeepWorkload(Decode(obj, sink.snapshot().resources), sink);
+}
+
+// Volcano's Job also brings the PodGroup Volcano's controller makes for it (`<job>-<uid>`,
+// minMember its minAvailable), without which its pods would wait for a group that does not
+// exist. It has no document (an invalid source): Finish drops it when the input gives that
+// PodGroup.
+core::Status DecodeVolcanoJobRow(dom::object obj, std::string_view, DecodeSink& sink) {
+  BERTH_RETURN_IF_ERROR(RequireSpec(obj));
+  int32_t min_available = 0;
+  auto w = DecodeVolcanoJob(obj, sink.snapshot().resources, &min_available);
+  model::PodGroup group;
+  if (w.has_value()) {
+    group.api_version = "scheduling.volcano.sh/v1beta1";
+    group.meta.name = VolcanoPodGroupName(w->workload);
+    group.meta.namespace_ = w->workload.meta.namespace_;
+    group.min_member = min_available;
+  }
+  BERTH_RETURN_IF_ERROR(KeepWorkload(std::move(w), sink));
+  group.cluster = sink.snapshot().workloads.back().cluster;
+  sink.snapshot().pod_groups.push_back(std::move(group));
   return core::OkStatus();
 }
 
@@ -122,8 +153,8 @@ core::Status DecodeKueueWorkloadRow(dom::object obj, std::string_view api_versio
 }
 
 // Columns: group, kind, decoder, pod identity (workloads), status writer, ownership
-// (workloads). Same order as model/kind_info.cc; rows with a status writer print in this
-// order.
+// (workloads), Kueue integration (workloads). Same order as model/kind_info.cc; rows with a
+// status writer print in this order.
 constexpr KindRow kRows[] = {
     // core/v1
     {"", "Namespace",
@@ -154,6 +185,13 @@ constexpr KindRow kRows[] = {
      nullptr, PyTorchJobOwnership},
     {"leaderworkerset.x-k8s.io", "LeaderWorkerSet", DecodeWorkloadRow<DecodeLeaderWorkerSet>,
      LeaderWorkerSetPodIdentity, nullptr, LeaderWorkerSetOwnership},
+    {"kubeflow.org", "MPIJob", DecodeWorkloadRow<DecodeMPIJob>, MPIJobPodIdentity, nullptr,
+     MPIJobOwnership},
+    {"ray.io", "RayCluster", DecodeWorkloadRow<DecodeRayCluster>, RayPodIdentity, nullptr,
+     RayOwnership},
+    {"ray.io", "RayJob", DecodeWorkloadRow<DecodeRayJob>, RayPodIdentity, nullptr, RayOwnership},
+    {"batch.volcano.sh", "Job", DecodeVolcanoJobRow, VolcanoJobPodIdentity,
+     nullptr, VolcanoJobOwnership, /*kueue_integration=*/false},
     // component configuration
     {"kubescheduler.config.k8s.io", "KubeSchedulerConfiguration", DecodeSchedulerConfigRow},
     {"config.kueue.x-k8s.io", "Configuration", DecodeKueueConfigRow},

@@ -71,6 +71,10 @@ struct KindRow {
   // Workloads only: which pods given in the input it already has, so expansion creates
   // only the missing ones (internal/ownership.h); nullptr counts live pods as replicas.
   OwnershipFn ownership = nullptr;
+  // Workloads only: whether Kueue has a job integration for the kind, so a queued one (the
+  // kueue.x-k8s.io/queue-name label) gets a Kueue Workload. Volcano's Job has none: Kueue
+  // ignores its label and Volcano's own PodGroup gangs it.
+  bool kueue_integration = true;
 };
 
 // A row of both halves.

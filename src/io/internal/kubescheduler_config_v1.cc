@@ -8,9 +8,11 @@
 // kube-scheduler refuses to start on a configuration it cannot use, and so does berth: the
 // file is decoded strictly (an undeclared field anywhere outside plugin args is
 // "strict decoding error: unknown field ..."), and a plugin enabled at any extension point
-// must exist in the registry ("ScorePlugin "X" does not exist", the framework's text).
+// must exist in the registry ("ScorePlugin "X" does not exist", the framework's text) and
+// implement that point ("plugin "X" does not extend ScorePlugin plugin").
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <string_view>
@@ -62,6 +64,65 @@ constexpr std::string_view kBerthPluginPrefix = "berth.dev/";
 bool PluginExists(std::string_view name) {
   return name.starts_with(kBerthPluginPrefix) ||
          std::find(kInTreePlugins.begin(), kInTreePlugins.end(), name) != kInTreePlugins.end();
+}
+
+// The extension points each in-tree plugin implements (its `var _ framework.XPlugin`
+// assertions), one bit per kExtensionPoints entry below. Enabling a plugin at a point it
+// does not implement stops kube-scheduler: `plugin "X" does not extend ScorePlugin plugin`.
+// Plugins whose points changed across the releases v1 covers (DefaultPreemption,
+// DynamicResources, NodeDeclaredFeatures, GangScheduling) are not checked: kAnyPoint.
+enum PointBit : uint16_t {
+  kPreFilterBit = 1 << 0,
+  kFilterBit = 1 << 1,
+  kPostFilterBit = 1 << 2,
+  kReserveBit = 1 << 3,
+  kPreScoreBit = 1 << 4,
+  kScoreBit = 1 << 5,
+  kPreBindBit = 1 << 6,
+  kBindBit = 1 << 7,
+  kPostBindBit = 1 << 8,
+  kPermitBit = 1 << 9,
+  kPreEnqueueBit = 1 << 10,
+  kQueueSortBit = 1 << 11,
+};
+constexpr uint16_t kAnyPoint = 0xffff;
+constexpr uint16_t kFilterOnly = kPreFilterBit | kFilterBit;
+constexpr uint16_t kFilterAndScore = kPreFilterBit | kFilterBit | kPreScoreBit | kScoreBit;
+
+struct PluginPoints {
+  std::string_view name;
+  uint16_t points;
+};
+constexpr PluginPoints kInTreePoints[] = {
+    {"PrioritySort", kQueueSortBit},
+    {"DefaultBinder", kBindBit},
+    {"SchedulingGates", kPreEnqueueBit},
+    {"NodeUnschedulable", kFilterBit},
+    {"NodeName", kFilterBit},
+    {"TaintToleration", kFilterBit | kPreScoreBit | kScoreBit},
+    {"NodeAffinity", kFilterAndScore},
+    {"NodePorts", kFilterOnly},
+    {"NodeResourcesFit", kFilterAndScore},
+    {"NodeResourcesBalancedAllocation", kPreScoreBit | kScoreBit},
+    {"VolumeRestrictions", kFilterOnly},
+    {"NodeVolumeLimits", kFilterOnly},
+    {"VolumeBinding", kFilterAndScore | kReserveBit | kPreBindBit},
+    {"VolumeZone", kFilterOnly},
+    {"PodTopologySpread", kFilterAndScore},
+    {"InterPodAffinity", kFilterAndScore},
+    {"ImageLocality", kScoreBit},
+    {"EBSLimits", kFilterOnly},
+    {"GCEPDLimits", kFilterOnly},
+    {"AzureDiskLimits", kFilterOnly},
+    {"CinderLimits", kFilterOnly},
+};
+
+// Whether plugin `name` implements extension point number `point` (kExtensionPoints order).
+bool PluginExtends(std::string_view name, size_t point) {
+  for (const PluginPoints& p : kInTreePoints) {
+    if (p.name == name) return (p.points & (1u << point)) != 0;
+  }
+  return true;  // berth.dev/ plugins and the unchecked in-tree ones
 }
 
 // The extension points of v1's Plugins in the order the framework builds them
@@ -336,14 +397,21 @@ core::Status DecodePluginConfig(dom::object profile_obj, model::SchedulerProfile
 // first point not disabled with "*" (expandMultiPointPlugins).
 core::Status CheckPluginsExist(dom::object plugins) {
   std::string_view multi_point_type;
-  for (const ExtensionPoint& point : kExtensionPoints) {
+  for (size_t p = 0; p < kExtensionPoints.size(); ++p) {
+    const ExtensionPoint& point = kExtensionPoints[p];
     PluginSet set;
     BERTH_RETURN_IF_ERROR(DecodePluginSet(plugins, point.field, &set));
     for (size_t i = 0; i < set.enabled.size(); ++i) {
-      if (!PluginExists(set.enabled[i].name)) {
-        return FieldError(
-            std::string(point.field) + ".enabled" + IndexField(i) + ".name",
-            std::string(point.type) + " \"" + set.enabled[i].name + "\" does not exist");
+      const std::string& name = set.enabled[i].name;
+      const std::string field = std::string(point.field) + ".enabled" + IndexField(i) + ".name";
+      if (!PluginExists(name)) {
+        return FieldError(field, std::string(point.type) + " \"" + name + "\" does not exist");
+      }
+      // multiPoint only places a plugin at the points it implements; an explicit point
+      // must be one of them.
+      if (!PluginExtends(name, p)) {
+        return FieldError(field, "plugin \"" + name + "\" does not extend " +
+                                     std::string(point.type) + " plugin");
       }
     }
     if (multi_point_type.empty() && !set.DisablesAll()) multi_point_type = point.type;

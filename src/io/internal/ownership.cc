@@ -270,6 +270,101 @@ void LeaderWorkerSetOwnership(const model::WorkloadObject& w,
   slots.Finish();
 }
 
+void MPIJobOwnership(const model::WorkloadObject& w, const std::vector<PodSetSource>&,
+                     std::span<const int32_t> owned, const model::Snapshot& snap,
+                     ExistingPods* out) {
+  Slots slots(w, out);
+  if (slots.sets() == 0) return;
+  const size_t launcher = SetNamed(w, "launcher");
+  const size_t workers = SetNamed(w, "worker");
+  const std::string prefix = w.meta.name + "-worker-";
+  for (int32_t i : owned) {
+    const model::Pod& pod = snap.pods[static_cast<size_t>(i)];
+    // The launcher's Job is done once its pod succeeded; a failed worker is recreated.
+    if (pod.phase == model::PodPhase::kFailed) continue;
+    const std::string_view role = LabelValue(pod.meta.labels, "training.kubeflow.org/job-role");
+    const bool worker = role == "worker" || (role.empty() && pod.meta.name.starts_with(prefix));
+    const size_t s = worker && workers < slots.sets() ? workers
+                     : launcher < slots.sets()        ? launcher
+                                                      : 0;
+    int32_t slot = 0;
+    if (s == workers) {
+      // mpi-operator names workers by index; its replica-index label is one higher when the
+      // launcher also runs as a worker, so the name decides.
+      slot = pod.meta.name.starts_with(prefix)
+                 ? ParseIndex(std::string_view(pod.meta.name).substr(prefix.size()))
+                 : LabelIndex(pod.meta.labels, "training.kubeflow.org/replica-index");
+    }
+    if (pod.phase == model::PodPhase::kSucceeded) {
+      if (s == launcher) slots.Hold(s, slot);
+      continue;
+    }
+    slots.Live(s, i);
+    slots.Hold(s, slot);
+  }
+  slots.Finish();
+}
+
+void RayOwnership(const model::WorkloadObject& w, const std::vector<PodSetSource>&,
+                  std::span<const int32_t> owned, const model::Snapshot& snap, ExistingPods* out) {
+  Slots slots(w, out);
+  if (slots.sets() == 0) return;
+  const size_t submitter = SetNamed(w, "submitter");
+  for (int32_t i : owned) {
+    const model::Pod& pod = snap.pods[static_cast<size_t>(i)];
+    const std::string_view type = LabelValue(pod.meta.labels, "ray.io/node-type");
+    size_t s = slots.sets();
+    if (type == "head") {
+      s = SetNamed(w, "head");
+    } else if (type == "worker") {
+      const std::string_view group = LabelValue(pod.meta.labels, "ray.io/group");
+      for (size_t k = 0; k < slots.sets(); ++k) {
+        const core::Labels& labels = w.pod_sets[k].pod_template.meta.labels;
+        auto it = labels.find("ray.io/group");
+        if (it != labels.end() && it->second == group && w.pod_sets[k].name != "head") s = k;
+      }
+    } else if (submitter < slots.sets()) {
+      s = submitter;  // the submitter Job's pod (the only other pod a RayJob has)
+    }
+    if (s >= slots.sets()) s = 0;
+    if (pod.IsTerminal()) {
+      // A submitter that finished has submitted; head and workers are recreated.
+      if (s == submitter && pod.phase == model::PodPhase::kSucceeded) slots.Hold(s, 0);
+      continue;
+    }
+    slots.Live(s, i);
+    if (s == submitter || w.pod_sets[s].name == "head") {
+      slots.Hold(s, 0);
+    } else {
+      slots.HoldAny(s);
+    }
+  }
+  slots.Finish();
+}
+
+void VolcanoJobOwnership(const model::WorkloadObject& w, const std::vector<PodSetSource>&,
+                         std::span<const int32_t> owned, const model::Snapshot& snap,
+                         ExistingPods* out) {
+  Slots slots(w, out);
+  if (slots.sets() == 0) return;
+  for (int32_t i : owned) {
+    const model::Pod& pod = snap.pods[static_cast<size_t>(i)];
+    size_t s = SetNamed(w, LabelValue(pod.meta.labels, "volcano.sh/task-spec"));
+    const bool known = s < slots.sets();
+    if (!known) s = 0;
+    int32_t index = LabelIndex(pod.meta.labels, "volcano.sh/task-index");
+    const std::string prefix = w.meta.name + "-" + w.pod_sets[s].name + "-";
+    if (index < 0 && pod.meta.name.starts_with(prefix)) {
+      index = ParseIndex(std::string_view(pod.meta.name).substr(prefix.size()));
+    }
+    // Volcano creates the pods whose names are missing: a finished pod keeps its name, so
+    // it is not made again (it holds no resources).
+    if (!pod.IsTerminal()) slots.Live(s, i);
+    slots.Hold(s, known ? index : -1);
+  }
+  slots.Finish();
+}
+
 Ownership::Ownership(const model::Snapshot& snap)
     : parent_(snap.workloads.size(), -1), owned_(snap.workloads.size()) {
   const std::vector<model::WorkloadObject>& ws = snap.workloads;
@@ -347,6 +442,14 @@ Ownership::Ownership(const model::Snapshot& snap)
       if (job.empty()) job = LabelValue(pod.meta.labels, "job-name");
       if (!uid.empty() || !job.empty()) {
         w = find(pod.cluster, pod.meta.namespace_, "batch", "Job", job, uid);
+      } else if (auto vc = LabelValue(pod.meta.labels, "volcano.sh/job-name"); !vc.empty()) {
+        w = find(pod.cluster, pod.meta.namespace_, "batch.volcano.sh", "Job", vc, {});
+      } else if (auto ray = LabelValue(pod.meta.labels, "ray.io/cluster"); !ray.empty()) {
+        w = find(pod.cluster, pod.meta.namespace_, "ray.io", "RayCluster", ray, {});
+      } else if (LabelValue(pod.meta.labels, "training.kubeflow.org/operator-name") ==
+                 "mpi-operator") {
+        w = find(pod.cluster, pod.meta.namespace_, "kubeflow.org", "MPIJob",
+                 LabelValue(pod.meta.labels, "training.kubeflow.org/job-name"), {});
       }
     }
     if (w < 0) continue;

@@ -7,11 +7,14 @@
 // - a pod belongs to the workload its controller ownerReference names (by uid; by kind and
 //   name when the reference has no uid), or, without one, to the Job its
 //   batch.kubernetes.io/controller-uid / controller-uid (else batch.kubernetes.io/job-name /
-//   job-name) label names;
+//   job-name) label names; without either, to the MPIJob, RayCluster or Volcano Job its
+//   controller's labels name (training.kubeflow.org/job-name with operator-name
+//   mpi-operator, ray.io/cluster, volcano.sh/job-name);
 // - a workload whose controller is another workload read is nested in it: a Deployment's
 //   ReplicaSets, a JobSet's child Jobs, a LeaderWorkerSet's StatefulSets (also by its
 //   leaderworkerset.sigs.k8s.io/name label, since worker StatefulSets are owned by the
-//   leader pod). A nested workload is neither expanded nor given a Kueue Workload; its pods
+//   leader pod), an MPIJob's launcher Job, a RayJob's RayCluster and submitter Job. A nested
+//   workload is neither expanded nor given a Kueue Workload; its pods
 //   belong to the outermost workload.
 // Each kind's rule for turning owned pods into filled and missing slots is a column of its
 // row in the table of kinds (internal/kind_table.h).
@@ -46,6 +49,11 @@ struct ExistingPods {
 //   JobSetOwnership           per child Job and completion index (jobset and job labels)
 //   PyTorchJobOwnership       per replica type and index (training.kubeflow.org labels)
 //   LeaderWorkerSetOwnership  per group and worker index (leaderworkerset labels)
+//   MPIJobOwnership           launcher and worker index (job-role label; worker index from
+//                             the pod name `<job>-worker-<i>`, else replica-index)
+//   RayOwnership              head, worker groups (ray.io/node-type and ray.io/group; workers
+//                             are interchangeable) and a RayJob's submitter
+//   VolcanoJobOwnership       per task and index (volcano.sh/task-spec and task-index)
 using OwnershipFn = void (*)(const model::WorkloadObject& workload,
                              const std::vector<PodSetSource>& sources,
                              std::span<const int32_t> owned, const model::Snapshot& snapshot,
@@ -69,6 +77,16 @@ void LeaderWorkerSetOwnership(const model::WorkloadObject& workload,
                               const std::vector<PodSetSource>& sources,
                               std::span<const int32_t> owned, const model::Snapshot& snapshot,
                               ExistingPods* out);
+
+void MPIJobOwnership(const model::WorkloadObject& workload,
+                     const std::vector<PodSetSource>& sources, std::span<const int32_t> owned,
+                     const model::Snapshot& snapshot, ExistingPods* out);
+void RayOwnership(const model::WorkloadObject& workload, const std::vector<PodSetSource>& sources,
+                  std::span<const int32_t> owned, const model::Snapshot& snapshot,
+                  ExistingPods* out);
+void VolcanoJobOwnership(const model::WorkloadObject& workload,
+                         const std::vector<PodSetSource>& sources, std::span<const int32_t> owned,
+                         const model::Snapshot& snapshot, ExistingPods* out);
 
 // The completion index of a Job's pod (the batch.kubernetes.io/job-completion-index
 // annotation, else label); -1 when it has none or it is not a number.

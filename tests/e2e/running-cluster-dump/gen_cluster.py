@@ -116,7 +116,8 @@ def job(ns, name, uid, c, parallelism, completions, status, labels=None, indexed
 
 items = [node("gpu-a1", 8, "NVIDIA-H100-80GB-HBM3", "us-east-1a"),
          node("gpu-a2", 8, "NVIDIA-H100-80GB-HBM3", "us-east-1b"),
-         node("cpu-1", 0, None, "us-east-1a")]
+         node("cpu-1", 0, None, "us-east-1a"),
+         node("gpu-b1", 8, "NVIDIA-H100-80GB-HBM3", "us-east-1c")]
 
 IMG = "registry.example.com/ml/"
 # Kueue: one flavor, one ClusterQueue, the team's LocalQueue.
@@ -230,6 +231,84 @@ for j in range(2):
     items.append(pod("ml", jn + "-0-q8w7x", "uid-" + jn + "-pod", dict(job_labels(jn, juid, 0), **jl),
                      owner("batch/v1", "Job", jn, juid), c, "gpu-a2", "Running",
                      annotations={"batch.kubernetes.io/job-completion-index": "0", "jobset.sigs.k8s.io/jobset-name": "pretrain"}))
+
+# gpu-b1 runs an MPIJob, a RayJob and a Volcano Job, every pod of each live (its 8 GPUs all
+# taken): none of their pods may be planned again.
+B1 = "gpu-b1"
+def crd_meta(ns, name, uid, owners=None, labels=None):
+    md = {"creationTimestamp": "2026-12-01T18:00:00Z", "generation": 1, "name": name, "namespace": ns,
+          "resourceVersion": "92" + str(len(name)), "uid": uid}
+    if owners: md["ownerReferences"] = owners
+    if labels: md["labels"] = labels
+    return md
+
+# MPIJob (mpi-operator v2): launcher Job `allreduce-launcher` (owned by the MPIJob) and its
+# pod, workers `allreduce-worker-0/1` owned by the MPIJob.
+cl = container("launcher", IMG + "allreduce:1.0", "1", "2Gi", 0)
+cw = container("worker", IMG + "allreduce:1.0", "8", "64Gi", 2)
+items.append({"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob", "metadata": crd_meta("ml", "allreduce", "uid-allreduce"),
+  "spec": {"mpiImplementation": "OpenMPI", "runPolicy": {"cleanPodPolicy": "Running", "suspend": False}, "slotsPerWorker": 2,
+           "sshAuthMountPath": "/root/.ssh",
+           "mpiReplicaSpecs": {"Launcher": {"replicas": 1, "template": {"spec": {"containers": [cl]}}},
+                               "Worker": {"replicas": 2, "template": {"spec": {"containers": [cw]}}}}},
+  "status": {"replicaStatuses": {"Launcher": {"active": 1}, "Worker": {"active": 2}}, "startTime": "2026-12-01T18:00:05Z"}})
+mpi_owner = owner("kubeflow.org/v2beta1", "MPIJob", "allreduce", "uid-allreduce")
+mpi_l = {"training.kubeflow.org/job-name": "allreduce", "training.kubeflow.org/operator-name": "mpi-operator"}
+items.append(job("ml", "allreduce-launcher", "uid-allreduce-launcher", cl, 1, None, {"active": 1, "ready": 1, "startTime": "2026-12-01T18:00:05Z", "terminating": 0, "uncountedTerminatedPods": {}},
+                 owners=mpi_owner, tlabels=dict(mpi_l, **{"training.kubeflow.org/job-role": "launcher"})))
+items.append(pod("ml", "allreduce-launcher-m2x8v", "uid-allreduce-launcher-pod",
+                 dict(job_labels("allreduce-launcher", "uid-allreduce-launcher"), **mpi_l, **{"training.kubeflow.org/job-role": "launcher"}),
+                 owner("batch/v1", "Job", "allreduce-launcher", "uid-allreduce-launcher"), cl, B1, "Running", restart="OnFailure"))
+for i in range(2):
+    items.append(pod("ml", "allreduce-worker-%d" % i, "uid-allreduce-worker-%d" % i,
+                     dict(mpi_l, **{"training.kubeflow.org/job-role": "worker", "training.kubeflow.org/replica-index": str(i)}),
+                     mpi_owner, cw, B1, "Running", restart="Always"))
+
+# RayJob (KubeRay): its RayCluster `tune-x8k2p` and submitter Job `tune`, both owned by it.
+ch = container("ray-head", "rayproject/ray:2.46.0", "2", "8Gi", 0)
+cr = container("ray-worker", "rayproject/ray:2.46.0", "4", "32Gi", 1)
+cs = container("ray-job-submitter", "rayproject/ray:2.46.0", "500m", "200Mi", 0)
+rc_spec = {"headGroupSpec": {"rayStartParams": {}, "template": {"spec": {"containers": [ch]}}},
+           "workerGroupSpecs": [{"groupName": "gpu", "maxReplicas": 4, "minReplicas": 0, "numOfHosts": 1, "replicas": 2,
+                                 "rayStartParams": {}, "template": {"spec": {"containers": [cr]}}}]}
+items.append({"apiVersion": "ray.io/v1", "kind": "RayJob", "metadata": crd_meta("ml", "tune", "uid-tune"),
+  "spec": {"entrypoint": "python tune.py", "rayClusterSpec": rc_spec, "submissionMode": "K8sJobMode", "suspend": False},
+  "status": {"jobDeploymentStatus": "Running", "jobStatus": "RUNNING", "rayClusterName": "tune-x8k2p"}})
+ray_owner = owner("ray.io/v1", "RayJob", "tune", "uid-tune")
+items.append({"apiVersion": "ray.io/v1", "kind": "RayCluster",
+  "metadata": crd_meta("ml", "tune-x8k2p", "uid-tune-x8k2p", ray_owner, {"ray.io/originated-from-cr-name": "tune", "ray.io/originated-from-crd": "RayJob"}),
+  "spec": rc_spec, "status": {"readyWorkerReplicas": 2, "state": "ready"}})
+rc_owner = owner("ray.io/v1", "RayCluster", "tune-x8k2p", "uid-tune-x8k2p")
+def ray_labels(kind, group):
+    return {"app.kubernetes.io/created-by": "kuberay-operator", "app.kubernetes.io/name": "kuberay", "ray.io/cluster": "tune-x8k2p",
+            "ray.io/group": group, "ray.io/identifier": "tune-x8k2p-" + kind, "ray.io/is-ray-node": "yes", "ray.io/node-type": kind}
+items.append(pod("ml", "tune-x8k2p-head", "uid-tune-head", ray_labels("head", "headgroup"), rc_owner, ch, B1, "Running", restart="Always"))
+for sfx in ("9fz4q", "k3m7w"):
+    items.append(pod("ml", "tune-x8k2p-gpu-worker-" + sfx, "uid-tune-worker-" + sfx, ray_labels("worker", "gpu"), rc_owner, cr, B1, "Running", restart="Always"))
+items.append(job("ml", "tune", "uid-tune-submitter", cs, 1, None, {"active": 1, "ready": 1, "startTime": "2026-12-01T18:01:00Z", "terminating": 0, "uncountedTerminatedPods": {}}, owners=ray_owner))
+items.append(pod("ml", "tune-5n7wd", "uid-tune-submitter-pod", job_labels("tune", "uid-tune-submitter"),
+                 owner("batch/v1", "Job", "tune", "uid-tune-submitter"), cs, B1, "Running"))
+
+# Volcano Job: task ps (1 pod) and task worker (2 pods), minAvailable 3, all running.
+cp = container("ps", IMG + "sim:0.3", "2", "8Gi", 0)
+cv = container("worker", IMG + "sim:0.3", "4", "32Gi", 1)
+items.append({"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job", "metadata": crd_meta("ml", "sim", "uid-sim"),
+  "spec": {"maxRetry": 3, "minAvailable": 3, "queue": "default", "schedulerName": "volcano",
+           "tasks": [{"name": "ps", "replicas": 1, "template": {"spec": {"containers": [cp], "restartPolicy": "OnFailure"}}},
+                     {"name": "worker", "replicas": 2, "template": {"spec": {"containers": [cv], "restartPolicy": "OnFailure"}}}]},
+  "status": {"minAvailable": 3, "running": 3, "state": {"phase": "Running"}}})
+items.append({"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+  "metadata": crd_meta("ml", "sim-uid-sim", "uid-sim-pg", owner("batch.volcano.sh/v1alpha1", "Job", "sim", "uid-sim")),
+  "spec": {"minMember": 3, "minResources": {"cpu": "10", "memory": "72Gi", "nvidia.com/gpu": "2"}, "queue": "default"},
+  "status": {"phase": "Running", "running": 3}})
+for task, i, c in (("ps", 0, cp), ("worker", 0, cv), ("worker", 1, cv)):
+    n = "sim-%s-%d" % (task, i)
+    p = pod("ml", n, "uid-" + n, {"volcano.sh/job-name": "sim", "volcano.sh/job-namespace": "ml", "volcano.sh/queue-name": "default",
+                                  "volcano.sh/task-index": str(i), "volcano.sh/task-spec": task},
+            owner("batch.volcano.sh/v1alpha1", "Job", "sim", "uid-sim"), c, B1, "Running", restart="OnFailure",
+            annotations={"scheduling.k8s.io/group-name": "sim-uid-sim", "volcano.sh/job-name": "sim", "volcano.sh/task-index": str(i), "volcano.sh/task-spec": task})
+    p["spec"]["schedulerName"] = "volcano"
+    items.append(p)
 
 # A bare pod that failed: holds nothing.
 c = container("debug", "busybox:1.37", "500m", "1Gi", 1)

@@ -1,0 +1,32 @@
+// Decoders of the workload CRDs issue 13 added, one file per API group:
+// kubeflow_v2beta1.cc (MPIJob), ray_v1.cc (RayCluster, RayJob), volcano_batch_v1alpha1.cc
+// (Volcano's Job). Same contract as decoders.h: the decoded value or the first error with
+// the field path relative to the object. Reached only through the table of kinds. Internal
+// to io; stateless apart from the ResourceCatalog.
+#pragma once
+
+#include <cstdint>
+
+#include "core/result.h"
+#include "io/internal/decoders.h"
+#include "model/resources.h"
+
+namespace berth::io::internal {
+
+// kubeflow.org/v2beta1: MPIJob, pod sets "launcher" and "worker".
+core::Result<DecodedWorkload> DecodeMPIJob(dom::object obj, model::ResourceCatalog& catalog);
+
+// ray.io/v1: RayCluster (pod sets "head", then each worker group lowercased) and RayJob (the
+// same from spec.rayClusterSpec, then "submitter" in K8sJobMode). The head and worker pod
+// templates carry the labels KubeRay gives their pods (ray.io/cluster, ray.io/node-type,
+// ray.io/group), which name the expanded pods.
+core::Result<DecodedWorkload> DecodeRayCluster(dom::object obj, model::ResourceCatalog& catalog);
+core::Result<DecodedWorkload> DecodeRayJob(dom::object obj, model::ResourceCatalog& catalog);
+
+// batch.volcano.sh/v1alpha1: Volcano's Job, one pod set per task; *min_available its gang
+// (spec.minAvailable, defaulted as Volcano's webhook does), the minMember of the PodGroup
+// Volcano makes for it.
+core::Result<DecodedWorkload> DecodeVolcanoJob(dom::object obj, model::ResourceCatalog& catalog,
+                                               int32_t* min_available);
+
+}  // namespace berth::io::internal

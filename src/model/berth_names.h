@@ -1,0 +1,47 @@
+// The berth.dev/ label and annotation keys berth reads or writes, in one list: io warns
+// about a berth.dev/ key on an input object that is none of them (a misspelling would
+// otherwise be ignored without a word). The modules that read a key keep their own named
+// constant beside the code (model/object_meta.h, model/work.h, placement/berth_scorers.h,
+// gpu/gpu_inventory.h); a key added there must be added here (tests/io checks model's).
+// Constant data; thread-safe.
+//
+// Not listed: berth's score plugin names (berth.dev/GpuShare..., binding's
+// framework/gpu_share_names.h), which are plugin names in a KubeSchedulerConfiguration, not
+// keys, and the other berth domains (models.cache.berth.dev/, sim.berth.dev/).
+#pragma once
+
+#include <string_view>
+
+namespace berth::model {
+
+inline constexpr std::string_view kBerthNamePrefix = "berth.dev/";
+
+// Any object: the member cluster it lives in (DESIGN.md, fleet wiring).
+inline constexpr const char* kBerthClusterKey = "berth.dev/cluster";
+// ManifestWorks berth plans: the workload ("<ns>.<name>") and the admission check that
+// placed it, so a later plan finds them.
+inline constexpr const char* kBerthWorkloadKey = "berth.dev/workload";
+inline constexpr const char* kBerthPlacedByKey = "berth.dev/placed-by";
+// Placements (annotations), read by placement's berth scorers: the GPU product whose free
+// capacity counts, user locations for latency, models and datasets for data locality.
+inline constexpr const char* kBerthGpuProductKey = "berth.dev/gpu-product";
+inline constexpr const char* kBerthUserLocationsKey = "berth.dev/user-locations";
+inline constexpr const char* kBerthModelsKey = "berth.dev/models";
+inline constexpr const char* kBerthDatasetsKey = "berth.dev/datasets";
+// ManagedClusters (label, or a ClusterClaim of that name): price per GPU-hour, cost class.
+inline constexpr const char* kBerthGpuHourPriceKey = "berth.dev/gpu-hour-price";
+inline constexpr const char* kBerthCostClassKey = "berth.dev/cost-class";
+// Nodes (label or annotation): the device plugin's failRequestsGreaterThanOne setting.
+inline constexpr const char* kBerthFailRequestsGreaterThanOneKey =
+    "berth.dev/gpu-sharing.fail-requests-greater-than-one";
+
+// Every key above, for the misspelling check.
+inline constexpr std::string_view kBerthNames[] = {
+    kBerthClusterKey,       kBerthWorkloadKey,
+    kBerthPlacedByKey,      kBerthGpuProductKey,
+    kBerthUserLocationsKey, kBerthModelsKey,
+    kBerthDatasetsKey,      kBerthGpuHourPriceKey,
+    kBerthCostClassKey,     kBerthFailRequestsGreaterThanOneKey,
+};
+
+}  // namespace berth::model
