@@ -83,6 +83,12 @@ struct WorkloadDecision {
   std::optional<int32_t> preempted_by;
   std::string preemption_reason;  // victims: InClusterQueue, InCohortReclamation, ...
   std::string eviction_reason;    // Preempted, Deactivated, AdmissionCheck, ClusterQueueStopped
+  // Victims of this plan (preempted_by set): the Evicted/Preempted message of the last
+  // eviction, kept when the workload gets quota again (it then prints "Previously: ...").
+  std::string eviction_message;
+  // Victims still waiting: why their last attempt after the eviction failed, as Kueue's
+  // scheduler writes it into QuotaReserved=False; empty when no attempt failed since.
+  std::string retry_reason, retry_message;
   bool deactivate = false;        // a Rejected admission check sets spec.active=false
 };
 
@@ -119,9 +125,11 @@ struct AdmissionResult {
 AdmissionResult RunAdmission(const model::Snapshot& snapshot, const AdmissionOptions& options,
                              PlacementOracle* oracle, core::Diagnostics& diags);
 
-// Writes decisions into planned.kueue_workloads as Kueue's controllers do: status.admission,
-// conditions QuotaReserved/Admitted/Evicted/Preempted with Kueue's reasons and messages;
-// lastTransitionTime = now for conditions whose status changes only.
+// Writes decisions into planned.kueue_workloads as Kueue's controllers do (through
+// workload_status.h): status.admission, conditions QuotaReserved/Admitted/Evicted/Preempted/
+// Requeued with Kueue's reasons and messages; lastTransitionTime = now for conditions whose
+// status changes only. A workload preempted and admitted again within the plan gets both
+// writes in that order, so it ends as Kueue leaves it (Evicted=False, "Previously: ...").
 void ApplyDecisions(const AdmissionResult& result, core::Timestamp now, model::Snapshot* planned);
 
 }  // namespace berth::queueing

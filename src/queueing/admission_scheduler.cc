@@ -347,6 +347,9 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
     ~Restore() {
       if (evicted && d.outcome != WorkloadOutcome::kAdmitted &&
           d.outcome != WorkloadOutcome::kQuotaReserved) {
+        // Kueue's scheduler writes this attempt's reason into QuotaReserved=False.
+        d.retry_reason = std::move(d.reason);
+        d.retry_message = std::move(d.message);
         d.outcome = WorkloadOutcome::kPreempted;
         d.reason = std::move(evicted->reason);
         d.message = std::move(evicted->message);
@@ -445,6 +448,9 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
       v.message = "Preempted to accommodate a workload (UID: " + Or(preemptor.meta.uid, "UNKNOWN") +
                   ", JobUID: " + JobUid(preemptor) + ") due to " + PreemptionText(t.reason) +
                   "; preemptor path: " + preemptor_path + "; preemptee path: " + preemptee_path;
+      v.eviction_message = v.message;
+      v.retry_reason.clear();
+      v.retry_message.clear();
       d.victims.push_back(t.workload);
     }
     state_.AddUsage(q, a.usage);

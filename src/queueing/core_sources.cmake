@@ -10,7 +10,8 @@ list(APPEND QUEUEING_SRCS
   queue_setup.cc
   quota_probe.cc
   quota_tree.cc
-  workload_info.cc)
+  workload_info.cc
+  workload_status.cc)
 # Fair sharing (#4): DRS, the admission tournament, fair-sharing preemption.
 list(APPEND QUEUEING_SRCS
   fair_sharing.cc

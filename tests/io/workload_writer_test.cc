@@ -158,6 +158,28 @@ TEST_F(WorkloadWriterTest, KeepsAnAdmissionToTheSameQueueAsRead) {
   EXPECT_EQ(second, first);
 }
 
+TEST_F(WorkloadWriterTest, ReadmissionInTheSameQueuePrintsTheNewFlavors) {
+  // Preempted and admitted again within the plan, in the same ClusterQueue but another
+  // flavor: the admission as read is stale and must not be kept.
+  OrderedJson first = WriteJson()["items"][0];
+  core::Diagnostics diags;
+  Input again = ReadString(first.dump(), diags, "again.json");
+  ASSERT_FALSE(diags.has_errors()) << Dump(diags);
+  model::Snapshot planned = again.snapshot;
+  auto& flavors = planned.kueue_workloads[0].admission->pod_set_assignments[0].flavors;
+  ASSERT_FALSE(flavors.empty());
+  for (auto& [resource, flavor] : flavors) flavor = "other-flavor";
+  PlanItems items;
+  items.workloads = {0};
+  std::ostringstream out;
+  WritePlan(planned, items, again.documents, OutputFormat::kJson, out);
+  OrderedJson second = OrderedJson::parse(out.str())["items"][0];
+  const OrderedJson& psa = second["status"]["admission"]["podSetAssignments"][0];
+  for (const auto& [resource, flavor] : psa["flavors"].items()) {
+    EXPECT_EQ(flavor, "other-flavor") << resource;
+  }
+}
+
 TEST_F(WorkloadWriterTest, EvictedWorkloadLosesItsAdmission) {
   OrderedJson first = WriteJson()["items"][0];
   core::Diagnostics diags;

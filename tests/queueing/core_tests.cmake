@@ -2,6 +2,7 @@
 list(APPEND QUEUEING_TEST_SRCS
   admission_test.cc
   apply_decisions_test.cc
+  workload_status_test.cc
   flavor_assigner_test.cc
   preemption_test.cc
   quota_tree_test.cc

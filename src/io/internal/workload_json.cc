@@ -1,6 +1,8 @@
-// Why the admission is kept as read when it names the same ClusterQueue: Kueue sets an
-// admission once and only clears it on eviction, so an unchanged queue means the plan left
-// it alone, and keeping the text keeps the output diffable against the cluster. Status
+// Why the admission is kept as read when it names the same ClusterQueue and the same pod
+// sets, counts and flavors: Kueue sets an admission once and only replaces it after an
+// eviction, so an unchanged assignment means the plan left it alone, and keeping the text
+// keeps the output diffable against the cluster. A workload preempted and admitted again
+// within the plan (even in the same ClusterQueue) gets its new admission printed. Status
 // fields are written in the Go structs' order (Admission: clusterQueue, podSetAssignments;
 // PodSetAssignment: name, flavors, resourceUsage, count, topologyAssignment; Condition:
 // type, status, observedGeneration, lastTransitionTime, reason, message).
@@ -189,6 +191,36 @@ void PatchAdmissionChecks(OrderedJson& status,
   }
 }
 
+// Whether the admission as read names what `admission` holds: same ClusterQueue, and per
+// pod set the same name, count and flavors (resourceUsage follows from those).
+bool SameAdmission(const OrderedJson& old, const model::Admission& admission) {
+  if (!old.is_object() || !old.contains("clusterQueue") ||
+      old["clusterQueue"] != admission.cluster_queue) {
+    return false;
+  }
+  auto assignments = old.find("podSetAssignments");
+  if (assignments == old.end() || !assignments->is_array() ||
+      assignments->size() != admission.pod_set_assignments.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < admission.pod_set_assignments.size(); ++i) {
+    const model::PodSetAssignment& psa = admission.pod_set_assignments[i];
+    const OrderedJson& a = (*assignments)[i];
+    if (!a.is_object() || a.value("name", std::string()) != psa.name) return false;
+    auto count = a.find("count");
+    if (count != a.end() && (!count->is_number_integer() || *count != psa.count)) return false;
+    auto flavors = a.find("flavors");
+    if (flavors == a.end() || !flavors->is_object() || flavors->size() != psa.flavors.size()) {
+      return false;
+    }
+    for (const auto& [resource, flavor] : psa.flavors) {
+      auto f = flavors->find(resource);
+      if (f == flavors->end() || *f != flavor) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string QuantityString(const std::string& resource, int64_t amount) {
@@ -208,8 +240,7 @@ OrderedJson PatchedWorkload(const model::Workload& wl, const DocumentStore& docu
   OrderedJson& status = doc["status"];
   if (wl.admission.has_value()) {
     auto old = status.find("admission");
-    bool keep = old != status.end() && old->is_object() && old->contains("clusterQueue") &&
-                (*old)["clusterQueue"] == wl.admission->cluster_queue;
+    const bool keep = old != status.end() && SameAdmission(*old, *wl.admission);
     if (!keep) status["admission"] = AdmissionJson(*wl.admission, v1beta1);
   } else {
     status.erase("admission");
