@@ -11,10 +11,12 @@ model::PodDecision MarkTerminating(const model::Snapshot& input, model::Snapshot
   model::Pod& p = planned.pods[static_cast<size_t>(pod.v)];
   p.deletion_timestamp = now;
   // Kueue's pod integration (jobs/pod Stop) applies TerminationTarget=True, reason
-  // WorkloadEvicted, with the eviction's message, then deletes the pod. A Job's (or any
-  // other controller's) pods are deleted by their controller once Kueue suspends it, with
-  // no condition: only the deletion timestamp shows.
-  if (!p.owner) {
+  // WorkloadEvicted, with the eviction's message, then deletes the pod: the pods its webhook
+  // labels kueue.x-k8s.io/managed=true. A Job's (or any other controller's) pods are deleted
+  // by their controller once Kueue suspends it, with no condition: only the deletion
+  // timestamp shows.
+  auto managed = p.meta.labels.find("kueue.x-k8s.io/managed");
+  if (managed != p.meta.labels.end() && managed->second == "true") {
     model::PodCondition condition{"TerminationTarget", "True", "WorkloadEvicted", eviction_message};
     bool replaced = false;
     for (model::PodCondition& c : p.conditions) {

@@ -1,8 +1,8 @@
 // TerminatingPods: what a plan of N cycles writes into the running pods of a workload Kueue
 // evicted in the last cycle. Their deletion has begun but not finished: they stay bound,
 // with metadata.deletionTimestamp at the plan time; a pod Kueue manages itself (pod
-// integration: no controller owner) also carries the TerminationTarget condition Kueue
-// writes before deleting it. Called by ApplyCycle; internal to engine; stateless.
+// integration: labelled kueue.x-k8s.io/managed=true) also carries the TerminationTarget
+// condition Kueue writes before deleting it. Called by ApplyCycle; internal to engine; stateless.
 #pragma once
 
 #include <string>

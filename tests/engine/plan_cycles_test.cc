@@ -82,6 +82,30 @@ TEST(PlanCyclesTest, OneCycleEvictsAndLeavesThePreemptorWaiting) {
   EXPECT_TRUE(plan.deleted_pods.empty());
 }
 
+TEST(PlanCyclesTest, KueueManagedPodsGetTerminationTarget) {
+  model::Snapshot input = ReadTwoTeams();
+  // As if Kueue's pod integration managed b-running-0 (its webhook's label); the others stay
+  // Job pods, which carry no condition (the Job controller deletes them).
+  for (model::Pod& pod : input.pods) {
+    if (pod.meta.name == "b-running-0") pod.meta.labels["kueue.x-k8s.io/managed"] = "true";
+  }
+  const Plan plan = RunCycles(input, PlanOptions{}, 1);
+  int with_condition = 0;
+  for (const model::PodDecision& d : plan.pod_decisions) {
+    const model::Pod& pod = plan.planned.pod(d.pod);
+    if (!pod.deletion_timestamp) continue;
+    for (const model::PodCondition& c : pod.conditions) {
+      if (c.type != "TerminationTarget") continue;
+      ++with_condition;
+      EXPECT_EQ(pod.meta.name, "b-running-0");
+      EXPECT_EQ(c.status, "True");
+      EXPECT_EQ(c.reason, "WorkloadEvicted");
+      EXPECT_NE(c.message.find("Preempted to accommodate a workload"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(with_condition, 1);
+}
+
 TEST(PlanCyclesTest, TwoCyclesAdmitThePreemptorFourMatchTheSettledPlan) {
   const model::Snapshot input = ReadTwoTeams();
   const Plan two = RunCycles(input, PlanOptions{}, 2);
