@@ -51,7 +51,13 @@ int RunDemoCommand(const DemoFlags& flags, std::ostream& out, std::ostream& err)
   // The demo fleet is an e2e case, so a diagnostic here means berth and its examples
   // disagree; LoadInput shows it rather than hide it.
   std::optional<LoadedInput> loaded = LoadInput(
-      {.files = {}, .clusters = {}, .demo = true, .scoring = flags.scoring, .now = ""}, err);
+      {.files = {},
+       .clusters = {},
+       .demo = true,
+       .scoring = flags.scoring,
+       .now = "",
+       .cycles = std::nullopt},
+      err);
   if (!loaded) return ToInt(ExitCode::kFailed);
   const ExitCode code = loaded->code;
 

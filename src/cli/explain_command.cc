@@ -66,7 +66,8 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
                                                  .clusters = flags.clusters,
                                                  .demo = flags.demo,
                                                  .scoring = flags.scoring,
-                                                 .now = flags.now},
+                                                 .now = flags.now,
+                                                 .cycles = flags.cycles},
                                                 err);
   if (!loaded) return ToInt(ExitCode::kFailed);
   model::Snapshot& snapshot = loaded->input.snapshot;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <ostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct ExplainFlags {
   bool demo = false;               // --demo: the built-in demo fleet instead of -f
   std::string scoring;             // --scoring, as for plan
   std::string now;                 // --now, as for plan
+  std::optional<std::string> cycles;  // --cycles, as for plan
 };
 
 // Prints the explanation to `out` and diagnostics to `err`. Exit codes: 0 explained; 1

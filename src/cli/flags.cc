@@ -1,5 +1,8 @@
 #include "cli/flags.h"
 
+#include <algorithm>
+#include <string>
+
 namespace berth::cli {
 
 core::Result<io::OutputFormat> ParseOutputFormat(const std::string& text) {
@@ -21,8 +24,25 @@ core::Result<model::ScoringStrategyType> ParseScoringStrategy(const std::string&
                                "RequestedToCapacityRatio)");
 }
 
+core::Result<int32_t> ParseCycles(const std::string& text) {
+  // Digits only: "+3", " 3", "3.0" and "0x3" are mistakes, not numbers to guess at. The
+  // length check keeps the accumulation below far from overflow.
+  const bool digits = !text.empty() && text.size() <= 9 &&
+                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  int64_t value = 0;
+  if (digits) {
+    for (char c : text) value = value * 10 + (c - '0');
+  }
+  if (!digits || value < 1 || value > engine::kMaxPlanCycles) {
+    return core::InvalidArgument("--cycles: \"" + text + "\" is not a number of cycles (want a whole number from 1 to " +
+                                 std::to_string(engine::kMaxPlanCycles) + ")");
+  }
+  return static_cast<int32_t>(value);
+}
+
 core::Result<engine::PlanOptions> ParsePlanOptions(const std::string& scoring,
-                                                   const std::string& now) {
+                                                   const std::string& now,
+                                                   const std::optional<std::string>& cycles) {
   engine::PlanOptions options;
   if (!scoring.empty()) {
     BERTH_ASSIGN_OR_RETURN(options.scoring, ParseScoringStrategy(scoring));
@@ -33,6 +53,9 @@ core::Result<engine::PlanOptions> ParsePlanOptions(const std::string& scoring,
       return core::InvalidArgument("--now: " + parsed.error().message());
     }
     options.now = parsed.value();
+  }
+  if (cycles) {
+    BERTH_ASSIGN_OR_RETURN(options.cycles, ParseCycles(*cycles));
   }
   return options;
 }

@@ -3,6 +3,8 @@
 // a message (exit code 2), never an exception. Stateless functions.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/result.h"
@@ -18,8 +20,13 @@ core::Result<io::OutputFormat> ParseOutputFormat(const std::string& text);
 // scoringStrategy.type spelling).
 core::Result<model::ScoringStrategyType> ParseScoringStrategy(const std::string& text);
 
-// --scoring and --now as PlanOptions; an empty string leaves the option unset.
+// --cycles: a whole number from 1 to engine::kMaxPlanCycles, digits only.
+core::Result<int32_t> ParseCycles(const std::string& text);
+
+// --scoring, --now and --cycles as PlanOptions; an empty --scoring or --now, or no --cycles,
+// leaves the option unset.
 core::Result<engine::PlanOptions> ParsePlanOptions(const std::string& scoring,
-                                                   const std::string& now);
+                                                   const std::string& now,
+                                                   const std::optional<std::string>& cycles = std::nullopt);
 
 }  // namespace berth::cli

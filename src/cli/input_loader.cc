@@ -140,7 +140,7 @@ core::Diagnostics WithSourceFiles(const core::Diagnostics& diags,
 }
 
 std::optional<LoadedInput> LoadInput(const LoadFlags& flags, std::ostream& err) {
-  auto options = ParsePlanOptions(flags.scoring, flags.now);
+  auto options = ParsePlanOptions(flags.scoring, flags.now, flags.cycles);
   if (!options.has_value()) {
     PrintError(options.error(), err);
     return std::nullopt;

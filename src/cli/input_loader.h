@@ -24,6 +24,7 @@ struct LoadFlags {
   bool demo = false;                  // read the demo fleet instead of files
   std::string scoring;                // --scoring; empty: the configuration's strategy
   std::string now;                    // --now (RFC 3339); empty: unset
+  std::optional<std::string> cycles;  // --cycles N as given; unset: the settled plan
 };
 
 struct LoadedInput {
@@ -33,7 +34,7 @@ struct LoadedInput {
 };
 
 // The preamble of plan, explain and inventory, after each checked its own flags: parses
-// --scoring and --now, reads the input (LoadPaths or LoadDemoFleet), prints the reader's
+// --scoring, --now and --cycles, reads the input (LoadPaths or LoadDemoFleet), prints the reader's
 // diagnostics to `err` and computes the exit code so far. nullopt when the command must
 // stop with kFailed (bad option, unreadable path, nothing read); the reason is printed
 // (for an input without objects: "no Kubernetes objects found in PATHS").

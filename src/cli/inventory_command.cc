@@ -312,7 +312,8 @@ int RunInventoryCommand(const InventoryFlags& flags, std::ostream& out, std::ost
                                                  .clusters = flags.clusters,
                                                  .demo = false,
                                                  .scoring = flags.scoring,
-                                                 .now = flags.now},
+                                                 .now = flags.now,
+                                                 .cycles = std::nullopt},
                                                 err);
   if (!loaded) return ToInt(ExitCode::kFailed);
   // The input is handed over: the inventory and its names are read from the planned snapshot.

@@ -59,6 +59,10 @@ constexpr const char* kScoringHelp =
 constexpr const char* kClusterHelp =
     "NAME=PATH: the objects in PATH live in member cluster NAME (its Nodes, pods, queues); "
     "repeatable";
+constexpr const char* kCyclesHelp =
+    "Run exactly N Kueue scheduling cycles and N kube-scheduler passes and print what the "
+    "controllers wrote after them (victims terminating, preemptors waiting); default: the "
+    "settled state";
 constexpr const char* kNowHelp = "The time the cycle runs at, RFC 3339 (2026-01-02T03:04:05Z)";
 
 int Run(int argc, char** argv) {
@@ -77,6 +81,8 @@ int Run(int argc, char** argv) {
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
   plan_cmd->add_option("--now", plan.now, kNowHelp);
   plan_cmd->add_option("--cluster", plan.clusters, kClusterHelp);
+  plan_cmd->add_option_function<std::string>(
+      "--cycles", [&plan](const std::string& value) { plan.cycles = value; }, kCyclesHelp);
 
   berth::cli::ExplainFlags explain;
   CLI::App* explain_cmd = app.add_subcommand(
@@ -93,6 +99,9 @@ int Run(int argc, char** argv) {
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
   explain_cmd->add_option("--now", explain.now, kNowHelp);
   explain_cmd->add_option("--cluster", explain.clusters, kClusterHelp);
+  explain_cmd->add_option_function<std::string>(
+      "--cycles", [&explain](const std::string& value) { explain.cycles = value; },
+      "Explain the state after N cycles, as plan --cycles N prints it");
 
   berth::cli::DemoFlags demo;
   CLI::App* demo_cmd =

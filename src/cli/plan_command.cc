@@ -22,7 +22,8 @@ int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err)
                                                  .clusters = flags.clusters,
                                                  .demo = false,
                                                  .scoring = flags.scoring,
-                                                 .now = flags.now},
+                                                 .now = flags.now,
+                                                 .cycles = flags.cycles},
                                                 err);
   if (!loaded) return ToInt(ExitCode::kFailed);
   // The input is not read again: the plan takes it over instead of copying it.

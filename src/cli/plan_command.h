@@ -4,6 +4,7 @@
 #pragma once
 
 #include <ostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@ struct PlanFlags {
   std::string output = "yaml";     // -o: yaml, json or table
   std::string scoring;             // --scoring; empty: the configuration's strategy
   std::string now;                 // --now (RFC 3339); empty: unset
+  std::optional<std::string> cycles;  // --cycles N as given; unset: the settled plan
 };
 
 // Prints the plan to `out` and diagnostics to `err` (the reader's, then the device

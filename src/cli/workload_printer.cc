@@ -49,6 +49,12 @@ void PrintHeader(const engine::WorkloadExplanation& e, std::ostream& out) {
   std::string outcome = engine::WorkloadOutcomeName(e.decision.outcome);
   if (e.decision.cycle > 0) outcome += " (cycle " + std::to_string(e.decision.cycle) + ")";
   t.AddRow({"Outcome:", outcome});
+  if (e.plan.cycles > 0) {
+    // --cycles N: say when, within the N cycles, Kueue decided this.
+    t.AddRow({"Cycles:", (e.decision.cycle > 0 ? "decided in cycle " + std::to_string(e.decision.cycle)
+                                               : std::string("decided before cycle 1")) +
+                             " of " + std::to_string(e.plan.cycles) + " (--cycles)"});
+  }
   if (!e.decision.reason.empty() || !e.decision.message.empty()) {
     t.AddRow({"Reason:", e.decision.reason + (e.decision.message.empty() ? "" : ": " + e.decision.message)});
   }
@@ -147,8 +153,10 @@ void PrintPods(const engine::WorkloadExplanation& e, std::ostream& out) {
   TextTable t({TextTable::Align::kLeft, TextTable::Align::kLeft});
   for (const auto& d : e.pods) {
     const model::Pod& pod = s.pod(d.pod);
-    t.AddRow({pod.meta.name, d.node ? "bound to " + s.node(*d.node).meta.name
-                                    : "unschedulable: " + d.message});
+    std::string state = d.node ? "bound to " + s.node(*d.node).meta.name : "unschedulable: " + d.message;
+    // --cycles N: a pod of a workload evicted in the last cycle is still there, terminating.
+    if (d.node && pod.deletion_timestamp) state += ", terminating: " + d.message;
+    t.AddRow({pod.meta.name, state});
   }
   t.Print(out, "  ");
 }

@@ -87,6 +87,23 @@ class GroupScheduler {
   std::map<int32_t, std::string> group_of_;
 };
 
+// The pods (local indices) of the workloads Kueue evicted in cycle `cycle`: their deletion
+// started in that cycle, so after it they are still there, terminating (the Job controller
+// or Kueue's pod integration deletes them; the kubelet has not finished).
+std::set<int32_t> EvictedInCycle(const model::Snapshot& whole, const ClusterPart& part,
+                                 const queueing::AdmissionResult& admission, int32_t cycle) {
+  std::set<int32_t> pods;
+  for (const queueing::WorkloadDecision& d : admission.decisions) {
+    if (d.outcome != queueing::WorkloadOutcome::kPreempted || d.cycle != cycle) continue;
+    for (const auto& set : whole.kueue_workloads[static_cast<size_t>(d.workload)].pods) {
+      for (int32_t p : set) {
+        if (auto local = part.ToLocal(model::PodIndex{p})) pods.insert(local->v);
+      }
+    }
+  }
+  return pods;
+}
+
 }  // namespace
 
 std::vector<bool> KueuePodMask(const model::Snapshot& whole, const ClusterPart& part) {
@@ -104,7 +121,7 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
                                    binding::Scheduler& scheduler, core::Timestamp now,
                                    core::Diagnostics& diags,
                                    std::optional<model::PodIndex> stop_before, bool* reached,
-                                   FleetDispatcher* fleet) {
+                                   FleetDispatcher* fleet, int32_t cycles) {
   ClusterCycleResult result;
   if (reached != nullptr) *reached = false;
   BindingOracle oracle(whole, part, scheduler);
@@ -148,6 +165,10 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
     queueing::AdmissionOptions options;
     options.now = now;
     options.cluster = part.name;
+    // Exactly `cycles` Kueue cycles (0: RunAdmission's bound, which the settled state ends
+    // first). Each admission binds its pods at once (BindingOracle): the job controller
+    // unsuspends the job and kube-scheduler binds its pods in the same cycle.
+    options.max_cycles = cycles;
     const bool check_placement = part.num_nodes() > 0;
     queueing::PlacementOracle* used = check_placement ? &oracle : nullptr;
     if (fleet != nullptr) {
@@ -169,7 +190,13 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
   for (const BindingOracle::Entry& e : oracle.Decisions()) {
     result.injections.push_back({e.decision.pod, e.node_selector, e.tolerations});
   }
-  for (int32_t p : oracle.unbound_input_pods()) result.deleted_pods.push_back(model::PodIndex{p});
+  const std::set<int32_t> terminating =
+      cycles > 0 && result.admission ? EvictedInCycle(whole, part, *result.admission, cycles)
+                                     : std::set<int32_t>{};
+  for (int32_t p : oracle.unbound_input_pods()) {
+    (terminating.count(p) != 0 ? result.terminating_pods : result.deleted_pods)
+        .push_back(model::PodIndex{p});
+  }
   return result;
 }
 

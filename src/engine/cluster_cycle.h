@@ -40,6 +40,10 @@ struct ClusterCycleResult {
   std::vector<Injection> injections;
   // Pods bound in the input whose workload was preempted: deleted (local indices).
   std::vector<model::PodIndex> deleted_pods;
+  // With a cycle count: pods bound in the input whose workload was evicted in the last
+  // cycle (local indices, ascending). Their deletion has only begun: still bound, still
+  // holding their node and claims, printed terminating (terminating_pods.h).
+  std::vector<model::PodIndex> terminating_pods;
 };
 
 // Runs the cycle on `scheduler` (built on part.snapshot()). When `stop_before` is set, stops
@@ -47,12 +51,15 @@ struct ClusterCycleResult {
 // far; *reached says whether it got there (explain replays the cycle this way). With
 // `fleet` (the hub of a fleet), workloads whose ClusterQueue has a fleet admission check are
 // dispatched to member clusters instead of run here: holders whose check is not Ready yet
-// first, then every new admission.
+// first, then every new admission. `cycles` > 0 runs exactly that many cycles (PlanOptions::
+// cycles; docs/cycles.md): Kueue stops after cycle `cycles`, and the pods of workloads it
+// evicted in that last cycle are terminating instead of deleted; 0 runs to the settled state.
 ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPart& part,
                                    binding::Scheduler& scheduler, core::Timestamp now,
                                    core::Diagnostics& diags,
                                    std::optional<model::PodIndex> stop_before = std::nullopt,
-                                   bool* reached = nullptr, FleetDispatcher* fleet = nullptr);
+                                   bool* reached = nullptr, FleetDispatcher* fleet = nullptr,
+                                   int32_t cycles = 0);
 
 // The pods (whole indices) that belong to Kueue Workloads of the part's cluster.
 std::vector<bool> KueuePodMask(const model::Snapshot& whole, const ClusterPart& part);

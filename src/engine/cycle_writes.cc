@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/terminating_pods.h"
+
 namespace berth::engine {
 namespace {
 
@@ -65,6 +67,18 @@ std::string DeletionReason(const model::Snapshot& snapshot, model::PodIndex pod,
     }
   }
   return "deleted";
+}
+
+// The Evicted message of the workload a pod belongs to (Kueue's message for its stop).
+std::string EvictionMessage(const model::Snapshot& snapshot, model::PodIndex pod,
+                            const ClusterCycleResult& cycle) {
+  if (!cycle.admission) return "";
+  for (const auto& d : cycle.admission->decisions) {
+    for (const auto& pods : snapshot.kueue_workloads[static_cast<size_t>(d.workload)].pods) {
+      if (std::find(pods.begin(), pods.end(), pod.v) != pods.end()) return d.message;
+    }
+  }
+  return "";
 }
 
 // The claims (local indices) a pod of the part references by name or template.
@@ -145,6 +159,13 @@ void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
       claim.reserved_for = status.reserved_for;
       changed.insert(whole);
     }
+  }
+  // Pods of workloads evicted in the last of N cycles: still bound, terminating.
+  for (model::PodIndex pod : cycle.terminating_pods) {
+    const model::PodIndex whole = part.ToWhole(pod);
+    plan.pod_decisions.push_back(MarkTerminating(snapshot, plan.planned, whole, now,
+                                                 EvictionMessage(snapshot, whole, cycle),
+                                                 DeletionReason(snapshot, whole, cycle)));
   }
   if (cycle.admission && write_admission) {
     ApplyAdmission(part.name, std::move(*cycle.admission), now, plan);

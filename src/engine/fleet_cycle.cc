@@ -238,7 +238,7 @@ bool IsFleet(const model::Snapshot& snapshot) {
 
 void RunFleet(const model::Snapshot& snapshot, std::vector<ClusterPart>& parts,
               const model::SchedulerConfig& config, core::Timestamp now, Plan& plan,
-              std::set<int32_t>& changed) {
+              std::set<int32_t>& changed, int32_t cycles) {
   BERTH_CHECK(plan.planned.nodes.empty() && plan.planned.kueue_workloads.empty(),
               "RunFleet's planned snapshot arrives without nodes and Kueue Workloads");
   // (1) Member clusters, each on its own; their schedulers stay for dispatch. Their Kueue
@@ -255,7 +255,8 @@ void RunFleet(const model::Snapshot& snapshot, std::vector<ClusterPart>& parts,
     }
     core::Diagnostics diags;
     auto scheduler = std::make_unique<binding::Scheduler>(part.snapshot(), config, PartOptions(part, &diags));
-    ClusterCycleResult cycle = RunClusterCycle(snapshot, part, *scheduler, now, diags);
+    ClusterCycleResult cycle = RunClusterCycle(snapshot, part, *scheduler, now, diags,
+                                               std::nullopt, nullptr, nullptr, cycles);
     if (cycle.admission) worker_admissions[part.name] = *cycle.admission;
     ApplyCycle(snapshot, part, *scheduler, cycle, now, diags, plan, changed,
                /*write_admission=*/false);
@@ -326,7 +327,8 @@ void RunFleet(const model::Snapshot& snapshot, std::vector<ClusterPart>& parts,
     core::Diagnostics diags;
     binding::Scheduler scheduler(hub->snapshot(), config, PartOptions(*hub, &diags));
     ClusterCycleResult cycle =
-        RunClusterCycle(snapshot, *hub, scheduler, now, diags, std::nullopt, nullptr, &dispatcher);
+        RunClusterCycle(snapshot, *hub, scheduler, now, diags, std::nullopt, nullptr, &dispatcher,
+                        cycles);
     const bool hub_admission = cycle.admission.has_value();
     if (hub_admission) SettleOutcomes(snapshot, dispatcher, *cycle.admission);
     write_workloads();

@@ -29,9 +29,10 @@ bool IsFleet(const model::Snapshot& snapshot);
 // indices whose status changed. plan.planned arrives with every object of `snapshot` but its
 // nodes and Kueue Workloads: RunFleet copies the Workloads in once dispatch is done (the
 // member parts' own nodes are dropped then: the parts are spent), and the caller adds the
-// nodes, which no stage writes.
+// nodes, which no stage writes. `cycles`: PlanOptions::cycles (0: settled), for every
+// member cluster and the hub alike.
 void RunFleet(const model::Snapshot& snapshot, std::vector<ClusterPart>& parts,
               const model::SchedulerConfig& config, core::Timestamp now, Plan& plan,
-              std::set<int32_t>& changed);
+              std::set<int32_t>& changed, int32_t cycles = 0);
 
 }  // namespace berth::engine

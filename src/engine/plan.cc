@@ -109,13 +109,16 @@ void PlanClusters(const model::Snapshot& snapshot, const PlanOptions& options,
   const model::SchedulerConfig config = EffectiveSchedulerConfig(snapshot, options);
   const core::Timestamp now = PlanTime(snapshot, options);
   std::set<int32_t> changed;
+  const int32_t cycles = options.cycles.value_or(0);
+  plan.cycles = cycles;
   if (IsFleet(snapshot)) {
-    RunFleet(snapshot, parts, config, now, plan, changed);
+    RunFleet(snapshot, parts, config, now, plan, changed, cycles);
   } else {
     for (const ClusterPart& part : parts) {
       core::Diagnostics diags;
       binding::Scheduler scheduler(part.snapshot(), config, PartOptions(part, &diags));
-      ClusterCycleResult cycle = RunClusterCycle(snapshot, part, scheduler, now, diags);
+      ClusterCycleResult cycle = RunClusterCycle(snapshot, part, scheduler, now, diags,
+                                                 std::nullopt, nullptr, nullptr, cycles);
       ApplyCycle(snapshot, part, scheduler, cycle, now, diags, plan, changed);
     }
   }
@@ -235,7 +238,7 @@ core::Result<Explanation> ExplainPod(const model::Snapshot& snapshot, const std:
     // Replay the cycle up to the pod so that it meets the nodes as the cycle leaves them.
     bool reached = false;
     (void)RunClusterCycle(snapshot, part, scheduler, PlanTime(snapshot, options), diags, *local,
-                          &reached);
+                          &reached, nullptr, options.cycles.value_or(0));
     // RunClusterCycle reaches every queued pod that is not a Kueue pod.
     BERTH_CHECK(reached, "a queued pod the cluster cycle never reached");
     Explanation explanation;

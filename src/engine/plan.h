@@ -23,6 +23,10 @@
 
 namespace berth::engine {
 
+// The largest --cycles a plan accepts (docs/limits.md): far beyond any settled plan of the
+// inputs berth reads (RunAdmission's own bound is 4 x (workloads + ClusterQueues) + 64).
+inline constexpr int32_t kMaxPlanCycles = 1000000;
+
 struct PlanOptions {
   // Overrides the NodeResourcesFit scoring strategy of every profile (the CLI's --scoring).
   // RequestedToCapacityRatio without a shape in the configuration gets the bin-packing shape
@@ -31,9 +35,17 @@ struct PlanOptions {
   // The time the cycle runs at (the CLI's --now): Kueue's condition times. Unset: the
   // latest creationTimestamp in the input, so that output never depends on the wall clock.
   std::optional<core::Timestamp> now;
+  // The CLI's --cycles (docs/cycles.md): run exactly this many Kueue scheduling cycles and
+  // kube-scheduler passes per member cluster and write what the controllers wrote after
+  // them: workloads evicted in the last cycle keep their pods, terminating; preemptors wait.
+  // Unset: the settled state (cycles repeat until nothing changes). 1..kMaxPlanCycles.
+  std::optional<int32_t> cycles;
 };
 
 struct Plan {
+  // PlanOptions::cycles when given, else 0 (the settled state): printers add which cycle
+  // decided what (queueing::WorkloadDecision::cycle) only when it is set.
+  int32_t cycles = 0;
   // Pods with spec.nodeName and PodScheduled conditions written; ResourceClaims with the
   // allocation made for them and the pods bound with them added to reserved_for.
   model::Snapshot planned;

@@ -98,7 +98,7 @@ std::string FlavorsColumn(const model::Workload& wl) {
 }
 
 void WriteWorkloadTable(const model::Snapshot& planned, const std::vector<int32_t>& workloads,
-                        std::ostream& out) {
+                        std::ostream& out, const std::vector<int32_t>& cycles = {}) {
   // The CLUSTER column only for MultiKueue plans, so single-cluster tables stay as they were.
   bool fleet = std::any_of(workloads.begin(), workloads.end(), [&](int32_t index) {
     return !planned.kueue_workloads[static_cast<size_t>(index)].cluster_name.empty();
@@ -106,7 +106,11 @@ void WriteWorkloadTable(const model::Snapshot& planned, const std::vector<int32_
   std::vector<Row> rows;
   rows.push_back({"NAMESPACE", "NAME", "QUEUE", "CLUSTERQUEUE", "STATUS", "FLAVORS", "MESSAGE"});
   if (fleet) rows.back().insert(rows.back().begin() + 4, "CLUSTER");
-  for (int32_t index : workloads) {
+  // The CYCLE column only for plans of N cycles (PlanItems::workload_cycles).
+  const bool by_cycle = !cycles.empty();
+  if (by_cycle) rows.back().insert(rows.back().end() - 1, "CYCLE");
+  for (size_t row = 0; row < workloads.size(); ++row) {
+    const int32_t index = workloads[row];
     const model::Workload& wl = planned.kueue_workloads[static_cast<size_t>(index)];
     std::string status = WorkloadStatusName(wl);
     std::string message;
@@ -134,6 +138,10 @@ void WriteWorkloadTable(const model::Snapshot& planned, const std::vector<int32_
                     wl.queue_name.empty() ? "<none>" : wl.queue_name, cq.empty() ? "<none>" : cq,
                     status, FlavorsColumn(wl), message});
     if (fleet) rows.back().insert(rows.back().begin() + 4, OrNone(wl.cluster_name));
+    if (by_cycle) {
+      const int32_t cycle = row < cycles.size() ? cycles[row] : -1;
+      rows.back().insert(rows.back().end() - 1, cycle < 0 ? "-" : std::to_string(cycle));
+    }
   }
   PrintAligned(rows, out);
 }
@@ -267,6 +275,11 @@ void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std:
         reason = "not handled by any profile (schedulerName " + pod.scheduler_name + ")";
       }
     }
+    // A pod left terminating by a plan of N cycles: its workload's eviction is the reason.
+    if (bound && pod.deletion_timestamp) {
+      rows.push_back({pod.meta.namespace_, pod.meta.name, node, "Terminating", d.message});
+      continue;
+    }
     rows.push_back({pod.meta.namespace_, pod.meta.name, bound ? node : "<none>",
                     bound ? "Bound" : "Pending", reason});
   }
@@ -294,7 +307,7 @@ void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std:
   }
   if (!workloads.empty()) {
     section();
-    WriteWorkloadTable(planned, workloads, out);
+    WriteWorkloadTable(planned, workloads, out, items.workload_cycles);
   }
   if (!items.placements.empty()) {
     section();

@@ -55,6 +55,9 @@ struct PlanItems {
   std::vector<int32_t> manifest_works;           // indices into planned.manifest_works
   std::vector<model::PodDeletion> deleted_pods;  // listed by kTable only
   std::vector<model::ObjectDeletion> deleted_objects;  // listed by kTable only
+  // With `berth plan --cycles N`: the cycle that decided each of `workloads` (same order; 0
+  // before the first, -1 never considered); kTable adds a CYCLE column. Empty: no column.
+  std::vector<int32_t> workload_cycles;
 };
 
 // WritePlanList's pods and claims, followed by the Workloads `items.workloads` in that

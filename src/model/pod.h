@@ -124,6 +124,9 @@ struct Pod {
   int32_t priority = 0;  // resolved from spec.priority or the PriorityClass by io
   PodPhase phase = PodPhase::kPending;
   std::vector<PodCondition> conditions;
+  // metadata.deletionTimestamp: set by a plan of N cycles (engine/terminating_pods.h) on a
+  // running pod whose workload was evicted in the last cycle: it is still there, terminating.
+  std::optional<core::Timestamp> deletion_timestamp;
 
   std::optional<OwnerRef> owner;
   std::string cluster = "default";

@@ -44,6 +44,22 @@ TEST(FlagsTest, PlanOptionsLeaveEmptyFlagsUnset) {
   EXPECT_NE(bad_now.error().message().find("--now"), std::string::npos);
 }
 
+TEST(FlagsTest, CyclesAreWholeNumbersInRange) {
+  auto none = ParsePlanOptions("", "");
+  ASSERT_TRUE(none.has_value());
+  EXPECT_FALSE(none->cycles.has_value());  // the settled plan
+  auto one = ParsePlanOptions("", "", std::string("1"));
+  ASSERT_TRUE(one.has_value());
+  EXPECT_EQ(one->cycles, 1);
+  EXPECT_EQ(ParseCycles("1000000").value(), 1000000);
+  for (const char* bad : {"", "0", "-1", "+2", " 2", "2.0", "1e3", "0x3", "two", "1000001",
+                          "99999999999", "0000000000001"}) {
+    auto parsed = ParseCycles(bad);
+    ASSERT_FALSE(parsed.has_value()) << bad;
+    EXPECT_NE(parsed.error().message().find("--cycles"), std::string::npos) << bad;
+  }
+}
+
 TEST(ParsePodTargetTest, KubectlStyleNames) {
   EXPECT_EQ(ParsePodTarget("pod/train-0").value(), "train-0");
   EXPECT_EQ(ParsePodTarget("pods/ml/train-0").value(), "ml/train-0");

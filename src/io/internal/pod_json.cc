@@ -1,6 +1,8 @@
 // Each document is re-parsed as nlohmann::ordered_json so that keys keep the order they
 // were read in and every field berth does not own comes back unchanged; only spec.nodeName,
-// the PodScheduled condition and Kueue's injected nodeSelector and tolerations are written.
+// the PodScheduled condition and Kueue's injected nodeSelector and tolerations are written
+// (and, for a pod a plan of N cycles leaves terminating, its deletionTimestamp and
+// TerminationTarget condition).
 #include "io/internal/pod_json.h"
 
 #include <optional>
@@ -42,7 +44,7 @@ void PatchCondition(OrderedJson& doc, const model::PodCondition& cond) {
   OrderedJson& conditions = status["conditions"];
   for (OrderedJson& c : conditions) {
     auto type = c.is_object() ? c.find("type") : c.end();
-    if (type != c.end() && type->is_string() && *type == "PodScheduled") {
+    if (type != c.end() && type->is_string() && *type == cond.type) {
       c["status"] = cond.status;
       SetOrErase(c, "reason", cond.reason);
       SetOrErase(c, "message", cond.message);
@@ -80,6 +82,18 @@ void PatchScheduling(const model::Pod& pod, OrderedJson& doc) {
   }
 }
 
+// A pod a plan of N cycles leaves terminating (engine/terminating_pods.h):
+// metadata.deletionTimestamp, and the conditions written besides PodScheduled
+// (TerminationTarget for a pod Kueue stops itself).
+void PatchTerminating(const model::Pod& pod, OrderedJson& doc) {
+  if (!pod.deletion_timestamp) return;
+  if (!doc["metadata"].is_object()) doc["metadata"] = OrderedJson::object();
+  doc["metadata"]["deletionTimestamp"] = pod.deletion_timestamp->ToString();
+  for (const model::PodCondition& c : pod.conditions) {
+    if (c.type == "TerminationTarget") PatchCondition(doc, c);
+  }
+}
+
 }  // namespace
 
 OrderedJson PatchedPod(const model::Snapshot& planned, const model::PodDecision& d,
@@ -94,13 +108,15 @@ OrderedJson PatchedPod(const model::Snapshot& planned, const model::PodDecision&
   }
   PatchScheduling(pod, doc);
   if (auto cond = ScheduledCondition(pod, d, !node.empty())) PatchCondition(doc, *cond);
+  PatchTerminating(pod, doc);
   return doc;
 }
 
 bool PrettyPatchedPod(const model::Snapshot& planned, const model::PodDecision& d,
                       const DocumentStore& documents, int indent, std::string* out) {
   const model::Pod& pod = planned.pod(d.pod);
-  if (!pod.source.valid()) return false;
+  // Terminating pods (plans of N cycles) are few: the tree path patches them.
+  if (!pod.source.valid() || pod.deletion_timestamp) return false;
   PodPatch patch;
   patch.node = pod.node_name;
   if (patch.node.empty() && d.node.has_value()) patch.node = planned.node(*d.node).meta.name;
