@@ -43,6 +43,19 @@ core::Taint ReadTaint(const YAML::Node& t) {
   return taint;
 }
 
+core::Toleration ReadToleration(const YAML::Node& t) {
+  core::Toleration tol;
+  tol.key = t["key"].as<std::string>();
+  if (t["operator"] && t["operator"].as<std::string>() == "Exists")
+    tol.op = core::TolerationOp::kExists;
+  if (t["value"]) tol.value = t["value"].as<std::string>();
+  if (t["effect"]) {
+    tol.effect = t["effect"].as<std::string>() == "NoExecute" ? core::TaintEffect::kNoExecute
+                                                              : core::TaintEffect::kNoSchedule;
+  }
+  return tol;
+}
+
 model::TopologyRequest ReadRequest(const YAML::Node& n) {
   model::TopologyRequest r;
   if (!n) return r;
@@ -123,6 +136,23 @@ void RunCase(const YAML::Node& table, const YAML::Node& c) {
     if (n["unschedulable"]) b.Unschedulable();
     k.snapshot.nodes.push_back(b.Build(k.snapshot.resources));
   }
+  // Pods outside Kueue bound to the nodes: their requests take node capacity.
+  for (const auto& p : c["pods"]) {
+    testing::PodBuilder b(p["name"].as<std::string>(), p["namespace"].as<std::string>());
+    if (p["node"]) b.NodeName(p["node"].as<std::string>());
+    const std::string phase = p["phase"] ? p["phase"].as<std::string>() : "Pending";
+    b.Phase(phase == "Running"     ? model::PodPhase::kRunning
+            : phase == "Succeeded" ? model::PodPhase::kSucceeded
+            : phase == "Failed"    ? model::PodPhase::kFailed
+                                   : model::PodPhase::kPending);
+    testing::Amounts requests;
+    for (const auto& r : p["requests"]) {
+      const std::string res = r.first.as<std::string>();
+      requests.emplace_back(res, Amount(res, r.second.as<std::string>()));
+    }
+    b.Container(requests);
+    k.snapshot.pods.push_back(b.Build(k.snapshot.resources));
+  }
   for (const auto& t : c["topologies"]) {
     model::Topology topo;
     topo.meta.name = t["name"].as<std::string>();
@@ -137,6 +167,7 @@ void RunCase(const YAML::Node& table, const YAML::Node& c) {
     for (const auto& t : f["taints"]) taints.push_back(ReadTaint(t));
     model::ResourceFlavor& rf = k.Flavor(f["name"].as<std::string>(), labels, std::move(taints));
     if (f["topologyName"]) rf.topology_name = f["topologyName"].as<std::string>();
+    for (const auto& t : f["tolerations"]) rf.tolerations.push_back(ReadToleration(t));
   }
   model::Namespace ns;
   ns.meta.name = "default";
@@ -182,6 +213,9 @@ void RunCase(const YAML::Node& table, const YAML::Node& c) {
     size_t p = 0;
     for (const auto& ps : w["podSets"]) {
       wl.pod_sets[p].topology_request = ReadRequest(ps["topology"]);
+      for (const auto& t : ps["tolerations"]) {
+        wl.pod_sets[p].pod_template.tolerations.push_back(ReadToleration(t));
+      }
       for (const auto& kv : ps["nodeSelector"]) {
         wl.pod_sets[p].pod_template.node_selector[kv.first.as<std::string>()] =
             kv.second.as<std::string>();
