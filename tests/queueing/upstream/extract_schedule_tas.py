@@ -308,15 +308,7 @@ RESERVE = ('berth defect: the topology capacity a preemptor nominated this cycle
            'for it, so a lower-priority workload of the cohort is placed there')
 ZERO = ('a zero request is not kept in berth\'s resource lists (Kueue lists the resource with '
         '0 usage in the assignment)')
-SIBLING = ('berth defect: TAS flavors sharing nodes each keep their own free capacity, so '
-           'usage placed through a sibling flavor on a shared node is not subtracted')
 SKIPS = {
-    ('TestScheduleForTAS', 'two ResourceFlavors share nodes: pending workload lands on the '
-     'fallback flavor when the primary flavor is full'): SIBLING,
-    ('TestScheduleForTAS', 'multi-PodSet workload across sibling flavors must not self-overlap '
-     'on shared node'): SIBLING,
-    ('TestScheduleForTASPreemption', 'sibling-flavor usage on the shared node forces same-flavor '
-     'preemption'): SIBLING,
     ('TestScheduleForTAS', 'workload with a PodSet of size zero'): ZERO,
     ('TestScheduleForTAS', 'workload with zero value request gets scheduled'): ZERO,
     ('TestScheduleForTASCohorts', 'reclaim within cohort; capacity reserved by preempting '
