@@ -73,7 +73,7 @@ class TopologyCache {
   bool SameCluster(int32_t a, int32_t b) const;
 
   const model::Snapshot& snapshot_;
-  std::vector<std::unique_ptr<TopologySnapshot>> trees_;   // by flavor; null until built
+  std::vector<std::unique_ptr<TopologySnapshot>> trees_;  // by flavor; null until built
   std::map<int32_t, std::vector<TopologyUsage>> usage_;    // by workload
   std::unordered_map<std::string, int32_t> node_by_name_;  // built on first BoundAssignment
   bool nodes_indexed_ = false;

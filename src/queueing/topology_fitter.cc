@@ -27,7 +27,8 @@ bool TopologyFitter::Requested(const WorkloadInfo& wl, size_t p) const {
   return state_.IsTasOnly(wl.cq);
 }
 
-std::string TopologyFitter::FlavorMismatch(const WorkloadInfo& wl, size_t p, int32_t flavor) const {
+std::string TopologyFitter::FlavorMismatch(const WorkloadInfo& wl, size_t p,
+                                           int32_t flavor) const {
   TopologyCache& cache = state_.topology();
   const model::ResourceFlavor& f = state_.snapshot().resource_flavors[static_cast<size_t>(flavor)];
   const model::TopologyRequest& request = state_.workload(wl.index).pod_sets[p].topology_request;
