@@ -202,6 +202,19 @@ def pod_set(e):
             pass
         elif m == 'Toleration':
             ps.setdefault('tolerations', []).append(toleration(args[0]))
+        elif m == 'RequiredDuringSchedulingIgnoredDuringExecution':
+            ops = {'NodeSelectorOpIn': 'In', 'NodeSelectorOpNotIn': 'NotIn',
+                   'NodeSelectorOpExists': 'Exists', 'NodeSelectorOpDoesNotExist': 'DoesNotExist'}
+            terms = []
+            for t in items(deref(args[0])):
+                exprs = []
+                for x in items(fields(t)['MatchExpressions']):
+                    xf = fields(x)
+                    exprs.append({'key': tsval(xf['Key']), 'operator': ops[deref(xf['Operator'])[2]],
+                                  'values': [tsval(v) for v in items(xf['Values'])]
+                                  if 'Values' in xf else []})
+                terms.append(exprs)
+            ps['requiredAffinity'] = terms
         elif m == 'NodeSelector':
             ps['nodeSelector'] = {tsval(k): tsval(v) for k, v in deref(args[0])[2]}
         elif m == 'Obj':
@@ -283,7 +296,6 @@ CLASS_SKIPS = [
     ('pods', 'the runner does not build non-TAS pods yet (usage of running pods on TAS nodes)'),
     ('PodSet.Toleration', 'the runner does not build pod set tolerations yet'),
     ('literal', 'the runner does not build flavor tolerations yet'),
-    ('PodSet.RequiredDuringScheduling', 'the runner does not build pod set node affinity yet'),
     ('resourceTransformations', 'resource transformations (Kueue Configuration) are not '
                                 'built by the runner'),
     ('PodSet.SliceRequiredTopologyConstraints',
