@@ -296,8 +296,8 @@ CLASS_SKIPS = [
     ('pods', 'the runner does not build non-TAS pods yet (usage of running pods on TAS nodes)'),
     ('PodSet.Toleration', 'the runner does not build pod set tolerations yet'),
     ('literal', 'the runner does not build flavor tolerations yet'),
-    ('resourceTransformations', 'resource transformations (Kueue Configuration) are not '
-                                'built by the runner'),
+    ('resourceTransformations', 'resource transformations (Kueue Configuration '
+                                'resources.transformations) are not modelled'),
     ('PodSet.SliceRequiredTopologyConstraints',
      'multi-layer slice constraints (several slice levels) are not modelled'),
 ]
