@@ -269,7 +269,6 @@ def pod_set_assignment(e):
 # extract_schedule's builders call these through its module globals.
 es.pod_set = pod_set
 es.pod_set_assignment = pod_set_assignment
-_es_chain = es.chain
 
 
 def admission(e):
