@@ -661,8 +661,6 @@ spec: {clusterQueue: q}
   EXPECT_EQ(in.snapshot.local_queues.at(0).cluster, "west");
 }
 
-}  // namespace
-}  // namespace berth::io
 
 // multiKueue's dispatcher settings (apis/config/v1beta2 MultiKueue, defaults.go,
 // pkg/config/validation.go): the incremental dispatcher's step size, the rules on it, and
@@ -749,3 +747,6 @@ featureGates: {MultiKueueIncrementalDispatcherConfig: "no"}
             "featureGates.MultiKueueIncrementalDispatcherConfig");
   EXPECT_FALSE(in.snapshot.kueue_config.has_value());
 }
+
+}  // namespace
+}  // namespace berth::io
