@@ -270,8 +270,15 @@ struct KueueConfig {
   std::optional<FairSharingConfig> fair_sharing;  // present: fair sharing on
   std::optional<AdmissionFairSharingConfig> admission_fair_sharing;
   std::optional<WaitForPodsReadyConfig> wait_for_pods_ready;
+  // multiKueue.dispatcherName, and whether the Configuration gives it: Kueue's default is
+  // all-at-once, berth's (field not given) its best-fit dispatch (engine/multikueue_dispatch.h).
   std::string multikueue_dispatcher = "kueue.x-k8s.io/multikueue-dispatcher-all-at-once";
+  bool multikueue_dispatcher_given = false;
+  // multiKueue.incrementalDispatcherConfig.stepSize (v1beta2); unset: Kueue's 3.
+  std::optional<int32_t> multikueue_incremental_step_size;
   int64_t multikueue_worker_lost_timeout_s = 900;
+  // featureGates, as given (name -> enabled); gates not named keep Kueue's defaults.
+  std::map<std::string, bool> feature_gates;
   SourceRef source;
 };
 

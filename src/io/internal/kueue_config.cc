@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -87,11 +88,69 @@ void CollectUnknownKueueFields(dom::object obj, bool v1beta1, std::vector<std::s
                          "admissionFairSharing", unknown);
   }
   if (Find(obj, "multiKueue", &e) && !e.get_object().get(part)) {
-    CollectUnknownFields(part,
-                         {"gcInterval", "origin", "workerLostTimeout", "dispatcherName",
-                          "externalFrameworks", "clusterProfile", "incrementalDispatcherConfig"},
-                         "multiKueue", unknown);
+    // v1beta1's MultiKueue ends at externalFrameworks: clusterProfile and the incremental
+    // dispatcher's configuration came with v1beta2.
+    if (v1beta1) {
+      CollectUnknownFields(part,
+                           {"gcInterval", "origin", "workerLostTimeout", "dispatcherName",
+                            "externalFrameworks"},
+                           "multiKueue", unknown);
+    } else {
+      CollectUnknownFields(part,
+                           {"gcInterval", "origin", "workerLostTimeout", "dispatcherName",
+                            "externalFrameworks", "clusterProfile", "incrementalDispatcherConfig"},
+                           "multiKueue", unknown);
+      dom::object idc;
+      if (Find(part, "incrementalDispatcherConfig", &e) && !e.get_object().get(idc)) {
+        CollectUnknownFields(idc, {"stepSize"}, "multiKueue.incrementalDispatcherConfig", unknown);
+      }
+    }
   }
+}
+
+core::Status GetDuration(dom::object obj, const char* key, int64_t* seconds, bool* found);
+
+// multiKueue (apis/config/v1beta2 MultiKueue; pkg/config/validation.go for the rules on the
+// incremental dispatcher's configuration, checked after defaulting as Kueue checks them).
+core::Status DecodeMultiKueue(dom::object mk, model::KueueConfig* config) {
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetString(mk, "dispatcherName", &config->multikueue_dispatcher, &found));
+  config->multikueue_dispatcher_given = found && !config->multikueue_dispatcher.empty();
+  if (!config->multikueue_dispatcher_given) {
+    config->multikueue_dispatcher = "kueue.x-k8s.io/multikueue-dispatcher-all-at-once";
+  }
+  BERTH_RETURN_IF_ERROR(
+      GetDuration(mk, "workerLostTimeout", &config->multikueue_worker_lost_timeout_s, &found));
+  dom::object idc;
+  BERTH_RETURN_IF_ERROR(GetObject(mk, "incrementalDispatcherConfig", &idc, &found));
+  if (!found) return core::OkStatus();
+  if (config->multikueue_dispatcher != "kueue.x-k8s.io/multikueue-dispatcher-incremental") {
+    return FieldError("incrementalDispatcherConfig",
+                      "incrementalDispatcherConfig is only valid when dispatcherName is set to "
+                      "the incremental dispatcher");
+  }
+  int32_t step = 0;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(idc, "stepSize", &step, &found),
+                              "incrementalDispatcherConfig");
+  if (!found) return core::OkStatus();
+  if (step < 1) {
+    return FieldError("incrementalDispatcherConfig.stepSize", "must be greater than or equal to 1");
+  }
+  config->multikueue_incremental_step_size = step;
+  return core::OkStatus();
+}
+
+// featureGates: a map of gate names to booleans. Only their values are checked here (Kueue's
+// list of gates changes with every release); the gates berth honours are read where used.
+core::Status DecodeFeatureGates(dom::object gates, std::map<std::string, bool>* out) {
+  for (auto [name, value] : gates) {
+    bool enabled = false;
+    if (value.get_bool().get(enabled) != simdjson::SUCCESS) {
+      return FieldError(KeyField("featureGates", name), "must be a boolean");
+    }
+    (*out)[std::string(name)] = enabled;
+  }
+  return core::OkStatus();
 }
 
 core::Status GetDuration(dom::object obj, const char* key, int64_t* seconds, bool* found) {
@@ -283,14 +342,11 @@ core::Result<model::KueueConfig> DecodeKueueConfig(dom::object obj, std::string_
   }
   BERTH_RETURN_IF_ERROR(GetObject(obj, "multiKueue", &part, &found));
   if (found) {
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "dispatcherName", &config.multikueue_dispatcher),
-                                "multiKueue");
-    if (config.multikueue_dispatcher.empty()) {
-      config.multikueue_dispatcher = "kueue.x-k8s.io/multikueue-dispatcher-all-at-once";
-    }
-    BERTH_IO_RETURN_IF_ERROR_AT(
-        GetDuration(part, "workerLostTimeout", &config.multikueue_worker_lost_timeout_s, &found),
-        "multiKueue");
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeMultiKueue(part, &config), "multiKueue");
+  }
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "featureGates", &part, &found));
+  if (found) {
+    BERTH_RETURN_IF_ERROR(DecodeFeatureGates(part, &config.feature_gates));
   }
   return config;
 }
