@@ -8,6 +8,28 @@
 namespace berth::queueing {
 namespace {
 
+// flavorassigner.go reasonSeverity: the QuotaReserved=False reasons of a NoFit assignment,
+// least to most severe.
+constexpr int kSeverityNone = 0;
+constexpr int kSeverityTopologyPlacementFailed = 1;
+constexpr int kSeverityWaitingForQuota = 2;
+constexpr int kSeverityExceedsMaxQuota = 3;
+constexpr int kSeverityNoMatchingFlavor = 4;
+
+const char* NoFitReasonName(int severity) {
+  switch (severity) {
+    case kSeverityTopologyPlacementFailed:
+      return "TopologyPlacementFailed";
+    case kSeverityWaitingForQuota:
+      return "WaitingForQuota";
+    case kSeverityExceedsMaxQuota:
+      return "ExceedsMaxQuota";
+    default:
+      // A pod set without any flavor attempt (upstream: NoMatchingFlavor too).
+      return "NoMatchingFlavor";
+  }
+}
+
 struct FlavorResult {
   FitMode mode = FitMode::kFit;
   int32_t borrow = 0;
@@ -129,7 +151,10 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
       preemptor_ != nullptr &&
       (spec.preemption.within_cluster_queue != model::PreemptionPolicy::kNever ||
        spec.preemption.reclaim_within_cohort != model::PreemptionPolicy::kNever);
-  bool saw_quota_shortage = false, saw_exceeds_max = false;
+  // Kueue's resolveNoFitReason (flavorassigner.go): each NoFit flavor attempt has the most
+  // severe reason of its resources; a resource group takes the least severe of its attempts
+  // (the flavors are alternatives) and a pod set the most severe of its groups.
+  int ps_severity = kSeverityNone;
 
   for (size_t p = 0; p < wl.pod_sets.size(); ++p) {
     const PodSetRequest& ps = wl.pod_sets[p];
@@ -149,6 +174,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
     }
     std::vector<std::string> reasons;
     FitMode ps_mode = FitMode::kFit;
+    ps_severity = kSeverityNone;
     std::vector<bool> done(totals.size(), false);
     for (size_t t = 0; t < totals.size() && ps_mode != FitMode::kNoFit; ++t) {
       if (done[t] || totals[t].second == 0) continue;
@@ -156,6 +182,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
       if (g_it == cq.group_of_resource.end()) {
         reasons.push_back("resource " + catalog.Name(totals[t].first) +
                           " unavailable in ClusterQueue");
+        ps_severity = std::max(ps_severity, kSeverityNoMatchingFlavor);
         ps_mode = FitMode::kNoFit;
         break;
       }
@@ -170,6 +197,12 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
         }
       }
       std::optional<size_t> best;
+      int group_severity = kSeverityNone;  // least severe NoFit attempt; none yet
+      bool group_no_fit = false;
+      auto no_fit_attempt = [&](int severity) {
+        group_severity = group_no_fit ? std::min(group_severity, severity) : severity;
+        group_no_fit = true;
+      };
       FlavorResult best_result{FitMode::kNoFit, 0};
       std::vector<int32_t> best_contested;
       for (size_t f = 0; f < group.flavors.size(); ++f) {
@@ -200,6 +233,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
           }
         }
         if (!skip.empty()) {
+          no_fit_attempt(kSeverityNoMatchingFlavor);
           reasons.push_back(skip);
           if (explain) {
             attempt.mode = "Skipped";
@@ -209,6 +243,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
           continue;
         }
         std::string flavor_reason;
+        int flavor_severity = kSeverityNone;
         for (const auto& [ri, amount] : wanted) {
           const model::ResourceId r = group.resources[ri];
           const int32_t fr = gf.frs[ri];
@@ -221,7 +256,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
           std::string why;
           if (val > potential) {
             mode = FitMode::kNoFit;
-            saw_exceeds_max = true;
+            flavor_severity = std::max(flavor_severity, kSeverityExceedsMaxQuota);
             why = "insufficient quota for " + catalog.Name(r) + " in flavor " + gf.name +
                   ", previously considered podsets requests (" + FormatAmount(r, previous) +
                   ") + current podset request (" + FormatAmount(r, amount) +
@@ -232,7 +267,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
             if (val <= available) {
               mode = FitMode::kFit;
             } else {
-              saw_quota_shortage = true;
+              flavor_severity = std::max(flavor_severity, kSeverityWaitingForQuota);
               why = "insufficient unused quota for " + catalog.Name(r) + " in flavor " + gf.name +
                     ", " + FormatAmount(r, val - available) + " more needed";
               mode = FitMode::kNoFit;
@@ -290,6 +325,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
           }
         }
         if (!flavor_reason.empty()) reasons.push_back(flavor_reason);
+        if (result.mode == FitMode::kNoFit) no_fit_attempt(flavor_severity);
         if (explain) {
           attempt.mode = FitModeName(result.mode, result.borrow);
           attempt.reason = flavor_reason;
@@ -306,6 +342,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
         }
         if (!ShouldTryNextFlavor(result, spec.flavor_fungibility)) break;
       }
+      if (group_no_fit) ps_severity = std::max(ps_severity, group_severity);
       if (!best) {
         ps_mode = FitMode::kNoFit;
         break;
@@ -328,9 +365,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
       std::string joined;
       for (const auto& r : reasons) joined += (joined.empty() ? "" : ", ") + r;
       out.message = "couldn't assign flavors to pod set " + ps.name + ": " + joined;
-      out.reason = saw_quota_shortage ? "WaitingForQuota"
-                   : saw_exceeds_max  ? "ExceedsMaxQuota"
-                                      : "NoMatchingFlavor";
+      out.reason = NoFitReasonName(ps_severity);
       return out;
     }
     if (ps_mode != FitMode::kFit) {

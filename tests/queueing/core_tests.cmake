@@ -13,3 +13,5 @@ list(APPEND QUEUEING_TEST_SRCS fair_sharing_test.cc fair_sharing_preemptor_test.
 list(APPEND QUEUEING_TEST_SRCS admission_fair_sharing_test.cc)
 # Kueue's own tables, ported as data (tests/queueing/upstream/*.yaml).
 list(APPEND QUEUEING_TEST_SRCS upstream_preemption_test.cc resources_to_reserve_test.cc)
+# DRA-backed quota (#13): kueue pkg/dra claims_test.go.
+list(APPEND QUEUEING_TEST_SRCS dra_quota_test.cc)
