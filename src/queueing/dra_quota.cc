@@ -93,6 +93,9 @@ std::string DraQuota::AddRequests(const model::Workload& wl, WorkloadInfo& info)
     for (size_t j = 0; j < claims.size(); ++j) {
       const model::PodResourceClaim& prc = claims[j];
       if (prc.template_name.empty()) continue;
+      // Pods with other claim templates may bind elsewhere (other selectors, tolerations):
+      // not equivalent for the placement check, even when they count the same devices.
+      info.equivalence += ";claim" + std::to_string(p) + ":" + prc.template_name;
       const std::string claim_path =
           "spec.podSets" + Index(p) + ".template.spec.resourceClaims" + Index(j);
       auto t_it = template_by_key_.find(wl.meta.namespace_ + "/" + prc.template_name);
