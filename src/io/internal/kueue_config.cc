@@ -6,8 +6,8 @@
 // Kueue loads its configuration with apimachinery's strict decoder (pkg/config fromFile,
 // serializer.EnableStrict) and does not start on an undeclared field; so an unknown field
 // at the top level or in a part berth reads is "strict decoding error: unknown field ...".
-// The parts berth does not read (integrations, resources, controller settings, ...) are
-// not looked into.
+// The parts berth does not read (integrations, controller settings, ...) are not looked
+// into; of `resources`, berth reads deviceClassMappings (the DRA-backed quota).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -24,6 +24,41 @@
 namespace berth::io::internal {
 
 namespace {
+
+// resources (type Resources): deviceClassMappings[] and their sources[] (counter,
+// capacity), the same in v1beta1 and v1beta2.
+void CollectUnknownResourcesFields(dom::object res, std::vector<std::string>* unknown) {
+  CollectUnknownFields(
+      res,
+      {"quotaCheckStrategy", "excludeResourcePrefixes", "transformations", "deviceClassMappings"},
+      "resources", unknown);
+  dom::element e;
+  dom::array mappings;
+  if (!Find(res, "deviceClassMappings", &e) || e.get_array().get(mappings)) return;
+  size_t i = 0;
+  for (dom::element m : mappings) {
+    const std::string prefix = "resources.deviceClassMappings" + IndexField(i++);
+    dom::object mapping;
+    if (m.get_object().get(mapping)) continue;
+    CollectUnknownFields(mapping, {"name", "deviceClassNames", "sources"}, prefix, unknown);
+    dom::array sources;
+    if (!Find(mapping, "sources", &e) || e.get_array().get(sources)) continue;
+    size_t j = 0;
+    for (dom::element src : sources) {
+      const std::string src_prefix = prefix + ".sources" + IndexField(j++);
+      dom::object source;
+      if (src.get_object().get(source)) continue;
+      CollectUnknownFields(source, {"counter", "capacity"}, src_prefix, unknown);
+      for (const char* kind : {"counter", "capacity"}) {
+        dom::object part;
+        if (Find(source, kind, &e) && !e.get_object().get(part)) {
+          CollectUnknownFields(part, {"name", "driver", "deviceSelector"}, src_prefix + "." + kind,
+                               unknown);
+        }
+      }
+    }
+  }
+}
 
 // The fields of Configuration (apis/config/<version>/configuration_types.go, its inline
 // ControllerManager included) and of the parts berth reads, in document order; plus
@@ -86,6 +121,9 @@ void CollectUnknownKueueFields(dom::object obj, bool v1beta1, std::vector<std::s
   if (Find(obj, "admissionFairSharing", &e) && !e.get_object().get(part)) {
     CollectUnknownFields(part, {"usageHalfLifeTime", "usageSamplingInterval", "resourceWeights"},
                          "admissionFairSharing", unknown);
+  }
+  if (Find(obj, "resources", &e) && !e.get_object().get(part)) {
+    CollectUnknownResourcesFields(part, unknown);
   }
   if (Find(obj, "multiKueue", &e) && !e.get_object().get(part)) {
     // v1beta1's MultiKueue ends at externalFrameworks: clusterProfile and the incremental
@@ -256,6 +294,67 @@ core::Status DecodeAdmissionFairSharing(dom::object afs, model::AdmissionFairSha
   return core::OkStatus();
 }
 
+// resources.deviceClassMappings, checked as Kueue's validateDeviceClassMappings checks it
+// before the manager starts (pkg/config/validation.go): at most 16 mappings, a unique name,
+// 1 to 8 unique DeviceClass names, and a DeviceClass in one mapping only (counter sources
+// with distinct counters excepted; berth does not count by counters, so it keeps that rule
+// whole).
+core::Status DecodeDeviceClassMappings(dom::object res,
+                                       std::vector<model::DeviceClassMapping>* out) {
+  dom::array mappings;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(res, "deviceClassMappings", &mappings, &found));
+  if (!found) return core::OkStatus();
+  if (mappings.size() > 16) {
+    return FieldError("deviceClassMappings",
+                      "must have at most 16 items, got " + std::to_string(mappings.size()));
+  }
+  std::map<std::string, std::string> class_to_resource;
+  size_t i = 0;
+  for (dom::element item : mappings) {
+    const std::string field = "deviceClassMappings" + IndexField(i++);
+    auto mapping_obj = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(mapping_obj, field);
+    model::DeviceClassMapping m;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*mapping_obj, "name", &m.name), field);
+    if (m.name.empty()) return FieldError(field + ".name", "Required value");
+    for (const auto& other : *out) {
+      if (other.name == m.name) {
+        return FieldError(field + ".name", "Duplicate value: \"" + m.name + "\"");
+      }
+    }
+    BERTH_IO_RETURN_IF_ERROR_AT(
+        GetStringList(*mapping_obj, "deviceClassNames", &m.device_class_names), field);
+    if (m.device_class_names.empty()) {
+      return FieldError(field + ".deviceClassNames",
+                        "Required value: at least one device class name is required");
+    }
+    if (m.device_class_names.size() > 8) {
+      return FieldError(field + ".deviceClassNames", "must have at most 8 items");
+    }
+    for (size_t c = 0; c < m.device_class_names.size(); ++c) {
+      const std::string& dc = m.device_class_names[c];
+      const std::string dc_field = field + ".deviceClassNames" + IndexField(c);
+      if (dc.empty()) return FieldError(dc_field, "must not be empty");
+      if (std::find(m.device_class_names.begin(), m.device_class_names.begin() + c, dc) !=
+          m.device_class_names.begin() + c) {
+        return FieldError(dc_field, "Duplicate value: \"" + dc + "\"");
+      }
+      auto [it, inserted] = class_to_resource.emplace(dc, m.name);
+      if (!inserted) {
+        return FieldError(
+            dc_field,
+            "Invalid value: \"" + dc + "\": device class already mapped to resource " + it->second);
+      }
+    }
+    dom::array sources;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetArray(*mapping_obj, "sources", &sources, &found), field);
+    m.has_sources = found && sources.size() > 0;
+    out->push_back(std::move(m));
+  }
+  return core::OkStatus();
+}
+
 }  // namespace
 
 core::Result<int64_t> ParseDurationSeconds(std::string_view text) {
@@ -339,6 +438,11 @@ core::Result<model::KueueConfig> DecodeKueueConfig(dom::object obj, std::string_
     model::WaitForPodsReadyConfig w;
     BERTH_IO_RETURN_IF_ERROR_AT(DecodeWaitForPodsReady(part, &w), "waitForPodsReady");
     if (enabled) config.wait_for_pods_ready = std::move(w);
+  }
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "resources", &part, &found));
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeDeviceClassMappings(part, &config.device_class_mappings),
+                                "resources");
   }
   BERTH_RETURN_IF_ERROR(GetObject(obj, "multiKueue", &part, &found));
   if (found) {
