@@ -237,9 +237,10 @@ TEST(BuildManifestWorkTest, DeploymentLeaderWorkerSetAndPyTorchJob) {
 // at spec.suspend, so a worker without Kueue gets them unsuspended, every pod set injected.
 TEST(BuildManifestWorkTest, MPIJobRayClusterAndRayJob) {
   model::Snapshot s = GpuHub();
-  int32_t mpi = AddJob(
-      s, "kubeflow.org/v2beta1", "MPIJob", "ml", "allreduce", {"launcher", "worker"},
-      Admit({Assign("launcher", {{"cpu", "a100"}}), Assign("worker", {{"nvidia.com/gpu", "h100"}})}));
+  int32_t mpi =
+      AddJob(s, "kubeflow.org/v2beta1", "MPIJob", "ml", "allreduce", {"launcher", "worker"},
+             Admit({Assign("launcher", {{"cpu", "a100"}}),
+                    Assign("worker", {{"nvidia.com/gpu", "h100"}})}));
   model::ManifestWork m = Build(s, {mpi, "us-1", std::nullopt, nullptr});
   EXPECT_EQ(m.manifests[0].suspend, std::optional<bool>(false));
   EXPECT_EQ(m.manifests[0].queue_name, std::optional<std::string>(""));
@@ -253,10 +254,10 @@ TEST(BuildManifestWorkTest, MPIJobRayClusterAndRayJob) {
   EXPECT_EQ(mq.manifests[0].suspend, std::optional<bool>(true));
   EXPECT_TRUE(mq.manifests[0].templates.empty());
 
-  int32_t ray = AddJob(s, "ray.io/v1", "RayJob", "ml", "tune", {"head", "gpu", "submitter"},
-                       Admit({Assign("head", {{"cpu", "a100"}}),
-                              Assign("gpu", {{"nvidia.com/gpu", "h100"}}, 4),
-                              Assign("submitter", {{"cpu", "a100"}})}));
+  int32_t ray = AddJob(
+      s, "ray.io/v1", "RayJob", "ml", "tune", {"head", "gpu", "submitter"},
+      Admit({Assign("head", {{"cpu", "a100"}}), Assign("gpu", {{"nvidia.com/gpu", "h100"}}, 4),
+             Assign("submitter", {{"cpu", "a100"}})}));
   model::ManifestWork r = Build(s, {ray, "us-1", std::nullopt, nullptr});
   EXPECT_EQ(r.manifests[0].suspend, std::optional<bool>(false));
   ASSERT_EQ(r.manifests[0].templates.size(), 3u);
@@ -273,9 +274,9 @@ TEST(BuildManifestWorkTest, MPIJobRayClusterAndRayJob) {
 // Volcano's Job has no suspend field: it is never given one, whatever the worker runs.
 TEST(BuildManifestWorkTest, VolcanoJobIsNeverSuspended) {
   model::Snapshot s = GpuHub();
-  int32_t vc = AddJob(s, "batch.volcano.sh/v1alpha1", "Job", "ml", "gang", {"ps", "worker"},
-                      Admit({Assign("ps", {{"cpu", "a100"}}),
-                             Assign("worker", {{"nvidia.com/gpu", "h100"}}, 2)}));
+  int32_t vc = AddJob(
+      s, "batch.volcano.sh/v1alpha1", "Job", "ml", "gang", {"ps", "worker"},
+      Admit({Assign("ps", {{"cpu", "a100"}}), Assign("worker", {{"nvidia.com/gpu", "h100"}}, 2)}));
   model::ManifestWork v = Build(s, {vc, "us-1", std::nullopt, nullptr});
   EXPECT_EQ(v.manifests[0].suspend, std::nullopt);
   EXPECT_EQ(v.manifests[0].templates.size(), 2u);

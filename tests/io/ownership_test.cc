@@ -148,8 +148,8 @@ std::string RolloutYaml(const std::string& strategy, int replicas, int old_repli
             Template(2);
     const int live = rev == 1 ? old_live : new_live;
     for (int i = 0; i < live; ++i) {
-      text += PodYaml(rs + "-" + std::to_string(i), OwnerYaml("apps/v1", "ReplicaSet", rs, "u" + rs),
-                      "Running");
+      text += PodYaml(rs + "-" + std::to_string(i),
+                      OwnerYaml("apps/v1", "ReplicaSet", rs, "u" + rs), "Running");
     }
   }
   return text;
@@ -198,6 +198,11 @@ TEST(OwnershipTest, BadMaxSurgeIsAnError) {
   Read(RolloutYaml("  strategy: {rollingUpdate: {maxSurge: 12.5%}}\n", 4, 4, 4, 0, 0), diags);
   ASSERT_TRUE(diags.has_errors());
   EXPECT_THAT(testing::Dump(diags), ::testing::HasSubstr("spec.strategy.rollingUpdate.maxSurge"));
+  core::Diagnostics both_zero;
+  Read(RolloutYaml("  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 0%}}\n", 4, 4, 4, 0,
+                   0),
+       both_zero);
+  EXPECT_THAT(testing::Dump(both_zero), ::testing::HasSubstr("may not be 0 when `maxSurge` is 0"));
 }
 
 TEST(OwnershipTest, BareReplicaSetIsAWorkloadOfItsOwn) {

@@ -77,8 +77,33 @@ core::Status DecodeStrategy(dom::object spec, int32_t replicas, PodSetSource* so
     source->max_surge = static_cast<int32_t>((25 * static_cast<int64_t>(replicas) + 99) / 100);
     return core::OkStatus();
   }
-  return ScaledIntOrPercent(rolling, "spec.strategy.rollingUpdate", "maxSurge", replicas, true,
-                            "25%", &source->max_surge);
+  BERTH_RETURN_IF_ERROR(ScaledIntOrPercent(rolling, "spec.strategy.rollingUpdate", "maxSurge",
+                                           replicas, true, "25%", &source->max_surge));
+  // maxUnavailable (rounded down) paces the old ReplicaSets' scale-down, which the controller
+  // does only in a sync that could not scale the new one up: read for validation only.
+  int32_t max_unavailable = 0;
+  BERTH_RETURN_IF_ERROR(ScaledIntOrPercent(rolling, "spec.strategy.rollingUpdate", "maxUnavailable",
+                                           replicas, false, "25%", &max_unavailable));
+  dom::element surge_given;
+  dom::element unavailable_given;
+  if (Find(rolling, "maxSurge", &surge_given) &&
+      Find(rolling, "maxUnavailable", &unavailable_given)) {
+    // The API server's validation compares the values as written, not as scaled.
+    int64_t a = -1;
+    int64_t b = -1;
+    std::string_view sa;
+    std::string_view sb;
+    const bool surge_zero = (surge_given.get_int64().get(a) == simdjson::SUCCESS && a == 0) ||
+                            (surge_given.get_string().get(sa) == simdjson::SUCCESS && sa == "0%");
+    const bool unavailable_zero =
+        (unavailable_given.get_int64().get(b) == simdjson::SUCCESS && b == 0) ||
+        (unavailable_given.get_string().get(sb) == simdjson::SUCCESS && sb == "0%");
+    if (surge_zero && unavailable_zero) {
+      return FieldError("spec.strategy.rollingUpdate.maxUnavailable",
+                        "may not be 0 when `maxSurge` is 0");
+    }
+  }
+  return core::OkStatus();
 }
 
 }  // namespace

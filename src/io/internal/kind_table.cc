@@ -155,8 +155,8 @@ core::Status DecodeKueueWorkloadRow(dom::object obj, std::string_view api_versio
 }
 
 // Columns: group, kind, decoder, pod identity (workloads), status writer, ownership
-// (workloads), pod templates (workloads and Pod), Kueue integration (workloads). Same order as model/kind_info.cc; rows with a
-// status writer print in this order.
+// (workloads), pod templates (workloads and Pod), Kueue integration (workloads). Same order as
+// model/kind_info.cc; rows with a status writer print in this order.
 constexpr KindRow kRows[] = {
     // core/v1
     {"", "Namespace",
@@ -173,29 +173,28 @@ constexpr KindRow kRows[] = {
        return KeepShared(DecodePriorityClass(obj), &Snapshot::priority_classes, s);
      }},
     // workloads
-    {"batch", "Job", DecodeWorkloadRow<DecodeJob>, JobPodIdentity, nullptr,
-     JobOwnership, SpecTemplate},
-    {"apps", "Deployment", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity,
-     nullptr, DeploymentOwnership, SpecTemplate},
-    {"apps", "StatefulSet", DecodeWorkloadRow<DecodeReplicated>, StatefulSetPodIdentity,
-     nullptr, StatefulSetOwnership, SpecTemplate},
-    {"apps", "ReplicaSet", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity,
-     nullptr, ReplicaOwnership, SpecTemplate},
-    {"jobset.x-k8s.io", "JobSet", DecodeWorkloadRow<DecodeJobSet>, JobSetPodIdentity,
-     nullptr, JobSetOwnership, JobSetTemplates},
+    {"batch", "Job", DecodeWorkloadRow<DecodeJob>, JobPodIdentity, nullptr, JobOwnership,
+     SpecTemplate},
+    {"apps", "Deployment", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity, nullptr,
+     DeploymentOwnership, SpecTemplate},
+    {"apps", "StatefulSet", DecodeWorkloadRow<DecodeReplicated>, StatefulSetPodIdentity, nullptr,
+     StatefulSetOwnership, SpecTemplate},
+    {"apps", "ReplicaSet", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity, nullptr,
+     ReplicaOwnership, SpecTemplate},
+    {"jobset.x-k8s.io", "JobSet", DecodeWorkloadRow<DecodeJobSet>, JobSetPodIdentity, nullptr,
+     JobSetOwnership, JobSetTemplates},
     {"kubeflow.org", "PyTorchJob", DecodeWorkloadRow<DecodePyTorchJob>, PyTorchJobPodIdentity,
      nullptr, PyTorchJobOwnership, PyTorchJobTemplates},
     {"leaderworkerset.x-k8s.io", "LeaderWorkerSet", DecodeWorkloadRow<DecodeLeaderWorkerSet>,
-     LeaderWorkerSetPodIdentity, nullptr, LeaderWorkerSetOwnership,
-     LeaderWorkerSetTemplates},
+     LeaderWorkerSetPodIdentity, nullptr, LeaderWorkerSetOwnership, LeaderWorkerSetTemplates},
     {"kubeflow.org", "MPIJob", DecodeWorkloadRow<DecodeMPIJob>, MPIJobPodIdentity, nullptr,
      MPIJobOwnership, MPIJobTemplates},
     {"ray.io", "RayCluster", DecodeWorkloadRow<DecodeRayCluster>, RayPodIdentity, nullptr,
      RayOwnership, RayClusterTemplates},
     {"ray.io", "RayJob", DecodeWorkloadRow<DecodeRayJob>, RayPodIdentity, nullptr, RayOwnership,
      RayJobTemplates},
-    {"batch.volcano.sh", "Job", DecodeVolcanoJobRow, VolcanoJobPodIdentity,
-     nullptr, VolcanoJobOwnership, VolcanoJobTemplates, /*kueue_integration=*/false},
+    {"batch.volcano.sh", "Job", DecodeVolcanoJobRow, VolcanoJobPodIdentity, nullptr,
+     VolcanoJobOwnership, VolcanoJobTemplates, /*kueue_integration=*/false},
     // component configuration
     {"kubescheduler.config.k8s.io", "KubeSchedulerConfiguration", DecodeSchedulerConfigRow},
     {"config.kueue.x-k8s.io", "Configuration", DecodeKueueConfigRow},

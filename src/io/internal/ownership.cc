@@ -191,8 +191,8 @@ void DeploymentOwnership(const model::WorkloadObject& w, const std::vector<PodSe
   for (int32_t i : owned) {
     const model::Pod& pod = snap.pods[static_cast<size_t>(i)];
     if (pod.IsTerminal()) continue;
-    const bool in_new = !sets.empty() && pod.owner.has_value() &&
-                        pod.owner->kind == "ReplicaSet" && Owns(*pod.owner, *sets[newest].rs);
+    const bool in_new = !sets.empty() && pod.owner.has_value() && pod.owner->kind == "ReplicaSet" &&
+                        Owns(*pod.owner, *sets[newest].rs);
     if (in_new) {
       ++live_new;
     } else {
