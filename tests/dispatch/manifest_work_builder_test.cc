@@ -233,6 +233,59 @@ TEST(BuildManifestWorkTest, DeploymentLeaderWorkerSetAndPyTorchJob) {
   EXPECT_EQ(p.manifest_configs[0].resource.resource, "pytorchjobs");
 }
 
+// The kinds issue 13 added: Kueue suspends MPIJob at spec.runPolicy.suspend and the Ray kinds
+// at spec.suspend, so a worker without Kueue gets them unsuspended, every pod set injected.
+TEST(BuildManifestWorkTest, MPIJobRayClusterAndRayJob) {
+  model::Snapshot s = GpuHub();
+  int32_t mpi =
+      AddJob(s, "kubeflow.org/v2beta1", "MPIJob", "ml", "allreduce", {"launcher", "worker"},
+             Admit({Assign("launcher", {{"cpu", "a100"}}),
+                    Assign("worker", {{"nvidia.com/gpu", "h100"}})}));
+  model::ManifestWork m = Build(s, {mpi, "us-1", std::nullopt, nullptr});
+  EXPECT_EQ(m.manifests[0].suspend, std::optional<bool>(false));
+  EXPECT_EQ(m.manifests[0].queue_name, std::optional<std::string>(""));
+  ASSERT_EQ(m.manifests[0].templates.size(), 2u);
+  EXPECT_EQ(m.manifests[0].templates[0].pod_set, "launcher");
+  EXPECT_EQ(m.manifests[0].templates[1].node_selector.at("gpu.pool"), "h100");
+  EXPECT_EQ(m.manifest_configs[0].resource.group, "kubeflow.org");
+  EXPECT_EQ(m.manifest_configs[0].resource.resource, "mpijobs");
+  // With a worker queue: suspended under it, nothing injected.
+  model::ManifestWork mq = Build(s, {mpi, "us-1", std::string("lq"), nullptr});
+  EXPECT_EQ(mq.manifests[0].suspend, std::optional<bool>(true));
+  EXPECT_TRUE(mq.manifests[0].templates.empty());
+
+  int32_t ray = AddJob(
+      s, "ray.io/v1", "RayJob", "ml", "tune", {"head", "gpu", "submitter"},
+      Admit({Assign("head", {{"cpu", "a100"}}), Assign("gpu", {{"nvidia.com/gpu", "h100"}}, 4),
+             Assign("submitter", {{"cpu", "a100"}})}));
+  model::ManifestWork r = Build(s, {ray, "us-1", std::nullopt, nullptr});
+  EXPECT_EQ(r.manifests[0].suspend, std::optional<bool>(false));
+  ASSERT_EQ(r.manifests[0].templates.size(), 3u);
+  EXPECT_EQ(r.manifests[0].templates[2].pod_set, "submitter");
+  EXPECT_EQ(r.manifest_configs[0].resource.resource, "rayjobs");
+
+  int32_t rc = AddJob(s, "ray.io/v1", "RayCluster", "ml", "serve", {"head"},
+                      Admit({Assign("head", {{"cpu", "a100"}})}));
+  model::ManifestWork c = Build(s, {rc, "us-1", std::nullopt, nullptr});
+  EXPECT_EQ(c.manifests[0].suspend, std::optional<bool>(false));
+  EXPECT_EQ(c.manifest_configs[0].resource.resource, "rayclusters");
+}
+
+// Volcano's Job has no suspend field: it is never given one, whatever the worker runs.
+TEST(BuildManifestWorkTest, VolcanoJobIsNeverSuspended) {
+  model::Snapshot s = GpuHub();
+  int32_t vc = AddJob(
+      s, "batch.volcano.sh/v1alpha1", "Job", "ml", "gang", {"ps", "worker"},
+      Admit({Assign("ps", {{"cpu", "a100"}}), Assign("worker", {{"nvidia.com/gpu", "h100"}}, 2)}));
+  model::ManifestWork v = Build(s, {vc, "us-1", std::nullopt, nullptr});
+  EXPECT_EQ(v.manifests[0].suspend, std::nullopt);
+  EXPECT_EQ(v.manifests[0].templates.size(), 2u);
+  EXPECT_EQ(v.manifest_configs[0].resource.group, "batch.volcano.sh");
+  EXPECT_EQ(v.manifest_configs[0].resource.resource, "jobs");
+  model::ManifestWork vq = Build(s, {vc, "us-1", std::string("lq"), nullptr});
+  EXPECT_EQ(vq.manifests[0].suspend, std::nullopt);
+}
+
 TEST(BuildManifestWorkTest, TargetAdmissionOverridesTheWorkloadsOwn) {
   model::Snapshot s = GpuHub();
   int32_t wl = AddJob(s, "batch/v1", "Job", "team-a", "train", {"main"},

@@ -637,6 +637,51 @@ spec:
 )",
                                "worker", "/spec/leaderWorkerTemplate/workerTemplate",
                                "/spec/leaderWorkerTemplate/leaderTemplate"},
+                      KindCase{"MPIJob", R"(
+apiVersion: kubeflow.org/v2beta1
+kind: MPIJob
+metadata: {name: mpi, namespace: ml}
+spec:
+  mpiReplicaSpecs:
+    Launcher: {replicas: 1, template: {spec: {containers: [{name: l, image: i}]}}}
+    Worker: {replicas: 2, template: {spec: {containers: [{name: w, image: i}]}}}
+)",
+                               "worker", "/spec/mpiReplicaSpecs/Worker/template",
+                               "/spec/mpiReplicaSpecs/Launcher/template"},
+                      KindCase{"RayClusterWorkerGroup", R"(
+apiVersion: ray.io/v1
+kind: RayCluster
+metadata: {name: rc, namespace: ml}
+spec:
+  headGroupSpec: {template: {spec: {containers: [{name: head, image: ray}]}}}
+  workerGroupSpecs:
+  - {groupName: CPU, replicas: 1, template: {spec: {containers: [{name: w, image: ray}]}}}
+  - {groupName: GPU, replicas: 2, template: {spec: {containers: [{name: g, image: ray}]}}}
+)",
+                               "gpu", "/spec/workerGroupSpecs/1/template",
+                               "/spec/workerGroupSpecs/0/template"},
+                      KindCase{"RayJobHead", R"(
+apiVersion: ray.io/v1
+kind: RayJob
+metadata: {name: rj, namespace: ml}
+spec:
+  entrypoint: python train.py
+  submitterPodTemplate: {spec: {containers: [{name: s, image: ray}]}}
+  rayClusterSpec:
+    headGroupSpec: {template: {spec: {containers: [{name: head, image: ray}]}}}
+)",
+                               "head", "/spec/rayClusterSpec/headGroupSpec/template",
+                               "/spec/submitterPodTemplate"},
+                      KindCase{"VolcanoJob", R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: vc, namespace: ml}
+spec:
+  tasks:
+  - {name: ps, replicas: 1, template: {spec: {containers: [{name: ps, image: i}]}}}
+  - {replicas: 2, template: {spec: {containers: [{name: w, image: i}]}}}
+)",
+                               "default1", "/spec/tasks/1/template", "/spec/tasks/0/template"},
                       KindCase{"Pod", R"(
 apiVersion: v1
 kind: Pod
@@ -666,6 +711,52 @@ spec:
   OrderedJson got = internal::RenderManifest(patch, in.documents);
   EXPECT_EQ(got["spec"]["runPolicy"].dump(), R"({"suspend":false,"cleanPodPolicy":"None"})");
   EXPECT_FALSE(got["spec"].contains("suspend"));
+}
+
+TEST(ManifestTemplateKindTest, MPIJobSuspendsThroughRunPolicyAndRayJobItsSpec) {
+  core::Diagnostics diags;
+  Input in = ReadString(R"(
+apiVersion: kubeflow.org/v2beta1
+kind: MPIJob
+metadata: {name: mpi, namespace: ml}
+spec:
+  runPolicy: {suspend: true}
+  mpiReplicaSpecs:
+    Launcher: {replicas: 1, template: {spec: {containers: [{name: l, image: i}]}}}
+---
+apiVersion: ray.io/v1
+kind: RayJob
+metadata: {name: rj, namespace: ml}
+spec:
+  suspend: true
+  entrypoint: python train.py
+  rayClusterSpec:
+    headGroupSpec: {template: {spec: {containers: [{name: head, image: rayproject/ray:2.9}]}}}
+)",
+                        diags);
+  ASSERT_FALSE(diags.has_errors()) << Dump(diags);
+  model::ManifestPatch mpi;
+  mpi.source = in.snapshot.workloads.at(0).source;
+  mpi.suspend = false;
+  OrderedJson got = internal::RenderManifest(mpi, in.documents);
+  EXPECT_EQ(got["spec"]["runPolicy"].dump(), R"({"suspend":false})");
+  EXPECT_FALSE(got["spec"].contains("suspend"));
+
+  model::ManifestPatch ray;
+  ray.source = in.snapshot.workloads.at(1).source;
+  ray.suspend = false;
+  got = internal::RenderManifest(ray, in.documents);
+  EXPECT_EQ(got["spec"]["suspend"], false);
+  // No submitter patch: the submitter template stays absent (KubeRay defaults it).
+  EXPECT_FALSE(got["spec"].contains("submitterPodTemplate"));
+  // A submitter patch writes the default template Kueue writes, then injects into it.
+  ray.templates.push_back(GpuTemplatePatch("submitter"));
+  got = internal::RenderManifest(ray, in.documents);
+  const OrderedJson& submitter = got["spec"]["submitterPodTemplate"];
+  EXPECT_EQ(submitter["spec"]["containers"][0]["name"], "ray-job-submitter");
+  EXPECT_EQ(submitter["spec"]["containers"][0]["image"], "rayproject/ray:2.9");
+  EXPECT_EQ(submitter["spec"]["restartPolicy"], "Never");
+  EXPECT_EQ(submitter["spec"]["nodeSelector"].dump(), R"({"gpu":"h100"})");
 }
 
 TEST(ManifestTemplateKindTest, JobSetSuspendsItsSpec) {

@@ -197,6 +197,9 @@ TEST(KindTableTest, IoRowsPairWithModelRowsOneToOne) {
     EXPECT_EQ(internal::FindKindRow(row.group, row.kind), &row);
     EXPECT_NE(row.decode, nullptr);
     EXPECT_EQ(row.pod_identity != nullptr, info->workload) << "workloads name their pods";
+    // Dispatch writes flavors into the templates of every kind it ships (workloads and Pod).
+    EXPECT_EQ(row.pod_templates != nullptr, info->workload || row.kind == "Pod")
+        << "a kind dispatch ships locates its pod templates";
   }
   for (const KindInfo& k : model::AllKinds()) {
     EXPECT_NE(internal::RowOf(k), nullptr) << k.group << " " << k.kind << " has no io row";

@@ -214,6 +214,28 @@ TEST(MoreWorkloadKindsTest, VolcanoJobTasksPodsAndPodGroup) {
             std::string_view::npos);
 }
 
+// spec.queue as Volcano's controller spreads it: the volcano.sh/queue-name label and
+// annotation on every pod, spec.queue on the PodGroup; "default" when the Job names none
+// (the admission webhook's default).
+TEST(MoreWorkloadKindsTest, VolcanoJobQueueReachesItsPodsAndPodGroup) {
+  core::Diagnostics diags;
+  Input named = ReadString(VolcanoJob("  queue: research\n"), diags);
+  EXPECT_FALSE(diags.has_errors()) << testing::Dump(diags);
+  ASSERT_EQ(named.snapshot.pod_groups.size(), 1u);
+  EXPECT_EQ(named.snapshot.pod_groups[0].queue, "research");
+  const model::Pod* pod = testing::FindPod(named.snapshot, "ns", "vj-default1-1");
+  ASSERT_NE(pod, nullptr);
+  EXPECT_EQ(pod->meta.labels.at("volcano.sh/queue-name"), "research");
+  EXPECT_EQ(pod->meta.annotations.at("volcano.sh/queue-name"), "research");
+
+  Input unnamed = ReadString(VolcanoJob(""), diags);
+  ASSERT_EQ(unnamed.snapshot.pod_groups.size(), 1u);
+  EXPECT_EQ(unnamed.snapshot.pod_groups[0].queue, "default");
+  pod = testing::FindPod(unnamed.snapshot, "ns", "vj-ps-0");
+  ASSERT_NE(pod, nullptr);
+  EXPECT_EQ(pod->meta.labels.at("volcano.sh/queue-name"), "default");
+}
+
 TEST(MoreWorkloadKindsTest, RunningVolcanoJobGetsOnlyMissingPodsAndKeepsAGivenPodGroup) {
   core::Diagnostics diags;
   std::string text = VolcanoJob("  minAvailable: 3\n");

@@ -129,6 +129,82 @@ TEST(OwnershipTest, DeploymentOwnsPodsThroughItsReplicaSets) {
   EXPECT_EQ(in.snapshot.workloads.size(), 2u) << "the ReplicaSet is kept as read";
 }
 
+// A Deployment mid-rollout: ReplicaSet revision 1 (old template, `old_live` live pods,
+// spec.replicas `old_replicas`) and revision 2 (spec.replicas `new_replicas`, `new_live`
+// live pods); `strategy` is the Deployment's spec.strategy line.
+std::string RolloutYaml(const std::string& strategy, int replicas, int old_replicas, int old_live,
+                        int new_replicas, int new_live) {
+  std::string text =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: serve, namespace: ns, uid: ud}\n"
+      "spec:\n  replicas: " +
+      std::to_string(replicas) + "\n" + strategy + Template(2);
+  for (int rev : {1, 2}) {
+    const std::string rs = "serve-r" + std::to_string(rev);
+    text += "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: " + rs +
+            "\n  namespace: ns\n  uid: u" + rs +
+            "\n  annotations: {deployment.kubernetes.io/revision: \"" + std::to_string(rev) +
+            "\"}\n" + OwnerYaml("apps/v1", "Deployment", "serve", "ud") +
+            "spec:\n  replicas: " + std::to_string(rev == 1 ? old_replicas : new_replicas) + "\n" +
+            Template(2);
+    const int live = rev == 1 ? old_live : new_live;
+    for (int i = 0; i < live; ++i) {
+      text += PodYaml(rs + "-" + std::to_string(i),
+                      OwnerYaml("apps/v1", "ReplicaSet", rs, "u" + rs), "Running");
+    }
+  }
+  return text;
+}
+
+TEST(OwnershipTest, RollingUpdateSurgesTheNewReplicaSet) {
+  core::Diagnostics diags;
+  // Default maxSurge 25% of 4 rounds up to 1: the new ReplicaSet goes 0 -> 1.
+  Input in = Read(RolloutYaml("", 4, 4, 4, 0, 0), diags);
+  EXPECT_TRUE(diags.entries().empty());
+  EXPECT_THAT(Expanded(in), ElementsAre("serve-0"));
+  // 25% of 5 is 1.25: rounded up to 2.
+  Input five = Read(RolloutYaml("", 5, 5, 5, 0, 0), diags);
+  EXPECT_THAT(Expanded(five), ElementsAre("serve-0", "serve-1"));
+  // An integer maxSurge, capped by what the Deployment still lacks (4 - 3 = 1).
+  Input capped = Read(
+      RolloutYaml("  strategy: {rollingUpdate: {maxSurge: 3, maxUnavailable: 1}}\n", 4, 1, 1, 3, 2),
+      diags);
+  EXPECT_THAT(Expanded(capped), ElementsAre("serve-2", "serve-3"));
+}
+
+TEST(OwnershipTest, RollingUpdateAtItsSurgeOnlyFillsTheNewReplicaSet) {
+  core::Diagnostics diags;
+  // 3 + 2 = 5 = replicas + maxSurge: no scale-up; the new ReplicaSet's controller still
+  // creates its second pod.
+  Input in = Read(RolloutYaml("", 4, 3, 3, 2, 1), diags);
+  EXPECT_THAT(Expanded(in), ElementsAre("serve-1"));
+  // maxSurge 0 with all old pods: nothing new until old ones go.
+  Input none = Read(
+      RolloutYaml("  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}\n", 4, 4, 4, 0, 0),
+      diags);
+  EXPECT_THAT(Expanded(none), IsEmpty());
+}
+
+TEST(OwnershipTest, RecreateWaitsForTheOldPods) {
+  core::Diagnostics diags;
+  Input in = Read(RolloutYaml("  strategy: {type: Recreate}\n", 2, 0, 2, 0, 0), diags);
+  EXPECT_THAT(Expanded(in), IsEmpty());
+  // Once the old pods are gone it is replicas minus live pods again.
+  Input done = Read(RolloutYaml("  strategy: {type: Recreate}\n", 2, 0, 0, 2, 1), diags);
+  EXPECT_THAT(Expanded(done), ElementsAre("serve-1"));
+}
+
+TEST(OwnershipTest, BadMaxSurgeIsAnError) {
+  core::Diagnostics diags;
+  Read(RolloutYaml("  strategy: {rollingUpdate: {maxSurge: 12.5%}}\n", 4, 4, 4, 0, 0), diags);
+  ASSERT_TRUE(diags.has_errors());
+  EXPECT_THAT(testing::Dump(diags), ::testing::HasSubstr("spec.strategy.rollingUpdate.maxSurge"));
+  core::Diagnostics both_zero;
+  Read(RolloutYaml("  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 0%}}\n", 4, 4, 4, 0,
+                   0),
+       both_zero);
+  EXPECT_THAT(testing::Dump(both_zero), ::testing::HasSubstr("may not be 0 when `maxSurge` is 0"));
+}
+
 TEST(OwnershipTest, BareReplicaSetIsAWorkloadOfItsOwn) {
   core::Diagnostics diags;
   Input in = Read(

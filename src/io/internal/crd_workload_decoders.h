@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 #include "core/result.h"
 #include "io/internal/decoders.h"
@@ -22,6 +24,12 @@ core::Result<DecodedWorkload> DecodeMPIJob(dom::object obj, model::ResourceCatal
 // ray.io/group), which name the expanded pods.
 core::Result<DecodedWorkload> DecodeRayCluster(dom::object obj, model::ResourceCatalog& catalog);
 core::Result<DecodedWorkload> DecodeRayJob(dom::object obj, model::ResourceCatalog& catalog);
+
+// The submitter pod template a RayJob in K8sJobMode gets when it names none, as JSON text:
+// one container "ray-job-submitter" running `head_image` (limits 1 cpu, 1Gi; requests 500m,
+// 200Mi), restartPolicy Never (KubeRay's default, which Kueue copies). The decoder counts
+// it; dispatch writes it into the manifest when it injects a flavor (pod_templates.h).
+std::string DefaultRaySubmitterTemplate(std::string_view head_image);
 
 // batch.volcano.sh/v1alpha1: Volcano's Job, one pod set per task; *min_available its gang
 // (spec.minAvailable, defaulted as Volcano's webhook does), the minMember of the PodGroup

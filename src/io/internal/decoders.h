@@ -84,6 +84,15 @@ struct PodSetSource {
   int32_t completions = -1;
   int32_t succeeded = 0;
   std::string completed_indexes;
+  // Volcano Job: spec.queue ("default" when empty, as Volcano's admission webhook sets it),
+  // which its controller writes on every pod (label and annotation volcano.sh/queue-name)
+  // and into the Job's PodGroup (spec.queue).
+  std::string queue;
+  // Deployment: spec.strategy as the Deployment controller reads it during a rollout
+  // (ownership.h, DeploymentOwnership): Recreate, or RollingUpdate's maxSurge scaled to the
+  // replicas (a percent rounded up; default 25%).
+  bool recreate = false;
+  int32_t max_surge = 0;
 };
 
 struct DecodedWorkload {

@@ -186,7 +186,7 @@ std::string VolcanoPodGroupName(const model::WorkloadObject& w) {
 }
 
 PodIdentity VolcanoJobPodIdentity(const model::WorkloadObject& w, const model::PodSetTemplate& set,
-                                  const PodSetSource& /*source*/, int32_t index_in_set,
+                                  const PodSetSource& source, int32_t index_in_set,
                                   int32_t /*index*/) {
   PodIdentity id;
   const std::string index = std::to_string(index_in_set);
@@ -199,6 +199,12 @@ PodIdentity VolcanoJobPodIdentity(const model::WorkloadObject& w, const model::P
   id.annotations["volcano.sh/job-name"] = w.meta.name;
   id.annotations["volcano.sh/task-spec"] = set.name;
   id.annotations["volcano.sh/task-index"] = index;
+  // The Job's queue, as label and annotation: Volcano's controller writes both
+  // (createJobPod); the scheduler reads the PodGroup's spec.queue.
+  if (!source.queue.empty()) {
+    id.labels["volcano.sh/queue-name"] = source.queue;
+    id.annotations["volcano.sh/queue-name"] = source.queue;
+  }
   return id;
 }
 

@@ -97,6 +97,8 @@ core::Status DecodeVolcanoJobRow(dom::object obj, std::string_view, DecodeSink& 
     group.meta.name = VolcanoPodGroupName(w->workload);
     group.meta.namespace_ = w->workload.meta.namespace_;
     group.min_member = min_available;
+    // The controller copies the Job's queue into the PodGroup's spec.queue.
+    if (!w->sources.empty()) group.queue = w->sources.front().queue;
   }
   BERTH_RETURN_IF_ERROR(KeepWorkload(std::move(w), sink));
   group.cluster = sink.snapshot().workloads.back().cluster;
@@ -158,8 +160,8 @@ core::Status DecodeKueueWorkloadRow(dom::object obj, std::string_view api_versio
 }
 
 // Columns: group, kind, decoder, pod identity (workloads), status writer, ownership
-// (workloads), Kueue integration (workloads). Same order as model/kind_info.cc; rows with a
-// status writer print in this order.
+// (workloads), pod templates (workloads and Pod), Kueue integration (workloads). Same order as
+// model/kind_info.cc; rows with a status writer print in this order.
 constexpr KindRow kRows[] = {
     // core/v1
     {"", "Namespace",
@@ -170,33 +172,34 @@ constexpr KindRow kRows[] = {
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepInCluster(DecodeNode(obj, s.snapshot().resources), &Snapshot::nodes, s);
      }},
-    {"", "Pod", DecodePodRow, nullptr, &kPodStatus},
+    {"", "Pod", DecodePodRow, nullptr, &kPodStatus, nullptr, PodItselfTemplates},
     {"scheduling.k8s.io", "PriorityClass",
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepShared(DecodePriorityClass(obj), &Snapshot::priority_classes, s);
      }},
     // workloads
-    {"batch", "Job", DecodeWorkloadRow<DecodeJob>, JobPodIdentity, nullptr,
-     JobOwnership},
-    {"apps", "Deployment", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity,
-     nullptr, ReplicaOwnership},
-    {"apps", "StatefulSet", DecodeWorkloadRow<DecodeReplicated>, StatefulSetPodIdentity,
-     nullptr, StatefulSetOwnership},
-    {"apps", "ReplicaSet", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity,
-     nullptr, ReplicaOwnership},
-    {"jobset.x-k8s.io", "JobSet", DecodeWorkloadRow<DecodeJobSet>, JobSetPodIdentity,
-     nullptr, JobSetOwnership},
+    {"batch", "Job", DecodeWorkloadRow<DecodeJob>, JobPodIdentity, nullptr, JobOwnership,
+     SpecTemplate},
+    {"apps", "Deployment", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity, nullptr,
+     DeploymentOwnership, SpecTemplate},
+    {"apps", "StatefulSet", DecodeWorkloadRow<DecodeReplicated>, StatefulSetPodIdentity, nullptr,
+     StatefulSetOwnership, SpecTemplate},
+    {"apps", "ReplicaSet", DecodeWorkloadRow<DecodeReplicated>, ReplicaPodIdentity, nullptr,
+     ReplicaOwnership, SpecTemplate},
+    {"jobset.x-k8s.io", "JobSet", DecodeWorkloadRow<DecodeJobSet>, JobSetPodIdentity, nullptr,
+     JobSetOwnership, JobSetTemplates},
     {"kubeflow.org", "PyTorchJob", DecodeWorkloadRow<DecodePyTorchJob>, PyTorchJobPodIdentity,
-     nullptr, PyTorchJobOwnership},
+     nullptr, PyTorchJobOwnership, PyTorchJobTemplates},
     {"leaderworkerset.x-k8s.io", "LeaderWorkerSet", DecodeWorkloadRow<DecodeLeaderWorkerSet>,
-     LeaderWorkerSetPodIdentity, nullptr, LeaderWorkerSetOwnership},
+     LeaderWorkerSetPodIdentity, nullptr, LeaderWorkerSetOwnership, LeaderWorkerSetTemplates},
     {"kubeflow.org", "MPIJob", DecodeWorkloadRow<DecodeMPIJob>, MPIJobPodIdentity, nullptr,
-     MPIJobOwnership},
+     MPIJobOwnership, MPIJobTemplates},
     {"ray.io", "RayCluster", DecodeWorkloadRow<DecodeRayCluster>, RayPodIdentity, nullptr,
-     RayOwnership},
-    {"ray.io", "RayJob", DecodeWorkloadRow<DecodeRayJob>, RayPodIdentity, nullptr, RayOwnership},
-    {"batch.volcano.sh", "Job", DecodeVolcanoJobRow, VolcanoJobPodIdentity,
-     nullptr, VolcanoJobOwnership, /*kueue_integration=*/false},
+     RayOwnership, RayClusterTemplates},
+    {"ray.io", "RayJob", DecodeWorkloadRow<DecodeRayJob>, RayPodIdentity, nullptr, RayOwnership,
+     RayJobTemplates},
+    {"batch.volcano.sh", "Job", DecodeVolcanoJobRow, VolcanoJobPodIdentity, nullptr,
+     VolcanoJobOwnership, VolcanoJobTemplates, /*kueue_integration=*/false},
     // component configuration
     {"kubescheduler.config.k8s.io", "KubeSchedulerConfiguration", DecodeSchedulerConfigRow},
     {"config.kueue.x-k8s.io", "Configuration", DecodeKueueConfigRow},

@@ -24,6 +24,7 @@
 #include "io/internal/decoders.h"
 #include "io/internal/expand.h"
 #include "io/internal/ownership.h"
+#include "io/internal/pod_templates.h"
 #include "model/kind_info.h"
 #include "model/object_meta.h"
 #include "model/snapshot.h"
@@ -71,6 +72,10 @@ struct KindRow {
   // Workloads only: which pods given in the input it already has, so expansion creates
   // only the missing ones (internal/ownership.h); nullptr counts live pods as replicas.
   OwnershipFn ownership = nullptr;
+  // Kinds dispatch ships with Kueue's flavor injection (workloads, and Pod): where each pod
+  // set's template sits in the document (pod_templates.h), so the manifest gets the
+  // nodeSelector and tolerations in every template the admission covered.
+  PodTemplatesFn pod_templates = nullptr;
   // Workloads only: whether Kueue has a job integration for the kind, so a queued one (the
   // kueue.x-k8s.io/queue-name label) gets a Kueue Workload. Volcano's Job has none: Kueue
   // ignores its label and Volcano's own PodGroup gangs it.

@@ -16,6 +16,8 @@
 #include "core/check.h"
 #include "io/internal/created_json.h"
 #include "io/internal/json_patch.h"
+#include "io/internal/kind_table.h"
+#include "model/kind_info.h"
 
 namespace berth::io::internal {
 
@@ -26,18 +28,17 @@ using TemplatePatch = model::ManifestPatch::TemplatePatch;
 
 constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 
+// doc[key] when it is a string, else "".
+std::string StringMember(const OrderedJson& doc, const char* key) {
+  auto it = doc.find(key);
+  return it != doc.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 // obj[key] when obj is an object holding an object there, else nullptr.
 OrderedJson* ObjectAt(OrderedJson& obj, const char* key) {
   if (!obj.is_object()) return nullptr;
   auto it = obj.find(key);
   return it != obj.end() && it->is_object() ? &*it : nullptr;
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return s;
 }
 
 void StripServerFields(OrderedJson& doc) {
@@ -71,17 +72,25 @@ void PatchObjectMeta(const model::ManifestPatch& patch, OrderedJson& doc) {
   }
 }
 
-void PatchSuspend(const std::string& kind, bool suspend, OrderedJson& doc) {
+// Where the kind keeps it is a column of model's table of kinds (DispatchInfo::suspend).
+void PatchSuspend(const model::KindInfo* info, const std::string& kind, bool suspend,
+                  OrderedJson& doc) {
+  const model::SuspendField field =
+      info != nullptr ? info->dispatch.suspend : model::SuspendField::kNone;
   OrderedJson& spec = ObjectMember(doc, "spec");
-  if (kind == "Job" || kind == "JobSet") {
-    spec["suspend"] = suspend;
-  } else if (kind == "PyTorchJob") {
-    ObjectMember(spec, "runPolicy")["suspend"] = suspend;
-  } else {
-    // The dispatch module sets suspend only for kinds Kueue suspends.
-    BERTH_CHECK(
-        false, ("ManifestPatch.suspend for kind " + kind + ", which has no suspend field").c_str());
+  switch (field) {
+    case model::SuspendField::kSpecSuspend:
+      spec["suspend"] = suspend;
+      return;
+    case model::SuspendField::kRunPolicySuspend:
+      ObjectMember(spec, "runPolicy")["suspend"] = suspend;
+      return;
+    case model::SuspendField::kNone:
+      break;
   }
+  // The dispatch module sets suspend only for kinds Kueue suspends.
+  BERTH_CHECK(false,
+              ("ManifestPatch.suspend for kind " + kind + ", which has no suspend field").c_str());
 }
 
 bool SameTemplatePatch(const TemplatePatch& a, const TemplatePatch& b) {
@@ -114,53 +123,6 @@ void SplitLeaderTemplate(const model::ManifestPatch& patch, OrderedJson& doc) {
   if (!has_workers || (worker != nullptr && SameTemplatePatch(*leader, *worker))) return;
   OrderedJson copy = *worker_template;
   (*lwt)["leaderTemplate"] = std::move(copy);
-}
-
-// The PodTemplateSpec objects (or, for a Pod, the pod) that pod set `pod_set` of `doc` is
-// made from; empty when the document has no such pod set.
-std::vector<OrderedJson*> PodTemplates(const std::string& kind, const std::string& pod_set,
-                                       OrderedJson& doc) {
-  std::vector<OrderedJson*> out;
-  OrderedJson* spec = ObjectAt(doc, "spec");
-  if (kind == "Pod") {
-    if (pod_set == "main") out.push_back(&doc);
-    return out;
-  }
-  if (spec == nullptr) return out;
-  if (kind == "Job" || kind == "Deployment" || kind == "StatefulSet") {
-    OrderedJson* tmpl = ObjectAt(*spec, "template");
-    if (pod_set == "main" && tmpl != nullptr) out.push_back(tmpl);
-  } else if (kind == "JobSet") {
-    auto jobs = spec->find("replicatedJobs");
-    if (jobs == spec->end() || !jobs->is_array()) return out;
-    for (OrderedJson& job : *jobs) {
-      auto name = job.is_object() ? job.find("name") : job.end();
-      if (name == job.end() || !name->is_string() || *name != pod_set) continue;
-      OrderedJson* job_template = ObjectAt(job, "template");
-      OrderedJson* job_spec = job_template != nullptr ? ObjectAt(*job_template, "spec") : nullptr;
-      OrderedJson* tmpl = job_spec != nullptr ? ObjectAt(*job_spec, "template") : nullptr;
-      if (tmpl != nullptr) out.push_back(tmpl);
-    }
-  } else if (kind == "PyTorchJob") {
-    OrderedJson* specs = ObjectAt(*spec, "pytorchReplicaSpecs");
-    if (specs == nullptr) return out;
-    for (auto it = specs->begin(); it != specs->end(); ++it) {
-      if (Lower(it.key()) != pod_set) continue;
-      if (OrderedJson* tmpl = ObjectAt(it.value(), "template")) out.push_back(tmpl);
-    }
-  } else if (kind == "LeaderWorkerSet") {
-    OrderedJson* lwt = ObjectAt(*spec, "leaderWorkerTemplate");
-    if (lwt == nullptr) return out;
-    OrderedJson* tmpl = nullptr;
-    if (pod_set == "leader") {
-      tmpl = ObjectAt(*lwt, "leaderTemplate");
-      if (tmpl == nullptr) tmpl = ObjectAt(*lwt, "workerTemplate");
-    } else if (pod_set == "worker" || pod_set == "main") {
-      tmpl = ObjectAt(*lwt, "workerTemplate");
-    }
-    if (tmpl != nullptr) out.push_back(tmpl);
-  }
-  return out;
 }
 
 void PatchTemplate(const TemplatePatch& patch, OrderedJson& tmpl) {
@@ -259,17 +221,25 @@ OrderedJson RenderManifest(const model::ManifestPatch& patch, const DocumentStor
                                patch.name + " has no document")
                                   .c_str());
   std::string kind = patch.kind;
-  if (kind.empty()) {
-    auto it = doc.find("kind");
-    if (it != doc.end() && it->is_string()) kind = it->get<std::string>();
-  }
+  if (kind.empty()) kind = StringMember(doc, "kind");
+  std::string api_version = patch.api_version;
+  if (api_version.empty()) api_version = StringMember(doc, "apiVersion");
+  // Any version: where a kind keeps its suspend field and templates does not change with it.
+  const std::string_view group = model::ApiGroupOf(api_version);
+  const model::KindInfo* info = model::FindKind(group, kind);
+  const KindRow* row = info != nullptr ? RowOf(*info) : nullptr;
   StripServerFields(doc);
   StripHubFields(kind, patch, doc);
   PatchObjectMeta(patch, doc);
-  if (patch.suspend.has_value()) PatchSuspend(kind, *patch.suspend, doc);
-  if (kind == "LeaderWorkerSet") SplitLeaderTemplate(patch, doc);
+  if (patch.suspend.has_value()) PatchSuspend(info, kind, *patch.suspend, doc);
+  if (group == "leaderworkerset.x-k8s.io" && kind == "LeaderWorkerSet") {
+    SplitLeaderTemplate(patch, doc);
+  }
   for (const TemplatePatch& t : patch.templates) {
-    std::vector<OrderedJson*> templates = PodTemplates(kind, t.pod_set, doc);
+    std::vector<OrderedJson*> templates;
+    if (row != nullptr && row->pod_templates != nullptr) {
+      row->pod_templates(t.pod_set, doc, &templates);
+    }
     // Patches name pod sets the decoders made from this very document.
     BERTH_CHECK(!templates.empty(),
                 ("ManifestPatch names pod set \"" + t.pod_set + "\", which " + kind + " " +

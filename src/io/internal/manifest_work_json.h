@@ -25,17 +25,19 @@ nlohmann::ordered_json ManifestWorkJson(const model::ManifestWork& work,
 // owns (metadata uid, resourceVersion, generation, creationTimestamp, managedFields,
 // ownerReferences, the berth.dev/cluster annotation, and status), with the patch applied:
 // metadata.labels and annotations merged (the patch wins), the kueue.x-k8s.io/queue-name
-// label set or, for "", removed; suspend written where the kind keeps it (Job and JobSet
-// spec.suspend, PyTorchJob spec.runPolicy.suspend); and each TemplatePatch applied to the pod
-// template(s) of its pod set, named as io names pod sets (model::PodSetTemplate::name):
-// Job, Deployment, StatefulSet "main" (spec.template); JobSet a replicatedJob's name
-// (spec.replicatedJobs[].template.spec.template); PyTorchJob the replica type lowercased
-// (spec.pytorchReplicaSpecs.<Type>.template); LeaderWorkerSet "leader"
-// (leaderWorkerTemplate.leaderTemplate; without one, the workerTemplate when the leader
-// shares it unchanged, else a leaderTemplate copied from the workerTemplate as read) and
-// "worker" or "main" (workerTemplate); Pod "main" (the pod itself). Patching a template:
-// nodeSelector entries merged (the patch wins), tolerations appended unless an equal one is
-// there, metadata.annotations merged. Every other field as read.
+// label set or, for "", removed; suspend written where the kind's row of model's table of
+// kinds keeps it (DispatchInfo::suspend: spec.suspend for Job, JobSet, RayCluster, RayJob;
+// spec.runPolicy.suspend for PyTorchJob, MPIJob); and each TemplatePatch applied to the pod
+// template(s) of its pod set, found by the kind's row of io's table of kinds
+// (KindRow::pod_templates, pod_templates.h: spec.template of Job, Deployment, StatefulSet;
+// a JobSet's replicatedJobs, kubeflow.org replica specs, a LeaderWorkerSet's leader and
+// worker templates, a RayCluster's head and worker groups (a RayJob's under
+// spec.rayClusterSpec, and its submitter, defaulted when absent), a Volcano Job's tasks; a
+// Pod is its own template). A LeaderWorkerSet without a leaderTemplate whose leader patch
+// differs from the workers' gets a leaderTemplate copied from the workerTemplate as read
+// first. Patching a template: nodeSelector entries merged (the patch wins), tolerations
+// appended unless an equal one is there, metadata.annotations merged. Every other field as
+// read.
 // Programming errors (BERTH_CHECK): a source without a document, a pod set the document
 // lacks, suspend for a kind without the field, templates for a kind io does not expand.
 nlohmann::ordered_json RenderManifest(const model::ManifestPatch& patch,

@@ -141,6 +141,96 @@ void ReplicaOwnership(const model::WorkloadObject& w, const std::vector<PodSetSo
   slots.Finish();
 }
 
+namespace {
+
+constexpr std::string_view kRevisionAnnotation = "deployment.kubernetes.io/revision";
+
+// A ReplicaSet of the Deployment being expanded: its place in snapshot.workloads, its
+// revision and spec.replicas.
+struct RolloutSet {
+  const model::WorkloadObject* rs = nullptr;
+  int64_t revision = 0;
+  int32_t replicas = 0;
+};
+
+bool Owns(const model::OwnerRef& ref, const model::WorkloadObject& owner) {
+  if (!ref.uid.empty() && !owner.meta.uid.empty()) return ref.uid == owner.meta.uid;
+  return ref.name == owner.meta.name;
+}
+
+int64_t RevisionOf(const model::WorkloadObject& rs) {
+  auto it = rs.meta.annotations.find(kRevisionAnnotation);
+  if (it == rs.meta.annotations.end()) return 0;
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
+  return ec == std::errc() && end == it->second.data() + it->second.size() ? v : 0;
+}
+
+}  // namespace
+
+void DeploymentOwnership(const model::WorkloadObject& w, const std::vector<PodSetSource>& sources,
+                         std::span<const int32_t> owned, const model::Snapshot& snap,
+                         ExistingPods* out) {
+  // The Deployment's ReplicaSets read (same cluster and namespace, controlled by it), the
+  // newest by revision first among equals in input order.
+  std::vector<RolloutSet> sets;
+  size_t newest = 0;
+  for (const model::WorkloadObject& x : snap.workloads) {
+    if (x.kind != "ReplicaSet" || model::ApiGroupOf(x.api_version) != "apps" ||
+        x.cluster != w.cluster || x.meta.namespace_ != w.meta.namespace_ || !x.owner.has_value() ||
+        x.owner->kind != "Deployment" || !Owns(*x.owner, w)) {
+      continue;
+    }
+    RolloutSet set{&x, RevisionOf(x), x.pod_sets.empty() ? 0 : std::max(x.pod_sets[0].count, 0)};
+    if (sets.empty() || set.revision > sets[newest].revision) newest = sets.size();
+    sets.push_back(set);
+  }
+  // Which live pods the newest ReplicaSet holds, and whether an older one still runs pods.
+  int32_t live_new = 0;
+  bool old_live = false;
+  for (int32_t i : owned) {
+    const model::Pod& pod = snap.pods[static_cast<size_t>(i)];
+    if (pod.IsTerminal()) continue;
+    const bool in_new = !sets.empty() && pod.owner.has_value() && pod.owner->kind == "ReplicaSet" &&
+                        Owns(*pod.owner, *sets[newest].rs);
+    if (in_new) {
+      ++live_new;
+    } else {
+      old_live = true;
+    }
+  }
+  // Not in a rollout (one ReplicaSet, or the old ones drained): replicas minus live pods.
+  if (sets.empty() || !old_live || w.pod_sets.empty() || sources.empty()) {
+    ReplicaOwnership(w, sources, owned, snap, out);
+    return;
+  }
+  const int32_t desired = std::max(w.pod_sets[0].count, 0);
+  const int32_t new_replicas = sets[newest].replicas;
+  // deployment_util NewRSNewReplicas: Recreate scales the new ReplicaSet up only once the old
+  // pods are gone (rolloutRecreate waits); RollingUpdate up to replicas + maxSurge over the
+  // ReplicaSets' spec.replicas, never beyond the Deployment's replicas.
+  int64_t target = new_replicas;
+  if (!sources[0].recreate) {
+    int64_t current = 0;
+    for (const RolloutSet& set : sets) current += set.replicas;
+    const int64_t max_total = static_cast<int64_t>(desired) + sources[0].max_surge;
+    if (current < max_total) {
+      target = new_replicas +
+               std::min<int64_t>(max_total - current, static_cast<int64_t>(desired) - new_replicas);
+    }
+  }
+  out->live.assign(w.pod_sets.size(), {});
+  out->missing.assign(w.pod_sets.size(), {});
+  for (int32_t i : owned) {
+    if (!snap.pods[static_cast<size_t>(i)].IsTerminal()) out->live[0].push_back(i);
+  }
+  // The new ReplicaSet's controller creates what its (new) replicas lack; the old pods stay
+  // where they run until a later sync scales their ReplicaSets down.
+  for (int64_t slot = live_new; slot < target && slot < desired; ++slot) {
+    out->missing[0].push_back(static_cast<int32_t>(slot));
+  }
+}
+
 void JobOwnership(const model::WorkloadObject& w, const std::vector<PodSetSource>& sources,
                   std::span<const int32_t> owned, const model::Snapshot& snap, ExistingPods* out) {
   out->live.assign(w.pod_sets.size(), {});

@@ -42,7 +42,13 @@ struct ExistingPods {
 
 // A kind's ownership rule: from `owned` (indices into snapshot.pods of every pod the
 // workload owns, any phase, in input order) fills `out` (sized to the pod sets).
-//   ReplicaOwnership          Deployment, ReplicaSet: replicas minus live pods
+//   ReplicaOwnership          ReplicaSet: replicas minus live pods
+//   DeploymentOwnership       replicas minus live pods; during a rollout (an older
+//                             ReplicaSet, by deployment.kubernetes.io/revision, still has
+//                             live pods) the Deployment controller's NewRSNewReplicas: the
+//                             newest ReplicaSet grows to at most replicas + maxSurge over
+//                             all ReplicaSets' spec.replicas (Recreate: not while old pods
+//                             run), and only its missing pods are expanded; old pods stay
 //   JobOwnership              Job: parallelism and completions less succeeded and active
 //                             pods; Indexed: the completion indexes neither done nor running
 //   StatefulSetOwnership      ordinals not held by a live pod (from the pod name)
@@ -61,6 +67,9 @@ using OwnershipFn = void (*)(const model::WorkloadObject& workload,
 void ReplicaOwnership(const model::WorkloadObject& workload,
                       const std::vector<PodSetSource>& sources, std::span<const int32_t> owned,
                       const model::Snapshot& snapshot, ExistingPods* out);
+void DeploymentOwnership(const model::WorkloadObject& workload,
+                         const std::vector<PodSetSource>& sources, std::span<const int32_t> owned,
+                         const model::Snapshot& snapshot, ExistingPods* out);
 void JobOwnership(const model::WorkloadObject& workload, const std::vector<PodSetSource>& sources,
                   std::span<const int32_t> owned, const model::Snapshot& snapshot,
                   ExistingPods* out);

@@ -152,6 +152,13 @@ std::string HeadImage(dom::object spec) {
 
 }  // namespace
 
+std::string DefaultRaySubmitterTemplate(std::string_view head_image) {
+  return "{\"spec\":{\"containers\":[{\"name\":\"ray-job-submitter\",\"image\":" +
+         Quoted(head_image) +
+         ",\"resources\":{\"limits\":{\"cpu\":\"1\",\"memory\":\"1Gi\"},"
+         "\"requests\":{\"cpu\":\"500m\",\"memory\":\"200Mi\"}}}],\"restartPolicy\":\"Never\"}}";
+}
+
 core::Result<DecodedWorkload> DecodeRayCluster(dom::object obj, model::ResourceCatalog& catalog) {
   DecodedWorkload out;
   BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
@@ -214,10 +221,7 @@ core::Result<DecodedWorkload> DecodeRayJob(dom::object obj, model::ResourceCatal
     return out;
   }
   const std::string text =
-      "{\"spec\":{\"containers\":[{\"name\":\"ray-job-submitter\",\"image\":" +
-      Quoted(has_cluster_spec ? HeadImage(cluster_spec) : "") +
-      ",\"resources\":{\"limits\":{\"cpu\":\"1\",\"memory\":\"1Gi\"},"
-      "\"requests\":{\"cpu\":\"500m\",\"memory\":\"200Mi\"}}}],\"restartPolicy\":\"Never\"}}";
+      DefaultRaySubmitterTemplate(has_cluster_spec ? HeadImage(cluster_spec) : "");
   dom::parser parser;
   dom::object tmpl;
   if (parser.parse(text).get(tmpl) != simdjson::SUCCESS) {

@@ -3,7 +3,8 @@
 // `<job>-<task>-<index>`. The Job is one gang: Volcano makes a PodGroup `<job>-<uid>` whose
 // minMember is spec.minAvailable, defaulted by the webhook to the sum over tasks of their
 // minAvailable (else replicas). Pods take spec.schedulerName (default "volcano") and
-// spec.priorityClassName when their template names none.
+// spec.priorityClassName when their template names none, and spec.queue (default "default")
+// as the volcano.sh/queue-name label and annotation, which the PodGroup carries as spec.queue.
 #include <limits>
 #include <set>
 #include <string>
@@ -27,6 +28,9 @@ core::Result<DecodedWorkload> DecodeVolcanoJob(dom::object obj, model::ResourceC
   BERTH_IO_RETURN_IF_ERROR_AT(GetString(spec, "schedulerName", &scheduler), "spec");
   if (scheduler.empty()) scheduler = "volcano";
   BERTH_IO_RETURN_IF_ERROR_AT(GetString(spec, "priorityClassName", &priority_class), "spec");
+  std::string queue;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetString(spec, "queue", &queue), "spec");
+  if (queue.empty()) queue = "default";  // the mutating webhook's patchDefaultQueue
   BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(spec, "minAvailable", &min_available, &has_min), "spec");
   if (min_available < 0) {
     return FieldError("spec.minAvailable", "must be greater than or equal to 0");
@@ -73,6 +77,7 @@ core::Result<DecodedWorkload> DecodeVolcanoJob(dom::object obj, model::ResourceC
       (void)GetString(tmpl_spec, "schedulerName", &own_scheduler);
     }
     PodSetSource source;
+    source.queue = queue;
     BERTH_RETURN_IF_ERROR(AppendPodSet(tmpl, field + ".template", std::move(pod_set),
                                        std::move(source), catalog, &out));
     model::Pod& pod = out.workload.pod_sets.back().pod_template;
