@@ -2,7 +2,9 @@
 # Installs the Debian 12 packages berth builds with, when any is missing. Idempotent: on a
 # machine that has them all it only checks. Needs root (or sudo) to install. With --test it
 # also installs what only the tests need: Chromium, which renders berth simulate's
-# report.html headless (tests/sim/report_browser_test.cc).
+# report.html headless (tests/sim/report_browser_test.cc), and Ninja, which the test build
+# uses (it starts a module's dependents' compiles before the module's library is linked, so
+# both cores stay busy where Make waits for each target to finish).
 set -euo pipefail
 
 packages=(
@@ -11,7 +13,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libre2-dev
 )
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium)
+  packages+=(chromium ninja-build)
 fi
 
 missing=()
