@@ -23,12 +23,12 @@ int64_t TrailingGeneration(const std::string& name, size_t* base_length) {
 
 }  // namespace
 
-std::string ReplacementPodName(const std::string& namespace_, const std::string& deleted,
+std::string ReplacementPodName(const std::string& pod_namespace, const std::string& deleted,
                                const std::set<std::string>& taken) {
   size_t base_length = deleted.size();
   const int64_t generation = TrailingGeneration(deleted, &base_length);
   const std::string base = deleted.substr(0, base_length);
-  const std::string prefix = (namespace_.empty() ? "default" : namespace_) + "/";
+  const std::string prefix = (pod_namespace.empty() ? "default" : pod_namespace) + "/";
   // `taken` is finite, so some k is free within |taken| + 1 tries.
   for (int64_t k = generation + 1;; ++k) {
     std::string name = base + "-r" + std::to_string(k);

@@ -24,7 +24,7 @@ namespace berth::engine {
 // deleted pod, or of any other pod: berth's expanded pods are `<workload>-<index>` (io's
 // expansion), and their replacements `<workload>-<index>-r1`, then `-r2` if that is taken.
 // Linear in the name times the tries.
-std::string ReplacementPodName(const std::string& namespace_, const std::string& deleted,
+std::string ReplacementPodName(const std::string& pod_namespace, const std::string& deleted,
                                const std::set<std::string>& taken);
 
 // The pod created in place of `deleted` (of the pod set `set`): `deleted` with name `name`,
