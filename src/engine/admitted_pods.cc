@@ -6,6 +6,16 @@
 
 namespace berth::engine {
 
+void AddAdmission(const core::Labels& node_selector,
+                  const std::vector<core::Toleration>& tolerations, model::Pod* pod) {
+  for (const auto& [key, value] : node_selector) pod->node_selector[key] = value;
+  for (const core::Toleration& t : tolerations) {
+    if (std::find(pod->tolerations.begin(), pod->tolerations.end(), t) == pod->tolerations.end()) {
+      pod->tolerations.push_back(t);
+    }
+  }
+}
+
 std::vector<AdmittedPod> AdmittedPods(const model::Snapshot& snapshot,
                                       const model::Workload& workload,
                                       const model::Admission& admission) {
@@ -24,21 +34,17 @@ std::vector<AdmittedPod> AdmittedPods(const model::Snapshot& snapshot,
       AdmittedPod admitted;
       admitted.pod = model::PodIndex{pods[i]};
       admitted.spec = snapshot.pod(admitted.pod);
-      for (const auto& [key, value] : injection.node_selector) {
-        admitted.spec.node_selector[key] = value;
-      }
-      for (const core::Toleration& t : injection.tolerations) {
-        if (std::find(admitted.spec.tolerations.begin(), admitted.spec.tolerations.end(), t) ==
-            admitted.spec.tolerations.end()) {
-          admitted.spec.tolerations.push_back(t);
-        }
-      }
+      admitted.pod_set = ps;
+      admitted.added_node_selector.insert(injection.node_selector.begin(),
+                                          injection.node_selector.end());
+      admitted.added_tolerations = injection.tolerations;
       if (assignment->topology_assignment) {
         if (auto pinned = dispatch::PodTopologySelector(*assignment->topology_assignment,
                                                         static_cast<int32_t>(i))) {
-          for (const auto& [key, value] : *pinned) admitted.spec.node_selector[key] = value;
+          for (const auto& [key, value] : *pinned) admitted.added_node_selector[key] = value;
         }
       }
+      AddAdmission(admitted.added_node_selector, admitted.added_tolerations, &admitted.spec);
       out.push_back(std::move(admitted));
     }
   }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/labels.h"
+#include "core/taint.h"
 #include "model/kueue.h"
 #include "model/snapshot.h"
 
@@ -18,7 +20,17 @@ namespace berth::engine {
 struct AdmittedPod {
   model::PodIndex pod;  // index in the snapshot given
   model::Pod spec;      // the pod as it must be scheduled
+  size_t pod_set = 0;   // index into the workload's pod_sets
+  // What the admission adds to the pod (in `spec` already): nodeSelector entries (flavors'
+  // nodeLabels, topology pins) and tolerations.
+  core::Labels added_node_selector;
+  std::vector<core::Toleration> added_tolerations;
 };
+
+// Merges an admission's nodeSelector entries into the pod's (replacing a key's value) and
+// appends its tolerations the pod lacks, as Kueue's podset info injection does.
+void AddAdmission(const core::Labels& node_selector,
+                  const std::vector<core::Toleration>& tolerations, model::Pod* pod);
 
 // Pods of `workload` (its `pods`, per pod set) under `admission`. Pod sets the admission
 // does not name get no pods. Linear in the workload's pods.

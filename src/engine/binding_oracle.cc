@@ -5,12 +5,52 @@
 
 #include "engine/admitted_pods.h"
 #include "engine/gang_binding.h"
+#include "engine/plan.h"
+#include "engine/replacement_pods.h"
 
 namespace berth::engine {
 
 BindingOracle::BindingOracle(const model::Snapshot& whole, const ClusterPart& part,
-                             binding::Scheduler& scheduler)
-    : whole_(whole), part_(part), scheduler_(scheduler) {}
+                             binding::Scheduler& scheduler, core::Timestamp now)
+    : whole_(whole), part_(part), scheduler_(scheduler), now_(now) {}
+
+std::optional<model::PodIndex> BindingOracle::Replacement(const model::Workload& w,
+                                                          model::PodIndex deleted,
+                                                          const AdmittedPod& admitted) {
+  const model::Pod& old = part_.snapshot().pod(deleted);
+  // TODO: replacements of pods with ResourceClaims (template claims made anew). (#13)
+  if (!old.resource_claims.empty()) return std::nullopt;
+  auto it = replacements_.find(deleted.v);
+  const std::string name =
+      it != replacements_.end() ? overrides_.at(it->second.v).meta.name : [&] {
+        if (names_.empty()) {
+          for (const model::Pod& p : part_.snapshot().pods) names_.insert(PodKey(p));
+        }
+        return ReplacementPodName(old.meta.namespace_, old.meta.name, names_);
+      }();
+  model::Pod spec = ReplacementPod(old, w.pod_sets[admitted.pod_set], name, now_);
+  AddAdmission(admitted.added_node_selector, admitted.added_tolerations, &spec);
+  model::PodIndex slot;
+  if (it != replacements_.end()) {
+    // Preempted again and re-admitted: the pod created last time is the one (it was never
+    // printed: Release dropped its decisions), now with this admission's constraints.
+    slot = it->second;
+    scheduler_.OverridePod(slot, spec);
+  } else {
+    names_.insert(PodKey(spec));
+    slot = scheduler_.AddPod(spec);
+    replacements_[deleted.v] = slot;
+    created_.insert(slot.v);
+  }
+  overrides_[slot.v] = std::move(spec);
+  return slot;
+}
+
+model::PodDecision BindingOracle::Logged(model::PodDecision decision) const {
+  if (!IsCreated(decision.pod)) return ToWhole(part_, std::move(decision));
+  if (decision.node) decision.node = part_.ToWhole(*decision.node);
+  return decision;
+}
 
 void BindingOracle::Override(int32_t workload, const model::Admission& admission,
                              std::vector<model::PodIndex>* pending) {
@@ -20,7 +60,20 @@ void BindingOracle::Override(int32_t workload, const model::Admission& admission
     std::optional<model::PodIndex> local = part_.ToLocal(admitted.pod);
     if (!local) continue;
     const model::Pod& pod = part_.snapshot().pod(*local);
-    if (pod.IsBound() || pod.IsTerminal()) continue;
+    if (pod.IsTerminal()) continue;
+    if (pod.IsBound()) {
+      // Still running, or deleted by this plan's preemption: then a new pod takes its place.
+      if (unbound_input_.count(local->v) == 0) continue;
+      auto made = replacements_.find(local->v);
+      if (made != replacements_.end() &&
+          std::find(mine.begin(), mine.end(), made->second) != mine.end()) {
+        continue;  // its replacement is bound already
+      }
+      if (std::optional<model::PodIndex> slot = Replacement(w, *local, admitted)) {
+        pending->push_back(*slot);
+      }
+      continue;
+    }
     if (std::find(mine.begin(), mine.end(), *local) != mine.end()) continue;
     scheduler_.OverridePod(*local, admitted.spec);
     overrides_[local->v] = std::move(admitted.spec);
@@ -35,8 +88,8 @@ void BindingOracle::PlaceAdmitted(int32_t workload, const model::Admission& admi
     model::PodDecision decision = scheduler_.ScheduleOne(pod);
     if (decision.node) bound_[workload].push_back(pod);
     const model::Pod& spec = overrides_.at(pod.v);
-    log_.push_back({workload, ToWhole(part_, std::move(decision)), true, spec.node_selector,
-                    spec.tolerations});
+    log_.push_back({workload, Logged(std::move(decision)), true, spec.node_selector,
+                    spec.tolerations, std::nullopt});
   }
 }
 
@@ -51,8 +104,10 @@ bool BindingOracle::TryPlace(int32_t workload, const model::Admission& admission
     for (model::PodDecision& d : gang.decisions) {
       if (d.node) bound_[workload].push_back(d.pod);
       const model::Pod& spec = overrides_.at(d.pod.v);
-      log_.push_back({workload, ToWhole(part_, std::move(d)), false, spec.node_selector,
-                      spec.tolerations});
+      std::optional<model::Pod> created;
+      if (IsCreated(d.pod)) created = spec;
+      log_.push_back({workload, Logged(std::move(d)), false, spec.node_selector,
+                      spec.tolerations, std::move(created)});
     }
     return true;
   }

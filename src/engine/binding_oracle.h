@@ -2,13 +2,17 @@
 // pods run now?" (queueing::PlacementOracle), given with the binding stage of one member
 // cluster: the workload's pods, with its flavors and topology assignment injected, are
 // bound all or nothing (BindGang, gang_binding.h). Also places the pods of
-// workloads admitted in the input, and unbinds the pods of preempted ones. Keeps, per
+// workloads admitted in the input, and unbinds the pods of preempted ones. A pod bound in the
+// input that a preemption deleted is not scheduled again when its workload is re-admitted:
+// the job creates a new pod in its place (replacement_pods.h), which the scheduler takes as
+// a guest (Scheduler::AddPod). Keeps, per
 // workload, the decisions made for its pods, in the order they were made. Borrows the
 // snapshot, part and scheduler; used from one thread.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -16,6 +20,8 @@
 #include "binding/scheduler.h"
 #include "core/labels.h"
 #include "core/taint.h"
+#include "core/time.h"
+#include "engine/admitted_pods.h"
 #include "engine/cluster_part.h"
 #include "model/decision.h"
 #include "model/snapshot.h"
@@ -25,8 +31,9 @@ namespace berth::engine {
 
 class BindingOracle : public queueing::PlacementOracle {
  public:
+  // `now`: when pods created in place of deleted ones are created.
   BindingOracle(const model::Snapshot& whole, const ClusterPart& part,
-                binding::Scheduler& scheduler);
+                binding::Scheduler& scheduler, core::Timestamp now);
 
   // Binds the not-yet-bound pods of a workload that holds `admission` in the input, one at
   // a time as kube-scheduler would once the job runs (no gang: the workload was admitted
@@ -38,11 +45,15 @@ class BindingOracle : public queueing::PlacementOracle {
 
   struct Entry {
     int32_t workload = -1;
-    model::PodDecision decision;  // indices into the whole snapshot
+    // Indices into the whole snapshot; for a created pod, only the node (the pod is not in
+    // the snapshot: see `created`).
+    model::PodDecision decision;
     bool from_input = false;      // PlaceAdmitted (the workload was admitted in the input)
     // The pod's nodeSelector and tolerations as Kueue injects them (flavors, topology).
     core::Labels node_selector;
     std::vector<core::Toleration> tolerations;
+    // Set for a pod created in place of a deleted one: the pod, as scheduled.
+    std::optional<model::Pod> created;
   };
   // Every decision made for a workload's pods, in order, except for pods since deleted
   // (their workload was released).
@@ -57,6 +68,14 @@ class BindingOracle : public queueing::PlacementOracle {
   // appends them (local indices) to `pending`.
   void Override(int32_t workload, const model::Admission& admission,
                 std::vector<model::PodIndex>* pending);
+  // The guest slot (local index) of the pod created in place of `deleted` (a pod bound in the
+  // input that Release unbound), given the admitted spec; made on first use, its spec
+  // replaced on a later admission. nullopt for a pod with ResourceClaims (AddPod takes none).
+  std::optional<model::PodIndex> Replacement(const model::Workload& w, model::PodIndex deleted,
+                                             const AdmittedPod& admitted);
+  // The decision as logged: whole indices, or for a created pod the node's only.
+  model::PodDecision Logged(model::PodDecision decision) const;
+  bool IsCreated(model::PodIndex local) const { return created_.count(local.v) != 0; }
 
   const model::Snapshot& whole_;
   const ClusterPart& part_;
@@ -66,6 +85,10 @@ class BindingOracle : public queueing::PlacementOracle {
   std::map<int32_t, model::Pod> overrides_;  // local pod -> the spec it was scheduled with
   std::set<int32_t> released_;
   std::set<int32_t> unbound_input_;  // local pods bound in the input and unbound here
+  core::Timestamp now_;
+  std::map<int32_t, model::PodIndex> replacements_;  // deleted local pod -> its guest slot
+  std::set<int32_t> created_;                         // the guest slots
+  std::set<std::string> names_;  // "namespace/name" of the cluster's pods, once needed
 };
 
 }  // namespace berth::engine

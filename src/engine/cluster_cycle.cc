@@ -49,6 +49,26 @@ class GroupScheduler {
 
   bool InGroup(model::PodIndex pod) const { return group_of_.count(pod.v) != 0; }
 
+  // The pending members ScheduleGang places before `member` when the group of `pod` comes up
+  // (it goes through them in this order, one ScheduleOne each), or nullopt when `member` is
+  // not in that group or the group was decided already.
+  std::optional<std::vector<model::PodIndex>> MembersBefore(model::PodIndex pod,
+                                                            model::PodIndex member) const {
+    auto g = group_of_.find(pod.v);
+    auto m = group_of_.find(member.v);
+    if (g == group_of_.end() || m == group_of_.end() || g->second != m->second) {
+      return std::nullopt;
+    }
+    const Group& group = groups_.at(g->second);
+    if (group.done) return std::nullopt;
+    std::vector<model::PodIndex> before;
+    for (model::PodIndex p : group.pending) {
+      if (p == member) break;
+      before.push_back(p);
+    }
+    return before;
+  }
+
   // Decides the whole group of `pod` the first time one of its pods comes up; later pods
   // of the group were decided with it (empty result).
   std::vector<model::PodDecision> Schedule(model::PodIndex pod) {
@@ -124,7 +144,7 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
                                    FleetDispatcher* fleet, int32_t cycles) {
   ClusterCycleResult result;
   if (reached != nullptr) *reached = false;
-  BindingOracle oracle(whole, part, scheduler);
+  BindingOracle oracle(whole, part, scheduler, now);
   bool has_workloads = false;
   for (int32_t index : part.kueue_workloads) {
     const auto i = static_cast<size_t>(index);
@@ -153,6 +173,16 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
       break;
     }
     if (groups.InGroup(pod)) {
+      if (stop_before) {
+        // Explaining a later member of this gang: the gang is placed all at once here, so
+        // the member meets the nodes with the members placed before it in the gang (and
+        // neither itself nor the later ones), as ScheduleGang's own attempt sees them.
+        if (auto before = groups.MembersBefore(pod, *stop_before)) {
+          for (model::PodIndex p : *before) (void)scheduler.ScheduleOne(p);
+          if (reached != nullptr) *reached = true;
+          break;
+        }
+      }
       for (model::PodDecision& d : groups.Schedule(pod)) plain.push_back(ToWhole(part, std::move(d)));
       continue;
     }
@@ -185,10 +215,15 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
   }
   result.pod_decisions.insert(result.pod_decisions.end(), plain.begin(), plain.end());
   for (const BindingOracle::Entry& e : oracle.Decisions()) {
-    if (!e.from_input) result.pod_decisions.push_back(e.decision);
+    if (e.created) {
+      // Made with its injection already; ApplyCycle appends it to the plan.
+      result.created_pods.push_back({e.workload, *e.created, e.decision});
+    } else if (!e.from_input) {
+      result.pod_decisions.push_back(e.decision);
+    }
   }
   for (const BindingOracle::Entry& e : oracle.Decisions()) {
-    result.injections.push_back({e.decision.pod, e.node_selector, e.tolerations});
+    if (!e.created) result.injections.push_back({e.decision.pod, e.node_selector, e.tolerations});
   }
   const std::set<int32_t> terminating =
       cycles > 0 && result.admission ? EvictedInCycle(whole, part, *result.admission, cycles)

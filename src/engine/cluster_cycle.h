@@ -38,6 +38,15 @@ struct ClusterCycleResult {
     std::vector<core::Toleration> tolerations;
   };
   std::vector<Injection> injections;
+  // Pods the cycle creates: a re-admitted workload's job creates new pods in place of those
+  // its eviction deleted (replacement_pods.h), in the order they were decided. The decision's
+  // node is a whole index; its pod index is given when ApplyCycle appends the pod to the plan.
+  struct CreatedPod {
+    int32_t workload = -1;  // whole index into kueue_workloads
+    model::Pod pod;
+    model::PodDecision decision;
+  };
+  std::vector<CreatedPod> created_pods;
   // Pods bound in the input whose workload was preempted: deleted (local indices).
   std::vector<model::PodIndex> deleted_pods;
   // With a cycle count: pods bound in the input whose workload was evicted in the last

@@ -167,6 +167,18 @@ void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
                                                  EvictionMessage(snapshot, whole, cycle),
                                                  DeletionReason(snapshot, whole, cycle)));
   }
+  // Pods created in place of deleted ones (re-admitted workloads) join the plan's pods. Last,
+  // because the plan may be the input itself (RunPlan(Snapshot&&)): nothing above holds a
+  // reference into its pods across this append.
+  for (ClusterCycleResult::CreatedPod& created : cycle.created_pods) {
+    const auto index = static_cast<int32_t>(plan.planned.pods.size());
+    plan.planned.pods.push_back(std::move(created.pod));
+    created.decision.pod = model::PodIndex{index};
+    WriteDecision(created.decision, snapshot, plan.planned);
+    plan.created_pods.push_back({index, created.workload});
+    plan.pod_decisions.push_back(std::move(created.decision));
+  }
+  cycle.created_pods.clear();
   if (cycle.admission && write_admission) {
     ApplyAdmission(part.name, std::move(*cycle.admission), now, plan);
     cycle.admission.reset();

@@ -84,6 +84,9 @@ core::Result<WorkloadExplanation> ExplainWorkload(model::Snapshot&& snapshot,
   }
   std::set<int32_t> mine;
   for (const auto& pods : w.pods) mine.insert(pods.begin(), pods.end());
+  for (const Plan::CreatedPod& c : out.plan.created_pods) {
+    if (c.workload == index) mine.insert(c.pod);
+  }
   for (const auto& d : out.plan.pod_decisions) {
     if (mine.count(d.pod.v) != 0) out.pods.push_back(d);
   }

@@ -61,6 +61,14 @@ struct Plan {
   // Pods bound in the input that the cycle deletes (their workload was preempted), in
   // order: not printed as objects; tables and explain list them.
   std::vector<model::PodDeletion> deleted_pods;
+  // Pods the cycle creates, appended to planned.pods (their decisions are in pod_decisions):
+  // a workload preempted and re-admitted in this plan gets new pods in place of the deleted
+  // ones, named by engine/replacement_pods.h's rule, with the new flavor's injection.
+  struct CreatedPod {
+    int32_t pod = -1;       // index into planned.pods
+    int32_t workload = -1;  // index into planned.kueue_workloads
+  };
+  std::vector<CreatedPod> created_pods;
   // What Kueue admission decided, per member cluster that has Workloads (for tables and
   // explain).
   struct ClusterAdmission {

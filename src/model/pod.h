@@ -131,6 +131,11 @@ struct Pod {
   std::optional<OwnerRef> owner;
   std::string cluster = "default";
   SourceRef source;  // kNoSource when expanded from a template
+  // Set on a pod the plan creates in place of one it deleted (a re-admitted workload's job
+  // creates its pods anew: engine/replacement_pods.h): the deleted pod's name. `source` is
+  // then the deleted pod's document, which writers print as the controller creates the new
+  // pod (its name, no uid, nodeName or status but the decision's).
+  std::string replaces;
 
   // Terminal pods hold no resources.
   bool IsTerminal() const { return phase == PodPhase::kSucceeded || phase == PodPhase::kFailed; }

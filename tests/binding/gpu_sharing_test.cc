@@ -96,6 +96,25 @@ TEST(GpuSharingTest, MalformedAnnotationsRejectEveryNode) {
             "greater than 0 and at most 1.");
 }
 
+// Explain evaluates every filter on every node, but a filter whose PreFilter rejected the
+// pod is not asked again (upstream never calls it): its verdict is the rejection. Before,
+// GpuSharing's Filter ran on a pod without a parsed fraction and gave a reason it had never
+// interned (id -1), and rendering that text read out of bounds (std::bad_alloc in
+// `berth explain`).
+TEST(GpuSharingTest, ExplainOfMalformedAnnotationsShowsTheRejectionOnEveryNode) {
+  model::Snapshot snap = Build(1, {{Pod("bad", 1), {{"gpu-fraction", "1.5"}}}}, true);
+  Scheduler scheduler(snap, model::SchedulerConfig{});
+  PodExplanation e = scheduler.Explain(model::PodIndex{0});
+  const std::string rejection =
+      "invalid GPU fraction request: metadata.annotations[gpu-fraction]: invalid value "
+      "\"1.5\": must be a number greater than 0 and at most 1";
+  EXPECT_EQ(FilterReason(e, snap, "gpu", "GpuSharing"), rejection);
+  EXPECT_EQ(FilterReason(e, snap, "cpu", "GpuSharing"), rejection);
+  for (const NodeVerdict& v : e.nodes) EXPECT_FALSE(v.feasible);
+  EXPECT_FALSE(e.decision.node.has_value());
+  EXPECT_EQ(e.decision.message, "0/2 nodes are available: " + rejection + ".");
+}
+
 TEST(GpuSharingTest, BoundFractionalPodsHoldTheirShareFromTheStart) {
   model::Snapshot snap =
       Build(1, {{Pod("running", 1).NodeName("gpu"), {{"gpu-fraction", "0.75"}}},

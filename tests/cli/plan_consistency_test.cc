@@ -99,18 +99,10 @@ std::vector<std::string> Sample(const Map& m) {
 }
 
 // Explanations known wrong today, left out so the sweep still checks everything else; each
-// is a berth bug found by this test (remove its entries when it is fixed).
-// TODO: explain of a pod with an invalid GPU fraction annotation throws std::bad_alloc from
-// binding::ReferenceEvaluator::Explain (`berth explain pod/inference/bad-fraction` exits 2). (#13)
-// TODO: explain of a gang member after the first says "unschedulable: Insufficient
-// nvidia.com/gpu" while the plan binds the whole gang (it meets the state without its gang's
-// reservation). (#13)
-const std::set<std::string> kKnownWrong = {
-    "gpu-fractions-plan pod/inference/bad-fraction",
-    "pod-group-gang pod/ml/allreduce-1",
-    "pod-group-gang pod/ml/allreduce-2",
-    "pod-group-gang pod/ml/allreduce-3",
-};
+// is a berth bug found by this test (remove its entries when it is fixed). None at present:
+// the invalid GPU fraction's explain (it threw std::bad_alloc) and the gang members' (they
+// met the state after their whole gang was bound) were fixed in #13.
+const std::set<std::string> kKnownWrong = {};
 
 // RunExplainCommand for one target, false when it is known wrong; an exception (berth's main
 // reports it as an internal error) is a problem.

@@ -325,6 +325,38 @@ TEST(ExplainPodTest, SeesTheStateThePodsAheadLeave) {
   EXPECT_EQ(first->pod.decision.node->v, 0);
 }
 
+// A gang is placed all at once when its first member comes up; each member is explained at
+// the state it meets in that attempt: the members before it bound, itself and those after
+// it not. Before, a later member met the state after the whole gang (itself included) was
+// bound and was "unschedulable: Insufficient nvidia.com/gpu" while the plan bound it.
+TEST(ExplainPodTest, GangMembersMeetTheStateOfTheGangsAttempt) {
+  SnapshotBuilder b;
+  b.Node("gpu-1", 64000, 256 * kGi, 4).Node("gpu-2", 64000, 256 * kGi, 4);
+  for (int i = 0; i < 4; ++i) {
+    b.Pod("ml", "allreduce-" + std::to_string(i), 1000, kGi, 2, 10 + i);
+    b.last_pod().meta.labels["scheduling.x-k8s.io/pod-group"] = "allreduce";
+  }
+  model::Snapshot snapshot = b.Build();
+  model::PodGroup group;
+  group.meta.name = "allreduce";
+  group.meta.namespace_ = "ml";
+  group.min_member = 4;
+  snapshot.pod_groups.push_back(group);
+
+  const Plan plan = RunPlan(snapshot, {});
+  for (int i = 0; i < 4; ++i) {
+    SCOPED_TRACE(i);
+    const model::PodDecision* planned = DecisionFor(plan, i);
+    ASSERT_NE(planned, nullptr);
+    ASSERT_TRUE(planned->node.has_value());
+    auto e = ExplainPod(snapshot, "ml/allreduce-" + std::to_string(i), {});
+    ASSERT_TRUE(e.has_value()) << e.error().ToString();
+    ASSERT_TRUE(e->pod.decision.node.has_value()) << e->pod.decision.message;
+    EXPECT_EQ(e->pod.decision.node->v, planned->node->v);
+    EXPECT_EQ(e->queue_position, i + 1);
+  }
+}
+
 TEST(ExplainPodTest, RefusesPodsOutsideTheQueue) {
   SnapshotBuilder b;
   b.Node("node-1", 4000, 16 * kGi)

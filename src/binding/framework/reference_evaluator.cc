@@ -17,6 +17,7 @@ ReferenceEvaluator::ReferenceEvaluator(const CycleContext& ctx)
 ReferenceEvaluator::PreFilterOutcome ReferenceEvaluator::RunPreFilter() {
   PreFilterOutcome out;
   out.skipped.assign(filters_.size(), false);
+  out.rejected.assign(filters_.size(), std::nullopt);
   out.candidate.assign(static_cast<size_t>(ctx_.state.num_nodes()), true);
   std::string narrowing;  // plugins that returned a node set, as Go prints a []string
   for (size_t i = 0; i < filters_.size(); ++i) {
@@ -31,6 +32,7 @@ ReferenceEvaluator::PreFilterOutcome ReferenceEvaluator::RunPreFilter() {
         // Upstream stops at the first rejecting PreFilter plugin. The rest still run here so
         // that Explain can show their filters; the decision only reads the first rejection.
         if (!out.rejection.has_value()) out.rejection = r.reason;
+        out.rejected[i] = r.reason;
         break;
       case PreFilterResult::Kind::kNodeSet: {
         std::vector<bool> in_set(out.candidate.size(), false);
@@ -59,7 +61,14 @@ int ReferenceEvaluator::RunFilters(model::NodeIndex node, const PreFilterOutcome
   int first_failed = -1;
   for (size_t i = 0; i < filters_.size(); ++i) {
     if (pre.skipped[i]) continue;
-    filters_[i]->Filter(ctx_, node, &(*reasons)[i]);
+    if (pre.rejected[i].has_value()) {
+      // Only Explain gets here (Decide stops at a rejection): the plugin's state is what its
+      // PreFilter left after rejecting, which Filter must not read (a GPU-fraction pod with
+      // an invalid annotation has no parsed request and no reason interned for Filter).
+      (*reasons)[i].push_back(*pre.rejected[i]);
+    } else {
+      filters_[i]->Filter(ctx_, node, &(*reasons)[i]);
+    }
     if (!(*reasons)[i].empty() && first_failed < 0) {
       first_failed = static_cast<int>(i);
       if (!all) break;
@@ -207,7 +216,7 @@ PodExplanation ReferenceEvaluator::Explain() {
         if (k > 0) f.reason += ", ";
         f.reason += ctx_.reasons.Text(reasons[i][k]);
       }
-      if (!pre.skipped[i]) f.detail = filters_[i]->Detail(n);
+      if (!pre.skipped[i] && !pre.rejected[i].has_value()) f.detail = filters_[i]->Detail(n);
       v.filters.push_back(std::move(f));
     }
     bool candidate = !pre.rejection.has_value() && pre.candidate[static_cast<size_t>(n.v)];

@@ -37,6 +37,10 @@ class ReferenceEvaluator {
  private:
   struct PreFilterOutcome {
     std::vector<bool> skipped;          // per filter plugin
+    // Per filter plugin: the reason its PreFilter rejected every node with. Such a plugin's
+    // Filter is never called (upstream stops at the rejection, so the plugin never set up
+    // what Filter reads); Explain shows this reason as its verdict on every node.
+    std::vector<std::optional<ReasonId>> rejected;
     std::vector<bool> candidate;        // per node; false when a PreFilter node set left it out
     std::optional<ReasonId> rejection;  // a PreFilter rejected every node
     std::optional<ReasonId> absent;     // status of the nodes left out

@@ -94,12 +94,48 @@ void PatchTerminating(const model::Pod& pod, OrderedJson& doc) {
   }
 }
 
+// A pod the plan creates in place of a deleted one (model::Pod::replaces): its document is
+// the deleted pod's, which becomes the pod as the job controller creates it: the new name and
+// creation time; no uid, resourceVersion, managedFields, deletion or nodeName; the pod's
+// nodeSelector and tolerations exactly (the template's, restored on eviction, with the new
+// admission's, where the deleted pod carried the old one's); status only the phase Pending.
+void RewriteReplacement(const model::Pod& pod, OrderedJson& doc) {
+  if (pod.replaces.empty()) return;
+  OrderedJson& md = ObjectMember(doc, "metadata");
+  md["name"] = pod.meta.name;
+  for (const char* key : {"uid", "resourceVersion", "generation", "managedFields", "selfLink",
+                          "deletionTimestamp", "deletionGracePeriodSeconds"}) {
+    md.erase(key);
+  }
+  if (pod.meta.creation_timestamp.unix_s != 0) {
+    md["creationTimestamp"] = pod.meta.creation_timestamp.ToString();
+  }
+  OrderedJson& spec = ObjectMember(doc, "spec");
+  spec.erase("nodeName");
+  if (pod.node_selector.empty()) {
+    spec.erase("nodeSelector");
+  } else {
+    OrderedJson selector = OrderedJson::object();
+    for (const auto& [key, value] : pod.node_selector) selector[key] = value;
+    spec["nodeSelector"] = std::move(selector);
+  }
+  if (pod.tolerations.empty()) {
+    spec.erase("tolerations");
+  } else {
+    OrderedJson tolerations = OrderedJson::array();
+    for (const core::Toleration& t : pod.tolerations) tolerations.push_back(TolerationJson(t));
+    spec["tolerations"] = std::move(tolerations);
+  }
+  doc["status"] = OrderedJson::object({{"phase", "Pending"}});
+}
+
 }  // namespace
 
 OrderedJson PatchedPod(const model::Snapshot& planned, const model::PodDecision& d,
                        const DocumentStore& documents) {
   const model::Pod& pod = planned.pod(d.pod);
   OrderedJson doc = DocumentOrMinimal(documents, pod.source, "v1", "Pod", pod.meta);
+  RewriteReplacement(pod, doc);
   std::string node = pod.node_name;
   if (node.empty() && d.node.has_value()) node = planned.node(*d.node).meta.name;
   if (!node.empty()) {
@@ -115,8 +151,9 @@ OrderedJson PatchedPod(const model::Snapshot& planned, const model::PodDecision&
 bool PrettyPatchedPod(const model::Snapshot& planned, const model::PodDecision& d,
                       const DocumentStore& documents, int indent, std::string* out) {
   const model::Pod& pod = planned.pod(d.pod);
-  // Terminating pods (plans of N cycles) are few: the tree path patches them.
-  if (!pod.source.valid() || pod.deletion_timestamp) return false;
+  // Terminating pods (plans of N cycles) and pods created in place of deleted ones are few:
+  // the tree path patches them.
+  if (!pod.source.valid() || pod.deletion_timestamp || !pod.replaces.empty()) return false;
   PodPatch patch;
   patch.node = pod.node_name;
   if (patch.node.empty() && d.node.has_value()) patch.node = planned.node(*d.node).meta.name;
