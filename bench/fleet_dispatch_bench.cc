@@ -239,13 +239,24 @@ BENCHMARK(BM_Dispatch)->Args({10, 200})->Args({100, 2000})->Unit(benchmark::kMil
 
 int RunScale(int argc, char** argv) {
   FleetSpec spec;
+  std::string dispatcher;
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], "--clusters=", 11) == 0) spec.clusters = std::atoi(argv[i] + 11);
     if (std::strncmp(argv[i], "--nodes=", 8) == 0) spec.nodes = std::atoi(argv[i] + 8);
     if (std::strncmp(argv[i], "--workloads=", 12) == 0) spec.workloads = std::atoi(argv[i] + 12);
+    // Kueue's MultiKueue dispatcher instead of best-fit (docs/fleet.md "Dispatch modes"):
+    // --dispatcher=kueue.x-k8s.io/multikueue-dispatcher-all-at-once, or -incremental.
+    if (std::strncmp(argv[i], "--dispatcher=", 13) == 0) dispatcher = argv[i] + 13;
   }
   const auto t0 = std::chrono::steady_clock::now();
   model::Snapshot snapshot = MakeFleet(spec);
+  if (!dispatcher.empty()) {
+    model::KueueConfig config;
+    config.multikueue_dispatcher = dispatcher;
+    config.multikueue_dispatcher_given = true;
+    snapshot.kueue_config = config;
+    std::printf("dispatcher: %s\n", dispatcher.c_str());
+  }
   const auto t1 = std::chrono::steady_clock::now();
   // The input is handed over, as `berth plan` hands over what it read (RunPlan(Snapshot&&)).
   engine::Plan plan = engine::RunPlan(std::move(snapshot), {});

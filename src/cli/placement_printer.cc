@@ -1,12 +1,14 @@
 #include "cli/placement_printer.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "cli/text_table.h"
 #include "engine/explain_types.h"
 #include "engine/fleet_checks.h"
+#include "engine/multikueue_dispatch.h"
 
 namespace berth::cli {
 namespace {
@@ -209,6 +211,48 @@ void PrintPlacementExplanation(const engine::PlacementExplanation& e, std::ostre
   PrintDispatched(e, out);
 }
 
+namespace {
+
+// "5m", "10m": when round `round` (1-based) of the incremental dispatcher starts.
+std::string RoundStart(int32_t round) {
+  const int64_t s = static_cast<int64_t>(round - 1) * engine::kIncrementalRoundTimeoutS;
+  if (s == 0) return "immediately";
+  return "after " + (s % 60 == 0 ? std::to_string(s / 60) + "m" : std::to_string(s) + "s");
+}
+
+std::string Join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// Kueue's dispatchers: the mode, the rounds' nominations, and what became of each cluster.
+void PrintNominations(const engine::Dispatch& d, std::ostream& out) {
+  TextTable summary({TextTable::Align::kLeft, TextTable::Align::kLeft});
+  std::string mode(engine::DispatchModeName(d.mode));
+  if (d.mode == engine::DispatchMode::kAllAtOnce) {
+    mode += " (" + std::string(engine::kAllAtOnceDispatcher) + ")";
+  } else if (d.mode == engine::DispatchMode::kIncremental) {
+    mode += " (" + std::string(engine::kIncrementalDispatcher) + ", stepSize " +
+            std::to_string(d.step_size) + ", " +
+            std::to_string(engine::kIncrementalRoundTimeoutS / 60) + "m rounds)";
+  }
+  summary.AddRow({"Dispatcher:", mode});
+  const size_t rounds = d.rounds ? d.rounds->size() : 0;
+  for (size_t r = 0; r < rounds && r < static_cast<size_t>(d.rounds_run); ++r) {
+    const auto round = static_cast<int32_t>(r + 1);
+    summary.AddRow({"Round " + std::to_string(round) + ":",
+                    "nominates " + Join((*d.rounds)[r]) + " (" + RoundStart(round) + ")"});
+  }
+  if (d.cluster && static_cast<size_t>(d.rounds_run) < rounds) {
+    summary.AddRow({"", std::to_string(rounds - static_cast<size_t>(d.rounds_run)) +
+                            " more round(s) not needed"});
+  }
+  summary.Print(out, "  ");
+}
+
+}  // namespace
+
 void PrintDispatch(const engine::Plan& plan, int32_t workload, std::ostream& out) {
   auto it = plan.dispatches.find(workload);
   if (it == plan.dispatches.end()) return;
@@ -228,22 +272,64 @@ void PrintDispatch(const engine::Plan& plan, int32_t workload, std::ostream& out
   summary.AddRow({"Check:", d.message});
   if (d.worker_local_queue) summary.AddRow({"Worker queue:", *d.worker_local_queue});
   summary.Print(out, "  ");
+  const bool kueue_mode = d.mode != engine::DispatchMode::kBestFit;
+  if (kueue_mode) PrintNominations(d, out);
   if (d.attempts.empty()) return;
   out << "\n";
-  TextTable t({TextTable::Align::kLeft, TextTable::Align::kRight, TextTable::Align::kLeft});
-  t.AddRow({"CLUSTER", "SCORE", "VERDICT"});
-  for (const engine::ClusterAttempt& a : d.attempts) {
-    t.AddRow({a.cluster, std::to_string(a.score), a.fits ? "fits: chosen" : "no: " + a.reason});
-  }
-  if (d.cluster) {
-    for (size_t i = static_cast<size_t>(d.tried); i < total && i < engine::kMaxDetailedAttempts; ++i) {
-      t.AddRow({(*d.candidates)[i], "", "not tried (a better-scored cluster fits)"});
+  if (!kueue_mode) {
+    TextTable t({TextTable::Align::kLeft, TextTable::Align::kRight, TextTable::Align::kLeft});
+    t.AddRow({"CLUSTER", "SCORE", "VERDICT"});
+    for (const engine::ClusterAttempt& a : d.attempts) {
+      t.AddRow({a.cluster, std::to_string(a.score), a.fits ? "fits: chosen" : "no: " + a.reason});
     }
-  } else if (static_cast<size_t>(d.tried) > d.attempts.size()) {
-    t.AddRow({"...", "", std::to_string(static_cast<size_t>(d.tried) - d.attempts.size()) +
-                             " more cluster(s) tried, none fits"});
+    if (d.cluster) {
+      for (size_t i = static_cast<size_t>(d.tried); i < total && i < engine::kMaxDetailedAttempts; ++i) {
+        t.AddRow({(*d.candidates)[i], "", "not tried (a better-scored cluster fits)"});
+      }
+    } else if (static_cast<size_t>(d.tried) > d.attempts.size()) {
+      t.AddRow({"...", "", std::to_string(static_cast<size_t>(d.tried) - d.attempts.size()) +
+                               " more cluster(s) tried, none fits"});
+    }
+    t.Print(out, "  ");
+  } else {
+    // Clusters in the order their copies were judged: round by round, by name within one.
+    TextTable t({TextTable::Align::kLeft, TextTable::Align::kRight, TextTable::Align::kRight,
+                 TextTable::Align::kLeft});
+    t.AddRow({"CLUSTER", "ROUND", "SCORE", "VERDICT"});
+    std::set<std::string> judged;
+    for (const engine::ClusterAttempt& a : d.attempts) {
+      judged.insert(a.cluster);
+      t.AddRow({a.cluster, std::to_string(a.round), std::to_string(a.score),
+                a.fits ? "admits first: chosen" : "no: " + a.reason});
+    }
+    if (static_cast<size_t>(d.tried) > d.attempts.size()) {
+      t.AddRow({"...", "", "", std::to_string(static_cast<size_t>(d.tried) - d.attempts.size()) +
+                                   " more cluster(s) tried, none admits"});
+    }
+    size_t rows = d.attempts.size();
+    std::set<std::string> nominated;
+    const size_t rounds = d.rounds ? d.rounds->size() : 0;
+    for (size_t r = 0; r < rounds; ++r) {
+      for (const std::string& c : (*d.rounds)[r]) {
+        nominated.insert(c);
+        if (judged.count(c) != 0 || !d.cluster || rows >= engine::kMaxDetailedAttempts) continue;
+        ++rows;
+        const bool ran = r < static_cast<size_t>(d.rounds_run);
+        t.AddRow({c, std::to_string(r + 1), "",
+                  ran ? "copy removed (" + *d.cluster + " admitted it first)"
+                      : "not nominated (admitted in round " + std::to_string(d.rounds_run) + ")"});
+      }
+    }
+    for (size_t i = 0; i < total && rows < engine::kMaxDetailedAttempts; ++i) {
+      const std::string& c = (*d.candidates)[i];
+      if (nominated.count(c) != 0 || judged.count(c) != 0) continue;
+      ++rows;
+      t.AddRow({c, "", "", d.mode == engine::DispatchMode::kExternal
+                               ? "not nominated by the dispatcher"
+                               : "not nominated (its MultiKueueCluster is not active)"});
+    }
+    t.Print(out, "  ");
   }
-  t.Print(out, "  ");
   for (const engine::ClusterAttempt& a : d.attempts) {
     if (!a.fits || a.pods.empty()) continue;
     out << "\n  Pods on " << a.cluster << ":\n";

@@ -115,7 +115,22 @@ void WriteDispatches(const FleetDispatcher& dispatcher, model::Snapshot& planned
     }
     if (!replaced) w.admission_checks.push_back(std::move(status));
     w.cluster_name = d.cluster.value_or("");
+    // An external dispatcher's nominations are its own: Kueue leaves them as they are.
+    if (d.mode == DispatchMode::kExternal && !d.cluster) continue;
     w.nominated_cluster_names.clear();
+    if (d.mode != DispatchMode::kBestFit) {
+      // Kueue's dispatchers: every round's nominations, appended round after round, until
+      // a worker admits it (then clusterName replaces them).
+      if (d.cluster || !d.rounds) continue;
+      for (int32_t r = 0; r < d.rounds_run && static_cast<size_t>(r) < d.rounds->size(); ++r) {
+        for (const std::string& c : (*d.rounds)[static_cast<size_t>(r)]) {
+          if (w.nominated_cluster_names.size() < kMaxNominatedClusters) {
+            w.nominated_cluster_names.push_back(c);
+          }
+        }
+      }
+      continue;
+    }
     // MultiKueue nominates the workers it sent copies to (at most kMaxNominatedClusters).
     if (!d.cluster && d.candidates) {
       const size_t n = std::min(d.candidates->size(), kMaxNominatedClusters);

@@ -93,7 +93,7 @@ void AttemptList::ShareFailed(
     std::vector<std::shared_ptr<const std::vector<ClusterAttempt>>>& recent, size_t keep) {
   if (own_.empty()) return;
   auto same = [](const ClusterAttempt& a, const ClusterAttempt& b) {
-    return a.cluster == b.cluster && a.score == b.score && a.fits == b.fits &&
+    return a.cluster == b.cluster && a.score == b.score && a.round == b.round && a.fits == b.fits &&
            a.reason == b.reason && a.pods.empty() && b.pods.empty() &&
            !a.worker_admission && !b.worker_admission;
   };
@@ -121,7 +121,50 @@ void AttemptList::ShareFailed(
 FleetDispatcher::FleetDispatcher(const model::Snapshot& whole, const FleetChecks& checks,
                                  const std::vector<PlacementRun>& placements,
                                  FleetWorkers& workers)
-    : whole_(whole), checks_(checks), placements_(placements), workers_(workers) {}
+    : whole_(whole),
+      checks_(checks),
+      policy_(ResolveDispatchPolicy(whole)),
+      placements_(placements),
+      workers_(workers) {}
+
+void FleetDispatcher::NominationOrder(CandidateList& list) const {
+  std::unordered_map<std::string, int32_t> index;
+  for (size_t i = 0; i < list.clusters.size(); ++i) {
+    index.emplace(list.clusters[i].cluster, static_cast<int32_t>(i));
+  }
+  auto rounds = std::make_shared<std::vector<std::vector<std::string>>>();
+  switch (policy_.mode) {
+    case DispatchMode::kBestFit:
+    case DispatchMode::kExternal:  // per workload, from its nominations (Attempt)
+      return;
+    case DispatchMode::kAllAtOnce: {
+      // Every worker MultiKueue holds a connection to, in name order, as the workload
+      // controller writes status.nominatedClusterNames (workload.go sorts them).
+      std::vector<std::string> all;
+      for (const Candidate& c : list.clusters) {
+        if (c.connected) all.push_back(c.cluster);
+      }
+      std::sort(all.begin(), all.end());
+      all.erase(std::unique(all.begin(), all.end()), all.end());
+      if (!all.empty()) rounds->push_back(std::move(all));
+      break;
+    }
+    case DispatchMode::kIncremental:
+      // Every cluster of the configuration is nominated in its turn, connected or not
+      // (GetRemoteClusters returns spec.clusters as listed).
+      *rounds = IncrementalRounds(*list.names, policy_.step_size, policy_.respect_config_order);
+      break;
+  }
+  // Within a round the copies race; berth lets the first by name win (docs/fleet.md).
+  for (size_t r = 0; r < rounds->size(); ++r) {
+    std::vector<std::string> race = (*rounds)[r];
+    std::sort(race.begin(), race.end());
+    for (const std::string& name : race) {
+      list.order.push_back({index.at(name), static_cast<int32_t>(r + 1)});
+    }
+  }
+  list.rounds = std::move(rounds);
+}
 
 const FleetDispatcher::CandidateList& FleetDispatcher::Candidates(const FleetCheck& check) {
   auto cached = candidates_.find(&check);
@@ -151,6 +194,7 @@ const FleetDispatcher::CandidateList& FleetDispatcher::Candidates(const FleetChe
     if (mk != multikueue.end() && mk->second->active &&
         mk->second->active->status == model::ConditionStatus::kFalse) {
       c.unusable = "MultiKueueCluster " + c.cluster + " is not active";
+      c.connected = false;
       if (!mk->second->active->message.empty()) c.unusable += ": " + mk->second->active->message;
     } else if (c.worker == nullptr) {
       c.unusable = "no ManagedCluster " + c.cluster;
@@ -160,6 +204,7 @@ const FleetDispatcher::CandidateList& FleetDispatcher::Candidates(const FleetChe
     }
   }
   out.names = std::move(names);
+  NominationOrder(out);
   return out;
 }
 
@@ -269,10 +314,12 @@ Dispatch FleetDispatcher::Attempt(int32_t workload, const model::Admission& admi
   // kMaxDetailedAttempts of them.
   constexpr size_t kReasonsInMessage = 5;
   std::string reasons;
-  for (const Candidate& c : candidates.clusters) {
+  // Tries one candidate; true when it takes the workload (`d` then says so).
+  auto try_one = [&](const Candidate& c, int32_t round) {
     const bool detail = d.attempts.size() < kMaxDetailedAttempts;
     std::optional<std::string> worker_queue;
     ClusterAttempt attempt = TryCluster(workload, admission, requests, shape, c, detail, &worker_queue);
+    attempt.round = round;
     ++d.tried;
     if (attempt.fits) {
       d.attempts.ShareFailed(recent_failures_, kRecentFailureRuns);
@@ -281,21 +328,76 @@ Dispatch FleetDispatcher::Attempt(int32_t workload, const model::Admission& admi
       d.message = "The workload got reservation on \"" + c.cluster + "\"";
       taken_[workload] = requests;
       d.attempts.push_back(std::move(attempt));
-      return d;
+      return true;
     }
     if (d.attempts.size() < kReasonsInMessage) {
       if (!reasons.empty()) reasons += "; ";
       reasons += c.cluster + ": " + attempt.reason;
     }
     if (detail) d.attempts.push_back(std::move(attempt));
+    return false;
+  };
+  d.mode = policy_.mode;
+  if (policy_.mode == DispatchMode::kIncremental) d.step_size = policy_.step_size;
+  if (policy_.mode == DispatchMode::kBestFit) {
+    for (const Candidate& c : candidates.clusters) {
+      if (try_one(c, 0)) return d;
+    }
+  } else {
+    const std::vector<Try>* order = &candidates.order;
+    d.rounds = candidates.rounds;
+    std::vector<Try> external;
+    if (policy_.mode == DispatchMode::kExternal) {
+      if (!ExternalOrder(workload, candidates, &external, &d)) return d;
+      order = &external;
+    }
+    for (const Try& t : *order) {
+      if (try_one(candidates.clusters[static_cast<size_t>(t.candidate)], t.round)) {
+        d.rounds_run = t.round;
+        return d;
+      }
+    }
+    d.rounds_run = d.rounds ? static_cast<int32_t>(d.rounds->size()) : 0;
+    if (d.tried == 0) {
+      d.message = "no cluster is nominated: every MultiKueueCluster is inactive";
+      return d;
+    }
   }
   d.attempts.ShareFailed(recent_failures_, kRecentFailureRuns);
   d.message = "no cluster fits: " + reasons;
-  if (candidates.clusters.size() > kReasonsInMessage) {
-    d.message += "; and " + std::to_string(candidates.clusters.size() - kReasonsInMessage) +
+  if (static_cast<size_t>(d.tried) > kReasonsInMessage) {
+    d.message += "; and " + std::to_string(static_cast<size_t>(d.tried) - kReasonsInMessage) +
                  " more cluster(s)";
   }
   return d;
+}
+
+bool FleetDispatcher::ExternalOrder(int32_t workload, const CandidateList& candidates,
+                                    std::vector<Try>* order, Dispatch* d) const {
+  // MultiKueue syncs copies to the clusters the external dispatcher nominated that the
+  // configuration lists (the others have no remote client); they race like one round.
+  const model::Workload& w = whole_.kueue_workloads[static_cast<size_t>(workload)];
+  std::unordered_map<std::string, int32_t> index;
+  for (size_t i = 0; i < candidates.clusters.size(); ++i) {
+    index.emplace(candidates.clusters[i].cluster, static_cast<int32_t>(i));
+  }
+  std::vector<std::string> nominated;
+  for (const std::string& name : w.nominated_cluster_names) {
+    if (index.count(name) != 0 &&
+        std::find(nominated.begin(), nominated.end(), name) == nominated.end()) {
+      nominated.push_back(name);
+    }
+  }
+  if (nominated.empty()) {
+    d->message = "waiting for MultiKueue dispatcher \"" + policy_.dispatcher_name +
+                 "\" to nominate worker clusters in status.nominatedClusterNames";
+    return false;
+  }
+  d->rounds = std::make_shared<const std::vector<std::vector<std::string>>>(
+      std::vector<std::vector<std::string>>{nominated});
+  std::sort(nominated.begin(), nominated.end());
+  for (const std::string& name : nominated) order->push_back({index.at(name), 1});
+  return true;
 }
 
 void FleetDispatcher::DispatchHolder(int32_t workload, const model::Admission& admission) {

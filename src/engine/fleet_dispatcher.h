@@ -7,7 +7,10 @@
 // bound at once as guests of the worker's binding::Scheduler, GuestSlots in
 // gang_binding.h), and the first that fits runs it. A workload that fits nowhere keeps its
 // hub reservation with the check Pending and the reason per cluster, as MultiKueue's
-// manager keeps it while it waits for a worker.
+// manager keeps it while it waits for a worker. That is berth's best-fit mode; Kueue's
+// dispatchers (AllAtOnce, Incremental, an external one: multikueue_dispatch.h), selected by
+// the Kueue Configuration, nominate candidates in rounds instead, and within a round the
+// first cluster by name that admits the workload wins the race of the copies.
 //
 // Implements queueing::PlacementOracle for the hub's admission run; workloads without a
 // fleet check go to the inner oracle (the hub's own binding, or none). Borrows everything;
@@ -29,6 +32,7 @@
 #include "engine/cluster_part.h"
 #include "engine/fleet_checks.h"
 #include "engine/gang_binding.h"
+#include "engine/multikueue_dispatch.h"
 #include "engine/placement_stage.h"
 #include "model/resources.h"
 #include "model/snapshot.h"
@@ -69,6 +73,7 @@ using FleetWorkers = std::map<std::string, FleetWorker, std::less<>>;
 struct ClusterAttempt {
   std::string cluster;
   int64_t score = 0;  // the Placement's total for it (0 for MultiKueue)
+  int32_t round = 0;  // the nomination round it was tried in (1-based; 0: best-fit)
   bool fits = false;
   std::string reason;  // when !fits
   // When it fits and the worker runs Kueue: the worker's admission (its flavors).
@@ -149,12 +154,24 @@ struct Dispatch {
   // The worker's LocalQueue the objects go to (worker runs Kueue); nullopt: none.
   std::optional<std::string> worker_local_queue;
   std::string message;  // the admission check's message
+  // Kueue's dispatchers: the nominations round by round (AllAtOnce and External: one
+  // round; shared by the dispatches through a check) and how many rounds ran (through the
+  // winner's, or all of them). Best-fit: null and 0.
+  DispatchMode mode = DispatchMode::kBestFit;
+  int32_t step_size = 0;  // Incremental: clusters added per round
+  int32_t rounds_run = 0;
+  std::shared_ptr<const std::vector<std::vector<std::string>>> rounds;
 };
 
 class FleetDispatcher : public queueing::PlacementOracle {
  public:
+  // The dispatch mode is the one `whole`'s Kueue Configuration selects
+  // (ResolveDispatchPolicy); SetPolicy replaces it before the first dispatch.
   FleetDispatcher(const model::Snapshot& whole, const FleetChecks& checks,
                   const std::vector<PlacementRun>& placements, FleetWorkers& workers);
+
+  const DispatchPolicy& policy() const { return policy_; }
+  void SetPolicy(DispatchPolicy policy) { policy_ = std::move(policy); }
 
   // The oracle for hub workloads without a fleet check (nullptr: quota only).
   void SetInner(queueing::PlacementOracle* inner) { inner_ = inner; }
@@ -182,11 +199,27 @@ class FleetDispatcher : public queueing::PlacementOracle {
     int64_t score = 0;
     FleetWorker* worker = nullptr;  // null: no ManagedCluster of that name
     std::string unusable;           // non-empty: why nothing can go there (inactive, ...)
+    bool connected = true;          // false: its MultiKueueCluster is not Active
+  };
+  // One candidate to try, and the nomination round it is tried in.
+  struct Try {
+    int32_t candidate = 0;
+    int32_t round = 0;
   };
   struct CandidateList {
     std::vector<Candidate> clusters;
     std::shared_ptr<const std::vector<std::string>> names;
+    // Kueue's dispatchers but External: the order the candidates are tried in (round by
+    // round, each round's clusters by name) and the rounds' nominations.
+    std::vector<Try> order;
+    std::shared_ptr<const std::vector<std::vector<std::string>>> rounds;
   };
+  // Fills `list.order` and `list.rounds` for the policy's mode.
+  void NominationOrder(CandidateList& list) const;
+  // External dispatcher: the order to try the workload's nominated clusters in, and its
+  // one round in `d`; false (with `d`'s message) when it nominated none of the candidates.
+  bool ExternalOrder(int32_t workload, const CandidateList& candidates, std::vector<Try>* order,
+                     Dispatch* d) const;
   const CandidateList& Candidates(const FleetCheck& check);
   Dispatch Attempt(int32_t workload, const model::Admission& admission, const FleetCheck& check);
   // Whether `candidate` takes the workload now; when it does, its quota, capacity and nodes
@@ -199,6 +232,7 @@ class FleetDispatcher : public queueing::PlacementOracle {
 
   const model::Snapshot& whole_;
   const FleetChecks& checks_;
+  DispatchPolicy policy_;
   const std::vector<PlacementRun>& placements_;
   FleetWorkers& workers_;
   queueing::PlacementOracle* inner_ = nullptr;

@@ -266,12 +266,31 @@ struct WaitForPodsReadyConfig {
   int64_t backoff_max_s = 3600;
 };
 
+// resources.deviceClassMappings[] (KueueDRAIntegration): the devices a workload's
+// ResourceClaimTemplates request of these DeviceClasses count against the quota resource
+// `name`, one unit per device (kueue pkg/dra). Counter and capacity `sources` are read
+// (has_sources) but not counted by them: docs/queueing.md.
+struct DeviceClassMapping {
+  std::string name;
+  ResourceId resource;  // `name` interned in the snapshot's catalog by io
+  std::vector<std::string> device_class_names;
+  bool has_sources = false;
+};
+
 struct KueueConfig {
   std::optional<FairSharingConfig> fair_sharing;  // present: fair sharing on
   std::optional<AdmissionFairSharingConfig> admission_fair_sharing;
   std::optional<WaitForPodsReadyConfig> wait_for_pods_ready;
+  // multiKueue.dispatcherName, and whether the Configuration gives it: Kueue's default is
+  // all-at-once, berth's (field not given) its best-fit dispatch (engine/multikueue_dispatch.h).
   std::string multikueue_dispatcher = "kueue.x-k8s.io/multikueue-dispatcher-all-at-once";
+  bool multikueue_dispatcher_given = false;
+  // multiKueue.incrementalDispatcherConfig.stepSize (v1beta2); unset: Kueue's 3.
+  std::optional<int32_t> multikueue_incremental_step_size;
   int64_t multikueue_worker_lost_timeout_s = 900;
+  // featureGates, as given (name -> enabled); gates not named keep Kueue's defaults.
+  std::map<std::string, bool> feature_gates;
+  std::vector<DeviceClassMapping> device_class_mappings;
   SourceRef source;
 };
 

@@ -75,6 +75,7 @@ AdmissionScheduler::AdmissionScheduler(const model::Snapshot& snapshot,
       state_(snapshot, BuildQueueSetup(snapshot, options.cluster, diags)),
       preemptor_(state_),
       assigner_(state_, &preemptor_),
+      dra_(snapshot, options.cluster),
       decisions_(snapshot.kueue_workloads.size()),
       in_cluster_(snapshot.kueue_workloads.size(), false),
       finished_(snapshot.kueue_workloads.size(), false),
@@ -143,6 +144,9 @@ void AdmissionScheduler::ClassifyHolder(int32_t i, WorkloadDecision& d) {
   }
   const int32_t q = cq_it->second;
   state_.info(i).cq = q;
+  // Its held usage comes from its admission; the devices count again if it is preempted and
+  // requeued (a claim Kueue could not count would not have been admitted: ignored here).
+  (void)dra_.AddRequests(wl, state_.info(i));
   const std::vector<model::CheckState> checks = CheckStates(i, q, *wl.admission);
   const auto has = [&](model::CheckState s) {
     return std::find(checks.begin(), checks.end(), s) != checks.end();
@@ -182,6 +186,13 @@ void AdmissionScheduler::ClassifyPending(int32_t i, WorkloadDecision& d) {
   d.outcome = WorkloadOutcome::kInadmissible;
   if (!wl.active) {
     d.outcome = WorkloadOutcome::kInactive;
+    return;
+  }
+  // Kueue's workload controller counts the DRA devices before the workload is queued
+  // (handleDRA); one it cannot count is Misconfigured and never reaches a ClusterQueue.
+  if (std::string dra_error = dra_.AddRequests(wl, state_.info(i)); !dra_error.empty()) {
+    d.reason = "Misconfigured";
+    d.message = std::move(dra_error);
     return;
   }
   QueueResolution queue = ResolveQueue(state_.setup(), snapshot_, wl);

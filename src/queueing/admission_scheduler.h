@@ -23,6 +23,7 @@
 #include "queueing/admission.h"
 #include "queueing/admission_fair_sharing.h"
 #include "queueing/admission_state.h"
+#include "queueing/dra_quota.h"
 #include "queueing/fair_sharing.h"
 #include "queueing/fair_sharing_iterator.h"
 #include "queueing/fair_sharing_preemptor.h"
@@ -124,6 +125,7 @@ class AdmissionScheduler {
   std::unique_ptr<FairSharingPreemptor> fair_preemptor_;
   std::unique_ptr<FairSharingIterator> fair_order_;
   FlavorAssigner assigner_;
+  DraQuota dra_;  // devices of ResourceClaimTemplates as quota (deviceClassMappings)
   // Set when snapshot.kueue_config has admissionFairSharing (before queues_, which read it).
   std::unique_ptr<AdmissionFairSharing> afs_;
   std::deque<PendingQueue> queues_;          // per ClusterQueue (stable addresses)

@@ -17,5 +17,7 @@ list(APPEND QUEUEING_SRCS
   fair_sharing.cc
   fair_sharing_iterator.cc
   fair_sharing_preemptor.cc)
+# DRA-backed quota (#13): devices of ResourceClaimTemplates counted per deviceClassMapping.
+list(APPEND QUEUEING_SRCS dra_quota.cc)
 # Admission Fair Sharing (#4): LocalQueue usage, entry penalties.
 list(APPEND QUEUEING_SRCS admission_fair_sharing.cc)

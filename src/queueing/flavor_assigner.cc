@@ -25,6 +25,28 @@ int64_t SaturatingMul(int64_t a, int64_t b) {
   return __builtin_mul_overflow(a, b, &out) ? std::numeric_limits<int64_t>::max() : out;
 }
 
+// flavorassigner.go reasonSeverity: the QuotaReserved=False reasons of a NoFit assignment,
+// least to most severe.
+constexpr int kSeverityNone = 0;
+constexpr int kSeverityTopologyPlacementFailed = 1;
+constexpr int kSeverityWaitingForQuota = 2;
+constexpr int kSeverityExceedsMaxQuota = 3;
+constexpr int kSeverityNoMatchingFlavor = 4;
+
+const char* NoFitReasonName(int severity) {
+  switch (severity) {
+    case kSeverityTopologyPlacementFailed:
+      return "TopologyPlacementFailed";
+    case kSeverityWaitingForQuota:
+      return "WaitingForQuota";
+    case kSeverityExceedsMaxQuota:
+      return "ExceedsMaxQuota";
+    default:
+      // A pod set without any flavor attempt (upstream: NoMatchingFlavor too).
+      return "NoMatchingFlavor";
+  }
+}
+
 struct FlavorResult {
   FitMode mode = FitMode::kFit;
   int32_t borrow = 0;
@@ -187,7 +209,10 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
   const model::Workload& workload = state_.workload(wl.index);
   const bool can_preempt_while_borrowing =
       spec.preemption.borrow_within_cohort.policy != model::PreemptionPolicy::kNever;
-  bool saw_quota_shortage = false, saw_exceeds_max = false;
+  // Kueue's resolveNoFitReason (flavorassigner.go): each NoFit flavor attempt has the most
+  // severe reason of its resources; a resource group takes the least severe of its attempts
+  // (the flavors are alternatives) and a pod set the most severe of its groups.
+  int ps_severity = kSeverityNone;
 
   // Kueue assigns flavors per group of pod sets (flavorassigner.go assignFlavors): pod sets
   // sharing a podSetGroupName (a LeaderWorkerSet's leader and workers) are searched together
@@ -247,6 +272,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
     std::vector<std::tuple<model::ResourceId, std::string, int32_t>> chosen_frs;
     std::vector<std::string> reasons;
     FitMode ps_mode = FitMode::kFit;
+    ps_severity = kSeverityNone;
     std::vector<bool> done(totals.size(), false);
     for (size_t t = 0; t < totals.size() && ps_mode != FitMode::kNoFit; ++t) {
       if (done[t] || totals[t].second == 0) continue;
@@ -255,6 +281,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
         reasons.clear();  // a failing group's status replaces the pod set's (upstream)
         reasons.push_back("resource " + catalog.Name(totals[t].first) +
                           " unavailable in ClusterQueue");
+        ps_severity = std::max(ps_severity, kSeverityNoMatchingFlavor);
         ps_mode = FitMode::kNoFit;
         break;
       }
@@ -271,6 +298,12 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
       // Everything said about this group's flavors (Kueue's status of findFlavorForPodSets).
       std::vector<std::string> group_reasons;
       std::optional<size_t> best;
+      int group_severity = kSeverityNone;  // least severe NoFit attempt; none yet
+      bool group_no_fit = false;
+      auto no_fit_attempt = [&](int severity) {
+        group_severity = group_no_fit ? std::min(group_severity, severity) : severity;
+        group_no_fit = true;
+      };
       FlavorResult best_result{FitMode::kNoFit, 0};
       std::vector<int32_t> best_contested;
       for (size_t f = 0; f < group.flavors.size(); ++f) {
@@ -305,6 +338,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
           }
         }
         if (!skip.empty()) {
+          no_fit_attempt(kSeverityNoMatchingFlavor);
           group_reasons.push_back(skip);
           if (explain) {
             attempt.mode = "Skipped";
@@ -314,6 +348,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
           continue;
         }
         std::string flavor_reason;
+        int flavor_severity = kSeverityNone;
         for (const auto& [ri, amount] : wanted) {
           const model::ResourceId r = group.resources[ri];
           const int32_t fr = gf.frs[ri];
@@ -328,7 +363,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
           std::string why;
           if (val > potential) {
             mode = FitMode::kNoFit;
-            saw_exceeds_max = true;
+            flavor_severity = std::max(flavor_severity, kSeverityExceedsMaxQuota);
             why = "insufficient quota for " + catalog.Name(r) + " in flavor " + gf.name +
                   ", previously considered podsets requests (" + FormatAmount(r, previous) +
                   ") + current podset request (" + FormatAmount(r, amount) +
@@ -339,7 +374,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
             if (val <= available) {
               mode = FitMode::kFit;
             } else {
-              saw_quota_shortage = true;
+              flavor_severity = std::max(flavor_severity, kSeverityWaitingForQuota);
               why = "insufficient unused quota for " + catalog.Name(r) + " in flavor " + gf.name +
                     ", " + FormatAmount(r, val - available) + " more needed";
               mode = FitMode::kNoFit;
@@ -379,6 +414,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
             attempt.resources.push_back(std::move(rf));
           }
         }
+        if (result.mode == FitMode::kNoFit) no_fit_attempt(flavor_severity);
         if (explain) {
           attempt.mode = FitModeName(result.mode, result.borrow);
           attempt.reason = flavor_reason;
@@ -395,6 +431,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
         }
         if (!ShouldTryNextFlavor(result, spec.flavor_fungibility)) break;
       }
+      if (group_no_fit) ps_severity = std::max(ps_severity, group_severity);
       if (!best) {
         // Upstream: a group without a flavor replaces the pod set's status with its own.
         reasons = std::move(group_reasons);
@@ -437,9 +474,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
       emit_planned();
       out.mode = Assignment::Mode::kNoFit;
       out.message = AssignmentMessage(out.pod_sets);
-      out.reason = saw_quota_shortage ? "WaitingForQuota"
-                   : saw_exceeds_max  ? "ExceedsMaxQuota"
-                                      : "NoMatchingFlavor";
+      out.reason = NoFitReasonName(ps_severity);
       return out;
     }
     if (ps_mode != FitMode::kFit) {

@@ -167,9 +167,11 @@ QueueResolution ResolveQueue(const QueueSetup& setup, const model::Snapshot& sna
     return out;
   }
   const model::LocalQueue& lq = snapshot.local_queues[static_cast<size_t>(lq_it->second)];
+  // Pending workloads get the workload controller's getQueueBlocker texts ("is stopped" is
+  // only for one that held quota when the LocalQueue stopped).
   if (lq.stop_policy != model::StopPolicy::kNone) {
     out.reason = "Suspended";
-    out.message = "LocalQueue " + lq.meta.name + " is stopped";
+    out.message = "LocalQueue " + wl.queue_name + " is inactive";
     return out;
   }
   auto cq_it = setup.cq_by_name.find(lq.cluster_queue);
@@ -181,7 +183,9 @@ QueueResolution ResolveQueue(const QueueSetup& setup, const model::Snapshot& sna
   out.cq = cq_it->second;
   const ClusterQueueInfo& cq = setup.cqs[static_cast<size_t>(out.cq)];
   if (!cq.active) {
-    out.reason = cq.stopped ? "Suspended" : "Misconfigured";
+    // Kueue says Suspended for every inactive ClusterQueue, stopped or misconfigured
+    // (getQueueBlocker; the scheduler's InactiveClusterQueueSets too).
+    out.reason = "Suspended";
     out.message = "ClusterQueue " + cq.name + " is inactive";
     return out;
   }

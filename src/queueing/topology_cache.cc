@@ -32,24 +32,44 @@ TopologySnapshot* TopologyCache::Get(int32_t flavor) {
     const model::ResourceFlavor& f = snapshot_.resource_flavors[static_cast<size_t>(flavor)];
     slot = std::make_unique<TopologySnapshot>(
         TopologySnapshot::Build(snapshot_, *topology, f, f.cluster));
-    // Built late: the holders recorded so far are charged now (bound ones already are).
+    // Built late: the holders recorded so far are charged now (bound ones already are),
+    // those of sibling TAS flavors too (see Apply).
     for (const auto& [wl, usage] : usage_) {
       for (const TopologyUsage& u : usage) {
-        if (u.flavor == flavor && !u.counted_by_build) slot->AddUsage(u.assignment, u.per_pod);
+        if (!u.counted_by_build && SameCluster(u.flavor, flavor)) {
+          slot->AddUsage(u.assignment, u.per_pod);
+        }
       }
     }
   }
   return slot.get();
 }
 
-void TopologyCache::Apply(const TopologyUsage& u, int64_t sign) {
-  TopologySnapshot* tree = trees_[static_cast<size_t>(u.flavor)].get();
-  if (tree == nullptr) return;  // charged when built
-  if (sign > 0) {
-    tree->AddUsage(u.assignment, u.per_pod);
-  } else {
-    tree->RemoveUsage(u.assignment, u.per_pod);
+bool TopologyCache::SameCluster(int32_t a, int32_t b) const {
+  return snapshot_.resource_flavors[static_cast<size_t>(a)].cluster ==
+         snapshot_.resource_flavors[static_cast<size_t>(b)].cluster;
+}
+
+void TopologyCache::ApplyToAll(int32_t flavor, const model::TopologyAssignment& assignment,
+                               const model::ResourceVector& per_pod, int64_t sign, int32_t except) {
+  // Kueue's TAS cache counts a node's usage whatever flavor placed it: TAS flavors sharing
+  // nodes see each other's pods (scheduler_tas_test.go, "two ResourceFlavors share nodes").
+  // An assignment names its nodes by hostname (or by every level), and a tree ignores the
+  // domains that are not its own.
+  for (size_t t = 0; t < trees_.size(); ++t) {
+    TopologySnapshot* tree = trees_[t].get();
+    const auto f = static_cast<int32_t>(t);
+    if (tree == nullptr || f == except || !SameCluster(f, flavor)) continue;  // charged when built
+    if (sign > 0) {
+      tree->AddUsage(assignment, per_pod);
+    } else {
+      tree->RemoveUsage(assignment, per_pod);
+    }
   }
+}
+
+void TopologyCache::Apply(const TopologyUsage& u, int64_t sign) {
+  ApplyToAll(u.flavor, u.assignment, u.per_pod, sign, -1);
 }
 
 void TopologyCache::Hold(int32_t wl, std::vector<TopologyUsage> usage) {

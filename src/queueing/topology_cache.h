@@ -56,6 +56,13 @@ class TopologyCache {
   // Whether any usage of `wl` is on flavor `flavor`.
   bool UsesFlavor(int32_t wl, int32_t flavor) const;
 
+  // Applies (sign 1) or takes back (-1) one pod set's placement on `flavor` on the trees of
+  // every TAS flavor of its cluster except `except` (-1: none), without recording it: a
+  // workload's pod sets placed through one flavor are seen by its sibling flavors while the
+  // rest are placed. Calls pair up.
+  void ApplyToAll(int32_t flavor, const model::TopologyAssignment& assignment,
+                  const model::ResourceVector& per_pod, int64_t sign, int32_t except);
+
   // A TopologyAssignment over every level of `flavor`'s topology counting the bound,
   // non-terminal pods `pods` (indices into snapshot.pods) per node; empty when none is bound
   // to a node of the cluster.
@@ -63,6 +70,7 @@ class TopologyCache {
 
  private:
   void Apply(const TopologyUsage& u, int64_t sign);
+  bool SameCluster(int32_t a, int32_t b) const;
 
   const model::Snapshot& snapshot_;
   std::vector<std::unique_ptr<TopologySnapshot>> trees_;  // by flavor; null until built

@@ -75,9 +75,27 @@ std::optional<TopologyFitter::Failure> TopologyFitter::Place(const WorkloadInfo&
     if (flavor < 0) return Failure{ps.name, "no TAS flavor assigned"};
     by_flavor[flavor].push_back(p);
   }
+  // Every tree is built before any is charged, so the pod sets placed through one flavor are
+  // charged on its siblings (Kueue places a workload's pod sets one after another on the
+  // same node usage: "multi-PodSet workload across sibling flavors must not self-overlap").
+  for (auto& [flavor, pod_sets] : by_flavor) {
+    if (state_.topology().Get(flavor) == nullptr) {
+      return Failure{a.pod_sets[pod_sets.front()].name, "no TAS cache"};
+    }
+  }
+  struct Charged {
+    int32_t flavor;
+    const model::TopologyAssignment* assignment;
+    model::ResourceVector per_pod;
+  };
+  std::vector<Charged> charged;
+  auto undo = [&] {
+    for (const Charged& c : charged) {
+      state_.topology().ApplyToAll(c.flavor, *c.assignment, c.per_pod, -1, c.flavor);
+    }
+  };
   for (auto& [flavor, pod_sets] : by_flavor) {
     TopologySnapshot* tree = state_.topology().Get(flavor);
-    if (tree == nullptr) return Failure{a.pod_sets[pod_sets.front()].name, "no TAS cache"};
     std::vector<TopologyPodSetRequest> requests;
     for (size_t p : pod_sets) {
       TopologyPodSetRequest r;
@@ -103,12 +121,21 @@ std::optional<TopologyFitter::Failure> TopologyFitter::Place(const WorkloadInfo&
           break;
         }
       }
+      undo();
       return Failure{a.pod_sets[pod_sets[failed]].name, placed.error().message()};
     }
     for (size_t k = 0; k < pod_sets.size(); ++k) {
       a.pod_sets[pod_sets[k]].topology_assignment = std::move(placed.value()[k]);
     }
+    if (by_flavor.size() < 2) continue;
+    for (size_t k = 0; k < pod_sets.size(); ++k) {
+      charged.push_back(
+          {flavor, &*a.pod_sets[pod_sets[k]].topology_assignment, requests[k].per_pod});
+      state_.topology().ApplyToAll(flavor, *charged.back().assignment, charged.back().per_pod, 1,
+                                   flavor);
+    }
   }
+  undo();
   return std::nullopt;
 }
 

@@ -661,5 +661,92 @@ spec: {clusterQueue: q}
   EXPECT_EQ(in.snapshot.local_queues.at(0).cluster, "west");
 }
 
+
+// multiKueue's dispatcher settings (apis/config/v1beta2 MultiKueue, defaults.go,
+// pkg/config/validation.go): the incremental dispatcher's step size, the rules on it, and
+// featureGates' values.
+TEST(KueueReaderTest, ConfigurationReadsTheIncrementalDispatcherAndFeatureGates) {
+  core::Diagnostics diags;
+  Input in = ReadString(R"(
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+multiKueue:
+  dispatcherName: kueue.x-k8s.io/multikueue-dispatcher-incremental
+  incrementalDispatcherConfig: {stepSize: 2}
+featureGates: {MultiKueueIncrementalDispatcherRespectConfigOrder: false, TopologyAwareScheduling: true}
+)",
+                        diags);
+  ASSERT_FALSE(diags.has_errors()) << Dump(diags);
+  const model::KueueConfig& c = *in.snapshot.kueue_config;
+  EXPECT_TRUE(c.multikueue_dispatcher_given);
+  EXPECT_EQ(c.multikueue_incremental_step_size, 2);
+  EXPECT_EQ(c.feature_gates.at("MultiKueueIncrementalDispatcherRespectConfigOrder"), false);
+  EXPECT_EQ(c.feature_gates.at("TopologyAwareScheduling"), true);
+}
+
+TEST(KueueReaderTest, ConfigurationWithoutDispatcherNameLeavesItUngiven) {
+  core::Diagnostics diags;
+  Input in = ReadString(R"(
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+multiKueue: {workerLostTimeout: 1m}
+)",
+                        diags);
+  ASSERT_FALSE(diags.has_errors()) << Dump(diags);
+  const model::KueueConfig& c = *in.snapshot.kueue_config;
+  EXPECT_FALSE(c.multikueue_dispatcher_given);
+  EXPECT_EQ(c.multikueue_dispatcher, "kueue.x-k8s.io/multikueue-dispatcher-all-at-once");
+  EXPECT_FALSE(c.multikueue_incremental_step_size.has_value());
+}
+
+TEST(KueueReaderTest, ConfigurationRefusesBadIncrementalDispatcherSettings) {
+  core::Diagnostics diags;
+  Input in = ReadString(R"(
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+multiKueue:
+  dispatcherName: kueue.x-k8s.io/multikueue-dispatcher-incremental
+  incrementalDispatcherConfig: {stepSize: 0}
+---
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+multiKueue:
+  incrementalDispatcherConfig: {stepSize: 2}
+---
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+multiKueue:
+  dispatcherName: kueue.x-k8s.io/multikueue-dispatcher-incremental
+  incrementalDispatcherConfig: {steps: 2}
+---
+apiVersion: config.kueue.x-k8s.io/v1beta1
+kind: Configuration
+multiKueue:
+  incrementalDispatcherConfig: {stepSize: 2}
+---
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+featureGates: {MultiKueueIncrementalDispatcherConfig: "no"}
+)",
+                        diags);
+  ASSERT_EQ(diags.error_count(), 5u) << Dump(diags);
+  EXPECT_EQ(diags.entries()[0].error.location().field,
+            "multiKueue.incrementalDispatcherConfig.stepSize");
+  EXPECT_EQ(diags.entries()[0].error.message(), "must be greater than or equal to 1");
+  EXPECT_EQ(diags.entries()[1].error.location().field, "multiKueue.incrementalDispatcherConfig");
+  EXPECT_NE(diags.entries()[2].error.message().find(
+                "unknown field \"multiKueue.incrementalDispatcherConfig.steps\""),
+            std::string::npos)
+      << diags.entries()[2].error.message();
+  // v1beta1's MultiKueue has no incremental dispatcher configuration.
+  EXPECT_NE(diags.entries()[3].error.message().find(
+                "unknown field \"multiKueue.incrementalDispatcherConfig\""),
+            std::string::npos)
+      << diags.entries()[3].error.message();
+  EXPECT_EQ(diags.entries()[4].error.location().field,
+            "featureGates.MultiKueueIncrementalDispatcherConfig");
+  EXPECT_FALSE(in.snapshot.kueue_config.has_value());
+}
+
 }  // namespace
 }  // namespace berth::io

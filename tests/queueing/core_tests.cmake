@@ -16,3 +16,5 @@ list(APPEND QUEUEING_TEST_SRCS admission_fair_sharing_test.cc)
 list(APPEND QUEUEING_TEST_SRCS upstream_preemption_test.cc resources_to_reserve_test.cc
   upstream_flavor_assigner_test.cc)
 list(APPEND QUEUEING_TEST_SRCS upstream_schedule_test.cc)
+# DRA-backed quota (#13): kueue pkg/dra claims_test.go.
+list(APPEND QUEUEING_TEST_SRCS dra_quota_test.cc)

@@ -457,7 +457,8 @@ TEST(QuotaProbeTest, InactiveOrStoppedQueuesDoNotAdmit) {
   MoveToCluster(missing, "w1");
   ProbeResult r1 = ProbeOf(missing, "w1").Try(missing.Add(HubWl("a", 1)));
   EXPECT_FALSE(r1.fits);
-  EXPECT_EQ(r1.reason, "Misconfigured");
+  // Kueue's getQueueBlocker: Suspended for any inactive ClusterQueue.
+  EXPECT_EQ(r1.reason, "Suspended");
   EXPECT_EQ(r1.message, "ClusterQueue cq is inactive");
 
   KueueSnapshot stopped = OneWorker(8);
@@ -474,7 +475,7 @@ TEST(QuotaProbeTest, InactiveOrStoppedQueuesDoNotAdmit) {
   ProbeResult r3 = ProbeOf(lq_stopped, "w1").Try(lq_stopped.Add(HubWl("a", 1)));
   EXPECT_FALSE(r3.fits);
   EXPECT_EQ(r3.reason, "Suspended");
-  EXPECT_EQ(r3.message, "LocalQueue q is stopped");
+  EXPECT_EQ(r3.message, "LocalQueue q is inactive");
 
   KueueSnapshot no_cq;
   no_cq.LocalQueue("q", "gone", "team-a");

@@ -124,6 +124,11 @@ core::Status DecodeKueueConfigRow(dom::object obj, std::string_view api_version,
   auto config = DecodeKueueConfig(obj, api_version);
   if (!config.has_value()) return std::move(config).error();
   config->source = sink.Store(sink.PeekMeta(/*namespaced=*/false));
+  // A DRA quota resource is named by the Configuration, maybe by no ClusterQueue: interned
+  // here so queueing can count it (and say a ClusterQueue lacks it) without writing.
+  for (model::DeviceClassMapping& m : config->device_class_mappings) {
+    m.resource = snap.resources.Intern(m.name);
+  }
   snap.kueue_config = std::move(*config);
   return core::OkStatus();
 }

@@ -6,11 +6,12 @@
 // Kueue loads its configuration with apimachinery's strict decoder (pkg/config fromFile,
 // serializer.EnableStrict) and does not start on an undeclared field; so an unknown field
 // at the top level or in a part berth reads is "strict decoding error: unknown field ...".
-// The parts berth does not read (integrations, resources, controller settings, ...) are
-// not looked into.
+// The parts berth does not read (integrations, controller settings, ...) are not looked
+// into; of `resources`, berth reads deviceClassMappings (the DRA-backed quota).
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,41 @@
 namespace berth::io::internal {
 
 namespace {
+
+// resources (type Resources): deviceClassMappings[] and their sources[] (counter,
+// capacity), the same in v1beta1 and v1beta2.
+void CollectUnknownResourcesFields(dom::object res, std::vector<std::string>* unknown) {
+  CollectUnknownFields(
+      res,
+      {"quotaCheckStrategy", "excludeResourcePrefixes", "transformations", "deviceClassMappings"},
+      "resources", unknown);
+  dom::element e;
+  dom::array mappings;
+  if (!Find(res, "deviceClassMappings", &e) || e.get_array().get(mappings)) return;
+  size_t i = 0;
+  for (dom::element m : mappings) {
+    const std::string prefix = "resources.deviceClassMappings" + IndexField(i++);
+    dom::object mapping;
+    if (m.get_object().get(mapping)) continue;
+    CollectUnknownFields(mapping, {"name", "deviceClassNames", "sources"}, prefix, unknown);
+    dom::array sources;
+    if (!Find(mapping, "sources", &e) || e.get_array().get(sources)) continue;
+    size_t j = 0;
+    for (dom::element src : sources) {
+      const std::string src_prefix = prefix + ".sources" + IndexField(j++);
+      dom::object source;
+      if (src.get_object().get(source)) continue;
+      CollectUnknownFields(source, {"counter", "capacity"}, src_prefix, unknown);
+      for (const char* kind : {"counter", "capacity"}) {
+        dom::object part;
+        if (Find(source, kind, &e) && !e.get_object().get(part)) {
+          CollectUnknownFields(part, {"name", "driver", "deviceSelector"}, src_prefix + "." + kind,
+                               unknown);
+        }
+      }
+    }
+  }
+}
 
 // The fields of Configuration (apis/config/<version>/configuration_types.go, its inline
 // ControllerManager included) and of the parts berth reads, in document order; plus
@@ -86,12 +122,73 @@ void CollectUnknownKueueFields(dom::object obj, bool v1beta1, std::vector<std::s
     CollectUnknownFields(part, {"usageHalfLifeTime", "usageSamplingInterval", "resourceWeights"},
                          "admissionFairSharing", unknown);
   }
-  if (Find(obj, "multiKueue", &e) && !e.get_object().get(part)) {
-    CollectUnknownFields(part,
-                         {"gcInterval", "origin", "workerLostTimeout", "dispatcherName",
-                          "externalFrameworks", "clusterProfile", "incrementalDispatcherConfig"},
-                         "multiKueue", unknown);
+  if (Find(obj, "resources", &e) && !e.get_object().get(part)) {
+    CollectUnknownResourcesFields(part, unknown);
   }
+  if (Find(obj, "multiKueue", &e) && !e.get_object().get(part)) {
+    // v1beta1's MultiKueue ends at externalFrameworks: clusterProfile and the incremental
+    // dispatcher's configuration came with v1beta2.
+    if (v1beta1) {
+      CollectUnknownFields(part,
+                           {"gcInterval", "origin", "workerLostTimeout", "dispatcherName",
+                            "externalFrameworks"},
+                           "multiKueue", unknown);
+    } else {
+      CollectUnknownFields(part,
+                           {"gcInterval", "origin", "workerLostTimeout", "dispatcherName",
+                            "externalFrameworks", "clusterProfile", "incrementalDispatcherConfig"},
+                           "multiKueue", unknown);
+      dom::object idc;
+      if (Find(part, "incrementalDispatcherConfig", &e) && !e.get_object().get(idc)) {
+        CollectUnknownFields(idc, {"stepSize"}, "multiKueue.incrementalDispatcherConfig", unknown);
+      }
+    }
+  }
+}
+
+core::Status GetDuration(dom::object obj, const char* key, int64_t* seconds, bool* found);
+
+// multiKueue (apis/config/v1beta2 MultiKueue; pkg/config/validation.go for the rules on the
+// incremental dispatcher's configuration, checked after defaulting as Kueue checks them).
+core::Status DecodeMultiKueue(dom::object mk, model::KueueConfig* config) {
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetString(mk, "dispatcherName", &config->multikueue_dispatcher, &found));
+  config->multikueue_dispatcher_given = found && !config->multikueue_dispatcher.empty();
+  if (!config->multikueue_dispatcher_given) {
+    config->multikueue_dispatcher = "kueue.x-k8s.io/multikueue-dispatcher-all-at-once";
+  }
+  BERTH_RETURN_IF_ERROR(
+      GetDuration(mk, "workerLostTimeout", &config->multikueue_worker_lost_timeout_s, &found));
+  dom::object idc;
+  BERTH_RETURN_IF_ERROR(GetObject(mk, "incrementalDispatcherConfig", &idc, &found));
+  if (!found) return core::OkStatus();
+  if (config->multikueue_dispatcher != "kueue.x-k8s.io/multikueue-dispatcher-incremental") {
+    return FieldError("incrementalDispatcherConfig",
+                      "incrementalDispatcherConfig is only valid when dispatcherName is set to "
+                      "the incremental dispatcher");
+  }
+  int32_t step = 0;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(idc, "stepSize", &step, &found),
+                              "incrementalDispatcherConfig");
+  if (!found) return core::OkStatus();
+  if (step < 1) {
+    return FieldError("incrementalDispatcherConfig.stepSize", "must be greater than or equal to 1");
+  }
+  config->multikueue_incremental_step_size = step;
+  return core::OkStatus();
+}
+
+// featureGates: a map of gate names to booleans. Only their values are checked here (Kueue's
+// list of gates changes with every release); the gates berth honours are read where used.
+core::Status DecodeFeatureGates(dom::object gates, std::map<std::string, bool>* out) {
+  for (auto [name, value] : gates) {
+    bool enabled = false;
+    if (value.get_bool().get(enabled) != simdjson::SUCCESS) {
+      return FieldError(KeyField("featureGates", name), "must be a boolean");
+    }
+    (*out)[std::string(name)] = enabled;
+  }
+  return core::OkStatus();
 }
 
 core::Status GetDuration(dom::object obj, const char* key, int64_t* seconds, bool* found) {
@@ -197,6 +294,67 @@ core::Status DecodeAdmissionFairSharing(dom::object afs, model::AdmissionFairSha
   return core::OkStatus();
 }
 
+// resources.deviceClassMappings, checked as Kueue's validateDeviceClassMappings checks it
+// before the manager starts (pkg/config/validation.go): at most 16 mappings, a unique name,
+// 1 to 8 unique DeviceClass names, and a DeviceClass in one mapping only (counter sources
+// with distinct counters excepted; berth does not count by counters, so it keeps that rule
+// whole).
+core::Status DecodeDeviceClassMappings(dom::object res,
+                                       std::vector<model::DeviceClassMapping>* out) {
+  dom::array mappings;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(res, "deviceClassMappings", &mappings, &found));
+  if (!found) return core::OkStatus();
+  if (mappings.size() > 16) {
+    return FieldError("deviceClassMappings",
+                      "must have at most 16 items, got " + std::to_string(mappings.size()));
+  }
+  std::map<std::string, std::string> class_to_resource;
+  size_t i = 0;
+  for (dom::element item : mappings) {
+    const std::string field = "deviceClassMappings" + IndexField(i++);
+    auto mapping_obj = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(mapping_obj, field);
+    model::DeviceClassMapping m;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*mapping_obj, "name", &m.name), field);
+    if (m.name.empty()) return FieldError(field + ".name", "Required value");
+    for (const auto& other : *out) {
+      if (other.name == m.name) {
+        return FieldError(field + ".name", "Duplicate value: \"" + m.name + "\"");
+      }
+    }
+    BERTH_IO_RETURN_IF_ERROR_AT(
+        GetStringList(*mapping_obj, "deviceClassNames", &m.device_class_names), field);
+    if (m.device_class_names.empty()) {
+      return FieldError(field + ".deviceClassNames",
+                        "Required value: at least one device class name is required");
+    }
+    if (m.device_class_names.size() > 8) {
+      return FieldError(field + ".deviceClassNames", "must have at most 8 items");
+    }
+    for (size_t c = 0; c < m.device_class_names.size(); ++c) {
+      const std::string& dc = m.device_class_names[c];
+      const std::string dc_field = field + ".deviceClassNames" + IndexField(c);
+      if (dc.empty()) return FieldError(dc_field, "must not be empty");
+      if (std::find(m.device_class_names.begin(), m.device_class_names.begin() + c, dc) !=
+          m.device_class_names.begin() + c) {
+        return FieldError(dc_field, "Duplicate value: \"" + dc + "\"");
+      }
+      auto [it, inserted] = class_to_resource.emplace(dc, m.name);
+      if (!inserted) {
+        return FieldError(
+            dc_field,
+            "Invalid value: \"" + dc + "\": device class already mapped to resource " + it->second);
+      }
+    }
+    dom::array sources;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetArray(*mapping_obj, "sources", &sources, &found), field);
+    m.has_sources = found && sources.size() > 0;
+    out->push_back(std::move(m));
+  }
+  return core::OkStatus();
+}
+
 }  // namespace
 
 core::Result<int64_t> ParseDurationSeconds(std::string_view text) {
@@ -281,16 +439,18 @@ core::Result<model::KueueConfig> DecodeKueueConfig(dom::object obj, std::string_
     BERTH_IO_RETURN_IF_ERROR_AT(DecodeWaitForPodsReady(part, &w), "waitForPodsReady");
     if (enabled) config.wait_for_pods_ready = std::move(w);
   }
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "resources", &part, &found));
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeDeviceClassMappings(part, &config.device_class_mappings),
+                                "resources");
+  }
   BERTH_RETURN_IF_ERROR(GetObject(obj, "multiKueue", &part, &found));
   if (found) {
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "dispatcherName", &config.multikueue_dispatcher),
-                                "multiKueue");
-    if (config.multikueue_dispatcher.empty()) {
-      config.multikueue_dispatcher = "kueue.x-k8s.io/multikueue-dispatcher-all-at-once";
-    }
-    BERTH_IO_RETURN_IF_ERROR_AT(
-        GetDuration(part, "workerLostTimeout", &config.multikueue_worker_lost_timeout_s, &found),
-        "multiKueue");
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeMultiKueue(part, &config), "multiKueue");
+  }
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "featureGates", &part, &found));
+  if (found) {
+    BERTH_RETURN_IF_ERROR(DecodeFeatureGates(part, &config.feature_gates));
   }
   return config;
 }
