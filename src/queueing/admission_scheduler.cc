@@ -620,6 +620,13 @@ int32_t AdmissionScheduler::RunCycles(int64_t max_cycles) {
         state_.info(v).cq = queue.cq;
         queues_[static_cast<size_t>(queue.cq)].Push(v);
         queued_[static_cast<size_t>(v)] = true;
+      } else {
+        // Not queued, so no scheduler attempt follows; Kueue's workload controller writes
+        // the queue blocker into QuotaReserved=False instead (workload_controller.go
+        // syncQuotaReservedFalseCondition / getQueueBlocker).
+        WorkloadDecision& vd = decisions_[static_cast<size_t>(v)];
+        vd.retry_reason = queue.reason;
+        vd.retry_message = queue.message;
       }
       if (!freed_roots.insert(state_.tree().Root(q)).second) continue;
       for (int32_t member : state_.cq(q).same_tree)
