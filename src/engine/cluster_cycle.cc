@@ -228,6 +228,12 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
   const std::set<int32_t> terminating =
       cycles > 0 && result.admission ? EvictedInCycle(whole, part, *result.admission, cycles)
                                      : std::set<int32_t>{};
+  if (cycles > 0 && result.admission) {
+    for (queueing::WorkloadDecision& d : result.admission->decisions) {
+      d.eviction_in_flight =
+          d.outcome == queueing::WorkloadOutcome::kPreempted && d.cycle == cycles;
+    }
+  }
   for (int32_t p : oracle.unbound_input_pods()) {
     (terminating.count(p) != 0 ? result.terminating_pods : result.deleted_pods)
         .push_back(model::PodIndex{p});

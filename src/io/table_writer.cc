@@ -219,10 +219,12 @@ void WriteDeletedObjects(const std::vector<model::ObjectDeletion>& deleted, std:
 
 const char* WorkloadStatusName(const model::Workload& wl) {
   if (HasCondition(wl, "Finished", "True")) return "Finished";
-  if (HasCondition(wl, "Admitted", "True")) return "Admitted";
+  // Evicted while still holding its admission (`--cycles N`: its pods are terminating, the
+  // reservation is cleared once they are gone) is already on its way out.
   if (HasCondition(wl, "Evicted", "True") || HasCondition(wl, "Preempted", "True")) {
     return "Preempted";
   }
+  if (HasCondition(wl, "Admitted", "True")) return "Admitted";
   if (HasCondition(wl, "QuotaReserved", "True")) return "QuotaReserved";
   const model::WorkloadCondition* qr = wl.FindCondition("QuotaReserved");
   if (!wl.active || (qr != nullptr && qr->status == "False" && qr->reason == "Inadmissible")) {

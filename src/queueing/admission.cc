@@ -73,6 +73,11 @@ void ApplyDecisions(const AdmissionResult& result, core::Timestamp now, model::S
         }
         break;
       case WorkloadOutcome::kPreempted:
+        if (d.eviction_in_flight) {
+          MarkEvicted(wl, d.eviction_reason, d.eviction_message, now);
+          MarkPreempted(wl, d.preemption_reason, d.eviction_message, now);
+          break;
+        }
         WritePlanEviction(d, wl, now);
         // Requeued, it was tried again and failed: the scheduler wrote why.
         if (!d.retry_reason.empty()) {

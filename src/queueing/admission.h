@@ -90,6 +90,10 @@ struct WorkloadDecision {
   // scheduler writes it into QuotaReserved=False; empty when no attempt failed since.
   std::string retry_reason, retry_message;
   bool deactivate = false;        // a Rejected admission check sets spec.active=false
+  // Victims evicted in the last cycle of a bounded run (`plan --cycles N`): their pods are
+  // still terminating, so the job's reconciler has not yet cleared the reservation (Kueue's
+  // jobframework waits for !job.IsActive()): Evicted/Preempted only, admission kept.
+  bool eviction_in_flight = false;
 };
 
 struct FlavorResourceUsage {
