@@ -155,7 +155,7 @@ uint64_t Digest(const queueing::AdmissionResult& r) {
   };
   for (const auto& d : r.decisions) {
     mix(std::to_string(d.workload) + ":" + std::to_string(static_cast<int>(d.outcome)) + ":" +
-        std::to_string(d.cycle) + ":" + d.reason + ":" + d.preemption_reason);
+        std::to_string(d.cycle) + ":" + d.reason + ":" + d.eviction.ValueOrEmpty().preemption_reason);
     if (d.admission) {
       mix(d.admission->cluster_queue);
       for (const auto& psa : d.admission->pod_set_assignments) {

@@ -4,7 +4,9 @@
 # also installs what only the tests need: Chromium, which renders berth simulate's
 # report.html headless (tests/sim/report_browser_test.cc), and Ninja, which the test build
 # uses (it starts a module's dependents' compiles before the module's library is linked, so
-# both cores stay busy where Make waits for each target to finish).
+# both cores stay busy where Make waits for each target to finish), and clang, which the test
+# build compiles with (its front end takes a sanitized, unoptimized test file in less than
+# half GCC's time) and whose libFuzzer the fuzz targets link.
 set -euo pipefail
 
 packages=(
@@ -13,7 +15,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libre2-dev
 )
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium ninja-build)
+  packages+=(chromium ninja-build clang libclang-rt-14-dev)
 fi
 
 missing=()

@@ -70,7 +70,7 @@ void PrintHeader(const engine::WorkloadExplanation& e, std::ostream& out) {
   }
   if (e.decision.preempted_by) {
     const model::Workload& by = s.kueue_workloads[static_cast<size_t>(*e.decision.preempted_by)];
-    t.AddRow({"Preempted by:", Key(by.meta) + " (" + e.decision.preemption_reason + ")"});
+    t.AddRow({"Preempted by:", Key(by.meta) + " (" + e.decision.eviction.ValueOrEmpty().preemption_reason + ")"});
   }
   if (!e.decision.victims.empty()) {
     std::string victims;

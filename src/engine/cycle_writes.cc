@@ -62,7 +62,7 @@ std::string DeletionReason(const model::Snapshot& snapshot, model::PodIndex pod,
       if (std::find(pods.begin(), pods.end(), pod.v) == pods.end()) continue;
       std::string reason = "workload " + (w.meta.namespace_.empty() ? "default" : w.meta.namespace_) +
                            "/" + w.meta.name + " was evicted";
-      if (!d.preemption_reason.empty()) reason += " (" + d.preemption_reason + ")";
+      if (!d.eviction.ValueOrEmpty().preemption_reason.empty()) reason += " (" + d.eviction.ValueOrEmpty().preemption_reason + ")";
       return reason;
     }
   }

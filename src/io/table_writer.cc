@@ -83,7 +83,7 @@ std::string FlavorsColumn(const model::Workload& wl) {
     std::vector<std::pair<std::string, std::string>> groups;  // flavor, resources
     for (const auto& [resource, flavor] : psa.flavors) {
       auto it = std::find_if(groups.begin(), groups.end(),
-                             [&](const auto& g) { return g.first == flavor; });
+                             [&flavor = flavor](const auto& g) { return g.first == flavor; });
       if (it == groups.end()) {
         groups.emplace_back(flavor, resource);
       } else {

@@ -13,9 +13,10 @@ bool IsQuotaReserved(const model::Workload& wl) {
 
 // A victim of this plan, as the preemptor and then the job's reconciler leave it:
 // Evicted=True and Preempted=True with the preemption message, Requeued=True, no quota.
+// `d.eviction` is set for every victim.
 void WritePlanEviction(const WorkloadDecision& d, model::Workload& wl, core::Timestamp now) {
-  MarkEvicted(wl, d.eviction_reason, d.eviction_message, now);
-  MarkPreempted(wl, d.preemption_reason, d.eviction_message, now);
+  MarkEvicted(wl, d.eviction->reason, d.eviction->message, now);
+  MarkPreempted(wl, d.eviction->preemption_reason, d.eviction->message, now);
   FinishEviction(wl, now);
 }
 
@@ -65,8 +66,8 @@ void ApplyDecisions(const AdmissionResult& result, core::Timestamp now, model::S
         break;
       case WorkloadOutcome::kPending:
       case WorkloadOutcome::kInadmissible:
-        if (!d.eviction_reason.empty()) {
-          MarkEvicted(wl, d.eviction_reason, d.message, now);
+        if (d.eviction && !d.eviction->reason.empty()) {
+          MarkEvicted(wl, d.eviction->reason, d.message, now);
           FinishEviction(wl, now);
         } else if (!d.reason.empty()) {
           UnsetQuotaReservation(wl, d.reason, d.message, now);
@@ -74,19 +75,19 @@ void ApplyDecisions(const AdmissionResult& result, core::Timestamp now, model::S
         break;
       case WorkloadOutcome::kPreempted:
         if (d.eviction_in_flight) {
-          MarkEvicted(wl, d.eviction_reason, d.eviction_message, now);
-          MarkPreempted(wl, d.preemption_reason, d.eviction_message, now);
+          MarkEvicted(wl, d.eviction->reason, d.eviction->message, now);
+          MarkPreempted(wl, d.eviction->preemption_reason, d.eviction->message, now);
           break;
         }
         WritePlanEviction(d, wl, now);
         // Requeued, it was tried again and failed: the scheduler wrote why.
-        if (!d.retry_reason.empty()) {
-          UnsetQuotaReservation(wl, d.retry_reason, d.retry_message, now);
+        if (!d.eviction->retry_reason.empty()) {
+          UnsetQuotaReservation(wl, d.eviction->retry_reason, d.eviction->retry_message, now);
         }
         break;
       case WorkloadOutcome::kInactive:
-        if (!d.eviction_reason.empty()) {
-          MarkEvicted(wl, d.eviction_reason, d.message, now);
+        if (d.eviction && !d.eviction->reason.empty()) {
+          MarkEvicted(wl, d.eviction->reason, d.message, now);
           FinishEviction(wl, now);
         } else if (!d.reason.empty() && !IsQuotaReserved(wl)) {
           SetWorkloadCondition(wl, "QuotaReserved", "False", d.reason, d.message, now);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/boxed.h"
 #include "core/diagnostics.h"
 #include "core/time.h"
 #include "model/kueue.h"
@@ -69,6 +70,18 @@ struct CandidateVerdict {
   std::string reason;  // InClusterQueue, InCohortReclamation, ... or why it was passed over
 };
 
+// Why and how a workload was evicted in this plan, and what it met when tried again.
+struct Eviction {
+  std::string reason;             // Preempted, Deactivated, AdmissionCheck, ClusterQueueStopped
+  std::string preemption_reason;  // victims: InClusterQueue, InCohortReclamation, ...
+  // Victims of this plan (preempted_by set): the Evicted/Preempted message of the last
+  // eviction, kept when the workload gets quota again (it then prints "Previously: ...").
+  std::string message;
+  // Victims still waiting: why their last attempt after the eviction failed, as Kueue's
+  // scheduler writes it into QuotaReserved=False; empty when no attempt failed since.
+  std::string retry_reason, retry_message;
+};
+
 struct WorkloadDecision {
   int32_t workload = -1;  // index into snapshot.kueue_workloads
   WorkloadOutcome outcome = WorkloadOutcome::kPending;
@@ -81,14 +94,9 @@ struct WorkloadDecision {
   std::vector<CandidateVerdict> candidates;
   std::vector<int32_t> victims;  // workloads this one preempted
   std::optional<int32_t> preempted_by;
-  std::string preemption_reason;  // victims: InClusterQueue, InCohortReclamation, ...
-  std::string eviction_reason;    // Preempted, Deactivated, AdmissionCheck, ClusterQueueStopped
-  // Victims of this plan (preempted_by set): the Evicted/Preempted message of the last
-  // eviction, kept when the workload gets quota again (it then prints "Previously: ...").
-  std::string eviction_message;
-  // Victims still waiting: why their last attempt after the eviction failed, as Kueue's
-  // scheduler writes it into QuotaReserved=False; empty when no attempt failed since.
-  std::string retry_reason, retry_message;
+  // Set for an evicted workload only (victims of this plan, deactivated ones, those of a
+  // stopped ClusterQueue); boxed because most decisions of a large plan have none.
+  core::Boxed<Eviction> eviction;
   bool deactivate = false;        // a Rejected admission check sets spec.active=false
   // Victims evicted in the last cycle of a bounded run (`plan --cycles N`): their pods are
   // still terminating, so the job's reconciler has not yet cleared the reservation (Kueue's

@@ -71,7 +71,6 @@ AdmissionScheduler::AdmissionScheduler(const model::Snapshot& snapshot,
     : snapshot_(snapshot),
       options_(options),
       oracle_(oracle),
-      diags_(diags),
       state_(snapshot, BuildQueueSetup(snapshot, options.cluster, diags)),
       preemptor_(state_),
       assigner_(state_, &preemptor_),
@@ -127,7 +126,7 @@ void AdmissionScheduler::ClassifyHolder(int32_t i, WorkloadDecision& d) {
   auto cq_it = state_.setup().cq_by_name.find(wl.admission->cluster_queue);
   auto evict = [&](WorkloadOutcome outcome, const char* eviction, std::string message) {
     d.outcome = outcome;
-    d.eviction_reason = eviction;
+    d.eviction.Ensure().reason = eviction;
     d.reason = outcome == WorkloadOutcome::kInactive ? "Inadmissible" : "Pending";
     d.message = std::move(message);
     d.admission.reset();
@@ -359,8 +358,9 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
       if (evicted && d.outcome != WorkloadOutcome::kAdmitted &&
           d.outcome != WorkloadOutcome::kQuotaReserved) {
         // Kueue's scheduler writes this attempt's reason into QuotaReserved=False.
-        d.retry_reason = std::move(d.reason);
-        d.retry_message = std::move(d.message);
+        Eviction& e = d.eviction.Ensure();
+        e.retry_reason = std::move(d.reason);
+        e.retry_message = std::move(d.message);
         d.outcome = WorkloadOutcome::kPreempted;
         d.reason = std::move(evicted->reason);
         d.message = std::move(evicted->message);
@@ -453,15 +453,16 @@ bool AdmissionScheduler::Process(Entry& e, int32_t cycle) {
       v.cycle = cycle;
       v.admission.reset();
       v.preempted_by = e.wl;
-      v.preemption_reason = t.reason;
-      v.eviction_reason = "Preempted";
+      Eviction& eviction = v.eviction.Ensure();
+      eviction.preemption_reason = t.reason;
+      eviction.reason = "Preempted";
       v.reason = "Preempted";
       v.message = "Preempted to accommodate a workload (UID: " + Or(preemptor.meta.uid, "UNKNOWN") +
                   ", JobUID: " + JobUid(preemptor) + ") due to " + PreemptionText(t.reason) +
                   "; preemptor path: " + preemptor_path + "; preemptee path: " + preemptee_path;
-      v.eviction_message = v.message;
-      v.retry_reason.clear();
-      v.retry_message.clear();
+      eviction.message = v.message;
+      eviction.retry_reason.clear();
+      eviction.retry_message.clear();
       d.victims.push_back(t.workload);
     }
     state_.AddUsage(q, a.usage);
@@ -625,8 +626,9 @@ int32_t AdmissionScheduler::RunCycles(int64_t max_cycles) {
         // the queue blocker into QuotaReserved=False instead (workload_controller.go
         // syncQuotaReservedFalseCondition / getQueueBlocker).
         WorkloadDecision& vd = decisions_[static_cast<size_t>(v)];
-        vd.retry_reason = queue.reason;
-        vd.retry_message = queue.message;
+        Eviction& eviction = vd.eviction.Ensure();
+        eviction.retry_reason = queue.reason;
+        eviction.retry_message = queue.message;
       }
       if (!freed_roots.insert(state_.tree().Root(q)).second) continue;
       for (int32_t member : state_.cq(q).same_tree)

@@ -117,7 +117,6 @@ class AdmissionScheduler {
   const model::Snapshot& snapshot_;
   AdmissionOptions options_;
   PlacementOracle* oracle_;
-  core::Diagnostics& diags_;
   AdmissionState state_;
   Preemptor preemptor_;
   // Set when snapshot.kueue_config has fairSharing; the preemptor hands searches to it.

@@ -134,7 +134,7 @@ std::string DraQuota::AddRequests(const model::Workload& wl, WorkloadInfo& info)
     PodSetRequest& req = info.pod_sets[p];
     for (const auto& [r, v] : added) {
       auto it = std::find_if(req.per_pod.begin(), req.per_pod.end(),
-                             [&](const auto& e) { return e.first == r; });
+                             [&r = r](const auto& e) { return e.first == r; });
       if (it == req.per_pod.end()) {
         if (v > 0) req.per_pod.emplace_back(r, v);
       } else {

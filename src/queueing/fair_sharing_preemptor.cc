@@ -402,7 +402,7 @@ PreemptionResult FairSharingPreemptor::GetTargets(const WorkloadInfo& wl, int32_
         // (its queue gives no more victims), and a sibling's share only changes when it is
         // visited: every sibling that fails the same test now would fail it when its turn
         // came, so settle them all here instead of one descent each.
-        first.ForEachLiveSibling(t, [&](int32_t sib) {
+        first.ForEachLiveSibling(t, [&, preemptor_new = preemptor_new](int32_t sib) {
           if (sib == cq) return;
           const Drs sib_share = fs_.ShareValue(tree, sib);
           if (CompareDrs(sib_share, Drs{}) != 0 &&
@@ -483,7 +483,7 @@ PreemptionResult FairSharingPreemptor::GetTargets(const WorkloadInfo& wl, int32_
     }
     for (const auto& [q, w] : s.retry) {
       const bool taken = std::any_of(victims.begin(), victims.end(),
-                                     [&](const Victim& v) { return v.workload == w; });
+                                     [w = w](const Victim& v) { return v.workload == w; });
       if (taken) continue;
       result.candidates.push_back(
           {w, state_.cq(q).name, false, "not allowed by the fair sharing strategies"});

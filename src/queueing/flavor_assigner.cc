@@ -258,7 +258,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
       }
       for (const auto& [r, v] : mine) {
         auto it =
-            std::find_if(totals.begin(), totals.end(), [&](const auto& t) { return t.first == r; });
+            std::find_if(totals.begin(), totals.end(), [&r = r](const auto& t) { return t.first == r; });
         if (it != totals.end()) {
           it->second = SaturatingAdd(it->second, v);
         } else {

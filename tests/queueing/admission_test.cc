@@ -220,7 +220,7 @@ TEST(AdmissionTest, StoppedQueueSuspendsItsWorkloads) {
   EXPECT_EQ(DecisionOf(r, waiting).outcome, WorkloadOutcome::kInadmissible);
   EXPECT_EQ(DecisionOf(r, waiting).reason, "Suspended");
   EXPECT_EQ(DecisionOf(r, running).outcome, WorkloadOutcome::kPending);
-  EXPECT_EQ(DecisionOf(r, running).eviction_reason, "ClusterQueueStopped");
+  EXPECT_EQ(DecisionOf(r, running).eviction.ValueOrEmpty().reason, "ClusterQueueStopped");
   EXPECT_FALSE(r.cluster_queues[0].active);
   EXPECT_EQ(r.cluster_queues[0].reason, "Stopped");
 }
@@ -248,7 +248,7 @@ TEST(AdmissionTest, AdmissionChecksGateAdmitted) {
   EXPECT_EQ(DecisionOf(r, pending_check).outcome, WorkloadOutcome::kQuotaReserved);
   EXPECT_EQ(DecisionOf(r, ready).outcome, WorkloadOutcome::kAdmitted);
   EXPECT_EQ(DecisionOf(r, retry).outcome, WorkloadOutcome::kPending);
-  EXPECT_EQ(DecisionOf(r, retry).eviction_reason, "AdmissionCheck");
+  EXPECT_EQ(DecisionOf(r, retry).eviction.ValueOrEmpty().reason, "AdmissionCheck");
   EXPECT_EQ(DecisionOf(r, rejected).outcome, WorkloadOutcome::kInactive);
   EXPECT_TRUE(DecisionOf(r, rejected).deactivate);
   EXPECT_EQ(r.cluster_queues[0].usage[0].total, 2000);  // retry and rejected released theirs

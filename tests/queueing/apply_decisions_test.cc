@@ -134,7 +134,7 @@ TEST(ApplyDecisionsTest, PreemptedThenAdmittedAgainEndsAsKueueLeavesIt) {
   EXPECT_EQ(victim.admission->pod_set_assignments[0].flavors.at("cpu"), "f2");
   EXPECT_EQ(Cond(victim, "QuotaReserved")->status, "True");
   EXPECT_EQ(Cond(victim, "Admitted")->status, "True");
-  const std::string& evicted_message = r.decisions[0].eviction_message;
+  const std::string& evicted_message = r.decisions[0].eviction.ValueOrEmpty().message;
   ASSERT_FALSE(evicted_message.empty());
   for (const char* type : {"Evicted", "Preempted"}) {
     const model::WorkloadCondition* c = Cond(victim, type);
@@ -158,7 +158,7 @@ TEST(ApplyDecisionsTest, PreemptedAndStillWaitingShowsTheEvictionAndTheRetry) {
   ApplyDecisions(r, core::Timestamp{1000}, &planned);
   const model::Workload& victim = planned.kueue_workloads[0];
   EXPECT_FALSE(victim.admission.has_value());
-  const std::string& evicted_message = r.decisions[0].eviction_message;
+  const std::string& evicted_message = r.decisions[0].eviction.ValueOrEmpty().message;
   EXPECT_EQ(Cond(victim, "Evicted")->status, "True");
   EXPECT_EQ(Cond(victim, "Evicted")->reason, "Preempted");
   EXPECT_EQ(Cond(victim, "Evicted")->message, evicted_message);
@@ -169,9 +169,9 @@ TEST(ApplyDecisionsTest, PreemptedAndStillWaitingShowsTheEvictionAndTheRetry) {
   // It was tried again after the eviction: QuotaReserved=False says why that failed.
   const model::WorkloadCondition* reserved = Cond(victim, "QuotaReserved");
   EXPECT_EQ(reserved->status, "False");
-  EXPECT_EQ(reserved->reason, r.decisions[0].retry_reason);
-  EXPECT_EQ(reserved->message, r.decisions[0].retry_message);
-  EXPECT_FALSE(r.decisions[0].retry_reason.empty());
+  EXPECT_EQ(reserved->reason, r.decisions[0].eviction.ValueOrEmpty().retry_reason);
+  EXPECT_EQ(reserved->message, r.decisions[0].eviction.ValueOrEmpty().retry_message);
+  EXPECT_FALSE(r.decisions[0].eviction.ValueOrEmpty().retry_reason.empty());
 }
 
 TEST(ApplyDecisionsTest, ReadmissionInInputClosesTheEvictionOnly) {

@@ -219,7 +219,7 @@ TEST(FairSharingTest, LessThanInitialShareWhenFinalShareRuleFails) {
   AdmissionResult r = RunAll(k);
   const WorkloadDecision& v = DecisionOf(r, 0);
   EXPECT_EQ(v.outcome, WorkloadOutcome::kPreempted);
-  EXPECT_EQ(v.preemption_reason, "InCohortFairSharing");
+  EXPECT_EQ(v.eviction.ValueOrEmpty().preemption_reason, "InCohortFairSharing");
   EXPECT_EQ(v.message,
             "Preempted to accommodate a workload (UID: uid-p, JobUID: UNKNOWN) due to Fair "
             "Sharing within the cohort; preemptor path: /all/a; preemptee path: /all/b");
@@ -261,7 +261,7 @@ TEST(FairSharingTest, FinalShareRulePreemptsTheHighestShareQueue) {
   for (int i = 0; i < 4; ++i) {
     if (DecisionOf(r, i).outcome == WorkloadOutcome::kPreempted) {
       ++preempted_b;
-      EXPECT_EQ(DecisionOf(r, i).preemption_reason, "InCohortFairSharing");
+      EXPECT_EQ(DecisionOf(r, i).eviction.ValueOrEmpty().preemption_reason, "InCohortFairSharing");
     }
   }
   EXPECT_EQ(preempted_b, 1);
@@ -291,8 +291,8 @@ TEST(FairSharingTest, WithinNominalReclaimsWithoutStrategies) {
   EnableFairSharing(k, {FairSharingStrategy::kLessThanInitialShare});
   AdmissionResult r = RunAll(k);
   EXPECT_EQ(DecisionOf(r, 0).outcome, WorkloadOutcome::kAlreadyAdmitted);
-  EXPECT_EQ(DecisionOf(r, 1).preemption_reason, "InCohortReclamation");
-  EXPECT_EQ(DecisionOf(r, 2).preemption_reason, "InCohortReclamation");
+  EXPECT_EQ(DecisionOf(r, 1).eviction.ValueOrEmpty().preemption_reason, "InCohortReclamation");
+  EXPECT_EQ(DecisionOf(r, 2).eviction.ValueOrEmpty().preemption_reason, "InCohortReclamation");
   EXPECT_EQ(DecisionOf(r, p).outcome, WorkloadOutcome::kAdmitted);
 }
 
@@ -307,7 +307,7 @@ TEST(FairSharingTest, OwnQueueCandidatesAreTakenInClusterQueue) {
   const int32_t high = k.Add(WlBuilder("high").Priority(5).Requests({{"cpu", 2000}}));
   EnableFairSharing(k);
   AdmissionResult r = RunAll(k);
-  EXPECT_EQ(DecisionOf(r, low).preemption_reason, "InClusterQueue");
+  EXPECT_EQ(DecisionOf(r, low).eviction.ValueOrEmpty().preemption_reason, "InClusterQueue");
   EXPECT_EQ(DecisionOf(r, high).outcome, WorkloadOutcome::kAdmitted);
 }
 

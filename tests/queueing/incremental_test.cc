@@ -304,7 +304,7 @@ TEST(IncrementalAdmissionTest, ReclaimAnyTakesQuotaBackFromABorrower) {
   EXPECT_EQ(s.Schedule(100), Seq({{borrower, true}}));
   s.scheduler.Submit(owner);
   EXPECT_EQ(s.Schedule(200), Seq({{borrower, false}, {owner, true}}));
-  EXPECT_EQ(s.scheduler.decision(borrower).preemption_reason, "InCohortReclamation");
+  EXPECT_EQ(s.scheduler.decision(borrower).eviction.ValueOrEmpty().preemption_reason, "InCohortReclamation");
   // 2000 is left in the cohort; the borrower needs 4000 and waits.
   EXPECT_FALSE(s.scheduler.holds_quota(borrower));
   s.scheduler.Finish(owner);

@@ -33,7 +33,7 @@ TEST(PreemptorTest, WithinClusterQueuePreemptsLowerPriorityThenAdmits) {
   AdmissionResult r = RunAll(k);
   const WorkloadDecision& v = DecisionOf(r, low);
   EXPECT_EQ(v.outcome, WorkloadOutcome::kPreempted);
-  EXPECT_EQ(v.preemption_reason, "InClusterQueue");
+  EXPECT_EQ(v.eviction.ValueOrEmpty().preemption_reason, "InClusterQueue");
   EXPECT_EQ(v.preempted_by, high);
   EXPECT_EQ(v.message,
             "Preempted to accommodate a workload (UID: uid-high, JobUID: UNKNOWN) due to "
@@ -147,7 +147,7 @@ TEST(PreemptorTest, ReclaimWithinCohortTakesBackLentQuota) {
   const int32_t owner = k.Add(WlBuilder("owner").Queue("la").Requests({{"cpu", 2000}}));
   AdmissionResult r = RunAll(k);
   EXPECT_EQ(DecisionOf(r, borrower).outcome, WorkloadOutcome::kPreempted);
-  EXPECT_EQ(DecisionOf(r, borrower).preemption_reason, "InCohortReclamation");
+  EXPECT_EQ(DecisionOf(r, borrower).eviction.ValueOrEmpty().preemption_reason, "InCohortReclamation");
   EXPECT_EQ(DecisionOf(r, owner).outcome, WorkloadOutcome::kAdmitted);
 }
 
@@ -186,7 +186,7 @@ TEST(PreemptorTest, BorrowWithinCohortRespectsMaxPriorityThreshold) {
   };
   AdmissionResult under = run(2);
   EXPECT_EQ(DecisionOf(under, 0).outcome, WorkloadOutcome::kPreempted);
-  EXPECT_EQ(DecisionOf(under, 0).preemption_reason, "InCohortReclaimWhileBorrowing");
+  EXPECT_EQ(DecisionOf(under, 0).eviction.ValueOrEmpty().preemption_reason, "InCohortReclaimWhileBorrowing");
   EXPECT_EQ(DecisionOf(under, 1).outcome, WorkloadOutcome::kAdmitted);
   AdmissionResult over = run(5);
   EXPECT_EQ(DecisionOf(over, 0).outcome, WorkloadOutcome::kAlreadyAdmitted);

@@ -217,7 +217,7 @@ TEST(TasAdmissionTest, PreemptionFreesARackForThePlacement) {
   EXPECT_EQ(d.outcome, WorkloadOutcome::kAdmitted);
   // The most recently reserved candidate goes first, and it alone frees rack r2.
   EXPECT_EQ(d.victims, std::vector<int32_t>{low2});
-  EXPECT_EQ(DecisionOf(r, low2).preemption_reason, "InClusterQueue");
+  EXPECT_EQ(DecisionOf(r, low2).eviction.ValueOrEmpty().preemption_reason, "InClusterQueue");
   EXPECT_EQ(DecisionOf(r, low1).outcome, WorkloadOutcome::kAlreadyAdmitted);
   EXPECT_EQ(Hosts(d), "h3:2,h4:2");
   // Requeued, the victim fits again next to low1 (the host r1 still has free).

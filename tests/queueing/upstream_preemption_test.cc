@@ -207,7 +207,7 @@ void RunCase(const YAML::Node& shared_queues, const YAML::Node& c, bool fair) {
   size_t preemptor_victims = 0;
   for (const WorkloadDecision& d : r.decisions) {
     const std::string& name = names[static_cast<size_t>(d.workload)];
-    if (d.outcome == WorkloadOutcome::kPreempted) got[name] = {d.preemption_reason, d.message};
+    if (d.outcome == WorkloadOutcome::kPreempted) got[name] = {d.eviction.ValueOrEmpty().preemption_reason, d.message};
     if (d.workload == in_index) preemptor_victims = d.victims.size();
   }
   const size_t want_count =

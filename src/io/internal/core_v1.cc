@@ -40,7 +40,7 @@ core::Status DecodeResourceList(dom::object obj, std::string_view key,
   for (auto [name, value] : list) {
     // Field names are lambdas here and below, built only on error (BERTH_IO_RETURN_IF_ERROR_AT
     // evaluates its prefix lazily): decoding allocates no name per item.
-    auto field = [&] { return KeyField(key, name); };
+    auto field = [&, name = name] { return KeyField(key, name); };
     auto q = ParseQuantityElement(value);
     BERTH_IO_RETURN_IF_ERROR_AT(q, field());
     if (q->IsNegative()) {

@@ -70,7 +70,7 @@ bool PluginExists(std::string_view name) {
 // assertions), one bit per kExtensionPoints entry below. Enabling a plugin at a point it
 // does not implement stops kube-scheduler: `plugin "X" does not extend ScorePlugin plugin`.
 // Plugins whose points changed across the releases v1 covers (DefaultPreemption,
-// DynamicResources, NodeDeclaredFeatures, GangScheduling) are not checked: kAnyPoint.
+// DynamicResources, NodeDeclaredFeatures, GangScheduling) are not in the table: unchecked.
 enum PointBit : uint16_t {
   kPreFilterBit = 1 << 0,
   kFilterBit = 1 << 1,
@@ -85,7 +85,6 @@ enum PointBit : uint16_t {
   kPreEnqueueBit = 1 << 10,
   kQueueSortBit = 1 << 11,
 };
-constexpr uint16_t kAnyPoint = 0xffff;
 constexpr uint16_t kFilterOnly = kPreFilterBit | kFilterBit;
 constexpr uint16_t kFilterAndScore = kPreFilterBit | kFilterBit | kPreScoreBit | kScoreBit;
 
@@ -175,7 +174,7 @@ void CollectUnknownSchedulerFields(dom::object obj, std::vector<std::string>* un
       for (auto [key, value] : plugins) {
         const bool known = key == "multiPoint" ||
                            std::any_of(kExtensionPoints.begin(), kExtensionPoints.end(),
-                                       [&](const ExtensionPoint& p) { return p.field == key; });
+                                       [key = key](const ExtensionPoint& p) { return p.field == key; });
         if (!known) {
           unknown->push_back(plugins_prefix + "." + std::string(key));
           continue;
