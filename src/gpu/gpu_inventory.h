@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gpu/mig_geometry.h"
+#include "model/berth_names.h"
 #include "model/node.h"
 #include "model/resources.h"
 
@@ -35,7 +36,7 @@ inline constexpr std::string_view kLabelMigConfigState = "nvidia.com/mig.config.
 // The device plugin's failRequestsGreaterThanOne lives in its config file, which no Node
 // object shows; berth reads it from this label or annotation ("true"/"false") on the node.
 inline constexpr std::string_view kFailRequestsGreaterThanOneKey =
-    "berth.dev/gpu-sharing.fail-requests-greater-than-one";
+    model::kBerthFailRequestsGreaterThanOneKey;
 
 inline constexpr std::string_view kResourceGpu = "nvidia.com/gpu";
 // NVIDIA's DRA driver: the driver name of its ResourceSlices' GPU devices.

@@ -1,8 +1,8 @@
 // The berth.dev/ label and annotation keys berth reads or writes, in one list: io warns
 // about a berth.dev/ key on an input object that is none of them (a misspelling would
-// otherwise be ignored without a word). The modules that read a key keep their own named
+// otherwise be ignored without a word). The modules that read a key name it by their own
 // constant beside the code (model/object_meta.h, model/work.h, placement/berth_scorers.h,
-// gpu/gpu_inventory.h); a key added there must be added here (tests/io checks model's).
+// gpu/gpu_inventory.h), defined as the one here.
 // Constant data; thread-safe.
 //
 // Not listed: berth's score plugin names (berth.dev/GpuShare..., binding's

@@ -7,11 +7,12 @@
 
 #include "core/labels.h"
 #include "core/time.h"
+#include "model/berth_names.h"
 
 namespace berth::model {
 
 // Annotation naming the member cluster an object lives in (DESIGN.md, fleet wiring).
-inline constexpr const char* kClusterAnnotation = "berth.dev/cluster";
+inline constexpr const char* kClusterAnnotation = kBerthClusterKey;
 
 struct ObjectMeta {
   std::string name;

@@ -89,8 +89,8 @@ struct ManifestWork {
 };
 
 // Labels berth puts on the ManifestWorks it plans, so a later plan finds them.
-inline constexpr const char* kWorkloadLabel = "berth.dev/workload";            // "<ns>.<name>"
-inline constexpr const char* kWorkloadClusterLabel = "berth.dev/placed-by";    // the check
+inline constexpr const char* kWorkloadLabel = kBerthWorkloadKey;            // "<ns>.<name>"
+inline constexpr const char* kWorkloadClusterLabel = kBerthPlacedByKey;     // the check
 
 // ---- MultiKueue ----
 

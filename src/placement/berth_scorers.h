@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "model/berth_names.h"
 #include "placement/cluster_scorer.h"
 
 namespace berth::placement {
@@ -18,15 +19,15 @@ inline constexpr const char* kLatencyScorer = "Latency";
 inline constexpr const char* kDataLocalityScorer = "DataLocality";
 
 // Placement annotations the scorers read.
-inline constexpr const char* kGpuProductAnnotation = "berth.dev/gpu-product";
-inline constexpr const char* kUserLocationsAnnotation = "berth.dev/user-locations";
-inline constexpr const char* kModelsAnnotation = "berth.dev/models";
-inline constexpr const char* kDatasetsAnnotation = "berth.dev/datasets";
+inline constexpr const char* kGpuProductAnnotation = model::kBerthGpuProductKey;
+inline constexpr const char* kUserLocationsAnnotation = model::kBerthUserLocationsKey;
+inline constexpr const char* kModelsAnnotation = model::kBerthModelsKey;
+inline constexpr const char* kDatasetsAnnotation = model::kBerthDatasetsKey;
 
 // ManagedCluster claims (status.clusterClaims) and labels the scorers read. Where both
 // may carry a key, the claim wins.
-inline constexpr const char* kGpuHourPriceKey = "berth.dev/gpu-hour-price";  // claim or label
-inline constexpr const char* kCostClassKey = "berth.dev/cost-class";         // claim or label
+inline constexpr const char* kGpuHourPriceKey = model::kBerthGpuHourPriceKey;  // claim or label
+inline constexpr const char* kCostClassKey = model::kBerthCostClassKey;        // claim or label
 inline constexpr const char* kLatencyClaim = "latency.berth.dev";
 inline constexpr const char* kRegionKey = "region.open-cluster-management.io";  // claim or label
 inline constexpr const char* kTopologyRegionLabel = "topology.kubernetes.io/region";

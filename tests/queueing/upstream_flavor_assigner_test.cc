@@ -25,6 +25,7 @@
 #include "queueing/admission_state.h"
 #include "queueing/flavor_assigner.h"
 #include "queueing/kueue_builders.h"
+#include "queueing/upstream_table_util.h"
 #include "queueing/queue_setup.h"
 
 namespace berth::queueing {
@@ -32,33 +33,13 @@ namespace {
 
 using testing::CqBuilder;
 using testing::KueueSnapshot;
+using upstream::AddQuotas;
+using upstream::Amount;
+using upstream::BuildQueue;
+using upstream::TablePath;
+using upstream::TestName;
 
 constexpr const char* kTable = "flavorassigner.yaml";
-
-std::string TablePath() {
-  const char* root = std::getenv("BERTH_SOURCE_DIR");
-  return std::string(root != nullptr ? root : ".") + "/tests/queueing/upstream/" + kTable;
-}
-
-// Quantities in berth's units: cpu in milli-cores, the rest in whole units (bytes).
-int64_t Amount(const std::string& resource, const std::string& text) {
-  auto q = core::Quantity::Parse(text);
-  EXPECT_TRUE(q.has_value()) << text;
-  if (!q.has_value()) return 0;
-  auto v = resource == "cpu" ? q->MilliValue() : q->Value();
-  return v.has_value() ? *v : 0;
-}
-
-model::PreemptionPolicy Policy(const std::string& name) {
-  static const std::map<std::string, model::PreemptionPolicy> kPolicies = {
-      {"Never", model::PreemptionPolicy::kNever},
-      {"LowerPriority", model::PreemptionPolicy::kLowerPriority},
-      {"LowerOrNewerEqualPriority", model::PreemptionPolicy::kLowerOrNewerEqualPriority},
-      {"Any", model::PreemptionPolicy::kAny}};
-  auto it = kPolicies.find(name);
-  EXPECT_NE(it, kPolicies.end()) << name;
-  return it == kPolicies.end() ? model::PreemptionPolicy::kNever : it->second;
-}
 
 core::TaintEffect Effect(const std::string& name) {
   auto e = core::ParseTaintEffect(name);
@@ -77,60 +58,6 @@ core::Toleration Toleration(const YAML::Node& n) {
   if (n["value"]) t.value = n["value"].as<std::string>();
   if (n["effect"]) t.effect = Effect(n["effect"].as<std::string>());
   return t;
-}
-
-// Quota rows are [resource, nominal, borrowingLimit?, lendingLimit?] ("" = unset).
-void AddQuotas(const YAML::Node& groups, CqBuilder& b) {
-  int group = 0;
-  for (const auto& g : groups) {
-    for (const auto& fq : g) {
-      const std::string flavor = fq["flavor"].as<std::string>();
-      for (const auto& row : fq["resources"]) {
-        const std::string resource = row[0].as<std::string>();
-        auto limit = [&](size_t i) -> std::optional<int64_t> {
-          if (row.size() <= i || row[i].as<std::string>().empty()) return std::nullopt;
-          return Amount(resource, row[i].as<std::string>());
-        };
-        b.Quota(flavor, resource, Amount(resource, row[1].as<std::string>()), limit(2), limit(3),
-                group);
-      }
-    }
-    ++group;
-  }
-}
-
-model::FungibilityPolicy Fungibility(const YAML::Node& v) {
-  return v.as<std::string>() == "TryNextFlavor" ? model::FungibilityPolicy::kTryNextFlavor
-                                                : model::FungibilityPolicy::kMayStopSearch;
-}
-
-CqBuilder BuildQueue(const YAML::Node& n) {
-  CqBuilder b(n["name"].as<std::string>());
-  if (n["cohort"]) b.Cohort(n["cohort"].as<std::string>());
-  if (n["groups"]) AddQuotas(n["groups"], b);
-  if (const YAML::Node p = n["preemption"]) {
-    if (p["WithinClusterQueue"]) {
-      b.WithinClusterQueue(Policy(p["WithinClusterQueue"].as<std::string>()));
-    }
-    if (p["ReclaimWithinCohort"]) {
-      b.ReclaimWithinCohort(Policy(p["ReclaimWithinCohort"].as<std::string>()));
-    }
-    if (p["BorrowWithinCohort"]) {
-      std::optional<int32_t> threshold;
-      if (p["MaxPriorityThreshold"]) threshold = p["MaxPriorityThreshold"].as<int32_t>();
-      b.BorrowWithinCohort(Policy(p["BorrowWithinCohort"].as<std::string>()), threshold);
-    }
-  }
-  if (const YAML::Node f = n["fungibility"]) {
-    if (f["whenCanBorrow"]) b.WhenCanBorrow(Fungibility(f["whenCanBorrow"]));
-    if (f["whenCanPreempt"]) b.WhenCanPreempt(Fungibility(f["whenCanPreempt"]));
-    if (f["preference"]) {
-      b.Preference(f["preference"].as<std::string>() == "PreemptionOverBorrowing"
-                       ? model::FungibilityPreference::kPreemptionOverBorrowing
-                       : model::FungibilityPreference::kBorrowingOverPreemption);
-    }
-  }
-  return b;
 }
 
 model::Workload BuildWorkload(const YAML::Node& pod_sets, model::ResourceCatalog& catalog) {
@@ -255,8 +182,8 @@ void RunCase(const YAML::Node& table, const YAML::Node& c) {
     if (f["topology"]) flavor.topology_name = f["topology"].as<std::string>();
   }
   const YAML::Node cq = c["clusterQueue"];
-  k.Add(BuildQueue(cq));
-  for (const auto& o : c["otherQueues"]) k.Add(BuildQueue(o));
+  k.Add(BuildQueue(cq, /*cohortless_limits=*/true));
+  for (const auto& o : c["otherQueues"]) k.Add(BuildQueue(o, /*cohortless_limits=*/true));
   for (const auto& co : c["cohorts"]) {
     CqBuilder quota("quota");
     if (co["groups"]) AddQuotas(co["groups"], quota);
@@ -338,7 +265,7 @@ void RunCase(const YAML::Node& table, const YAML::Node& c) {
 }
 
 const YAML::Node& Table() {
-  static const YAML::Node table = YAML::LoadFile(TablePath());
+  static const YAML::Node table = YAML::LoadFile(TablePath(kTable));
   return table;
 }
 
@@ -353,11 +280,6 @@ std::vector<std::string> CaseNames() {
   return names;
 }
 
-std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
-  std::string out;
-  for (char ch : info.param) out += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-  return out;
-}
 
 class UpstreamFlavorAssigner : public ::testing::TestWithParam<std::string> {};
 

@@ -20,6 +20,7 @@
 #include "core/quantity.h"
 #include "queueing/admission.h"
 #include "queueing/kueue_builders.h"
+#include "queueing/upstream_table_util.h"
 
 namespace berth::queueing {
 namespace {
@@ -27,78 +28,13 @@ namespace {
 using testing::CqBuilder;
 using testing::KueueSnapshot;
 using testing::WlBuilder;
+using upstream::AddQuotas;
+using upstream::Amount;
+using upstream::BuildQueue;
+using upstream::TablePath;
+using upstream::TestName;
 
 constexpr int64_t kNow = 1000;
-
-std::string TablePath(const char* name) {
-  const char* root = std::getenv("BERTH_SOURCE_DIR");
-  return std::string(root != nullptr ? root : ".") + "/tests/queueing/upstream/" + name;
-}
-
-// Quotas and requests in berth's units: cpu in milli-cores, the rest in whole units.
-int64_t Amount(const std::string& resource, const std::string& text) {
-  auto q = core::Quantity::Parse(text);
-  EXPECT_TRUE(q.has_value()) << text;
-  if (!q.has_value()) return 0;
-  auto v = resource == "cpu" ? q->MilliValue() : q->Value();
-  return v.has_value() ? *v : 0;
-}
-
-model::PreemptionPolicy Policy(const std::string& name) {
-  static const std::map<std::string, model::PreemptionPolicy> kPolicies = {
-      {"Never", model::PreemptionPolicy::kNever},
-      {"LowerPriority", model::PreemptionPolicy::kLowerPriority},
-      {"LowerOrNewerEqualPriority", model::PreemptionPolicy::kLowerOrNewerEqualPriority},
-      {"Any", model::PreemptionPolicy::kAny}};
-  auto it = kPolicies.find(name);
-  EXPECT_NE(it, kPolicies.end()) << name;
-  return it == kPolicies.end() ? model::PreemptionPolicy::kNever : it->second;
-}
-
-// Quota rows are [resource, nominal, borrowingLimit?, lendingLimit?] ("" = unset).
-void AddQuotas(const YAML::Node& groups, CqBuilder& b) {
-  int group = 0;
-  for (const auto& g : groups) {
-    for (const auto& flavor : g) {
-      for (const auto& row : flavor.second) {
-        const std::string resource = row[0].as<std::string>();
-        auto limit = [&](size_t i) -> std::optional<int64_t> {
-          if (row.size() <= i || row[i].as<std::string>().empty()) return std::nullopt;
-          return Amount(resource, row[i].as<std::string>());
-        };
-        b.Quota(flavor.first.as<std::string>(), resource,
-                Amount(resource, row[1].as<std::string>()), limit(2), limit(3), group);
-      }
-    }
-    ++group;
-  }
-}
-
-CqBuilder BuildQueue(const YAML::Node& n) {
-  CqBuilder b(n["name"].as<std::string>());
-  if (n["cohort"]) b.Cohort(n["cohort"].as<std::string>());
-  if (n["groups"]) AddQuotas(n["groups"], b);
-  if (const YAML::Node p = n["preemption"]) {
-    if (p["WithinClusterQueue"]) b.WithinClusterQueue(Policy(p["WithinClusterQueue"].as<std::string>()));
-    if (p["ReclaimWithinCohort"]) {
-      b.ReclaimWithinCohort(Policy(p["ReclaimWithinCohort"].as<std::string>()));
-    }
-    if (p["BorrowWithinCohort"]) {
-      std::optional<int32_t> threshold;
-      if (p["MaxPriorityThreshold"]) threshold = p["MaxPriorityThreshold"].as<int32_t>();
-      b.BorrowWithinCohort(Policy(p["BorrowWithinCohort"].as<std::string>()), threshold);
-    }
-  }
-  if (const YAML::Node f = n["fungibility"]) {
-    auto policy = [](const YAML::Node& v) {
-      return v.as<std::string>() == "TryNextFlavor" ? model::FungibilityPolicy::kTryNextFlavor
-                                                    : model::FungibilityPolicy::kMayStopSearch;
-    };
-    if (f["whenCanBorrow"]) b.WhenCanBorrow(policy(f["whenCanBorrow"]));
-    if (f["whenCanPreempt"]) b.WhenCanPreempt(policy(f["whenCanPreempt"]));
-  }
-  return b;
-}
 
 std::vector<std::pair<std::string, int64_t>> Requests(const YAML::Node& n) {
   std::vector<std::pair<std::string, int64_t>> out;
@@ -134,7 +70,7 @@ void RunCase(const YAML::Node& shared_queues, const YAML::Node& c, bool fair) {
   }
   const YAML::Node queues = c["clusterQueues"] ? c["clusterQueues"] : shared_queues;
   for (const auto& q : queues) {
-    k.Add(BuildQueue(q));
+    k.Add(BuildQueue(q, /*cohortless_limits=*/true));
     k.snapshot.cluster_queues.back().fair_sharing_weight_milli = Weight(q);
     const std::string name = q["name"].as<std::string>();
     k.LocalQueue("lq-" + name, name);
@@ -250,17 +186,7 @@ void RunNamed(const char* file, bool fair, const std::string& name) {
   FAIL() << "no case " << name;
 }
 
-std::vector<std::string> CaseNames(const char* file) {
-  std::vector<std::string> names;
-  for (const auto& c : Table(file)["cases"]) names.push_back(c["name"].as<std::string>());
-  return names;
-}
-
-std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
-  std::string out;
-  for (char ch : info.param) out += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-  return out;
-}
+std::vector<std::string> CaseNames(const char* file) { return upstream::CaseNames(Table(file)); }
 
 class UpstreamPreemption : public ::testing::TestWithParam<std::string> {};
 TEST_P(UpstreamPreemption, MatchesKueue) { RunNamed(kClassical, false, GetParam()); }

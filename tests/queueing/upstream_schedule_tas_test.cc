@@ -16,7 +16,7 @@
 
 #include "queueing/admission.h"
 #include "queueing/kueue_builders.h"
-#include "queueing/upstream_schedule_util.h"
+#include "queueing/upstream_table_util.h"
 #include "support/model_builders.h"
 
 namespace berth::queueing {

@@ -22,7 +22,7 @@
 #include "core/quantity.h"
 #include "queueing/admission.h"
 #include "queueing/kueue_builders.h"
-#include "queueing/upstream_schedule_util.h"
+#include "queueing/upstream_table_util.h"
 
 namespace berth::queueing {
 namespace {
@@ -41,6 +41,7 @@ using upstream::Render;
 using upstream::Show;
 using upstream::State;
 using upstream::TablePath;
+using upstream::TestName;
 
 void RunCase(const YAML::Node& table, const YAML::Node& c) {
   KueueSnapshot k;
@@ -324,17 +325,8 @@ void RunNamed(const char* file, const std::string& name) {
   FAIL() << "no case " << name;
 }
 
-std::vector<std::string> CaseNames(const char* file) {
-  std::vector<std::string> names;
-  for (const auto& c : Table(file)["cases"]) names.push_back(c["name"].as<std::string>());
-  return names;
-}
+std::vector<std::string> CaseNames(const char* file) { return upstream::CaseNames(Table(file)); }
 
-std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
-  std::string out;
-  for (char ch : info.param) out += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-  return out;
-}
 
 class UpstreamSchedule : public ::testing::TestWithParam<std::string> {};
 TEST_P(UpstreamSchedule, MatchesKueue) { RunNamed(kClassical, GetParam()); }

@@ -1,12 +1,13 @@
-// Helpers shared by the runners of Kueue's scheduler tables (upstream_schedule_test.cc,
-// upstream_schedule_tas_test.cc): table paths, quantities in berth's units, ClusterQueues
-// built from a table's YAML, assignments rendered for comparison, and the left / inadmissible
-// key lists. Test-only, header-only.
+// Helpers shared by the runners of Kueue's ported tables (upstream_*_test.cc): table paths,
+// quantities in berth's units, ClusterQueues built from a table's YAML, test names,
+// assignments rendered for comparison, and the left / inadmissible key lists. Test-only,
+// header-only.
 #pragma once
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -60,24 +61,30 @@ inline model::PreemptionPolicy Policy(const std::string& name) {
   return it == kPolicies.end() ? model::PreemptionPolicy::kNever : it->second;
 }
 
-// groups: [[{flavor, resources: [[resource, nominal, borrowingLimit?, lendingLimit?]]}]]
+// groups: one entry per resource group, each either a list [{flavor, resources: [rows]}]
+// (the scheduler and flavor-assigner tables) or a map {flavor: [rows]} (the preemption
+// tables); a row is [resource, nominal, borrowingLimit?, lendingLimit?] ("" = unset).
 // `limits` false drops the limits: upstream's tables give some queues without a cohort a
 // borrowingLimit, which Kueue's webhook rejects (berth marks such a queue inactive) but its
 // cache, all these tests use, ignores, as a queue without a cohort never borrows or lends.
 inline void AddQuotas(const YAML::Node& groups, CqBuilder& b, bool limits = true) {
   int group = 0;
+  auto add_rows = [&](const std::string& flavor, const YAML::Node& rows) {
+    for (const auto& row : rows) {
+      const std::string resource = row[0].as<std::string>();
+      auto limit = [&](size_t i) -> std::optional<int64_t> {
+        if (!limits || row.size() <= i || row[i].as<std::string>().empty()) return std::nullopt;
+        return Amount(resource, row[i].as<std::string>());
+      };
+      b.Quota(flavor, resource, Amount(resource, row[1].as<std::string>()), limit(2), limit(3),
+              group);
+    }
+  };
   for (const auto& g : groups) {
-    for (const auto& fq : g) {
-      const std::string flavor = fq["flavor"].as<std::string>();
-      for (const auto& row : fq["resources"]) {
-        const std::string resource = row[0].as<std::string>();
-        auto limit = [&](size_t i) -> std::optional<int64_t> {
-          if (!limits || row.size() <= i || row[i].as<std::string>().empty()) return std::nullopt;
-          return Amount(resource, row[i].as<std::string>());
-        };
-        b.Quota(flavor, resource, Amount(resource, row[1].as<std::string>()), limit(2), limit(3),
-                group);
-      }
+    if (g.IsMap()) {
+      for (const auto& kv : g) add_rows(kv.first.as<std::string>(), kv.second);
+    } else {
+      for (const auto& fq : g) add_rows(fq["flavor"].as<std::string>(), fq["resources"]);
     }
     ++group;
   }
@@ -102,10 +109,11 @@ inline core::LabelSelector Selector(const YAML::Node& n) {
   return s;
 }
 
-inline CqBuilder BuildQueue(const YAML::Node& n) {
+// `cohortless_limits` false drops the limits of a queue without a cohort (AddQuotas).
+inline CqBuilder BuildQueue(const YAML::Node& n, bool cohortless_limits = false) {
   CqBuilder b(n["name"].as<std::string>());
   if (n["cohort"]) b.Cohort(n["cohort"].as<std::string>());
-  if (n["groups"]) AddQuotas(n["groups"], b, static_cast<bool>(n["cohort"]));
+  if (n["groups"]) AddQuotas(n["groups"], b, cohortless_limits || static_cast<bool>(n["cohort"]));
   // Upstream's ClusterQueue selects every namespace unless it names a selector.
   if (n["namespaceSelector"]) b.NamespaceSelector(Selector(n["namespaceSelector"]));
   if (n["queueingStrategy"] && n["queueingStrategy"].as<std::string>() == "StrictFIFO") b.Strict();
@@ -135,6 +143,20 @@ inline CqBuilder BuildQueue(const YAML::Node& n) {
     }
   }
   return b;
+}
+
+// A case's name as a gtest parameter name.
+inline std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
+  std::string out;
+  for (char ch : info.param) out += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  return out;
+}
+
+// The names of a table's `cases`.
+inline std::vector<std::string> CaseNames(const YAML::Node& table) {
+  std::vector<std::string> names;
+  for (const auto& c : table["cases"]) names.push_back(c["name"].as<std::string>());
+  return names;
 }
 
 inline model::CheckState State(const std::string& s) {
