@@ -177,6 +177,22 @@ TEST(ReplayScenarioFileTest, BadDurationNamesTheField) {
   EXPECT_TRUE(Contains(count, "spec.events[0].maxUnavailable: ")) << count;
 }
 
+// Issue 14: this coldStart aborted berth (an event scheduled in the past after the
+// seconds-to-milliseconds product wrapped); now it is an error naming file and field.
+TEST(ReplayScenarioFileTest, HugeTimesAreErrorsNamingFileAndField) {
+  const std::string cold = ErrorOf(Event(
+      "{action: ScaleUp, at: 8h, selector: {matchLabels: {a: b}}, count: \"1\", "
+      "coldStart: \"9223372036854775807\"}"));
+  EXPECT_EQ(cold,
+            "/studies/drain.yaml: spec.events[0].coldStart: \"9223372036854775807\" is too "
+            "large: at most 36525d (100 years)");
+  const std::string at =
+      ErrorOf(Event("{action: NodeFailure, at: 106751991167d, nodes: [n1]}"));
+  EXPECT_TRUE(Contains(at, "/studies/drain.yaml: spec.events[0].at: ")) << at;
+  const std::string interval = ErrorOf(Doc("  metricsInterval: 36526d\n"));
+  EXPECT_TRUE(Contains(interval, "/studies/drain.yaml: spec.metricsInterval: ")) << interval;
+}
+
 TEST(ReplayScenarioFileTest, UnknownFieldsNameTheField) {
   // A field of another action is unknown for this one.
   EXPECT_EQ(ErrorOf(Event("{action: NodeFailure, at: 1h, nodes: [n1], duration: 1h}")),

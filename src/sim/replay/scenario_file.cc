@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/core/virtual_clock.h"
 #include "sim/trace/values.h"
 
 namespace berth::sim {
@@ -32,7 +33,8 @@ core::Result<int64_t> DurationMs(const YAML::Node& node, const std::string& path
   if (!text) return text.error();
   auto s = ParseDuration(*text);
   if (!s) return FieldError(path, field, s.error().message());
-  return *s * 1000;
+  // ParseDuration caps at kMaxDurationSeconds, so this never saturates on valid input.
+  return SecondsToMs(*s);
 }
 
 core::Result<int32_t> Count(const YAML::Node& node, const std::string& path,
