@@ -191,6 +191,12 @@ TEST(ReplayScenarioFileTest, HugeTimesAreErrorsNamingFileAndField) {
   EXPECT_TRUE(Contains(at, "/studies/drain.yaml: spec.events[0].at: ")) << at;
   const std::string interval = ErrorOf(Doc("  metricsInterval: 36526d\n"));
   EXPECT_TRUE(Contains(interval, "/studies/drain.yaml: spec.metricsInterval: ")) << interval;
+  // Zero intervals and ends, and zero GPUs per pod, were taken silently (issue 14).
+  EXPECT_EQ(ErrorOf(Doc("  metricsInterval: 0s\n")),
+            "/studies/drain.yaml: spec.metricsInterval: must be at least 1s");
+  EXPECT_EQ(ErrorOf(Doc("  until: \"0\"\n")), "/studies/drain.yaml: spec.until: must be at least 1s");
+  EXPECT_EQ(ErrorOf(Doc("  maxGpusPerPod: \"0\"\n")),
+            "/studies/drain.yaml: spec.maxGpusPerPod: must be positive");
 }
 
 TEST(ReplayScenarioFileTest, UnknownFieldsNameTheField) {

@@ -239,10 +239,14 @@ core::Result<ScenarioFile> ParseScenario(const std::string& text, const std::str
       } else if (key == "until" || key == "metricsInterval") {
         auto v = DurationMs(kv.second, path, f);
         if (!v) return v.error();
+        // Zero would mean "no end" to the replay and "every instant" to the metrics (which
+        // the CLI used to round up to one second): say so instead of guessing.
+        if (*v < 1000) return FieldError(path, f, "must be at least 1s");
         (key == "until" ? out.until_s : out.metrics_interval_s) = *v / 1000;
       } else if (key == "maxGpusPerPod") {
         auto v = Count(kv.second, path, f);
         if (!v) return v.error();
+        if (*v == 0) return FieldError(path, f, "must be positive");
         out.max_gpus_per_pod = *v;
       } else if (key == "events") {
         if (!kv.second.IsSequence()) return FieldError(path, f, "must be a list");
