@@ -343,6 +343,25 @@ TEST(ReplayScenarioTest, SelectorMatchingNothingIsAnError) {
   EXPECT_EQ(r.error().message(), "events[4]: ScaleUp matches no node of cluster \"default\"");
 }
 
+// Issue 14: resolution errors of an action read from a file name the file and the spec. path.
+TEST(ReplayScenarioTest, ErrorsOfAFileActionNameFileAndField) {
+  auto scenario = ParseScenario(
+      Doc("  events:\n  - {action: NodeFailure, at: 1h, nodes: [a-0, gpu-x-9]}\n"
+          "  - {action: ScaleUp, at: 2h, selector: {matchLabels: {pool: z}}}\n"),
+      kPath);
+  ASSERT_TRUE(scenario.has_value()) << scenario.error().message();
+  auto unknown = ResolveActions({scenario->actions[0]}, Fleet(), "default");
+  ASSERT_FALSE(unknown.has_value());
+  EXPECT_EQ(unknown.error().message(),
+            "/studies/drain.yaml: spec.events[0].nodes: node gpu-x-9 not found in cluster "
+            "\"default\" of the fleet");
+  auto nothing = ResolveActions({scenario->actions[1]}, Fleet(), "default");
+  ASSERT_FALSE(nothing.has_value());
+  EXPECT_EQ(nothing.error().message(),
+            "/studies/drain.yaml: spec.events[1].selector: ScaleUp matches no node of cluster "
+            "\"default\"");
+}
+
 TEST(ReplayScenarioTest, ActionKindNames) {
   EXPECT_STREQ(ActionKindName(ActionKind::kNodeFailure), "NodeFailure");
   EXPECT_STREQ(ActionKindName(ActionKind::kGpuFailure), "GpuFailure");

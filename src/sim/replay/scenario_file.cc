@@ -109,6 +109,7 @@ core::Result<ScenarioAction> Action(const YAML::Node& node, const std::string& p
   if (!node.IsMap()) return FieldError(path, f, "must be a map");
   ScenarioAction a;
   a.line = "events[" + std::to_string(i) + "]";
+  a.field_path = path + ": " + f;
   if (!node["action"]) return FieldError(path, f + ".action", "is required");
   auto kind_text = Scalar(node["action"], path, f + ".action");
   if (!kind_text) return kind_text.error();
