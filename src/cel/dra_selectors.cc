@@ -14,6 +14,9 @@ CompileOptions DraCompileOptions() {
   CompileOptions options;
   options.max_expression_code_points = kDraSelectorMaxLength;
   options.cost_limit = kDraSelectorMaxCost;
+  // Upstream checks the estimate against the same constant at validation.
+  options.estimated_cost_limit = kDraSelectorMaxCost;
+  options.max_variable_size = kDraMaxVariableSize;
   return options;
 }
 

@@ -29,6 +29,10 @@ namespace berth::cel {
 // latter in berth's cost units, see CompileOptions::cost_limit).
 inline constexpr size_t kDraSelectorMaxLength = size_t{10} * 1024;
 inline constexpr uint64_t kDraSelectorMaxCost = 1'000'000;
+// The size the cost estimate assumes for what a selector reads from a device: a device has
+// at most 32 attributes and capacities (ResourceSliceMaxAttributesAndCapacitiesPerDevice)
+// and string or version values of at most 64 bytes.
+inline constexpr uint64_t kDraMaxVariableSize = 64;
 
 // kubernetes.DRADevice: driver string, attributes map(string, map(string, dyn)), capacity
 // map(string, map(string, kubernetes.Quantity)), allowMultipleAllocations bool.

@@ -3,10 +3,12 @@
 #include "cel/program.h"
 
 #include <array>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cel/internal/cost_estimate.h"
 #include "cel/internal/parser.h"
 #include "cel/internal/planner.h"
 #include "cel/internal/step.h"
@@ -106,6 +108,17 @@ core::Result<Program> Compile(std::string_view expression, const Environment& en
   internal::Plan plan;
   if (!internal::PlanExpr(*ast, env, &plan, &issue)) {
     return CompileError(expression, issue.offset, issue.message);
+  }
+  if (options.estimated_cost_limit.has_value()) {
+    // After planning, so a type error is reported as such rather than as a cost.
+    const uint64_t estimate = internal::EstimateMaxCost(*ast, options.max_variable_size);
+    if (estimate > *options.estimated_cost_limit) {
+      return core::InvalidArgument(
+          "Forbidden: too complex, exceeds cost limit (estimated cost " +
+          (estimate == std::numeric_limits<uint64_t>::max() ? std::string("over 2^64")
+                                                            : std::to_string(estimate)) +
+          ", limit " + std::to_string(*options.estimated_cost_limit) + ")");
+    }
   }
   auto state = std::make_unique<internal::ProgramState>();
   state->expression = std::string(expression);

@@ -38,6 +38,13 @@ struct CompileOptions {
   // Evaluation budget: one unit per comprehension iteration plus one per byte or element
   // that + builds. nullopt: unlimited. Exceeding it is ResourceExhausted.
   std::optional<uint64_t> cost_limit;
+  // Compile-time budget in the same units, as Kubernetes refuses a selector whose estimated
+  // cost exceeds CELSelectorExpressionMaxCost: the most one evaluation may cost, with every
+  // list, map or string read from a variable at most max_variable_size long. Over it,
+  // Compile fails with "Forbidden: too complex, exceeds cost limit ...". nullopt: no
+  // estimate (variables of unbounded size).
+  std::optional<uint64_t> estimated_cost_limit;
+  uint64_t max_variable_size = 64;
 };
 
 class Program {
@@ -73,7 +80,9 @@ class Program {
 };
 
 // Parses and checks `expression`. On failure, InvalidArgument whose message is cel-go's
-// first issue line, with a 1-based line and column (in code points):
+// first issue line, with a 1-based line and column (in code points), or, over
+// options.estimated_cost_limit, "Forbidden: too complex, exceeds cost limit (estimated
+// cost N, limit M)":
 //   ERROR: <input>:1:5: undeclared reference to 'y' (in container '')
 //   ERROR: <input>:1:5: found no matching overload for '_+_' applied to '(string, int)'
 //   ERROR: <input>:1:3: Syntax error: mismatched input ')' expecting an expression

@@ -312,5 +312,91 @@ TEST(CompileTest, SurvivesRandomExpressions) {
   EXPECT_GT(values, 300);
 }
 
+// The compile-time estimate is an upper bound of the runtime charge when the bound values
+// are within max_variable_size: each expression, run with its own estimate as the runtime
+// budget, never runs out (random expressions, and comprehension-heavy ones).
+uint64_t EstimateOf(const std::string& expr, const Environment& env) {
+  CompileOptions zero;
+  zero.estimated_cost_limit = 0;
+  zero.max_variable_size = 2;
+  core::Result<Program> p = Compile(expr, env, zero);
+  if (p.has_value()) return 0;
+  const std::string& m = p.error().message();
+  const size_t at = m.find("estimated cost ");
+  if (at == std::string::npos) return UINT64_MAX;  // another compile error
+  return std::stoull(m.substr(at + 15));
+}
+
+TEST(CompileTest, EstimatedCostBoundsTheRuntimeCost) {
+  Environment env;
+  ASSERT_TRUE(env.AddVariable("x").has_value());
+  Activation act(env);
+  act.Bind(0, Value::Map({{Value::String("a"), Value::List({Value::Int(1), Value::Int(0)})},
+                          {Value::String("b"), Value::String("z")}}));
+  std::vector<std::string> exprs = {
+      "x.all(k, x.all(j, x['a'].exists(v, v > 0)))",
+      "x['a'].map(v, x['a'].map(w, [v, w])).map(l, l.size()).size()",
+      "(x['a'] + x['a']).map(v, x['b'] + x['b']).size()",
+      "cel.bind(s, x['b'] + x['b'], cel.bind(t, s + s, t + t)).size()",
+      "[[1, 2], [3, 4, 5]].map(l, l.map(v, v * 2)).size()",
+      "[1, 2, 3].filter(v, v > 1).map(v, [1, 2].map(w, w)).size()",
+      "x.map(k, x['a'].filter(v, true)).exists_one(l, l.size() == 2)",
+  };
+  std::mt19937 rng(11);
+  for (int i = 0; i < 2000; ++i) exprs.push_back(RandomExpr(rng, 1 + static_cast<int>(rng() % 6)));
+  int checked = 0;
+  for (const std::string& expr : exprs) {
+    const uint64_t estimate = EstimateOf(expr, env);
+    if (estimate == UINT64_MAX) continue;
+    CompileOptions budget;
+    budget.cost_limit = estimate;
+    core::Result<Program> p = Compile(expr, env, budget);
+    ASSERT_TRUE(p.has_value()) << expr;
+    core::Result<Value> v = p->Evaluate(act);
+    if (!v.has_value()) {
+      EXPECT_NE(v.error().code(), core::ErrorCode::kResourceExhausted)
+          << expr << " estimated " << estimate;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 500);
+}
+
+TEST(CompileTest, EstimatedCostLimit) {
+  Environment env;
+  ASSERT_TRUE(env.AddVariable("x").has_value());
+  CompileOptions options;
+  options.estimated_cost_limit = 1000;
+  options.max_variable_size = 10;
+  const std::string ten = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
+  // 10 x (1 + 10 x 1) = 110.
+  EXPECT_EQ(CompileError(ten + ".map(a, " + ten + ".map(b, b)).size() > 0", env, options),
+            "<compiled>");
+  // 10 x (1 + 10 x (1 + 10)) = 1110.
+  EXPECT_EQ(CompileError(ten + ".map(a, " + ten + ".map(b, " + ten + ".map(c, c))).size() > 0",
+                         env, options),
+            "Forbidden: too complex, exceeds cost limit (estimated cost 1110, limit 1000)");
+  // Variables count as max_variable_size elements: 10 x (1 + 10 x (1 + 10)).
+  EXPECT_EQ(CompileError("x.all(a, x.all(b, x.all(c, true)))", env, options),
+            "Forbidden: too complex, exceeds cost limit (estimated cost 1110, limit 1000)");
+  // The + of strings is charged by the bytes it builds: 2 + 4 + ... + 1024 > 1000.
+  std::string doubling = "cel.bind(s0, 'x', ";
+  std::string closing = ")";
+  for (int i = 1; i <= 10; ++i) {
+    doubling += "cel.bind(s" + std::to_string(i) + ", s" + std::to_string(i - 1) + " + s" +
+                std::to_string(i - 1) + ", ";
+    closing += ")";
+  }
+  doubling += "s10.size() > 0" + closing;
+  EXPECT_EQ(CompileError(doubling, env, options),
+            "Forbidden: too complex, exceeds cost limit (estimated cost 2046, limit 1000)");
+  // Without an estimated limit, the same text compiles (the runtime limit still applies).
+  EXPECT_EQ(CompileError(doubling, env, CompileOptions{}), "<compiled>");
+  // Type errors come before the cost.
+  EXPECT_EQ(CompileError("x.all(a, x.all(b, x.all(c, 1 + 'a')))", env, options).rfind(
+                "ERROR: <input>", 0),
+            0u);
+}
+
 }  // namespace
 }  // namespace berth::cel

@@ -168,5 +168,28 @@ TEST(EventLoopTest, ClockFollowsEventsAndStopsAtLimit) {
   EXPECT_DEATH(loop.ScheduleAt(999, Arrival(5)), "past");
 }
 
+// Issue 14: virtual-time sums saturate at kMaxTimeMs instead of wrapping past INT64_MAX
+// into the past (which aborted the loop).
+TEST(EventLoopTest, TimesSaturateAtTheEndOfVirtualTime) {
+  EXPECT_EQ(AddMs(5, 7), 12);
+  EXPECT_EQ(AddMs(kMaxTimeMs - 1, 1), kMaxTimeMs);
+  EXPECT_EQ(AddMs(kMaxTimeMs - 1, INT64_MAX), kMaxTimeMs);
+  EXPECT_EQ(AddMs(kMaxTimeMs, 0), kMaxTimeMs);
+  EXPECT_EQ(SecondsToMs(90), 90'000);
+  EXPECT_EQ(SecondsToMs(INT64_MAX), kMaxTimeMs);
+  EXPECT_EQ(SecondsToMs(kMaxTimeMs / 1000), kMaxTimeMs);
+  EventLoop loop;
+  loop.ScheduleAt(100, Arrival(0));
+  EventQueue::Scheduled s;
+  ASSERT_TRUE(loop.Next(INT64_MAX, &s));
+  loop.ScheduleAfter(INT64_MAX, Arrival(1));
+  loop.ScheduleAt(INT64_MAX, Arrival(2));
+  ASSERT_TRUE(loop.Next(INT64_MAX, &s));
+  EXPECT_EQ(s.time_ms, kMaxTimeMs);
+  ASSERT_TRUE(loop.Next(INT64_MAX, &s));
+  EXPECT_EQ(s.time_ms, kMaxTimeMs);
+  EXPECT_EQ(loop.now_ms(), kMaxTimeMs);
+}
+
 }  // namespace
 }  // namespace berth::sim

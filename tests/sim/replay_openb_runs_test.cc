@@ -53,5 +53,28 @@ TEST(ReplayOpenbRunsTest, EmptyOrHugeRangesAreRefused) {
   EXPECT_EQ(Seeds("0-100000").size(), 100001u);
 }
 
+// Issue 14 (simulate --threads 0, --seeds ""): the grid refuses what would make it run
+// nothing, whatever the caller checked before.
+TEST(ReplayOpenbRunsTest, GridRefusesNoRunsAndNoThreads) {
+  gpushare::OpenbTrace trace;
+  OpenbRunOptions options;
+  options.policies = {gpu::Policy::kRandom};
+  options.seeds = {1};
+  options.threads = 0;
+  auto no_threads = RunOpenbGrid(trace, options);
+  ASSERT_FALSE(no_threads.has_value());
+  EXPECT_EQ(no_threads.error().message(), "threads must be at least 1, not 0");
+  options.threads = 1;
+  options.seeds.clear();
+  auto no_seeds = RunOpenbGrid(trace, options);
+  ASSERT_FALSE(no_seeds.has_value());
+  EXPECT_EQ(no_seeds.error().message(), "no seed to run");
+  options.seeds = {1};
+  options.policies.clear();
+  auto no_policies = RunOpenbGrid(trace, options);
+  ASSERT_FALSE(no_policies.has_value());
+  EXPECT_EQ(no_policies.error().message(), "no policy to run");
+}
+
 }  // namespace
 }  // namespace berth::sim

@@ -11,6 +11,7 @@
 #include "sim/replay/queue_replay.h"
 #include "sim/replay_test_util.h"
 #include "sim/report/run_report.h"
+#include "sim/trace/values.h"
 
 namespace berth::sim {
 namespace {
@@ -231,6 +232,45 @@ TEST(ReplayQueueTest, BadActionsAndOptionsFailBeforeRunning) {
   QueueReplayOptions shape;
   shape.shape.max_gpus_per_pod = 0;
   EXPECT_FALSE(RunQueueReplay(fleet, Trace({{0, 10, 1}}), shape, diags).has_value());
+}
+
+// Issue 14: times reaching sim from flags and files are validated there too (the CLI's
+// checks aside), and a run spanning more metrics intervals than kMaxMetricsIntervals is an
+// error instead of gigabytes of rows.
+TEST(ReplayQueueTest, OutOfRangeTimesAreErrors) {
+  const model::Snapshot fleet = FleetBuilder(8).Node("n0").Build();
+  core::Diagnostics diags;
+  auto error_of = [&](const QueueReplayOptions& o, const QueuedTrace& t) {
+    auto r = RunQueueReplay(fleet, t, o, diags);
+    return r.has_value() ? std::string() : r.error().message();
+  };
+  const QueuedTrace one = Trace({{0, 10, 1}});
+  QueueReplayOptions negative_cycle;
+  negative_cycle.cycle_interval_ms = -1;
+  EXPECT_EQ(error_of(negative_cycle, one),
+            "the cycle interval must be between 0 and 1000000000000s, not -1ms");
+  QueueReplayOptions negative_until;
+  negative_until.until_ms = -5;
+  EXPECT_EQ(error_of(negative_until, one), "the end time must not be negative, not -5ms");
+  QueueReplayOptions far_until;
+  far_until.metrics_interval_ms = 1000;
+  far_until.until_ms = 1000 * kMaxMetricsIntervals + 1;
+  EXPECT_EQ(error_of(far_until, one),
+            "the end time 1000000s is more than 1000000 metrics intervals of 1s: give a longer "
+            "metrics interval (--interval, spec.metricsInterval) or an earlier end (--until)");
+  QueueReplayOptions seconds;
+  seconds.metrics_interval_ms = 1000;
+  EXPECT_EQ(error_of(seconds, Trace({{0, 10, 1}, {2'000'000, 10, 1}})),
+            "virtual time would pass 2000000s, more than 1000000 metrics intervals of 1s: give "
+            "a longer metrics interval (--interval, spec.metricsInterval) or an earlier end "
+            "(--until)");
+  // The longest job the readers accept runs to its end with a daily interval (36,525 rows).
+  QueueReplayOptions daily;
+  daily.metrics_interval_ms = 86'400'000;
+  auto r = RunQueueReplay(fleet, Trace({{0, kMaxDurationSeconds, 1}}), daily, diags);
+  ASSERT_TRUE(r.has_value()) << r.error().message();
+  EXPECT_EQ(r->report.metrics.jobs_finished, 1);
+  EXPECT_EQ(r->report.metrics.end_ms, kMaxDurationSeconds * 1000);
 }
 
 }  // namespace

@@ -177,6 +177,28 @@ TEST(ReplayScenarioFileTest, BadDurationNamesTheField) {
   EXPECT_TRUE(Contains(count, "spec.events[0].maxUnavailable: ")) << count;
 }
 
+// Issue 14: this coldStart aborted berth (an event scheduled in the past after the
+// seconds-to-milliseconds product wrapped); now it is an error naming file and field.
+TEST(ReplayScenarioFileTest, HugeTimesAreErrorsNamingFileAndField) {
+  const std::string cold = ErrorOf(Event(
+      "{action: ScaleUp, at: 8h, selector: {matchLabels: {a: b}}, count: \"1\", "
+      "coldStart: \"9223372036854775807\"}"));
+  EXPECT_EQ(cold,
+            "/studies/drain.yaml: spec.events[0].coldStart: \"9223372036854775807\" is too "
+            "large: at most 36525d (100 years)");
+  const std::string at =
+      ErrorOf(Event("{action: NodeFailure, at: 106751991167d, nodes: [n1]}"));
+  EXPECT_TRUE(Contains(at, "/studies/drain.yaml: spec.events[0].at: ")) << at;
+  const std::string interval = ErrorOf(Doc("  metricsInterval: 36526d\n"));
+  EXPECT_TRUE(Contains(interval, "/studies/drain.yaml: spec.metricsInterval: ")) << interval;
+  // Zero intervals and ends, and zero GPUs per pod, were taken silently (issue 14).
+  EXPECT_EQ(ErrorOf(Doc("  metricsInterval: 0s\n")),
+            "/studies/drain.yaml: spec.metricsInterval: must be at least 1s");
+  EXPECT_EQ(ErrorOf(Doc("  until: \"0\"\n")), "/studies/drain.yaml: spec.until: must be at least 1s");
+  EXPECT_EQ(ErrorOf(Doc("  maxGpusPerPod: \"0\"\n")),
+            "/studies/drain.yaml: spec.maxGpusPerPod: must be positive");
+}
+
 TEST(ReplayScenarioFileTest, UnknownFieldsNameTheField) {
   // A field of another action is unknown for this one.
   EXPECT_EQ(ErrorOf(Event("{action: NodeFailure, at: 1h, nodes: [n1], duration: 1h}")),
@@ -319,6 +341,25 @@ TEST(ReplayScenarioTest, SelectorMatchingNothingIsAnError) {
       Fleet(), "default");
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().message(), "events[4]: ScaleUp matches no node of cluster \"default\"");
+}
+
+// Issue 14: resolution errors of an action read from a file name the file and the spec. path.
+TEST(ReplayScenarioTest, ErrorsOfAFileActionNameFileAndField) {
+  auto scenario = ParseScenario(
+      Doc("  events:\n  - {action: NodeFailure, at: 1h, nodes: [a-0, gpu-x-9]}\n"
+          "  - {action: ScaleUp, at: 2h, selector: {matchLabels: {pool: z}}}\n"),
+      kPath);
+  ASSERT_TRUE(scenario.has_value()) << scenario.error().message();
+  auto unknown = ResolveActions({scenario->actions[0]}, Fleet(), "default");
+  ASSERT_FALSE(unknown.has_value());
+  EXPECT_EQ(unknown.error().message(),
+            "/studies/drain.yaml: spec.events[0].nodes: node gpu-x-9 not found in cluster "
+            "\"default\" of the fleet");
+  auto nothing = ResolveActions({scenario->actions[1]}, Fleet(), "default");
+  ASSERT_FALSE(nothing.has_value());
+  EXPECT_EQ(nothing.error().message(),
+            "/studies/drain.yaml: spec.events[1].selector: ScaleUp matches no node of cluster "
+            "\"default\"");
 }
 
 TEST(ReplayScenarioTest, ActionKindNames) {

@@ -81,6 +81,12 @@ TEST(TraceBerthFormatTest, CsvErrorsNameLineAndColumn) {
       {"a,0,1,1,1,1Gb,0", "jobs.csv:2: column memory: \"1Gb\": "},  // quantity message follows
       {"a,0,1,1,1,1Gi,high", "jobs.csv:2: column priority: \"high\" is not a whole number"},
       {"a,0,1,1,1,1Gi", "jobs.csv:2: 6 fields, but the header has 7"},
+      // Issue 14: times beyond 100 years would overflow once in milliseconds.
+      {"a,0,9223372036854775807,1,1,1Gi,0",
+       "jobs.csv:2: column duration: \"9223372036854775807\" is too large: at most 36525d "
+       "(100 years)"},
+      {"a,36526d,1,1,1,1Gi,0",
+       "jobs.csv:2: column submit: \"36526d\" is too large: at most 36525d (100 years)"},
   };
   for (const Case& c : cases) {
     core::Diagnostics diags;

@@ -56,6 +56,24 @@ TEST(TraceFieldsTest, DurationOverflowIsOutOfRange) {
   }
 }
 
+// Issue 14: a coldStart of 9223372036854775807 seconds parsed, then wrapped when the
+// scenario turned it into milliseconds. Times and durations stop at 100 years.
+TEST(TraceFieldsTest, DurationAndSecondsStopAtOneHundredYears) {
+  EXPECT_EQ(Duration("36525d"), kMaxDurationSeconds);
+  EXPECT_EQ(ParseSeconds("3155760000").value(), kMaxDurationSeconds);
+  for (const char* huge : {"9223372036854775807", "36525d1s", "106751991167d", "3155760001"}) {
+    core::Result<int64_t> r = ParseDuration(huge);
+    ASSERT_FALSE(r.has_value()) << huge;
+    EXPECT_EQ(r.error().code(), core::ErrorCode::kOutOfRange) << huge;
+    EXPECT_NE(r.error().message().find("\" is too large: at most 36525d (100 years)"),
+              std::string::npos)
+        << r.error().message();
+  }
+  core::Result<int64_t> seconds = ParseSeconds("3155760001");
+  ASSERT_FALSE(seconds.has_value());
+  EXPECT_EQ(seconds.error().code(), core::ErrorCode::kOutOfRange);
+}
+
 TEST(TraceFieldsTest, SecondsAreDecimalOnly) {
   EXPECT_EQ(ParseSeconds("860662.0").value(), 860662);
   EXPECT_EQ(ParseSeconds("1.25").value(), 2);

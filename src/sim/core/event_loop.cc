@@ -1,12 +1,14 @@
 #include "sim/core/event_loop.h"
 
+#include <algorithm>
+
 #include "core/check.h"
 
 namespace berth::sim {
 
 EventHandle EventLoop::ScheduleAt(int64_t t_ms, const Event& event) {
   BERTH_CHECK(t_ms >= clock_.now_ms(), "EventLoop: event scheduled in the past");
-  return queue_.Push(t_ms, event);
+  return queue_.Push(std::min(t_ms, kMaxTimeMs), event);
 }
 
 bool EventLoop::Next(int64_t until_ms, EventQueue::Scheduled* out) {

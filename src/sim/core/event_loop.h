@@ -22,9 +22,10 @@ class EventLoop {
 
   // Precondition: t_ms >= now_ms() (delay_ms >= 0). An event in the past would be handled out
   // of order; the simulator validates scenario times before scheduling, so this is a bug.
+  // Times beyond kMaxTimeMs are scheduled at kMaxTimeMs (saturation, never a wrapped time).
   EventHandle ScheduleAt(int64_t t_ms, const Event& event);
   EventHandle ScheduleAfter(int64_t delay_ms, const Event& event) {
-    return ScheduleAt(now_ms() + delay_ms, event);
+    return ScheduleAt(AddMs(now_ms(), delay_ms), event);
   }
   bool Cancel(EventHandle handle) { return queue_.Cancel(handle); }
   bool IsPending(EventHandle handle) const { return queue_.IsPending(handle); }

@@ -5,6 +5,7 @@
 // Plain value type; not thread-safe; O(1).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "core/check.h"
@@ -13,6 +14,24 @@ namespace berth::sim {
 
 inline constexpr int64_t kMsPerSecond = 1000;
 inline constexpr int64_t kMsPerHour = 3600 * kMsPerSecond;
+
+// The end of virtual time: about 31,700 years. Input times are at most 100 years
+// (sim::kMaxDurationSeconds) and trace timestamps span at most 10,000 years, so no run
+// reaches it; time arithmetic saturates here instead of wrapping, and the margin below
+// INT64_MAX keeps sums of a thousand such times (metrics totals) exact.
+inline constexpr int64_t kMaxTimeMs = 1'000'000'000'000'000;
+
+// t + delay, both >= 0 (checked: a negative one is a simulator bug), saturating at kMaxTimeMs.
+inline int64_t AddMs(int64_t t_ms, int64_t delay_ms) {
+  BERTH_CHECK(t_ms >= 0 && delay_ms >= 0, "AddMs takes non-negative times");
+  return delay_ms >= kMaxTimeMs - std::min(t_ms, kMaxTimeMs) ? kMaxTimeMs : t_ms + delay_ms;
+}
+
+// Whole seconds >= 0 (checked) in milliseconds, saturating at kMaxTimeMs.
+inline int64_t SecondsToMs(int64_t seconds) {
+  BERTH_CHECK(seconds >= 0, "SecondsToMs takes a non-negative time");
+  return seconds >= kMaxTimeMs / kMsPerSecond ? kMaxTimeMs : seconds * kMsPerSecond;
+}
 
 class VirtualClock {
  public:

@@ -44,6 +44,14 @@ core::Result<std::vector<uint64_t>> ParseSeedList(const std::string& text) {
 
 core::Result<OpenbRunsResult> RunOpenbGrid(const gpushare::OpenbTrace& trace,
                                            const OpenbRunOptions& options) {
+  // The CLI checks its flags too; these are the grid's own preconditions, so a caller that
+  // passes an empty list gets an error, not an empty report that looks like a result.
+  if (options.policies.empty()) return core::InvalidArgument("no policy to run");
+  if (options.seeds.empty()) return core::InvalidArgument("no seed to run");
+  if (options.threads < 1) {
+    return core::InvalidArgument("threads must be at least 1, not " +
+                                 std::to_string(options.threads));
+  }
   struct Job {
     gpu::Policy policy;
     uint64_t seed;

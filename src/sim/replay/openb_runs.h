@@ -30,7 +30,8 @@ struct OpenbRunsResult {
   double seconds = 0;
 };
 
-// The first failing run's error stops the grid (the others' results are dropped).
+// The first failing run's error stops the grid (the others' results are dropped). No
+// policies, no seeds or threads < 1 are InvalidArgument.
 core::Result<OpenbRunsResult> RunOpenbGrid(const gpushare::OpenbTrace& trace,
                                            const OpenbRunOptions& options);
 

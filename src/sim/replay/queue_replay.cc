@@ -48,9 +48,16 @@ class Replay {
       : trace_(trace), options_(options), diags_(diags) {}
 
   core::Status Prepare(const model::Snapshot& fleet);
-  QueueReplayResult Run();
+  core::Result<QueueReplayResult> Run();
 
  private:
+  // The latest time this run may reach: kMaxMetricsIntervals intervals, at most kMaxTimeMs.
+  int64_t HorizonMs() const {
+    return options_.metrics_interval_ms > kMaxTimeMs / kMaxMetricsIntervals
+               ? kMaxTimeMs
+               : options_.metrics_interval_ms * kMaxMetricsIntervals;
+  }
+
   struct Job {
     int32_t wl = -1;
     JobIndex metrics;
@@ -143,8 +150,29 @@ core::Status Replay::CheckQueues() const {
 }
 
 core::Status Replay::Prepare(const model::Snapshot& fleet) {
-  if (options_.metrics_interval_ms <= 0) {
-    return core::InvalidArgument("the metrics interval must be positive");
+  // The options come from flags and scenario files the caller parsed; times outside
+  // (0, kMaxTimeMs] would stall the loop (a zero interval ticks forever at one instant) or
+  // overflow the cycle arithmetic below.
+  if (options_.metrics_interval_ms <= 0 || options_.metrics_interval_ms > kMaxTimeMs) {
+    return core::InvalidArgument("the metrics interval must be positive and at most " +
+                                 std::to_string(kMaxTimeMs / 1000) + "s, not " +
+                                 std::to_string(options_.metrics_interval_ms) + "ms");
+  }
+  if (options_.cycle_interval_ms < 0 || options_.cycle_interval_ms > kMaxTimeMs) {
+    return core::InvalidArgument("the cycle interval must be between 0 and " +
+                                 std::to_string(kMaxTimeMs / 1000) + "s, not " +
+                                 std::to_string(options_.cycle_interval_ms) + "ms");
+  }
+  if (options_.until_ms < 0) {
+    return core::InvalidArgument("the end time must not be negative, not " +
+                                 std::to_string(options_.until_ms) + "ms");
+  }
+  if (options_.until_ms > HorizonMs()) {
+    return core::InvalidArgument(
+        "the end time " + std::to_string(options_.until_ms / 1000) + "s is more than " +
+        std::to_string(kMaxMetricsIntervals) + " metrics intervals of " +
+        std::to_string(options_.metrics_interval_ms / 1000) +
+        "s: give a longer metrics interval (--interval, spec.metricsInterval) or an earlier end (--until)");
   }
   world_ = fleet;
   for (size_t n = 0; n < world_.nodes.size(); ++n) {
@@ -370,7 +398,7 @@ void Replay::Start(int32_t j) {
   }
   metrics_->RecordStarted(loop_.now_ms(), job.metrics, {job.flavor, job.gpu_model});
   allocated_gpu_milli_ += job.gpu_milli;
-  const int64_t run_ms = trace_.jobs[static_cast<size_t>(j)].job.duration_s * 1000;
+  const int64_t run_ms = SecondsToMs(trace_.jobs[static_cast<size_t>(j)].job.duration_s);
   job.completion = loop_.ScheduleAfter(run_ms, CompletionEvent{JobIndex{j}, job.attempt});
 }
 
@@ -485,7 +513,7 @@ void Replay::FailJobsOn(const std::vector<int32_t>& nodes, const std::string& wh
     int64_t delay_s = backoff.backoff_base_s;
     for (int32_t k = 1; k < job.requeues && delay_s < backoff.backoff_max_s; ++k) delay_s *= 2;
     delay_s = std::min(delay_s, backoff.backoff_max_s);
-    loop_.ScheduleAfter(delay_s * 1000, ArrivalEvent{JobIndex{j}});
+    loop_.ScheduleAfter(SecondsToMs(delay_s), ArrivalEvent{JobIndex{j}});
   }
 }
 
@@ -607,7 +635,7 @@ void Replay::Handle(const Event& event) {
       event);
 }
 
-QueueReplayResult Replay::Run() {
+core::Result<QueueReplayResult> Replay::Run() {
   const auto wall_start = std::chrono::steady_clock::now();
   MetricsOptions mo;
   mo.interval_ms = options_.metrics_interval_ms;
@@ -615,7 +643,7 @@ QueueReplayResult Replay::Run() {
   metrics_ = std::make_unique<MetricsRecorder>(mo);
   loop_.queue().Reserve(trace_.jobs.size() * 2 + actions_.size() + 16);
   for (size_t j = 0; j < trace_.jobs.size(); ++j) {
-    loop_.ScheduleAt(trace_.jobs[j].job.submit_s * 1000, ArrivalEvent{JobIndex{static_cast<int32_t>(j)}});
+    loop_.ScheduleAt(SecondsToMs(trace_.jobs[j].job.submit_s), ArrivalEvent{JobIndex{static_cast<int32_t>(j)}});
   }
   for (size_t a = 0; a < actions_.size(); ++a) {
     const ScenarioAction& act = actions_[a].action;
@@ -638,8 +666,8 @@ QueueReplayResult Replay::Run() {
     }
   }
   RecordCapacity();
-  const int64_t until = options_.until_ms > 0 ? options_.until_ms : INT64_MAX;
-  const int64_t span_ms = std::max<int64_t>(1, trace_.jobs.empty() ? 1 : trace_.jobs.back().job.submit_s * 1000);
+  const int64_t until = options_.until_ms > 0 ? options_.until_ms : HorizonMs();
+  const int64_t span_ms = std::max<int64_t>(1, trace_.jobs.empty() ? 1 : SecondsToMs(trace_.jobs.back().job.submit_s));
   int64_t next_progress_ms = 0;
   int64_t next_cycle_ms = 0;
   EventQueue::Scheduled ev;
@@ -666,8 +694,15 @@ QueueReplayResult Replay::Run() {
     RecordCapacity();
     if (options_.progress && now >= next_progress_ms) {
       options_.progress(std::min(1.0, static_cast<double>(now) / static_cast<double>(span_ms)));
-      next_progress_ms = now + span_ms / 200 + 1;
+      next_progress_ms = AddMs(now, span_ms / 200 + 1);
     }
+  }
+  if (options_.until_ms == 0 && !loop_.queue().empty()) {
+    return core::OutOfRange(
+        "virtual time would pass " + std::to_string(loop_.queue().next_time_ms() / 1000) +
+        "s, more than " + std::to_string(kMaxMetricsIntervals) + " metrics intervals of " +
+        std::to_string(options_.metrics_interval_ms / 1000) +
+        "s: give a longer metrics interval (--interval, spec.metricsInterval) or an earlier end (--until)");
   }
   int64_t end_ms = loop_.now_ms();
   if (options_.until_ms > 0) {

@@ -26,6 +26,12 @@
 
 namespace berth::sim {
 
+// The most metrics intervals one run may span (metrics.csv rows): a million, 1.9 years of
+// virtual time at the default 60s interval. Each row costs about a hundred bytes and a
+// pass over the queues, so a far-off event (a 100-year cold start) would otherwise fill
+// gigabytes; beyond it the run is an error asking for a longer interval.
+inline constexpr int64_t kMaxMetricsIntervals = 1'000'000;
+
 struct QueueReplayOptions {
   JobShape shape;             // shape.cluster: the fleet's cluster the trace runs on
   int64_t until_ms = 0;       // stop there; 0: when every job has ended (or can never run)

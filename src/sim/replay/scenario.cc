@@ -35,8 +35,9 @@ core::Result<std::vector<ResolvedAction>> ResolveActions(const std::vector<Scena
     for (const std::string& name : a.node_names) {
       auto it = by_name.find(name);
       if (it == by_name.end()) {
-        return core::InvalidArgument(a.line + ": node " + name + " not found in cluster \"" +
-                                     cluster + "\" of the fleet");
+        return core::InvalidArgument(
+            (a.field_path.empty() ? a.line : a.field_path + ".nodes") + ": node " + name +
+            " not found in cluster \"" + cluster + "\" of the fleet");
       }
       nodes.insert(it->second);
     }
@@ -49,7 +50,10 @@ core::Result<std::vector<ResolvedAction>> ResolveActions(const std::vector<Scena
       }
     }
     if (nodes.empty()) {
-      return core::InvalidArgument(a.line + ": " + ActionKindName(a.kind) +
+      const std::string where =
+          a.field_path.empty() ? a.line
+                               : a.field_path + (a.selector ? ".selector" : ".nodes");
+      return core::InvalidArgument(where + ": " + ActionKindName(a.kind) +
                                    " matches no node of cluster \"" + cluster + "\"");
     }
     r.nodes.assign(nodes.begin(), nodes.end());

@@ -42,6 +42,8 @@ struct ScenarioAction {
   int32_t count = 0;                // kScaleUp: standby nodes to add (0 = all matched)
   int64_t cold_start_ms = 0;        // kScaleUp: delay until they take pods
   std::string line;                 // "events[3]", for messages
+  // "FILE: spec.events[3]" when read from a scenario file, for errors; empty: `line`.
+  std::string field_path;
 };
 
 // An action with its nodes resolved (snapshot indices, ascending).

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/core/virtual_clock.h"
 #include "sim/trace/values.h"
 
 namespace berth::sim {
@@ -32,7 +33,8 @@ core::Result<int64_t> DurationMs(const YAML::Node& node, const std::string& path
   if (!text) return text.error();
   auto s = ParseDuration(*text);
   if (!s) return FieldError(path, field, s.error().message());
-  return *s * 1000;
+  // ParseDuration caps at kMaxDurationSeconds, so this never saturates on valid input.
+  return SecondsToMs(*s);
 }
 
 core::Result<int32_t> Count(const YAML::Node& node, const std::string& path,
@@ -107,6 +109,7 @@ core::Result<ScenarioAction> Action(const YAML::Node& node, const std::string& p
   if (!node.IsMap()) return FieldError(path, f, "must be a map");
   ScenarioAction a;
   a.line = "events[" + std::to_string(i) + "]";
+  a.field_path = path + ": " + f;
   if (!node["action"]) return FieldError(path, f + ".action", "is required");
   auto kind_text = Scalar(node["action"], path, f + ".action");
   if (!kind_text) return kind_text.error();
@@ -237,10 +240,14 @@ core::Result<ScenarioFile> ParseScenario(const std::string& text, const std::str
       } else if (key == "until" || key == "metricsInterval") {
         auto v = DurationMs(kv.second, path, f);
         if (!v) return v.error();
+        // Zero would mean "no end" to the replay and "every instant" to the metrics (which
+        // the CLI used to round up to one second): say so instead of guessing.
+        if (*v < 1000) return FieldError(path, f, "must be at least 1s");
         (key == "until" ? out.until_s : out.metrics_interval_s) = *v / 1000;
       } else if (key == "maxGpusPerPod") {
         auto v = Count(kv.second, path, f);
         if (!v) return v.error();
+        if (*v == 0) return FieldError(path, f, "must be positive");
         out.max_gpus_per_pod = *v;
       } else if (key == "events") {
         if (!kv.second.IsSequence()) return FieldError(path, f, "must be a list");

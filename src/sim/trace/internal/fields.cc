@@ -91,6 +91,16 @@ core::Error TooLarge(std::string_view text) {
   return core::OutOfRange(Quote(text) + " is too large");
 }
 
+// Times and durations pass this after parsing: a value that fits int64 seconds may still
+// overflow once the simulator turns it into milliseconds and adds it to the clock.
+core::Result<int64_t> WithinTimeRange(std::string_view text, int64_t seconds) {
+  if (seconds > kMaxDurationSeconds) {
+    return core::OutOfRange(Quote(text) + " is too large: at most " +
+                            std::to_string(kMaxDurationSeconds / 86400) + "d (100 years)");
+  }
+  return seconds;
+}
+
 }  // namespace
 
 core::Result<int64_t> ParseInt64(std::string_view text) {
@@ -122,7 +132,7 @@ core::Result<int64_t> ParseSeconds(std::string_view text) {
   if (status != DecimalStatus::kOk || pos != text.size()) return NotSeconds(text);
   int64_t seconds = 0;
   if (!ScaleCeil(d, 1, &seconds)) return TooLarge(text);
-  return seconds;
+  return WithinTimeRange(text, seconds);
 }
 
 namespace {
@@ -258,7 +268,7 @@ core::Result<int64_t> ParseDuration(std::string_view text) {
     any = true;
   }
   if (!any) return ti::NotDuration(text);
-  return total;
+  return ti::WithinTimeRange(text, total);
 }
 
 }  // namespace berth::sim

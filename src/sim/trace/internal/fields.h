@@ -19,7 +19,8 @@ core::Result<int64_t> ParseInt64(std::string_view text);
 // A whole number that fits int32 (priorities).
 core::Result<int32_t> ParseInt32(std::string_view text);
 
-// Seconds >= 0 as a decimal number ("66", "66.0", "0.25"), rounded up to whole seconds.
+// Seconds as a decimal number ("66", "66.0", "0.25"), rounded up to whole seconds;
+// 0 <= result <= kMaxDurationSeconds (values.h).
 core::Result<int64_t> ParseSeconds(std::string_view text);
 
 // "YYYY-MM-DD HH:MM:SS" (Philly's local wall clock) as seconds since 1970-01-01 00:00:00 of
