@@ -143,6 +143,7 @@ int Run(int argc, char** argv) {
   inventory_cmd->add_option("--cluster", inventory.clusters, kClusterHelp);
 
   berth::cli::SimulateFlags simulate;
+  simulate.check_invariants = CheckInvariantsWanted();
   CLI::App* simulate_cmd = app.add_subcommand(
       "simulate", "Replay a trace over virtual time through the engine; compare policies");
   simulate_cmd->add_option("--fleet", simulate.fleet,

@@ -12,6 +12,7 @@
 
 #include "binding/framework/resource_table.h"
 #include "core/quantity.h"
+#include "engine/cluster_sim.h"
 #include "gpu/fraction_request.h"
 #include "gpu/gpu_inventory.h"
 #include "gpu/gpu_occupancy.h"
@@ -151,6 +152,7 @@ void CheckNodes(const PlanFacts& f, std::vector<InvariantViolation>& out) {
     // GPU devices: the device plugin's assignment replayed (gpu_occupancy), and the GPUs the
     // fraction ledger reserved, which take nvidia.com/gpu as binding counts them.
     const gpu::NodeGpuInventory inventory = gpu::ReadNodeGpus(node, s.resources);
+    bool reserved_by_plan = false;
     if (!inventory.empty() && !demands[i].empty()) {
       const gpu::NodeOccupancy occ = gpu::AssignGpus(inventory, demands[i]);
       for (size_t d = 0; d < occ.devices.size() && d < inventory.devices.size(); ++d) {
@@ -184,19 +186,21 @@ void CheckNodes(const PlanFacts& f, std::vector<InvariantViolation>& out) {
         row[gpu_id.v] = model::SaturatingAdd(
             row[gpu_id.v], static_cast<int64_t>(occ.fractions.shared().size()));
       }
+      // A shared GPU is the plan's reservation when its first holder is a pod the plan bound.
+      for (const gpu::SharedGpu& g : occ.fractions.shared()) {
+        reserved_by_plan = reserved_by_plan ||
+                           (!g.holders.empty() && f.bound_by_plan[static_cast<size_t>(g.holders.front().pod.v)]);
+      }
     }
     std::vector<std::string> names;
     for (size_t p : plan_pods[i]) names.push_back(s.pods[p].meta.name);
     for (size_t r = 0; r < width; ++r) {
       const model::ResourceId id{static_cast<uint16_t>(r)};
       if (!checked[r] || row[r] <= node.allocatable.Get(id)) continue;
-      // Over: a violation when a pod the plan put here asks for it (or it is the GPUs a
-      // fraction pod's reservation took).
-      bool adds = false;
-      for (size_t p : plan_pods[i]) {
-        adds = adds || model::PodRequests(s.pods[p]).Get(id) > 0 ||
-               (has_gpu && id == gpu_id && gpu::HasFractionAnnotations(s.pods[p].meta.annotations));
-      }
+      // Over: a violation when a pod the plan put here asks for it, or a GPU-fraction pod
+      // the plan put here reserved a GPU (fractions sharing a GPU reserved before add none).
+      bool adds = has_gpu && id == gpu_id && reserved_by_plan;
+      for (size_t p : plan_pods[i]) adds = adds || model::PodRequests(s.pods[p]).Get(id) > 0;
       if (!adds) continue;
       out.push_back({"node-capacity", NodeName(node),
                      s.resources.Name(id) + " requested " + std::to_string(row[r]) +
@@ -328,8 +332,16 @@ bool HoldsQuota(const model::Workload& w) {
   return w.admission.has_value() && IsTrue(w, "QuotaReserved") && !IsTrue(w, "Finished");
 }
 
-void CheckQuota(const PlanFacts& f, std::vector<InvariantViolation>& out) {
-  const model::Snapshot& s = f.s;
+// One workload's hold on quota: its admission, in its cluster, and whether the pass being
+// checked made it (only those can break a limit the input did not already break).
+struct QuotaHolder {
+  const std::string* cluster = nullptr;
+  const model::Admission* admission = nullptr;
+  bool new_admission = false;
+};
+
+void CheckQuotaOf(const model::Snapshot& s, const std::vector<QuotaHolder>& holders,
+                  std::vector<InvariantViolation>& out) {
   if (s.cluster_queues.empty()) return;
   // (flavor, resource name) amounts.
   using FR = std::pair<std::string, std::string>;
@@ -356,29 +368,16 @@ void CheckQuota(const PlanFacts& f, std::vector<InvariantViolation>& out) {
       }
     }
   }
-  std::vector<bool> admitted_by_plan(s.kueue_workloads.size(), false);
-  for (const Plan::ClusterAdmission& a : f.plan.admissions) {
-    for (const queueing::WorkloadDecision& d : a.result.decisions) {
-      if ((d.outcome == queueing::WorkloadOutcome::kAdmitted ||
-           d.outcome == queueing::WorkloadOutcome::kQuotaReserved) &&
-          d.admission.has_value() && d.workload >= 0 &&
-          static_cast<size_t>(d.workload) < admitted_by_plan.size()) {
-        admitted_by_plan[static_cast<size_t>(d.workload)] = true;
-      }
-    }
-  }
-  for (size_t i = 0; i < s.kueue_workloads.size(); ++i) {
-    const model::Workload& w = s.kueue_workloads[i];
-    if (!HoldsQuota(w)) continue;
-    auto it = queues.find({w.cluster, w.admission->cluster_queue});
+  for (const QuotaHolder& h : holders) {
+    auto it = queues.find({*h.cluster, h.admission->cluster_queue});
     if (it == queues.end()) continue;
-    for (const model::PodSetAssignment& psa : w.admission->pod_set_assignments) {
+    for (const model::PodSetAssignment& psa : h.admission->pod_set_assignments) {
       for (const auto& [resource, flavor] : psa.flavors) {
         auto usage = psa.resource_usage.find(resource);
         if (usage == psa.resource_usage.end()) continue;
         const FR fr{flavor, resource};
         it->second.usage[fr] = model::SaturatingAdd(it->second.usage[fr], usage->second);
-        if (admitted_by_plan[i]) it->second.admitted_by_plan.insert(fr);
+        if (h.new_admission) it->second.admitted_by_plan.insert(fr);
       }
     }
   }
@@ -462,6 +461,27 @@ void CheckQuota(const PlanFacts& f, std::vector<InvariantViolation>& out) {
       }
     }
   }
+}
+
+void CheckQuota(const PlanFacts& f, std::vector<InvariantViolation>& out) {
+  const model::Snapshot& s = f.s;
+  std::vector<bool> admitted_by_plan(s.kueue_workloads.size(), false);
+  for (const Plan::ClusterAdmission& a : f.plan.admissions) {
+    for (const queueing::WorkloadDecision& d : a.result.decisions) {
+      if ((d.outcome == queueing::WorkloadOutcome::kAdmitted ||
+           d.outcome == queueing::WorkloadOutcome::kQuotaReserved) &&
+          d.admission.has_value() && d.workload >= 0 &&
+          static_cast<size_t>(d.workload) < admitted_by_plan.size()) {
+        admitted_by_plan[static_cast<size_t>(d.workload)] = true;
+      }
+    }
+  }
+  std::vector<QuotaHolder> holders;
+  for (size_t i = 0; i < s.kueue_workloads.size(); ++i) {
+    const model::Workload& w = s.kueue_workloads[i];
+    if (HoldsQuota(w)) holders.push_back({&w.cluster, &*w.admission, admitted_by_plan[i]});
+  }
+  CheckQuotaOf(s, holders, out);
 }
 
 // ---- admitted workloads' pods ----
@@ -585,6 +605,45 @@ void CheckStatuses(const PlanFacts& f, std::vector<InvariantViolation>& out) {
 
 std::string InvariantViolation::ToString() const {
   return "invariant " + invariant + " violated: " + object + ": " + message;
+}
+
+SimStepChecker::SimStepChecker(const ClusterSim& sim) : sim_(sim) {
+  const model::Snapshot& world = sim.world();
+  const size_t width = world.resources.size();
+  overcommitted_.assign(world.nodes.size() * width, false);
+  for (size_t n = 0; n < world.nodes.size(); ++n) {
+    const model::ResourceVector free = sim.scheduler().NodeFree(model::NodeIndex{static_cast<int32_t>(n)});
+    for (size_t r = 0; r < width; ++r) {
+      overcommitted_[n * width + r] = free.Get(model::ResourceId{static_cast<uint16_t>(r)}) < 0;
+    }
+  }
+}
+
+std::vector<InvariantViolation> SimStepChecker::Check() const {
+  const model::Snapshot& world = sim_.world();
+  std::vector<InvariantViolation> out;
+  const size_t width = world.resources.size();
+  for (size_t n = 0; n < world.nodes.size(); ++n) {
+    const model::Node& node = world.nodes[n];
+    if (node.cluster != sim_.cluster()) continue;
+    const model::ResourceVector free = sim_.scheduler().NodeFree(model::NodeIndex{static_cast<int32_t>(n)});
+    for (size_t r = 0; r < width; ++r) {
+      const model::ResourceId id{static_cast<uint16_t>(r)};
+      if (free.Get(id) >= 0 || overcommitted_[n * width + r]) continue;
+      out.push_back({"node-capacity", NodeName(node),
+                     world.resources.Name(id) + " requested " +
+                         std::to_string(node.allocatable.Get(id) - free.Get(id)) + " > allocatable " +
+                         std::to_string(node.allocatable.Get(id))});
+    }
+  }
+  std::vector<QuotaHolder> holders;
+  for (const int32_t i : sim_.QuotaHolders()) {
+    const model::Workload& w = world.kueue_workloads[static_cast<size_t>(i)];
+    const std::optional<model::Admission>& a = sim_.admission(i);
+    if (a.has_value()) holders.push_back({&w.cluster, &*a, true});
+  }
+  CheckQuotaOf(world, holders, out);
+  return out;
 }
 
 std::vector<InvariantViolation> CheckPlanInvariants(const Plan& plan) {

@@ -10,6 +10,10 @@
 #include "engine/plan.h"
 
 namespace berth::engine {
+class ClusterSim;
+}  // namespace berth::engine
+
+namespace berth::engine {
 
 // One broken invariant: which rule, the object it shows on, and the numbers.
 struct InvariantViolation {
@@ -55,5 +59,22 @@ struct InvariantViolation {
 // devices, claims' results and workloads' pod-set assignments (plus the GPU occupancy replay
 // of engine/inventory.h on GPU nodes).
 std::vector<InvariantViolation> CheckPlanInvariants(const Plan& plan);
+
+// berth simulate's check after each step (a batch of events and the Kueue cycles they
+// cause): on the cluster's nodes, no resource of the simulated kube-scheduler is requested
+// beyond allocatable (node-capacity; a node the fleet already overcommitted on a resource is
+// left out for it), and the admissions Kueue holds keep every ClusterQueue and cohort within
+// quota (quota, cohort-quota, as for a plan). Borrows the ClusterSim, which must outlive it.
+// Construction reads every node once; Check is linear in the nodes times the resources plus
+// the quota holders' pod-set assignments (ClusterSim::QuotaHolders), not in the trace's jobs.
+class SimStepChecker {
+ public:
+  explicit SimStepChecker(const ClusterSim& sim);
+  std::vector<InvariantViolation> Check() const;
+
+ private:
+  const ClusterSim& sim_;
+  std::vector<bool> overcommitted_;  // [node * resources + r]: already so before the run
+};
 
 }  // namespace berth::engine
