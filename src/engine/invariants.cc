@@ -431,8 +431,11 @@ void CheckQuotaOf(const model::Snapshot& s, const std::vector<QuotaHolder>& hold
     for (const auto& [fr, used] : q.usage) {
       const int64_t g = q.guaranteed.contains(fr) ? q.guaranteed.at(fr) : 0;
       t.borrowed[fr] = model::SaturatingAdd(t.borrowed[fr], std::max<int64_t>(0, used - g));
+      // Blamed on this pass only where a queue it admitted into draws on the cohort: a
+      // queue within its guaranteed quota takes nothing from the others (Kueue admits it
+      // whatever the cohort's state, which the input may have left over).
+      if (used > g && q.admitted_by_plan.contains(fr)) t.admitted_by_plan.insert(fr);
     }
-    t.admitted_by_plan.insert(q.admitted_by_plan.begin(), q.admitted_by_plan.end());
   }
   for (const model::Cohort& c : s.cohorts) {
     auto t = trees.find({c.cluster, root_of(c.cluster, c.meta.name)});

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -154,6 +155,57 @@ TEST(InvariantsTest, ReportsAClusterQueueOverItsQuota) {
   EXPECT_EQ(Strings(CheckPlanInvariants(plan)),
             std::vector<std::string>{"invariant quota violated: ClusterQueue default/cq: "
                                      "nvidia.com/gpu in flavor a: usage 6 > nominal 4"});
+}
+
+TEST(InvariantsTest, ACohortTheInputOverdrewIsNotBlamedOnAGuaranteedAdmission) {
+  // cq-0 keeps its 2 GPUs to itself (lendingLimit 0); cq-1 has 1 and, in the input, holds 2
+  // (a Workload Kueue admitted before): the cohort is 1 GPU over. The plan admits 1 GPU into
+  // cq-0, within its guaranteed quota, which Kueue does whatever the cohort's state (found by
+  // the property test, seed 7946).
+  std::string queues =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: a}\n"
+      "spec:\n  nodeLabels: {pool: a}\n---\n";
+  for (const auto& [cq, gpus, lending] :
+       {std::tuple{"cq-0", "2", "\n        lendingLimit: \"0\""}, std::tuple{"cq-1", "1", ""}}) {
+    queues += std::string("apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: ") + cq +
+              "}\nspec:\n  namespaceSelector: {}\n  cohortName: co\n  resourceGroups:\n"
+              "  - coveredResources: [cpu, nvidia.com/gpu]\n    flavors:\n    - name: a\n      resources:\n"
+              "      - {name: cpu, nominalQuota: \"64\"}\n      - name: nvidia.com/gpu\n"
+              "        nominalQuota: \"" + gpus + "\"" + lending + "\n---\n"
+              "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: lq-" + (cq + 3) +
+              ", namespace: ns}\nspec: {clusterQueue: " + cq + "}\n---\n";
+  }
+  const std::string held =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: held, namespace: ns}\n"
+      "spec:\n  queueName: lq-1\n  podSets:\n  - name: main\n    count: 1\n    template:\n      spec:\n"
+      "        containers:\n        - name: c\n          resources:\n            requests: {nvidia.com/gpu: \"2\"}\n"
+      "status:\n  admission:\n    clusterQueue: cq-1\n    podSetAssignments:\n    - name: main\n"
+      "      count: 1\n      flavors: {nvidia.com/gpu: a}\n      resourceUsage: {nvidia.com/gpu: \"2\"}\n"
+      "  conditions:\n  - {type: QuotaReserved, status: \"True\", reason: QuotaReserved, message: m, "
+      "lastTransitionTime: \"2026-01-10T09:00:00Z\"}\n  - {type: Admitted, status: \"True\", "
+      "reason: Admitted, message: m, lastTransitionTime: \"2026-01-10T09:00:00Z\"}\n---\n";
+  std::string job = Job("train", 1, 1);
+  job.replace(job.find("queue-name: lq"), 14, "queue-name: lq-0");
+  const Plan plan = RunPlan(Read(Node("n1", 16, 8) + queues + held + job), {});
+  ASSERT_EQ(plan.admissions.size(), 1u);
+  int admitted = 0;
+  for (const auto& d : plan.admissions[0].result.decisions) {
+    admitted += d.outcome == queueing::WorkloadOutcome::kAdmitted ? 1 : 0;
+  }
+  EXPECT_EQ(admitted, 1);
+  EXPECT_EQ(Strings(CheckPlanInvariants(plan)), std::vector<std::string>{});
+  // The bug: the admission into cq-0 records 3 GPUs, 1 beyond its guarantee, borrowed from a
+  // cohort that had nothing to lend.
+  Plan broken = plan;
+  for (model::Workload& w : broken.planned.kueue_workloads) {
+    if (w.admission && w.admission->cluster_queue == "cq-0") {
+      w.admission->pod_set_assignments.at(0).resource_usage["nvidia.com/gpu"] = 3;
+    }
+  }
+  EXPECT_EQ(Strings(CheckPlanInvariants(broken)),
+            std::vector<std::string>{"invariant cohort-quota violated: Cohort default/co: "
+                                     "nvidia.com/gpu in flavor a: usage beyond guaranteed quota 3 > "
+                                     "lendable quota 1 (nominal 3, guaranteed 2)"});
 }
 
 TEST(InvariantsTest, ReportsAnAdmittedWorkloadWhosePodsNeitherBindNorSayWhy) {
