@@ -137,6 +137,18 @@ void CheckNodes(const PlanFacts& f, std::vector<InvariantViolation>& out) {
   for (size_t p = 0; p < s.pods.size(); ++p) {
     if (f.Holds(p) && !f.bound_by_plan[p]) add(p);
   }
+  // The GPU demands of every pod bound in the input, those the plan deleted included: the
+  // devices as binding found them before the plan.
+  std::vector<std::vector<gpu::PodGpuDemand>> input_demands(s.nodes.size());
+  for (size_t p = 0; p < s.pods.size(); ++p) {
+    const model::Pod& pod = s.pods[p];
+    if (!pod.IsBound() || pod.IsTerminal() || f.bound_by_plan[p]) continue;
+    const std::optional<size_t> node = f.NodeOf(pod);
+    if (!node) continue;
+    gpu::PodGpuDemand demand =
+        gpu::GpuDemandOf(pod, model::PodIndex{static_cast<int32_t>(p)}, s.resources);
+    if (!demand.empty()) input_demands[*node].push_back(std::move(demand));
+  }
   std::vector<bool> added(s.pods.size(), false);
   for (const model::PodDecision& d : f.plan.pod_decisions) {
     const auto p = static_cast<size_t>(d.pod.v);
@@ -153,7 +165,14 @@ void CheckNodes(const PlanFacts& f, std::vector<InvariantViolation>& out) {
     // fraction ledger reserved, which take nvidia.com/gpu as binding counts them.
     const gpu::NodeGpuInventory inventory = gpu::ReadNodeGpus(node, s.resources);
     bool reserved_by_plan = false;
-    if (!inventory.empty() && !demands[i].empty()) {
+    // Pods the input bound with GPUs its devices cannot hold (more than the node has, a
+    // fraction that fits no GPU): the node's GPU accounting is the input's and order-dependent
+    // (binding placed the fraction while pods the plan deleted still held their GPUs), so its
+    // GPUs are left unchecked, as an overcommitted resource is.
+    const bool input_gpus_inconsistent =
+        !inventory.empty() && !input_demands[i].empty() &&
+        !gpu::AssignGpus(inventory, input_demands[i]).unassigned.empty();
+    if (!inventory.empty() && !demands[i].empty() && !input_gpus_inconsistent) {
       const gpu::NodeOccupancy occ = gpu::AssignGpus(inventory, demands[i]);
       for (size_t d = 0; d < occ.devices.size() && d < inventory.devices.size(); ++d) {
         if (occ.devices[d].used > inventory.devices[d].replicas) {
@@ -197,6 +216,7 @@ void CheckNodes(const PlanFacts& f, std::vector<InvariantViolation>& out) {
     for (size_t r = 0; r < width; ++r) {
       const model::ResourceId id{static_cast<uint16_t>(r)};
       if (!checked[r] || row[r] <= node.allocatable.Get(id)) continue;
+      if (input_gpus_inconsistent && gpu::IsNvidiaGpuResource(s.resources.Name(id))) continue;
       // Over: a violation when a pod the plan put here asks for it, or a GPU-fraction pod
       // the plan put here reserved a GPU (fractions sharing a GPU reserved before add none).
       bool adds = has_gpu && id == gpu_id && reserved_by_plan;
