@@ -11,7 +11,9 @@
 
 namespace berth::cli {
 
-enum class ExitCode : int { kOk = 0, kPartial = 1, kFailed = 2 };
+// kInternal (sysexits' EX_SOFTWARE): berth found a bug in itself, e.g. a plan that breaks an
+// invariant of engine/invariants.h when checks are on.
+enum class ExitCode : int { kOk = 0, kPartial = 1, kFailed = 2, kInternal = 70 };
 
 int ToInt(ExitCode code);
 

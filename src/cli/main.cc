@@ -1,6 +1,7 @@
 // The berth command: binds flags to the commands' flag structs with CLI11 and calls them.
 // No logic lives here (STYLE.md); CLI11's exceptions are caught here and nowhere else.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -65,12 +66,27 @@ constexpr const char* kCyclesHelp =
     "settled state";
 constexpr const char* kNowHelp = "The time the cycle runs at, RFC 3339 (2026-01-02T03:04:05Z)";
 
+// Whether plans check their invariants (engine/invariants.h): BERTH_CHECK_INVARIANTS=1 or 0
+// decides; unset, debug builds check and release builds do not. Read once, here, and passed
+// down in the flags.
+bool CheckInvariantsWanted() {
+  if (const char* v = std::getenv("BERTH_CHECK_INVARIANTS"); v != nullptr) {
+    return std::string(v) == "1";
+  }
+#ifdef NDEBUG
+  return false;
+#else
+  return true;
+#endif
+}
+
 int Run(int argc, char** argv) {
   CLI::App app(kDescription, "berth");
   app.require_subcommand(1);
   app.set_version_flag("--version", berth::cli::VersionString());
 
   berth::cli::PlanFlags plan;
+  plan.check_invariants = CheckInvariantsWanted();
   CLI::App* plan_cmd = app.add_subcommand(
       "plan", "Admit queued workloads, schedule pending pods; print them with the decisions");
   plan_cmd->add_option("-f,--filename", plan.files, kFilesHelp)->required();
@@ -127,6 +143,7 @@ int Run(int argc, char** argv) {
   inventory_cmd->add_option("--cluster", inventory.clusters, kClusterHelp);
 
   berth::cli::SimulateFlags simulate;
+  simulate.check_invariants = CheckInvariantsWanted();
   CLI::App* simulate_cmd = app.add_subcommand(
       "simulate", "Replay a trace over virtual time through the engine; compare policies");
   simulate_cmd->add_option("--fleet", simulate.fleet,

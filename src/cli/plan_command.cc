@@ -2,11 +2,13 @@
 
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "cli/exit_code.h"
 #include "cli/flags.h"
 #include "cli/input_loader.h"
 #include "cli/plan_items.h"
+#include "engine/invariants.h"
 #include "engine/plan.h"
 #include "io/writer.h"
 
@@ -32,6 +34,13 @@ int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err)
   // Problems the allocator found in the DRA objects: those objects were left out, the rest
   // is planned (exit 1, as for objects the reader dropped).
   const int code = ExitCodeAfterPlan(*loaded, plan.diagnostics, err);
+  if (flags.check_invariants) {
+    const std::vector<engine::InvariantViolation> violations = engine::CheckPlanInvariants(plan);
+    for (const engine::InvariantViolation& v : violations) {
+      err << "berth: internal error: " << v.ToString() << '\n';
+    }
+    if (!violations.empty()) return ToInt(ExitCode::kInternal);
+  }
   const io::PlanItems items = PlanItemsOf(plan);
   io::WritePlan(plan.planned, items, loaded->input.documents, format.value(), out);
   return code;

@@ -17,12 +17,17 @@ struct PlanFlags {
   std::string scoring;             // --scoring; empty: the configuration's strategy
   std::string now;                 // --now (RFC 3339); empty: unset
   std::optional<std::string> cycles;  // --cycles N as given; unset: the settled plan
+  // Check the plan's invariants (engine/invariants.h) before printing it: main.cc turns it on
+  // in debug builds and when BERTH_CHECK_INVARIANTS=1.
+  bool check_invariants = false;
 };
 
 // Prints the plan to `out` and diagnostics to `err` (the reader's, then the device
 // allocator's). Exit codes: 0 every object good; 1 some objects bad (unreadable, or DRA
 // objects the allocator cannot use), the rest planned and printed; 2 bad flags, an
-// unreadable path, or nothing read (stdout stays empty).
+// unreadable path, or nothing read (stdout stays empty); 70 when invariant checks are on and
+// the plan breaks one ("berth: internal error: invariant ... violated: ..." per violation,
+// stdout empty).
 int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err);
 
 }  // namespace berth::cli

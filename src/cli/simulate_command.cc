@@ -29,6 +29,11 @@ namespace berth::cli {
 namespace {
 
 int Fail(const core::Error& error, std::ostream& err) {
+  // Internal: a step broke an engine invariant (SimulateFlags::check_invariants).
+  if (error.code() == core::ErrorCode::kInternal) {
+    err << "berth: internal error: " << error.ToString() << '\n';
+    return ToInt(ExitCode::kInternal);
+  }
   PrintError(error, err);
   return ToInt(ExitCode::kFailed);
 }
@@ -258,6 +263,7 @@ int RunQueued(const SimulateFlags& flags, sim::TraceFormat format,
   for (const std::string& policy : policies) {
     sim::QueueReplayOptions options = base;
     options.policy = policy;
+    options.check_invariants = flags.check_invariants;
     if (policy != "default") {
       auto config = QueuedPolicyConfig(input->snapshot, policy);
       if (!config) return Fail(config.error(), err);

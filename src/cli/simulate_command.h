@@ -32,6 +32,9 @@ struct SimulateFlags {
   int max_gpus_per_pod = 8;
   int threads = 2;
   bool skip_bad_rows = false;
+  // Check the engine's invariants after every step of a queued replay (main.cc: debug
+  // builds and BERTH_CHECK_INVARIANTS=1); a violation is an internal error, exit 70.
+  bool check_invariants = false;
 };
 
 int RunSimulateCommand(const SimulateFlags& flags, std::ostream& out, std::ostream& err);

@@ -118,7 +118,9 @@ bool BindingOracle::TryPlace(int32_t workload, const model::Admission& admission
            " pods cannot be bound";
     if (gang.first_failure) {
       const model::PodDecision& first = gang.decisions[*gang.first_failure];
-      const model::Pod& pod = part_.snapshot().pod(first.pod);
+      // From the specs tried, not the part's snapshot: a replacement pod (replacement_pods.h)
+      // lives only in the scheduler, its index past the snapshot's pods.
+      const model::Pod& pod = overrides_.at(first.pod.v);
       *why += "; pod " + pod.meta.name + ": " + first.message;
     }
   }

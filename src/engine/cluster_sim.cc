@@ -11,7 +11,7 @@ namespace berth::engine {
 ClusterSim::ClusterSim(const model::Snapshot& world, const std::string& cluster,
                        const std::optional<model::SchedulerConfig>& config,
                        core::Diagnostics& diags)
-    : world_(world) {
+    : world_(world), cluster_(cluster) {
   // Without nodes of the cluster the scheduler holds none and the binder places nothing.
   scheduler_ = std::make_unique<binding::Scheduler>(
       world, config ? *config : world.scheduler_config.value_or(model::SchedulerConfig{}));
@@ -43,6 +43,17 @@ std::vector<SimChange> ClusterSim::Schedule(core::Timestamp now, int32_t* cycles
 
 const std::optional<model::Admission>& ClusterSim::admission(int32_t wl) const {
   return kueue_->decision(wl).admission;
+}
+
+std::vector<int32_t> ClusterSim::QuotaHolders() const {
+  std::vector<int32_t> out;
+  const queueing::AdmissionState& state = kueue_->state();
+  for (size_t q = 0; q < state.setup().cqs.size(); ++q) {
+    const queueing::AdmittedSet& holders = state.admitted(static_cast<int32_t>(q));
+    out.insert(out.end(), holders.begin(), holders.end());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 bool ClusterSim::Bind(int32_t wl) {

@@ -56,6 +56,9 @@ class ClusterSim {
   void Finish(int32_t wl);
   std::vector<SimChange> Schedule(core::Timestamp now, int32_t* cycles);
   const std::optional<model::Admission>& admission(int32_t wl) const;
+  // The workloads holding quota now, ascending (admission() keeps a workload's last admission
+  // after Finish). O(holders · log holders).
+  std::vector<int32_t> QuotaHolders() const;
 
   // Binds every pod of the admitted workload, all or nothing (its Kueue admission given to
   // the binder); false when it has none or the pods do not fit now.
@@ -64,9 +67,14 @@ class ClusterSim {
   // Fill / FillGpus for capacity out of service.
   GuestBinder& binder() { return *binder_; }
   const GuestBinder& binder() const { return *binder_; }
+  // For the per-step invariant check (invariants.h): the world, the cluster and its scheduler.
+  const model::Snapshot& world() const { return world_; }
+  const std::string& cluster() const { return cluster_; }
+  const binding::Scheduler& scheduler() const { return *scheduler_; }
 
  private:
   const model::Snapshot& world_;
+  std::string cluster_;
   std::unique_ptr<binding::Scheduler> scheduler_;
   std::unique_ptr<GuestBinder> binder_;
   std::unique_ptr<queueing::AdmissionScheduler> kueue_;

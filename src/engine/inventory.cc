@@ -14,6 +14,10 @@ Inventory BuildInventory(const Plan& plan) {
   for (const model::PodDecision& d : plan.pod_decisions) {
     if (!d.skipped && d.node.has_value()) bound_by_plan[static_cast<size_t>(d.pod.v)] = true;
   }
+  // Pods the plan deleted (their workload was preempted) keep spec.nodeName in planned but
+  // hold nothing: their GPUs went to the pods bound in their place.
+  std::vector<bool> deleted(snapshot.pods.size(), false);
+  for (const model::PodDeletion& d : plan.deleted_pods) deleted[static_cast<size_t>(d.pod.v)] = true;
   // Nodes are per cluster by name; a pod's node is the node of that name in its cluster.
   std::map<std::pair<std::string, std::string>, size_t> node_by_key;
   for (size_t i = 0; i < snapshot.nodes.size(); ++i) {
@@ -31,7 +35,7 @@ Inventory BuildInventory(const Plan& plan) {
   // The order binding's ClusterState::AddPod sees them, which FractionLedger replays.
   for (size_t i = 0; i < snapshot.pods.size(); ++i) {
     const model::Pod& pod = snapshot.pods[i];
-    if (pod.IsBound() && !pod.IsTerminal() && !bound_by_plan[i]) {
+    if (pod.IsBound() && !pod.IsTerminal() && !bound_by_plan[i] && !deleted[i]) {
       add(model::PodIndex{static_cast<int32_t>(i)}, pod.node_name);
     }
   }

@@ -32,8 +32,8 @@ struct Inventory {
 
 // The inventory of plan.planned, the input with the plan applied. Pods reach their node's
 // devices in the order binding saw them: pods bound in the input (planned pods bound to a
-// node that no decision of the plan bound them to, in snapshot order, terminal ones left
-// out), then the plan's binds in scheduling order. Linear in pods plus nodes times their
+// node that no decision of the plan bound them to, in snapshot order, terminal ones and those
+// the plan deleted left out), then the plan's binds in scheduling order. Linear in pods plus nodes times their
 // devices.
 Inventory BuildInventory(const Plan& plan);
 

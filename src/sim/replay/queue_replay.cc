@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "engine/cluster_sim.h"
+#include "engine/invariants.h"
 #include "gpu/gpu_inventory.h"
 #include "sim/core/event_loop.h"
 #include "sim/core/metrics_recorder.h"
@@ -49,6 +50,8 @@ class Replay {
 
   core::Status Prepare(const model::Snapshot& fleet);
   core::Result<QueueReplayResult> Run();
+  // The first invariant a step broke (with options_.check_invariants); empty when none.
+  const std::string& violation() const { return violation_; }
 
  private:
   // The latest time this run may reach: kMaxMetricsIntervals intervals, at most kMaxTimeMs.
@@ -112,6 +115,8 @@ class Replay {
   std::vector<ResolvedAction> actions_;
   std::vector<int32_t> cluster_nodes_;
   std::unique_ptr<engine::ClusterSim> cluster_;
+  std::unique_ptr<engine::SimStepChecker> checker_;  // with options_.check_invariants
+  std::string violation_;
   std::unique_ptr<MetricsRecorder> metrics_;
   EventLoop loop_;
   QueueReplayStats stats_;
@@ -206,6 +211,7 @@ core::Status Replay::Prepare(const model::Snapshot& fleet) {
   }
   cluster_ = std::make_unique<engine::ClusterSim>(world_, options_.shape.cluster,
                                                   options_.scheduler_config, diags_);
+  if (options_.check_invariants) checker_ = std::make_unique<engine::SimStepChecker>(*cluster_);
   BuildPools();
   return core::Status();
 }
@@ -691,6 +697,12 @@ core::Result<QueueReplayResult> Replay::Run() {
     int32_t cycles = 0;
     std::vector<engine::SimChange> changes = cluster_->Schedule(at, &cycles);
     ApplyChanges(changes, cycles);
+    if (checker_) {
+      if (std::vector<engine::InvariantViolation> v = checker_->Check(); !v.empty()) {
+        violation_ = v.front().ToString() + " (step at " + std::to_string(now) + " ms)";
+        break;
+      }
+    }
     RecordCapacity();
     if (options_.progress && now >= next_progress_ms) {
       options_.progress(std::min(1.0, static_cast<double>(now) / static_cast<double>(span_ms)));
@@ -733,7 +745,10 @@ core::Result<QueueReplayResult> RunQueueReplay(const model::Snapshot& fleet,
                                                core::Diagnostics& diags) {
   Replay replay(trace, options, diags);
   if (core::Status s = replay.Prepare(fleet); !s.ok()) return s.error();
-  return replay.Run();
+  core::Result<QueueReplayResult> result = replay.Run();
+  // A broken invariant stops the run first; whatever Run made of the cut-short run is moot.
+  if (!replay.violation().empty()) return core::Internal(replay.violation());
+  return result;
 }
 
 }  // namespace berth::sim

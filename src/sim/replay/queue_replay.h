@@ -51,6 +51,10 @@ struct QueueReplayOptions {
   bool workload_pods_for_scoring = false;
   // Called with the fraction of the trace's time span replayed, at most ~200 times a run.
   std::function<void(double)> progress;
+  // Check the engine's invariants after every step (engine/invariants.h SimStepChecker);
+  // a violation stops the run with an Internal error naming it. The CLI sets it in debug
+  // builds and with BERTH_CHECK_INVARIANTS=1.
+  bool check_invariants = false;
 };
 
 struct QueueReplayStats {
@@ -70,7 +74,8 @@ struct QueueReplayResult {
 
 // Replays `trace` on `fleet`. Errors (before anything runs): a queue of the trace that is no
 // LocalQueue of the cluster, a scenario action matching no node, a bad option; each names the
-// queue or action. Warnings (the run goes on): jobs larger than any flavor's quota.
+// queue or action. Warnings (the run goes on): jobs larger than any flavor's quota. Internal:
+// with options.check_invariants, a step broke an invariant (berth's bug).
 core::Result<QueueReplayResult> RunQueueReplay(const model::Snapshot& fleet,
                                                const QueuedTrace& trace,
                                                const QueueReplayOptions& options,
