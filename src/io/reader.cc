@@ -513,6 +513,11 @@ class FileReader final : public internal::DecodeSink {
     if (status.ok() && kind.empty()) {
       status = core::InvalidArgument("required value", {"", "", "kind"});
     }
+    // As kubectl refuses it ("apiVersion not set"): without it the kind cannot be looked up,
+    // and an unknown-kind warning would hide the mistake.
+    if (status.ok() && api_version.empty()) {
+      status = core::InvalidArgument("required value", {"", "", "apiVersion"});
+    }
     if (!status.ok()) {
       Fail(std::move(status).error(), kind, obj, true);
       return;
