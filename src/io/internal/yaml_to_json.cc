@@ -501,13 +501,15 @@ core::Status ConvertPiece(
   }
   ViewStreambuf buf(piece.text);
   std::istream in(&buf);
-  const int line_offset = piece.line - 1;
+  const int line_offset = piece.text_line - 1;
+  int documents = 0;
   try {
     YAML::Parser parser(in);
     while (true) {
       JsonEventHandler handler(line_offset);
       if (!parser.HandleNextDocument(handler)) break;
-      place.line = handler.Line();
+      // yaml-cpp's own start is the first token's line; the cut knows the document's.
+      if (documents++ > 0) place.line = handler.Line();
       handler.Finish();
       if (std::optional<core::Error> failure = handler.Failure()) {
         // The parser has read the whole document: the next one can still be read.
@@ -593,11 +595,14 @@ std::vector<YamlDocumentText> SplitYamlDocuments(std::string_view text) {
   // document yet (a `---` or content; directives, comments and blank lines alone do not).
   size_t start = 0;
   int start_line = 1;
+  int document_line = 1;
   bool has_document = false;
   bool prologue = true;  // before the document's `---` or content: directives belong here
   int stray = 0;
   auto close = [&](size_t end) {
-    if (has_document) out.push_back({text.substr(start, end - start), start_line, stray});
+    if (has_document) {
+      out.push_back({text.substr(start, end - start), start_line, document_line, stray});
+    }
   };
   int line_number = 1;
   for (size_t b = 0; b < text.size(); ++line_number) {
@@ -615,6 +620,7 @@ std::vector<YamlDocumentText> SplitYamlDocuments(std::string_view text) {
         start_line = line_number;
         stray = 0;
       }
+      document_line = line_number;
       has_document = true;
       prologue = false;
     } else if (c == '.' && IsMarker(line, "...")) {
@@ -627,6 +633,7 @@ std::vector<YamlDocumentText> SplitYamlDocuments(std::string_view text) {
     } else if (c == '%') {
       if (!prologue && stray == 0) stray = line_number;
     } else if (prologue && !IsBlankOrComment(line)) {
+      document_line = line_number;
       prologue = false;
       has_document = true;
     }

@@ -47,10 +47,12 @@ core::Status ConvertYamlStream(
     const std::function<void(core::Error error, int line)>& bad_document = nullptr);
 
 // The documents of a YAML stream as ConvertYamlDocuments cuts them: each one's text (with
-// its directives and `---` line), first line, and the line of a directive found inside it
+// its directives and `---` line) and the line it starts at, the document's first line (its
+// `---` line, else its first line of content), and the line of a directive found inside it
 // (0 when none). Exposed for tests.
 struct YamlDocumentText {
   std::string_view text;
+  int text_line = 1;
   int line = 1;
   int stray_directive_line = 0;
 };
