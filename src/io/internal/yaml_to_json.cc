@@ -482,53 +482,64 @@ bool IsBlankOrComment(std::string_view line) {
 
 // One document's text (a piece of the stream) through yaml-cpp. Usually one document; a
 // piece yaml-cpp reads as several (it ends a document at things the cut does not) gives
-// each of them, all with the piece's index.
+// each of them, all with the piece's index. The sinks are called after yaml-cpp is done, so
+// what they throw (the reader's own bad_alloc) is theirs, not a conversion error. Running
+// out of memory sets `out_of_memory` and delivers nothing more of the piece.
 core::Status ConvertPiece(
     const YamlDocumentText& piece, int index,
     const std::function<void(std::string&& json, const YamlDocumentPlace& place)>& sink,
-    const std::function<void(core::Error error, const YamlDocumentPlace& place)>& bad_document) {
-  YamlDocumentPlace place{index, piece.line};
-  auto bad = [&](core::Error error) -> core::Status {
-    if (!bad_document) return error;
-    bad_document(std::move(error), place);
-    return core::OkStatus();
+    const std::function<void(core::Error error, const YamlDocumentPlace& place)>& bad_document,
+    bool* out_of_memory) {
+  struct Outcome {
+    YamlDocumentPlace place;
+    std::string json;
+    std::optional<core::Error> error;
   };
-  if (piece.stray_directive_line > 0) {
-    return bad(core::InvalidArgument(
-        "line " + std::to_string(piece.stray_directive_line) +
-        ", column 1: a directive (%YAML, %TAG) inside a document; directives go before a "
-        "document's --- line, at the start of the stream or after a ... line"));
-  }
-  ViewStreambuf buf(piece.text);
-  std::istream in(&buf);
+  std::vector<Outcome> outcomes;
+  YamlDocumentPlace place{index, piece.line};
   const int line_offset = piece.text_line - 1;
-  int documents = 0;
-  try {
-    YAML::Parser parser(in);
-    while (true) {
-      JsonEventHandler handler(line_offset);
-      if (!parser.HandleNextDocument(handler)) break;
-      // yaml-cpp's own start is the first token's line; the cut knows the document's.
-      if (documents++ > 0) place.line = handler.Line();
-      handler.Finish();
-      if (std::optional<core::Error> failure = handler.Failure()) {
-        // The parser has read the whole document: the next one can still be read.
-        BERTH_RETURN_IF_ERROR(bad(*std::move(failure)));
-        continue;
+  if (piece.stray_directive_line > 0) {
+    outcomes.push_back(
+        {place, "",
+         core::InvalidArgument(
+             "line " + std::to_string(piece.stray_directive_line) +
+             ", column 1: a directive (%YAML, %TAG) inside a document; directives go before a "
+             "document's --- line, at the start of the stream or after a ... line")});
+  } else {
+    ViewStreambuf buf(piece.text);
+    std::istream in(&buf);
+    int documents = 0;
+    try {
+      YAML::Parser parser(in);
+      while (true) {
+        JsonEventHandler handler(line_offset);
+        if (!parser.HandleNextDocument(handler)) break;
+        // yaml-cpp's own start is the first token's line; the cut knows the document's.
+        if (documents++ > 0) place.line = handler.Line();
+        handler.Finish();
+        // On a failure the parser has read the whole document: the next one can be read.
+        outcomes.push_back({place, std::move(handler.Json()), handler.Failure()});
       }
-      if (!handler.Json().empty()) sink(std::move(handler.Json()), place);
+    } catch (const LimitExceeded& e) {
+      outcomes.push_back({place, "", e.error});
+    } catch (const YAML::Exception& e) {
+      outcomes.push_back(
+          {place, "",
+           core::InvalidArgument((e.mark.is_null() ? std::string() : At(e.mark, line_offset)) +
+                                 e.msg)});
+    } catch (const std::bad_alloc&) {
+      *out_of_memory = true;
+    } catch (const std::exception& e) {
+      outcomes.push_back({place, "", core::InvalidArgument(e.what())});
     }
-  } catch (const LimitExceeded& e) {
-    return bad(e.error);
-  } catch (const YAML::Exception& e) {
-    if (e.mark.is_null()) return bad(core::InvalidArgument(e.msg));
-    return bad(core::InvalidArgument(At(e.mark, line_offset) + e.msg));
-  } catch (const std::bad_alloc&) {
-    return bad(core::Error(core::ErrorCode::kResourceExhausted,
-                           "out of memory converting this document (" +
-                               std::to_string(piece.text.size()) + " bytes)"));
-  } catch (const std::exception& e) {
-    return bad(core::InvalidArgument(e.what()));
+  }
+  for (Outcome& o : outcomes) {
+    if (o.error.has_value()) {
+      if (!bad_document) return *std::move(o.error);
+      bad_document(*std::move(o.error), o.place);
+    } else if (!o.json.empty()) {
+      sink(std::move(o.json), o.place);
+    }
   }
   return core::OkStatus();
 }
@@ -656,7 +667,26 @@ core::Status ConvertYamlDocuments(
   }
   int index = 0;
   for (const YamlDocumentText& piece : pieces) {
-    BERTH_RETURN_IF_ERROR(ConvertPiece(piece, ++index, sink, bad_document));
+    bool out_of_memory = false;
+    BERTH_RETURN_IF_ERROR(ConvertPiece(piece, ++index, sink, bad_document, &out_of_memory));
+    if (!out_of_memory) continue;
+    // Memory will not come back for the next documents (the earlier ones hold it): one
+    // error naming every document not read, instead of one per document.
+    const size_t rest = pieces.size() - static_cast<size_t>(index);
+    std::string message = "out of memory converting this document (" +
+                          std::to_string(piece.text.size()) + " bytes); it ";
+    if (rest == 0) {
+      message += "is not read";
+    } else {
+      message += "and the " + std::to_string(rest) + " document" + (rest == 1 ? "" : "s") +
+                 " after it (documents " + std::to_string(index + 1) + " to " +
+                 std::to_string(pieces.size()) + ", lines " + std::to_string(pieces[index].line) +
+                 " to " + std::to_string(pieces.back().line) + ") are not read";
+    }
+    core::Error error(core::ErrorCode::kResourceExhausted, std::move(message));
+    if (!bad_document) return error;
+    bad_document(std::move(error), YamlDocumentPlace{index, piece.line});
+    break;
   }
   return core::OkStatus();
 }

@@ -32,8 +32,10 @@ struct YamlDocumentPlace {
 // (worded as kubectl words them: "error converting YAML to JSON: yaml: unmarshal errors:"
 // then one "line N: key "k" already set in map" per duplicate), an alias to an unknown
 // anchor, a collection as a key, and the bounds of io/input_limits.h (nesting depth,
-// string bytes, alias expansion). Never throws (yaml-cpp's exceptions and bad_alloc are
-// caught here, per document). Cost: one scan for the markers, then yaml-cpp.
+// string bytes, alias expansion). Running out of memory converting a document is one error
+// naming it and every document after it, which are not read. Throws nothing of its own
+// (yaml-cpp's exceptions and bad_alloc are caught here); what the sinks throw propagates.
+// Cost: one scan for the markers, then yaml-cpp.
 core::Status ConvertYamlDocuments(
     std::string_view text,
     const std::function<void(std::string&& json, const YamlDocumentPlace& place)>& sink,
