@@ -8,17 +8,21 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <array>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 
+#include "io/input_limits.h"
 #include "io/internal/berth_name_check.h"
 #include "io/internal/claim_templates.h"
 #include "io/internal/decoders.h"
@@ -196,6 +200,14 @@ class ErrorOffsetSax : public nlohmann::json_sax<nlohmann::json> {
   std::size_t offset = std::string::npos;
 };
 
+// kMaxFileBytes passed (io/input_limits.h).
+core::Error FileTooLarge(const std::string& file, uint64_t bytes) {
+  return core::InvalidArgument(std::to_string(bytes) + " bytes exceed berth's limit of " +
+                                   std::to_string(kMaxFileBytes) +
+                                   " bytes per file; the file is not read",
+                               core::Location{file, "", ""});
+}
+
 std::string PositionPrefix(std::string_view text, size_t offset) {
   if (offset == std::string::npos) return "";
   offset = std::min(offset, text.size());
@@ -232,6 +244,10 @@ class FileReader final : public internal::DecodeSink {
 
   // `padded`: SIMDJSON_PADDING bytes after the text may be read (a simdjson::padded_string).
   void ReadBuffer(std::string_view text, bool padded) {
+    if (static_cast<int64_t>(text.size()) > kMaxFileBytes) {
+      diags_.Report(FileTooLarge(file_, text.size()));
+      return;
+    }
     if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
     size_t first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos) return;
@@ -252,13 +268,22 @@ class FileReader final : public internal::DecodeSink {
   void ReportDuplicateKeys(std::string_view text,
                            const std::vector<internal::JsonDuplicateKey>& duplicates) {
     diags_.Report(core::InvalidArgument(internal::DuplicateKeysMessage(text, duplicates),
-                                        {file_, "", ""}));
+                                        {file_, item_ >= 0 ? Where() : "", ""}));
+  }
+
+  // A bound of io/input_limits.h passed in JSON text, at the bracket or quote that passed it.
+  void ReportBreach(std::string_view text, const internal::JsonLimitBreach& breach) {
+    diags_.Report(core::InvalidArgument(PositionPrefix(text, breach.offset + 1) + breach.message,
+                                        {file_, item_ >= 0 ? Where() : "", ""}));
   }
 
   void ReadJson(std::string_view text, bool padded) {
     // Duplicate keys drop the document they are in (a List item, else the whole text), as
     // YAML documents with duplicates are dropped; simdjson alone would keep the first.
-    std::vector<internal::JsonDuplicateKey> duplicates = internal::FindJsonDuplicateKeys(text);
+    // The same scan bounds nesting and strings (io/input_limits.h) before simdjson sees them.
+    json_text_ = text;
+    internal::JsonScan scan = internal::ScanJson(text);
+    const std::vector<internal::JsonDuplicateKey>& duplicates = scan.duplicates;
     // A List is read item by item: each item's DOM is small and stays in cache.
     internal::JsonListSplit split;
     dom::element root;
@@ -282,10 +307,31 @@ class FileReader final : public internal::DecodeSink {
         ReportDuplicateKeys(text, outside);
         return;
       }
+      bool breach_outside = false;
+      for (const internal::JsonLimitBreach& b : scan.breaches) {
+        if (!item_of(b.offset)) {
+          ReportBreach(text, b);
+          breach_outside = true;
+        }
+      }
+      if (breach_outside) return;
+      size_t next_breach = 0;
       item_ = -1;
       for (std::string_view item : split.items) {
         ++item_;
         const size_t begin = static_cast<size_t>(item.data() - text.data());
+        item_offset_ = begin;
+        if (!CountObject()) return;
+        bool breached = false;
+        while (next_breach < scan.breaches.size() &&
+               scan.breaches[next_breach].offset < begin + item.size()) {
+          if (scan.breaches[next_breach].offset >= begin) {
+            ReportBreach(text, scan.breaches[next_breach]);
+            breached = true;
+          }
+          ++next_breach;
+        }
+        if (breached) continue;
         in_item.clear();
         while (next_duplicate < duplicates.size() &&
                duplicates[next_duplicate].offset < begin + item.size()) {
@@ -308,6 +354,12 @@ class FileReader final : public internal::DecodeSink {
       }
       return;
     }
+    item_ = -1;
+    item_offset_ = std::string_view::npos;
+    if (!scan.breaches.empty()) {
+      for (const internal::JsonLimitBreach& b : scan.breaches) ReportBreach(text, b);
+      return;
+    }
     if (!duplicates.empty()) {
       ReportDuplicateKeys(text, duplicates);
       return;
@@ -319,7 +371,10 @@ class FileReader final : public internal::DecodeSink {
     }
     simdjson::error_code err =
         st_.parser.parse(text.data(), text.size(), /*realloc_if_needed=*/false).get(root);
+    doc_index_ = 1;
+    json_doc_offset_ = 0;
     if (err == simdjson::SUCCESS) {
+      if (root.is_object() && !CountObject()) return;
       HandleRoot(root);
       return;
     }
@@ -336,6 +391,7 @@ class FileReader final : public internal::DecodeSink {
       ReportJsonError(text, 0, err);
       return;
     }
+    int stream_index = 0;
     for (auto it = stream.begin(); it != stream.end(); ++it) {
       dom::element doc;
       err = (*it).get(doc);
@@ -343,6 +399,10 @@ class FileReader final : public internal::DecodeSink {
         ReportJsonError(text, it.current_index(), err);
         return;
       }
+      doc_index_ = ++stream_index;
+      json_doc_offset_ = it.current_index();
+      item_ = -1;
+      if (doc.is_object() && !CountObject()) return;
       HandleRoot(doc);
     }
     if (stream.truncated_bytes() > 0) {
@@ -351,29 +411,33 @@ class FileReader final : public internal::DecodeSink {
     }
   }
 
+  // Each YAML document is converted and read on its own (internal/yaml_to_json.h): one that
+  // cannot be read is reported with its index and first line, and the next ones are read.
   void ReadYaml(std::string_view text) {
-    auto bad_document = [this](core::Error error, int) {
+    auto bad_document = [this](core::Error error, const internal::YamlDocumentPlace& place) {
       error.WithFile(file_);
+      error.WithObject(DocumentPlace(place.index, place.line));
       diags_.Report(std::move(error));
     };
-    auto document = [this](std::string&& json, int line) {
-      doc_line_ = line;
+    auto document = [this](std::string&& json, const internal::YamlDocumentPlace& place) {
+      doc_index_ = place.index;
+      doc_line_ = place.line;
       item_ = -1;
+      item_offset_ = std::string_view::npos;
       dom::element root;
       simdjson::error_code err = st_.parser.parse(json.data(), json.size(), true).get(root);
       if (err != simdjson::SUCCESS) {
-        diags_.Report(core::InvalidArgument(
-            "document at line " + std::to_string(line) + ": " + simdjson::error_message(err),
-            {file_, "", ""}));
+        diags_.Report(core::InvalidArgument(simdjson::error_message(err), {file_, Where(), ""}));
         return;
       }
       if (root.is_object()) {
+        if (!CountObject()) return;
         HandleObject(root, json, /*raw_compact=*/true);  // the converter writes compact JSON
       } else {
         HandleRoot(root);
       }
     };
-    core::Status status = internal::ConvertYamlStream(text, document, bad_document);
+    core::Status status = internal::ConvertYamlDocuments(text, document, bad_document);
     if (!status.ok()) {
       core::Error error = std::move(status).error();
       error.WithFile(file_);
@@ -389,11 +453,48 @@ class FileReader final : public internal::DecodeSink {
       item_ = -1;
       for (dom::element item : array) {
         ++item_;
+        if (!CountObject()) return;
         HandleObject(item, {}, false);
       }
       return;
     }
     HandleObject(root, {}, false);
+  }
+
+  // Counts a document or List item against kMaxObjectsPerFile; false (once reported) past it.
+  bool CountObject() {
+    if (++objects_ <= kMaxObjectsPerFile) return true;
+    if (objects_ == kMaxObjectsPerFile + 1) {
+      diags_.Report(core::InvalidArgument(
+          "more than " + std::to_string(kMaxObjectsPerFile) +
+              " documents and List items in one file (berth's limit); this one and the rest "
+              "of the file are not read",
+          {file_, Where(), ""}));
+    }
+    return false;
+  }
+
+  // Where the object being read is, for errors that cannot name it: "document 3 (line 41)"
+  // for YAML (", item 4" inside a List), "item 4 (line 120)" for a JSON List item,
+  // "document 2 (line 9)" for a document of a JSON stream.
+  std::string Where() const {
+    std::string place;
+    if (doc_line_ > 0) {
+      place = DocumentPlace(doc_index_, doc_line_);
+      if (item_ >= 0) place += ", item " + std::to_string(item_);
+    } else if (item_ >= 0) {
+      place = "item " + std::to_string(item_);
+      if (item_offset_ != std::string_view::npos) {
+        place += " (line " + std::to_string(internal::LineOf(json_text_, item_offset_)) + ")";
+      }
+    } else if (doc_index_ > 0) {
+      place = DocumentPlace(doc_index_, internal::LineOf(json_text_, json_doc_offset_));
+    }
+    return place;
+  }
+
+  static std::string DocumentPlace(int index, int line) {
+    return "document " + std::to_string(index) + " (line " + std::to_string(line) + ")";
   }
 
   // `raw`, when not empty, is the object's own JSON text (compact already when
@@ -402,7 +503,7 @@ class FileReader final : public internal::DecodeSink {
     dom::object obj;
     if (e.get_object().get(obj) != simdjson::SUCCESS) {
       diags_.Report(core::InvalidArgument("a document must be an object with apiVersion and kind",
-                                          {file_, "", ""}));
+                                          {file_, Where(), ""}));
       return;
     }
     std::string api_version;
@@ -411,6 +512,11 @@ class FileReader final : public internal::DecodeSink {
     if (status.ok()) status = internal::GetString(obj, "kind", &kind);
     if (status.ok() && kind.empty()) {
       status = core::InvalidArgument("required value", {"", "", "kind"});
+    }
+    // As kubectl refuses it ("apiVersion not set"): without it the kind cannot be looked up,
+    // and an unknown-kind warning would hide the mistake.
+    if (status.ok() && api_version.empty()) {
+      status = core::InvalidArgument("required value", {"", "", "apiVersion"});
     }
     if (!status.ok()) {
       Fail(std::move(status).error(), kind, obj, true);
@@ -423,6 +529,7 @@ class FileReader final : public internal::DecodeSink {
       item_ = -1;
       for (dom::element item : items) {
         ++item_;
+        if (!CountObject()) return;
         HandleObject(item, {}, false);
       }
       return;
@@ -658,7 +765,15 @@ class FileReader final : public internal::DecodeSink {
     std::string name;
     PeekName(obj, namespaced, &ns, &name);
     error.WithFile(file_);
-    error.WithObject(internal::ObjectLabel(kind.empty() ? "object" : kind, ns, name));
+    std::string label = internal::ObjectLabel(kind.empty() ? "object" : kind, ns, name);
+    // An object without kind or name is found by its place: "document 3 (line 41): object".
+    // (Configurations have no name; an error in their other fields needs no place.)
+    const std::string& field = error.location().field;
+    if (kind.empty() ||
+        (name.empty() && (field == "metadata" || field.starts_with("metadata.name")))) {
+      if (std::string place = Where(); !place.empty()) label = place + ": " + label;
+    }
+    error.WithObject(std::move(label));
     diags_.Report(std::move(error));
   }
 
@@ -686,9 +801,14 @@ class FileReader final : public internal::DecodeSink {
   const std::string* api_version_ = nullptr;
   const std::string* kind_ = nullptr;
   bool namespaced_ = true;
-  model::SourceRef stored_;  // the document Store gave the object being decoded
-  int doc_line_ = 0;         // the YAML document's first line; 0 for JSON
-  int item_ = -1;            // the index in the List or array being read; -1 outside one
+  model::SourceRef stored_;     // the document Store gave the object being decoded
+  int doc_line_ = 0;            // the YAML document's first line; 0 for JSON
+  int item_ = -1;               // the index in the List or array being read; -1 outside one
+  int doc_index_ = 0;           // the document's 1-based index in the file; 0 before one
+  std::string_view json_text_;  // the JSON text being read, for lines
+  size_t json_doc_offset_ = 0;  // of the JSON document being read
+  size_t item_offset_ = std::string_view::npos;  // of the JSON List item, when split
+  int64_t objects_ = 0;      // documents and List items so far (kMaxObjectsPerFile)
   int32_t file_index_ = -1;  // into ReaderState::files, once an object of this file is kept
   std::string_view raw_;     // the text of the object being decoded, when known
   bool raw_compact_ = false;
@@ -709,21 +829,59 @@ Reader::Reader(core::Diagnostics& diags)
 
 Reader::~Reader() = default;
 
+namespace {
+
+// Runs one file's read, so that running out of memory (an allocation the bounds of
+// io/input_limits.h still allow, on a small machine) is an error naming the file instead of
+// a bare std::bad_alloc out of main. The objects decoded before it are kept: the parallel
+// vectors the decoders append to are cut back to the objects they have in common.
+void ReadGuarded(internal::ReaderState& state, core::Diagnostics& diags, const std::string& file,
+                 size_t bytes, const std::function<void()>& read) {
+  try {
+    read();
+  } catch (const std::bad_alloc&) {
+    model::Snapshot& snap = state.input.snapshot;
+    const size_t pods = std::min(snap.pods.size(), state.pod_has_priority.size());
+    snap.pods.resize(pods);
+    state.pod_has_priority.resize(pods);
+    const size_t workloads = std::min(snap.workloads.size(), state.workload_sources.size());
+    snap.workloads.resize(workloads);
+    state.workload_sources.resize(workloads);
+    diags.Report(core::Error(core::ErrorCode::kResourceExhausted,
+                             "out of memory reading this file (" + std::to_string(bytes) +
+                                 " bytes); the objects after the ones read so far are dropped",
+                             core::Location{file, "", ""}));
+  }
+}
+
+}  // namespace
+
 void Reader::ReadText(std::string_view text, const std::string& file_name,
                       const ReadOptions& options) {
   BERTH_CHECK(!state_->finished, "Reader used after Finish()");
-  FileReader(*state_, diags_, file_name, options).ReadBuffer(text, /*padded=*/false);
+  ReadGuarded(*state_, diags_, file_name, text.size(), [&] {
+    FileReader(*state_, diags_, file_name, options).ReadBuffer(text, /*padded=*/false);
+  });
 }
 
 core::Status Reader::ReadPath(const std::string& path, const ReadOptions& options) {
   BERTH_CHECK(!state_->finished, "Reader used after Finish()");
   if (path == "-") {
-    // Shared with the store, as a file's text is: the documents of a compact dump view it.
-    auto text = std::make_shared<const std::string>(std::istreambuf_iterator<char>(std::cin),
-                                                    std::istreambuf_iterator<char>());
     const std::string file = "<stdin>";
+    // Read in blocks up to one byte past kMaxFileBytes, so an endless stdin is refused
+    // without holding more than the limit.
+    auto text = std::make_shared<std::string>();
+    std::array<char, 1 << 16> block{};
+    while (static_cast<int64_t>(text->size()) <= kMaxFileBytes &&
+           std::cin.read(block.data(), block.size()).gcount() > 0) {
+      text->append(block.data(), static_cast<size_t>(std::cin.gcount()));
+    }
     const std::string_view view = *text;
-    FileReader(*state_, diags_, file, options, std::move(text)).ReadBuffer(view, /*padded=*/false);
+    // Shared with the store, as a file's text is: the documents of a compact dump view it.
+    ReadGuarded(*state_, diags_, file, view.size(), [&] {
+      FileReader(*state_, diags_, file, options, std::shared_ptr<const std::string>(text))
+          .ReadBuffer(view, /*padded=*/false);
+    });
     return core::OkStatus();
   }
   namespace fs = std::filesystem;
@@ -749,6 +907,13 @@ core::Status Reader::ReadPath(const std::string& path, const ReadOptions& option
     files.push_back(path);
   }
   for (const std::string& file : files) {
+    // Refused before it is loaded: a file over the limit costs no memory.
+    std::error_code size_ec;
+    const uintmax_t bytes = fs::file_size(file, size_ec);
+    if (!size_ec && bytes > static_cast<uintmax_t>(kMaxFileBytes)) {
+      diags_.Report(FileTooLarge(file, bytes));
+      continue;
+    }
     auto content = std::make_shared<simdjson::padded_string>();
     if (simdjson::padded_string::load(file).get(*content) != simdjson::SUCCESS) {
       core::Error error = core::NotFound("cannot read file", core::Location{file, "", ""});
@@ -757,8 +922,10 @@ core::Status Reader::ReadPath(const std::string& path, const ReadOptions& option
       continue;
     }
     const std::string_view text(content->data(), content->size());
-    FileReader(*state_, diags_, file, options, std::move(content))
-        .ReadBuffer(text, /*padded=*/true);
+    ReadGuarded(*state_, diags_, file, text.size(), [&] {
+      FileReader(*state_, diags_, file, options, std::move(content))
+          .ReadBuffer(text, /*padded=*/true);
+    });
   }
   return core::OkStatus();
 }

@@ -492,7 +492,10 @@ TEST_F(BadObjectsTest, QuantityOverflow) {
   EXPECT_EQ(ErrorFor("Pod/default/huge-memory")->code(), core::ErrorCode::kOutOfRange);
 }
 
-TEST_F(BadObjectsTest, MissingName) { ExpectField("Pod", "metadata.name", "required"); }
+// A nameless object is named by its place in the file.
+TEST_F(BadObjectsTest, MissingName) {
+  ExpectField("document 5 (line 46): Pod", "metadata.name", "required");
+}
 
 TEST_F(BadObjectsTest, MissingContainers) {
   ExpectField("Pod/default/no-containers", "spec.containers", "required");
@@ -596,9 +599,11 @@ TEST(ReaderErrorsTest, MalformedYamlKeepsEarlierDocumentsAndOtherFiles) {
   const core::Error& e = diags.entries()[0].error;
   EXPECT_THAT(e.location().file, HasSubstr("malformed.yaml"));
   EXPECT_THAT(e.message(), HasSubstr("line "));
+  EXPECT_EQ(e.location().object, "document 2 (line 5)");
+  // Documents are parsed one by one: the one after the broken one is read too.
   std::vector<std::string> names;
   for (const model::Namespace& ns : in.snapshot.namespaces) names.push_back(ns.meta.name);
-  EXPECT_THAT(names, ElementsAre("before-error", "other-file"));
+  EXPECT_THAT(names, ElementsAre("before-error", "after-error", "other-file"));
 }
 
 TEST(ReaderErrorsTest, MalformedJsonReportsTheLine) {
