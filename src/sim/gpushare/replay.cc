@@ -109,6 +109,7 @@ core::Result<ReplayResult> RunReplay(std::span<const gpu::NodeSpec> nodes,
       const gpu::GpuSet gpus =
           scorer->ChooseGpus(pod, cluster.node(node), cluster.node_fragment_milli(node), draws);
       cluster.Place(node, pod, gpus);
+      selector.Update(node, cluster);
       ++result.placed;
     } else {
       ++result.failed;
