@@ -84,6 +84,7 @@ void NodeSelector::Build(const gpu::NodeScorer& scorer, const gpu::GpuCluster& c
   active_.clear();
   by_key_.clear();
   marked_.clear();
+  shapes_.clear();
   class_of_.assign(static_cast<size_t>(cluster.size()), -1);
   for (int i = 0; i < cluster.size(); ++i) Join(i, KeyOf(cluster.node(i)));
   built_ = true;
@@ -132,10 +133,65 @@ void NodeSelector::Leave(int index) {
 
 void NodeSelector::Update(int index, const gpu::GpuCluster& cluster) {
   if (!built_) return;
+  for (FeasibleShape& shape : shapes_) SetFits(shape, index, Fits(shape.shape, cluster.node(index)));
   gpu::NodeState key = KeyOf(cluster.node(index));
   if (key == classes_[static_cast<size_t>(class_of_[static_cast<size_t>(index)])].key) return;
   Leave(index);
   Join(index, key);
+}
+
+void NodeSelector::SetFits(FeasibleShape& shape, int index, bool fits) {
+  char& was = shape.fits[static_cast<size_t>(index)];
+  if ((was != 0) == fits) return;
+  was = fits ? 1 : 0;
+  const int32_t delta = fits ? 1 : -1;
+  shape.count += delta;
+  for (size_t i = static_cast<size_t>(index) + 1; i <= shape.fits.size(); i += i & (~i + 1)) {
+    shape.tree[i - 1] += delta;
+  }
+}
+
+int NodeSelector::SelectFeasible(const gpu::PodSpec& pod, const gpu::GpuCluster& cluster,
+                                 Rng& rng) {
+  FeasibleShape* found = nullptr;
+  for (FeasibleShape& shape : shapes_) {
+    const gpu::PodSpec& s = shape.shape;
+    if (s.cpu_milli == pod.cpu_milli && s.memory_mib == pod.memory_mib &&
+        s.num_gpu == pod.num_gpu && s.gpu_milli == pod.gpu_milli &&
+        s.allowed_models == pod.allowed_models) {
+      found = &shape;
+      break;
+    }
+  }
+  if (found == nullptr) {
+    if (shapes_.size() >= kMaxFeasibleShapes) return -2;
+    FeasibleShape& shape = shapes_.emplace_back();
+    shape.shape.cpu_milli = pod.cpu_milli;
+    shape.shape.memory_mib = pod.memory_mib;
+    shape.shape.num_gpu = pod.num_gpu;
+    shape.shape.gpu_milli = pod.gpu_milli;
+    shape.shape.allowed_models = pod.allowed_models;
+    shape.fits.assign(static_cast<size_t>(cluster.size()), 0);
+    shape.tree.assign(static_cast<size_t>(cluster.size()), 0);
+    for (int i = 0; i < cluster.size(); ++i) SetFits(shape, i, Fits(shape.shape, cluster.node(i)));
+    found = &shape;
+  }
+  // The scan's draw: none for fewer than two feasible nodes, else one over their count.
+  if (found->count == 0) return -1;
+  uint64_t k = found->count == 1 ? 0 : rng.UniformIntByRemainder(static_cast<uint64_t>(found->count));
+  // The (k+1)-th feasible node in index order: descend the Fenwick tree.
+  size_t position = 0;
+  size_t step = 1;
+  while (step * 2 <= found->tree.size()) step *= 2;
+  for (; step > 0; step /= 2) {
+    const size_t next = position + step;
+    if (next <= found->tree.size() &&
+        static_cast<uint64_t>(found->tree[next - 1]) <= k) {
+      position = next;
+      k -= static_cast<uint64_t>(found->tree[next - 1]);
+    }
+  }
+  return static_cast<int>(position);  // 0-based: the node after `position` feasible-prefix slots
 }
 
 int32_t NodeSelector::KthTied(uint64_t k) {
@@ -181,6 +237,10 @@ int NodeSelector::Select(const gpu::NodeScorer& scorer, const gpu::PodSpec& pod,
   if (!built_ || filter_key_ != scorer.always_uniform()) Build(scorer, cluster);
   BERTH_CHECK(class_of_.size() == static_cast<size_t>(cluster.size()), "the same cluster");
   const bool uniform = scorer.always_uniform() || tie_break_ == TieBreak::kUniform;
+  if (scorer.always_uniform()) {
+    // Every feasible node ties (node_scorer.h): only the filter matters.
+    if (const int node = SelectFeasible(pod, cluster, rng); node != -2) return node;
+  }
   tied_.clear();
   uint64_t tied_nodes = 0;
   int64_t best = std::numeric_limits<int64_t>::min();

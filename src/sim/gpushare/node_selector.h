@@ -11,7 +11,11 @@
 // uniform rule draws one number over the tied nodes' count, as the scan does, and finds the
 // node of that position in index order through the classes' sorted member lists. Random's
 // scores are all equal, so for it a class is coarser: the fields its filter reads (free CPU and
-// memory, model, the free shares as a multiset). Not thread-safe (keeps scratch space).
+// memory, model, the free shares as a multiset); and Random needs no class at all for the pod
+// shapes (CPU, memory, GPUs, share, models) it has seen, up to kMaxFeasibleShapes of them: per
+// shape a Fenwick tree over the nodes marks the feasible ones, kept on Update (one filter per
+// shape), so a pod costs O(log nodes): the feasible count for the draw, then the node at the
+// drawn position. Not thread-safe (keeps scratch space).
 #pragma once
 
 #include <cstdint>
@@ -46,6 +50,10 @@ int SelectByScan(const gpu::NodeScorer& scorer, const gpu::PodSpec& pod,
 
 class NodeSelector {
  public:
+  // Random's pod shapes with a Fenwick tree each: every placement re-filters the node once per
+  // shape, so the table stays small; further shapes are answered through the node classes.
+  static constexpr size_t kMaxFeasibleShapes = 64;
+
   // `ranks[i]` orders node i among equals (lower first); NodeRanks in replay.h draws them.
   NodeSelector(std::vector<int32_t> ranks, TieBreak tie_break);
 
@@ -65,6 +73,15 @@ class NodeSelector {
   int classes() const { return static_cast<int>(active_.size()); }
 
  private:
+  // Random's feasible nodes for one pod shape: fits[i] says whether node i passes the filter,
+  // tree is a Fenwick tree over fits (positions 1..nodes).
+  struct FeasibleShape {
+    gpu::PodSpec shape;  // the fields gpu::Fits reads; name empty
+    std::vector<char> fits;
+    std::vector<int32_t> tree;
+    int32_t count = 0;
+  };
+
   struct KeyHash {
     size_t operator()(const gpu::NodeState& s) const;
   };
@@ -75,6 +92,10 @@ class NodeSelector {
     int32_t slot = -1;                             // position in active_
   };
 
+  // Random's pick through the shape's Fenwick tree; -2 when the shape has none and the table
+  // is full (then the classes answer).
+  int SelectFeasible(const gpu::PodSpec& pod, const gpu::GpuCluster& cluster, Rng& rng);
+  void SetFits(FeasibleShape& shape, int index, bool fits);
   gpu::NodeState KeyOf(const gpu::NodeState& node) const;
   void Build(const gpu::NodeScorer& scorer, const gpu::GpuCluster& cluster);
   void Join(int index, const gpu::NodeState& key);
@@ -93,6 +114,7 @@ class NodeSelector {
   std::vector<int32_t> class_of_;  // per node
   std::vector<int32_t> tied_;      // scratch: the top classes of one Select
   std::vector<char> marked_;       // scratch: per class, for KthTied's pass over the nodes
+  std::vector<FeasibleShape> shapes_;  // Random only
 };
 
 }  // namespace berth::sim::gpushare
