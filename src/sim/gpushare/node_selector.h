@@ -12,7 +12,7 @@
 // node of that position in index order through the classes' sorted member lists. Random's
 // scores are all equal, so for it a class is coarser: the fields its filter reads (free CPU and
 // memory, model, the free shares as a multiset); and Random needs no class at all for the pod
-// shapes (CPU, memory, GPUs, share, models) it has seen, up to kMaxFeasibleShapes of them: per
+// shapes (CPU, memory, GPUs, share, models) it has seen, up to kMaxFeasibleShapes of them (the OpenB default trace has 151): per
 // shape a Fenwick tree over the nodes marks the feasible ones, kept on Update (one filter per
 // shape), so a pod costs O(log nodes): the feasible count for the draw, then the node at the
 // drawn position. Not thread-safe (keeps scratch space).
@@ -52,7 +52,7 @@ class NodeSelector {
  public:
   // Random's pod shapes with a Fenwick tree each: every placement re-filters the node once per
   // shape, so the table stays small; further shapes are answered through the node classes.
-  static constexpr size_t kMaxFeasibleShapes = 64;
+  static constexpr size_t kMaxFeasibleShapes = 256;
 
   // `ranks[i]` orders node i among equals (lower first); NodeRanks in replay.h draws them.
   NodeSelector(std::vector<int32_t> ranks, TieBreak tie_break);
