@@ -247,10 +247,12 @@ int NodeSelector::Select(const gpu::NodeScorer& scorer, const gpu::PodSpec& pod,
   std::pair<int32_t, int32_t> best_ranked{std::numeric_limits<int32_t>::max(), -1};
   for (const int32_t id : active_) {
     const NodeClass& c = classes_[static_cast<size_t>(id)];
+    // The key holds every field Fits reads (under both keys), and sits in the class: no trip
+    // to the cluster's node for the many classes the pod does not fit.
+    if (!Fits(pod, c.key)) continue;
     const int member = c.members.front();
-    const gpu::NodeState& node = cluster.node(member);
-    if (!Fits(pod, node)) continue;
-    const int64_t score = scorer.Score(pod, node, cluster.node_fragment_milli(member));
+    const int64_t score =
+        scorer.Score(pod, cluster.node(member), cluster.node_fragment_milli(member));
     if (score < best) continue;
     if (score > best) {
       best = score;
