@@ -146,5 +146,37 @@ TEST(NodeSelectorTest, UniformDrawsFindTheSameNodeAmongManyTiedClasses) {
   }
 }
 
+// More pod shapes than Random's Fenwick table holds: the later shapes go through the node
+// classes (keyed by what the filter reads) and must still draw as the scan.
+TEST(NodeSelectorTest, RandomBeyondItsShapeTableDrawsAsTheScan) {
+  Rng setup(11);
+  const std::vector<gpu::NodeSpec> nodes = RandomFleet(setup, 120);
+  std::vector<gpu::PodSpec> pods;
+  const size_t count = NodeSelector::kMaxFeasibleShapes + 200;
+  for (size_t i = 0; i < count; ++i) {
+    gpu::PodSpec pod = Pod(100 + static_cast<int64_t>(i), 1, i % 3 == 0 ? 1000 : 250, 1024);
+    pod.name = std::to_string(i);
+    pods.push_back(pod);
+  }
+  const gpu::FragmentationModel fragmentation(gpu::BuildTypicalPods(pods));
+  for (TieBreak tie : {TieBreak::kSeededNodeOrder, TieBreak::kUniform}) {
+    ReplayRun scan(nodes, &fragmentation, gpu::Policy::kRandom, 5);
+    ReplayRun indexed(nodes, &fragmentation, gpu::Policy::kRandom, 5);
+    Rng rank_rng(6);
+    const std::vector<int32_t> ranks = NodeRanks(nodes, rank_rng);
+    NodeSelector selector(ranks, tie);
+    for (const gpu::PodSpec& pod : pods) {
+      const int a = SelectByScan(*scan.scorer, pod, scan.cluster, ranks, tie, scan.rng);
+      const int b = selector.Select(*indexed.scorer, pod, indexed.cluster, indexed.rng);
+      ASSERT_EQ(a, b) << pod.name;
+      if (a < 0) continue;
+      Place(scan, a, pod);
+      Place(indexed, b, pod);
+      selector.Update(b, indexed.cluster);
+    }
+    EXPECT_EQ(scan.rng.Next(), indexed.rng.Next());
+  }
+}
+
 }  // namespace
 }  // namespace berth::sim::gpushare
