@@ -164,7 +164,8 @@ int NodeSelector::SelectFeasible(const gpu::PodSpec& pod, const gpu::GpuCluster&
     }
   }
   if (found == nullptr) {
-    if (shapes_.size() >= kMaxFeasibleShapes) return -2;
+    const size_t cells = (shapes_.size() + 1) * static_cast<size_t>(cluster.size());
+    if (shapes_.size() >= kMaxFeasibleShapes || cells > kMaxFeasibleCells) return -2;
     FeasibleShape& shape = shapes_.emplace_back();
     shape.shape.cpu_milli = pod.cpu_milli;
     shape.shape.memory_mib = pod.memory_mib;

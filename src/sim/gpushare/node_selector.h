@@ -53,6 +53,9 @@ class NodeSelector {
   // Random's pod shapes with a Fenwick tree each: every placement re-filters the node once per
   // shape, so the table stays small; further shapes are answered through the node classes.
   static constexpr size_t kMaxFeasibleShapes = 256;
+  // And at most this many (shape, node) cells in all (5 bytes each: 80 MiB), so a large fleet
+  // keeps fewer shapes (64 on 262,144 nodes) rather than a memory blow-up.
+  static constexpr size_t kMaxFeasibleCells = size_t{1} << 24;
 
   // `ranks[i]` orders node i among equals (lower first); NodeRanks in replay.h draws them.
   NodeSelector(std::vector<int32_t> ranks, TieBreak tie_break);
