@@ -1,22 +1,26 @@
 // OpenB scale benchmark (issue 14): "an OpenB node list of 20,000 rows takes over 20 s". It
 // times the node-list reader (ParseOpenbNodes) alone on generated lists of R, 4R and 16R rows
 // (default R = 20,000), checks each answer (row count, GPU total) and that reading stays
-// linear (rows per second of 16R within 8x of R's; a quadratic step would lose 16x), then times one FGD-protocol replay
-// (random policy, one seed) on N and 2N of those nodes to show where the time of `berth
-// simulate --format openb` goes: the protocol sends pods for 130% of the GPUs and scores
-// every node for each, so its work grows with nodes x pods, that is quadratically.
-//   berth_openb_scale_bench [--rows R] [--replay-nodes N]
+// linear (rows per second of 16R within 8x of R's; a quadratic step would lose 16x), then times
+// the FGD-protocol replay (seed 42; pods for 130% of the GPUs) of each policy on N, 2N and 4N
+// of those nodes through the replay's node classes (sim/gpushare/node_selector.h), and on sizes
+// up to --scan-max-nodes also through the reference scan over every node, checking that both
+// replay the same run.
+//   berth_openb_scale_bench [--rows R] [--replay-nodes N] [--policies all+berth|random,fgd,...]
+//                           [--scan-max-nodes M] [--repeats K (best of K)]
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "gpu/gpu_model_table.h"
+#include "gpu/policy.h"
 #include "sim/gpushare/openb_reader.h"
 #include "sim/gpushare/replay.h"
 
@@ -75,15 +79,26 @@ double Seconds(std::chrono::steady_clock::time_point since) {
 int main(int argc, char** argv) {
   int rows = 20'000;
   int replay_nodes = 1'000;
+  int scan_max_nodes = 1'000;
+  int repeats = 1;
+  std::string policy_list = "all+berth";
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (i + 1 >= argc) Die(arg + " needs a value");
+    if (arg == "--policies") {
+      policy_list = argv[++i];
+      continue;
+    }
     const int value = std::atoi(argv[++i]);
-    if (value < 10) Die(arg + " must be at least 10");
+    if (value < 1) Die(arg + " must be at least 1");
     if (arg == "--rows") {
       rows = value;
     } else if (arg == "--replay-nodes") {
       replay_nodes = value;
+    } else if (arg == "--scan-max-nodes") {
+      scan_max_nodes = value;
+    } else if (arg == "--repeats") {
+      repeats = std::max(1, std::min(value, 9));
     } else {
       Die("unknown flag " + arg);
     }
@@ -126,40 +141,75 @@ int main(int argc, char** argv) {
   std::printf("reader: linear (rows/s at %dx the rows: %.0f%% of the smallest's)\n\n", 16,
               100.0 * last_rate / first_rate);
 
-  std::printf("FGD protocol replay (random policy, seed 42; pods for 130%% of the GPUs)\n");
-  std::printf("%10s %10s %12s %12s\n", "nodes", "pods", "replay s", "us/pod");
+  // The replay: each policy on N, 2N and 4N nodes through the node classes (NodeSelector), and
+  // on N also through the reference scan over every node (--scan-max-nodes raises that), which
+  // must replay the same run (checked: placed count and the allocation and fragment curves).
+  std::printf("FGD protocol replay (seed 42; pods for 130%% of the GPUs; best of %d)\n", repeats);
+  std::printf("%-10s %8s %8s %10s %10s %10s %8s\n", "policy", "nodes", "pods", "classes s",
+              "scan s", "us/pod", "same");
   gpu::GpuModelTable models;
   core::Result<sim::gpushare::PodList> pods =
       sim::gpushare::ParseOpenbPods(PodList(), "generated-pods.csv", models, {});
   if (!pods.has_value()) Die(pods.error().message());
   int64_t gpus = 0;
   core::Result<sim::gpushare::NodeList> all =
-      sim::gpushare::ParseOpenbNodes(NodeList(2 * replay_nodes, &gpus), "generated.csv", models, {});
+      sim::gpushare::ParseOpenbNodes(NodeList(4 * replay_nodes, &gpus), "generated.csv", models, {});
   if (!all.has_value()) Die(all.error().message());
-  double first_us = 0;
-  double last_us = 0;
-  for (int factor : {1, 2}) {
-    const size_t n = static_cast<size_t>(replay_nodes) * static_cast<size_t>(factor);
-    std::span<const gpu::NodeSpec> nodes(all->nodes.data(), n);
-    sim::gpushare::ReplayOptions options;
-    options.policy = gpu::Policy::kRandom;
-    const auto start = std::chrono::steady_clock::now();
-    core::Result<sim::gpushare::ReplayResult> r =
-        sim::gpushare::RunReplay(nodes, pods->pods, options);
-    const double s = Seconds(start);
-    if (!r.has_value()) Die(r.error().message());
-    if (r->placed + r->failed != r->pods || r->placed == 0) {
-      Die("replay accounted for " + std::to_string(r->placed + r->failed) + " of " +
-          std::to_string(r->pods) + " pods");
+  core::Result<std::vector<gpu::Policy>> policies = gpu::ParsePolicyList(policy_list);
+  if (!policies.has_value()) Die(policies.error().message());
+  bool superlinear = false;
+  for (gpu::Policy policy : *policies) {
+    double first_us = 0;
+    for (int factor : {1, 2, 4}) {
+      const size_t n = static_cast<size_t>(replay_nodes) * static_cast<size_t>(factor);
+      std::span<const gpu::NodeSpec> nodes(all->nodes.data(), n);
+      sim::gpushare::ReplayOptions options;
+      options.policy = policy;
+      const auto timed = [&](bool scan, double* best) {
+        options.select_by_scan = scan;
+        std::optional<sim::gpushare::ReplayResult> r;
+        for (int round = 0; round < repeats; ++round) {
+          const auto start = std::chrono::steady_clock::now();
+          core::Result<sim::gpushare::ReplayResult> run =
+              sim::gpushare::RunReplay(nodes, pods->pods, options);
+          *best = std::min(*best, Seconds(start));
+          if (!run.has_value()) Die(run.error().message());
+          r = std::move(*run);
+        }
+        if (r->placed + r->failed != r->pods || r->placed == 0) {
+          Die("replay accounted for " + std::to_string(r->placed + r->failed) + " of " +
+              std::to_string(r->pods) + " pods");
+        }
+        return *r;
+      };
+      double classes_s = 1e9;
+      const sim::gpushare::ReplayResult r = timed(false, &classes_s);
+      double scan_s = 1e9;
+      const char* same = "-";
+      if (n <= static_cast<size_t>(scan_max_nodes)) {
+        const sim::gpushare::ReplayResult reference = timed(true, &scan_s);
+        if (reference.placed != r.placed ||
+            reference.allocation_pct_by_arrived_pct != r.allocation_pct_by_arrived_pct ||
+            reference.frag_amount_pct_by_arrived_pct != r.frag_amount_pct_by_arrived_pct) {
+          Die(std::string(gpu::PolicyName(policy)) + " on " + std::to_string(n) +
+              " nodes: the node classes replay another run than the scan");
+        }
+        same = "yes";
+      }
+      const double us = 1e6 * classes_s / static_cast<double>(r.pods);
+      if (factor == 1) first_us = us;
+      // Near-linear: pods grow with the nodes, so the time per pod should not grow with them
+      // (4x the nodes; a per-pod pass over the nodes would cost 4x).
+      // (Runs under 50 ms are left out: their time per pod is mostly noise.)
+      if (factor == 4 && classes_s > 0.05 && us > 3 * first_us) superlinear = true;
+      char scan_text[32] = "-";
+      if (scan_s < 1e9) std::snprintf(scan_text, sizeof scan_text, "%.2f", scan_s);
+      std::printf("%-10s %8zu %8lld %10.2f %10s %10.1f %8s\n",
+                  std::string(gpu::PolicyName(policy)).c_str(), n,
+                  static_cast<long long>(r.pods), classes_s, scan_text, us, same);
     }
-    const double us = 1e6 * s / static_cast<double>(r->pods);
-    if (factor == 1) first_us = us;
-    last_us = us;
-    std::printf("%10zu %10lld %12.2f %12.1f\n", n, static_cast<long long>(r->pods), s, us);
   }
-  std::printf("replay: time per pod grew %.1fx for 2x the nodes (pods grow with the GPUs "
-              "too: the whole run grows with nodes^2)\n",
-              last_us / std::max(first_us, 1e-9));
+  if (superlinear) std::printf("replay: time per pod grew more than 3x for 4x the nodes\n");
   std::printf("peak RSS %.0f MiB\n", PeakRssMiB());
   return 0;
 }

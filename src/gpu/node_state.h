@@ -53,6 +53,10 @@ struct NodeState {
   std::array<int32_t, kMaxGpusPerNode + 1> pods_by_tag{};
   int32_t tags_present = 0;
 
+  // Every field equal: two such nodes pass the same filters and get the same score from every
+  // policy (sim's NodeSelector groups nodes by it).
+  bool operator==(const NodeState&) const = default;
+
   // An empty node of that spec.
   static NodeState FromSpec(const NodeSpec& spec);
 

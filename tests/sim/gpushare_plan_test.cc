@@ -63,6 +63,7 @@ SimRun ReplayBerth(const OpenbTrace& trace, const ReplayOptions& options) {
       cluster.Place(
           node, pod,
           scorer->ChooseGpus(pod, cluster.node(node), cluster.node_fragment_milli(node), draws));
+      selector.Update(node, cluster);
     }
     run.node_of.push_back(node);
     run.fragment_milli.push_back(cluster.fragment_milli());

@@ -209,6 +209,41 @@ TEST(ReplayTest, SameSeedSameResultOnTheFixture) {
   EXPECT_NE(a->allocation_pct_by_arrived_pct, c->allocation_pct_by_arrived_pct);
 }
 
+// The node classes (NodeSelector) replay exactly what the scan over every node replays: every
+// event's sample equal, for the paper's six policies and berth's, both tie rules, two seeds.
+TEST(ReplayTest, NodeClassesReplayAsTheScanOnTheFixture) {
+  const OpenbTrace trace = Fixture();
+  std::vector<gpu::Policy> policies(gpu::kAllPolicies.begin(), gpu::kAllPolicies.end());
+  policies.push_back(gpu::Policy::kBerth);
+  for (gpu::Policy policy : policies) {
+    for (TieBreak tie : {TieBreak::kSeededNodeOrder, TieBreak::kUniform}) {
+      for (uint64_t seed : {42u, 43u}) {
+        SCOPED_TRACE(::testing::Message() << gpu::PolicyName(policy) << " seed " << seed
+                                          << (tie == TieBreak::kUniform ? " uniform" : ""));
+        ReplayOptions options;
+        options.policy = policy;
+        options.seed = seed;
+        options.tie_break = tie;
+        options.keep_samples = true;
+        core::Result<ReplayResult> classes = RunReplay(trace.nodes, trace.pods, options);
+        options.select_by_scan = true;
+        core::Result<ReplayResult> scan = RunReplay(trace.nodes, trace.pods, options);
+        ASSERT_TRUE(classes.has_value() && scan.has_value());
+        ASSERT_EQ(classes->samples.size(), scan->samples.size());
+        for (size_t i = 0; i < scan->samples.size(); ++i) {
+          const ReplaySample& x = classes->samples[i];
+          const ReplaySample& y = scan->samples[i];
+          ASSERT_TRUE(x.allocated_gpu_milli == y.allocated_gpu_milli && x.placed == y.placed &&
+                      x.fragment_milli == y.fragment_milli)
+              << "event " << i;
+        }
+        EXPECT_EQ(classes->allocation_pct_by_arrived_pct, scan->allocation_pct_by_arrived_pct);
+        EXPECT_EQ(classes->frag_rate_pct_by_arrived_pct, scan->frag_rate_pct_by_arrived_pct);
+      }
+    }
+  }
+}
+
 TEST(ReplayTest, FragmentAtTheStartIsTheCpuOnlyShareOfIdleGpus) {
   // Upstream counts a node's idle GPUs as fragment for CPU-only typical pods too (XL): on
   // the empty cluster, with sharing pods that fit every node, the fragment rate is exactly

@@ -79,7 +79,8 @@ core::Result<ReplayResult> RunReplay(std::span<const gpu::NodeSpec> nodes,
   Rng rng(options.seed);
   BERTH_ASSIGN_OR_RETURN(const std::vector<int32_t> order,
                          ArrivalOrder(pods, cluster.gpu_capacity_milli(), options, rng));
-  NodeSelector selector(NodeRanks(nodes, rng), options.tie_break);
+  const std::vector<int32_t> ranks = NodeRanks(nodes, rng);
+  NodeSelector selector(ranks, options.tie_break);
   RngSource draws(rng);
   const std::unique_ptr<gpu::NodeScorer> scorer =
       gpu::MakeScorer(options.policy, &fragmentation, &cluster);
@@ -104,11 +105,14 @@ core::Result<ReplayResult> RunReplay(std::span<const gpu::NodeSpec> nodes,
   for (const int32_t index : order) {
     const gpu::PodSpec& pod = pods[index];
     arrived += pod.TotalGpuMilli();
-    const int node = selector.Select(*scorer, pod, cluster, rng);
+    const int node = options.select_by_scan
+                         ? SelectByScan(*scorer, pod, cluster, ranks, options.tie_break, rng)
+                         : selector.Select(*scorer, pod, cluster, rng);
     if (node >= 0) {
       const gpu::GpuSet gpus =
           scorer->ChooseGpus(pod, cluster.node(node), cluster.node_fragment_milli(node), draws);
       cluster.Place(node, pod, gpus);
+      selector.Update(node, cluster);
       ++result.placed;
     } else {
       ++result.failed;

@@ -36,6 +36,9 @@ struct ReplayOptions {
   TieBreak tie_break = TieBreak::kSeededNodeOrder;
   gpu::TypicalPodOptions typical;
   bool keep_samples = false;  // fill ReplayResult::samples, one per event
+  // Choose nodes with SelectByScan (node_selector.h), one pass over every node per pod, instead
+  // of NodeSelector's node classes: the same run, slower; for tests and benches to compare.
+  bool select_by_scan = false;
 };
 
 // The cluster after one event.
