@@ -9,7 +9,7 @@
 
 BERTH := build/release/src/cli/berth
 
-.PHONY: all deps test-deps build demo test test-release test-asan bench clean
+.PHONY: all deps test-deps build demo test test-release test-asan bench fuzz clean
 
 all: build
 
@@ -48,6 +48,12 @@ bench: build
 	cmake --build --preset release --target berth_binding_bench berth_io_bench
 	build/release/bench/berth_binding_bench --scale
 	build/release/bench/berth_io_bench --scale
+
+# The libFuzzer targets (docs/fuzzing.md): builds them with clang (build/fuzz) and fuzzes
+# each for FUZZ_SECONDS (default 60), two at a time; crashes land in fuzz/corpus/<target>/.
+FUZZ_SECONDS ?= 60
+fuzz: test-deps
+	bash scripts/fuzz-ci.sh --seconds $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build
