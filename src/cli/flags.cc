@@ -4,6 +4,18 @@
 #include <string>
 
 namespace berth::cli {
+namespace {
+
+// A flag value quoted in an error: at most this many bytes of it.
+constexpr size_t kMaxQuotedFlagValue = 64;
+
+std::string Quoted(const std::string& text) {
+  if (text.size() <= kMaxQuotedFlagValue) return "\"" + text + "\"";
+  return "\"" + text.substr(0, kMaxQuotedFlagValue) + "...\" (" + std::to_string(text.size()) +
+         " bytes)";
+}
+
+}  // namespace
 
 core::Result<io::OutputFormat> ParseOutputFormat(const std::string& text) {
   if (text == "yaml") return io::OutputFormat::kYaml;
@@ -22,6 +34,23 @@ core::Result<model::ScoringStrategyType> ParseScoringStrategy(const std::string&
   return core::InvalidArgument("--scoring: unknown strategy \"" + text +
                                "\" (want LeastAllocated, MostAllocated or "
                                "RequestedToCapacityRatio)");
+}
+
+std::string EmptyFlagValueProblem(const std::string& text) {
+  return text.empty() ? "an empty value is not allowed" : "";
+}
+
+std::string CountFlagProblem(const std::string& text, int64_t min, int64_t max) {
+  // Digits only, as for --cycles; 18 digits stay below INT64_MAX while accumulating.
+  const bool digits = !text.empty() && text.size() <= 18 &&
+                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  int64_t value = 0;
+  if (digits) {
+    for (char c : text) value = value * 10 + (c - '0');
+  }
+  if (digits && value >= min && value <= max) return "";
+  return Quoted(text) + " is not a whole number from " + std::to_string(min) + " to " +
+         std::to_string(max);
 }
 
 core::Result<int32_t> ParseCycles(const std::string& text) {

@@ -23,6 +23,32 @@ core::Result<model::ScoringStrategyType> ParseScoringStrategy(const std::string&
 // --cycles: a whole number from 1 to engine::kMaxPlanCycles, digits only.
 core::Result<int32_t> ParseCycles(const std::string& text);
 
+// The rule every flag that takes a value meets before a command sees it (main.cc runs it as a
+// CLI11 check, so a failure names the flag and exits 2): the value is not empty. The commands
+// read an empty string as "not given", so `--now ""` would otherwise plan at no time and
+// `--seeds ""` replay nothing without a word. Returns the problem, or an empty string.
+std::string EmptyFlagValueProblem(const std::string& text);
+
+// A whole-number flag (simulate's --threads, --max-gpus-per-pod): digits only, from `min` to
+// `max`. Returns the problem, or an empty string (a CLI11 check, as above).
+std::string CountFlagProblem(const std::string& text, int64_t min, int64_t max);
+
+// simulate --threads: runs in parallel, at most this many (more than any machine berth runs on
+// has cores; each thread holds a copy of the OpenB fleet).
+inline constexpr int64_t kMaxSimulateThreads = 256;
+
+// simulate --max-gpus-per-pod: more GPUs than any node holds, so no split at all; the bound
+// keeps the split's arithmetic (pods x GPUs) far from overflow.
+inline constexpr int64_t kMaxGpusPerPodFlag = 1'000'000;
+
+// simulate's duration flags (--interval, --until, --cycle-interval): at most 100 years, in
+// seconds; beyond, the replay's milliseconds would near int64's range.
+inline constexpr int64_t kMaxSimulateDurationS = int64_t{36525} * 86400;
+
+// simulate --until over --interval: at most this many metrics samples (one row each in
+// metrics.csv; 400 days at 1s would be 34 million and run for minutes).
+inline constexpr int64_t kMaxMetricsSamples = 1'000'000;
+
 // --scoring, --now and --cycles as PlanOptions; an empty --scoring or --now, or no --cycles,
 // leaves the option unset.
 core::Result<engine::PlanOptions> ParsePlanOptions(const std::string& scoring,

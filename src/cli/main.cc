@@ -9,6 +9,7 @@
 #include "cli/demo_command.h"
 #include "cli/exit_code.h"
 #include "cli/explain_command.h"
+#include "cli/flags.h"
 #include "cli/inventory_command.h"
 #include "cli/plan_command.h"
 #include "cli/simulate_command.h"
@@ -78,6 +79,18 @@ bool CheckInvariantsWanted() {
 #else
   return true;
 #endif
+}
+
+// The CLI11 form of flags.h's checks: a failure is "--flag: problem", exit 2.
+CLI::Validator NonEmpty() {
+  return CLI::Validator(
+      [](std::string& text) { return berth::cli::EmptyFlagValueProblem(text); }, "", "NONEMPTY");
+}
+
+CLI::Validator Count(int64_t min, int64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& text) { return berth::cli::CountFlagProblem(text, min, max); },
+      "", "COUNT");
 }
 
 int Run(int argc, char** argv) {
@@ -180,13 +193,22 @@ int Run(int argc, char** argv) {
                            "Run admission every interval instead of after every change");
   simulate_cmd->add_option("--max-gpus-per-pod", simulate.max_gpus_per_pod,
                            "Split larger jobs into pods of at most this many GPUs")
+      ->check(Count(1, berth::cli::kMaxGpusPerPodFlag))
       ->capture_default_str();
   simulate_cmd->add_option("--threads", simulate.threads, "Runs in parallel (openb)")
+      ->check(Count(1, berth::cli::kMaxSimulateThreads))
       ->capture_default_str();
   simulate_cmd->add_flag("--skip-bad-rows", simulate.skip_bad_rows,
                          "Warn about malformed trace rows and go on without them");
 
   CLI::App* version_cmd = app.add_subcommand("version", "Print the berth version");
+
+  // One rule for every flag that takes a value, so a flag added later cannot forget it.
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    for (CLI::Option* option : sub->get_options()) {
+      if (option->get_type_size() > 0) option->check(NonEmpty());
+    }
+  }
 
   // Set after the subcommands, which would otherwise inherit the top-level footer.
   app.footer(kFooter);

@@ -66,9 +66,17 @@ std::vector<std::string> SplitList(const std::string& text) {
   return out;
 }
 
+// simulate's duration flags (--interval, --until, --cycle-interval), in seconds: positive (a
+// zero interval would sample forever or be read as "not given", a zero --until replays
+// nothing) and at most kMaxSimulateDurationS, so the milliseconds the replay counts in stay
+// far inside int64.
 core::Result<int64_t> DurationS(const std::string& flag, const std::string& text) {
   auto s = sim::ParseDuration(text);
   if (!s) return core::InvalidArgument(flag + ": " + s.error().message());
+  if (*s <= 0 || *s > kMaxSimulateDurationS) {
+    return core::InvalidArgument(flag + ": \"" + text + "\" is not a duration from 1s to " +
+                                 std::to_string(kMaxSimulateDurationS / 86400) + "d");
+  }
   return *s;
 }
 
@@ -143,7 +151,7 @@ int RunOpenb(const SimulateFlags& flags, std::ostream& out, std::ostream& err) {
   sim::OpenbRunOptions ro;
   ro.policies = *policies;
   ro.seeds = *seeds;
-  ro.threads = std::max(1, flags.threads);
+  ro.threads = std::max(1, flags.threads);  // main.cc refuses 0; library callers may not
   ro.trace_name = std::filesystem::path(flags.trace).stem().string();
   const int64_t total = static_cast<int64_t>(ro.policies.size() * ro.seeds.size());
   sim::report::ProgressBar bar("simulate", total);
@@ -241,10 +249,18 @@ int RunQueued(const SimulateFlags& flags, sim::TraceFormat format,
   base.actions = actions;
   auto interval = DurationS("--interval", flags.interval);
   if (!interval) return Fail(interval.error(), err);
-  base.metrics_interval_ms = std::max<int64_t>(1, *interval) * 1000;
+  base.metrics_interval_ms = *interval * 1000;
   if (!flags.until.empty()) {
     auto until = DurationS("--until", flags.until);
     if (!until) return Fail(until.error(), err);
+    // One metrics row per interval up to --until, whether or not anything happens then.
+    if (*until / *interval > kMaxMetricsSamples) {
+      return Fail(core::InvalidArgument("--interval: " + flags.interval + " over --until " +
+                                        flags.until + " is more than " +
+                                        std::to_string(kMaxMetricsSamples) +
+                                        " metrics samples; give a longer --interval"),
+                  err);
+    }
     base.until_ms = *until * 1000;
   }
   if (!flags.cycle_interval.empty()) {
@@ -252,6 +268,8 @@ int RunQueued(const SimulateFlags& flags, sim::TraceFormat format,
     if (!c) return Fail(c.error(), err);
     base.cycle_interval_ms = *c * 1000;
   }
+  // Checked though unused, so that a typo is not silently ignored.
+  if (auto seeds = sim::ParseSeedList(flags.seeds); !seeds) return Fail(seeds.error(), err);
   if (SplitList(flags.seeds).size() > 1 || flags.seeds.find('-') != std::string::npos) {
     err << "berth: warning: --seeds: the queued replay has no randomness (same inputs, same "
            "run): one run per policy\n";

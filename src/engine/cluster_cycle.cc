@@ -8,6 +8,7 @@
 #include "engine/binding_oracle.h"
 #include "engine/fleet_dispatcher.h"
 #include "engine/pod_groups.h"
+#include "queueing/queue_setup.h"
 
 namespace berth::engine {
 namespace {
@@ -206,6 +207,9 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
       used = fleet;
     }
     result.admission = queueing::RunAdmission(whole, options, used, diags);
+  } else if (!has_workloads && stop_before == std::nullopt) {
+    // Queues no workload uses are checked all the same: a missing flavor is an error either way.
+    queueing::CheckQueueSetup(whole, part.name, diags);
   }
 
   // Pods of workloads admitted in the input first (they were running), then the queue,

@@ -18,6 +18,7 @@
 #include "engine/fleet_dispatcher.h"
 #include "engine/fleet_measure.h"
 #include "engine/placement_stage.h"
+#include "placement/cluster_set_references.h"
 
 namespace berth::engine {
 namespace {
@@ -323,6 +324,7 @@ void RunFleet(const model::Snapshot& snapshot, std::vector<ClusterPart>& parts,
   }
   const FleetChecks checks = FindFleetChecks(snapshot, kHubCluster);
   ReportMisconfigured(snapshot, plan.placements, plan.diagnostics);
+  placement::ReportMissingClusterSets(snapshot, plan.diagnostics);
   WarnNoCapacity(snapshot, workers, checks, plan.placements, plan.diagnostics);
   FleetDispatcher dispatcher(snapshot, checks, plan.placements, workers);
   // (4) Kueue's decisions are written into the planned Workloads, copied only now that

@@ -2,17 +2,11 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace berth::model {
-
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t sum = 0;
-  if (__builtin_add_overflow(a, b, &sum)) {
-    return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
-  }
-  return sum;
-}
 
 namespace {
 
@@ -90,6 +84,89 @@ ResourceVector PodRequests(const Pod& pod, const PodRequestsOptions& options) {
   // From the highest id down, so the vector grows once.
   for (size_t i = dims; i-- > 0;) out.Set(ResourceId{static_cast<uint16_t>(i)}, amounts[i]);
   return out;
+}
+
+namespace {
+
+// The field of resource `name` under `prefix`, spelled as the readers spell it: a name with
+// '.' or '/' in brackets ("requests[nvidia.com/gpu]"), others after a dot ("requests.cpu").
+std::string ResourceField(std::string prefix, std::string_view name) {
+  if (name.find_first_of("./") != std::string_view::npos) {
+    prefix += '[';
+    prefix += name;
+    prefix += ']';
+  } else {
+    prefix += '.';
+    prefix += name;
+  }
+  return prefix;
+}
+
+// The container's amount for the check, and whether it came from its limit.
+int64_t CheckedAmount(const Container& c, ResourceId id, bool* from_limit) {
+  const int64_t request = c.requests.Get(id);
+  const int64_t limit = c.limits.Get(id);
+  *from_limit = request == 0 && limit > 0;
+  return *from_limit ? limit : request;
+}
+
+core::Error TooLarge(const ResourceCatalog& catalog, ResourceId id, std::string field) {
+  const std::string& name = catalog.Name(id);
+  return core::OutOfRange("the pod's " + name + " requests add up to more than " +
+                              std::to_string(std::numeric_limits<int64_t>::max()) +
+                              (id == kCpu ? " milli-cores" : "") +
+                              ", the most one pod can request",
+                          {"", "", std::move(field)});
+}
+
+}  // namespace
+
+core::Status CheckPodRequestsInRange(const Pod& pod, const ResourceCatalog& catalog) {
+  size_t dims = pod.overhead.size();
+  for (const auto* list : {&pod.containers, &pod.init_containers}) {
+    for (const Container& c : *list) dims = std::max({dims, c.requests.size(), c.limits.size()});
+  }
+  for (size_t i = 0; i < dims && i < catalog.size(); ++i) {
+    const ResourceId id{static_cast<uint16_t>(i)};
+    // The same sums as PodRequestsInto, each checked: the steady state (app containers and
+    // sidecars) and each init container's peak (itself and the sidecars before it), then the
+    // overhead on the larger.
+    int64_t steady = 0;
+    int64_t sidecars = 0;
+    int64_t peak = 0;
+    for (size_t j = 0; j < pod.containers.size(); ++j) {
+      bool from_limit = false;
+      const int64_t amount = CheckedAmount(pod.containers[j], id, &from_limit);
+      if (__builtin_add_overflow(steady, amount, &steady)) {
+        return TooLarge(catalog, id,
+                        ResourceField("containers[" + std::to_string(j) + "].resources." +
+                                          (from_limit ? "limits" : "requests"),
+                                      catalog.Name(id)));
+      }
+    }
+    for (size_t j = 0; j < pod.init_containers.size(); ++j) {
+      const Container& c = pod.init_containers[j];
+      bool from_limit = false;
+      const int64_t amount = CheckedAmount(c, id, &from_limit);
+      int64_t running = 0;
+      const bool overflow =
+          c.restartable ? (__builtin_add_overflow(steady, amount, &steady) ||
+                           __builtin_add_overflow(sidecars, amount, &sidecars))
+                        : __builtin_add_overflow(sidecars, amount, &running);
+      if (overflow) {
+        return TooLarge(catalog, id,
+                        ResourceField("initContainers[" + std::to_string(j) + "].resources." +
+                                          (from_limit ? "limits" : "requests"),
+                                      catalog.Name(id)));
+      }
+      peak = std::max(peak, c.restartable ? sidecars : running);
+    }
+    int64_t total = 0;
+    if (__builtin_add_overflow(std::max(steady, peak), pod.overhead.Get(id), &total)) {
+      return TooLarge(catalog, id, ResourceField("overhead", catalog.Name(id)));
+    }
+  }
+  return core::OkStatus();
 }
 
 }  // namespace berth::model

@@ -10,13 +10,16 @@
 // Options cover where callers truly differ: kube-scheduler's NonMissingContainerRequests
 // (100m cpu / 200Mi memory for a container that names none, used for scoring) and Kueue's
 // limits standing in for missing requests. Sums saturate at INT64_MAX (INT64_MIN) instead of
-// overflowing, as core::Quantity does. Pure functions on values; thread-compatible.
+// overflowing, as core::Quantity does; readers refuse a pod whose sums would need that
+// (CheckPodRequestsInRange), so saturation is only a backstop. Pure functions on values;
+// thread-compatible.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <span>
 
+#include "core/result.h"
 #include "model/pod.h"
 #include "model/resources.h"
 
@@ -48,8 +51,14 @@ void PodRequestsInto(const Pod& pod, const PodRequestsOptions& options, std::spa
 // size() is at most the largest of those vectors' sizes (trailing zeros are not stored).
 ResourceVector PodRequests(const Pod& pod, const PodRequestsOptions& options = {});
 
-// a + b, clamped to [INT64_MIN, INT64_MAX] (the rule's overflow policy, for callers that
-// sum pod requests further).
-int64_t SaturatingAdd(int64_t a, int64_t b);
+// OutOfRange when some resource's requests of `pod` add up past INT64_MAX under either rule
+// (a container's amount is its request, or its limit where the request is 0 or missing, so
+// the check holds with and without limits_for_missing_requests). The error's field names the
+// first container (or the overhead) whose amount takes a sum past the bound, relative to the
+// pod spec: "containers[1].resources.requests[nvidia.com/gpu]", "overhead.memory". Readers
+// call it once per decoded pod spec (Pods and pod templates), so that every later sum starts
+// from amounts that fit. O(containers x resources).
+core::Status CheckPodRequestsInRange(const Pod& pod, const ResourceCatalog& catalog);
+
 
 }  // namespace berth::model

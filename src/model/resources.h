@@ -39,7 +39,17 @@ class ResourceCatalog {
   std::unordered_map<std::string, uint16_t> ids_;
 };
 
-// Amounts indexed by ResourceId; ids beyond the vector's end are zero.
+// The overflow policy of every sum of amounts (pod requests, node totals, quota usage):
+// a + b clamped to [INT64_MIN, INT64_MAX], never wrapped. Readers refuse a single pod whose
+// requests would saturate (CheckPodRequestsInRange), so only sums over many objects reach it.
+int64_t SaturatingAdd(int64_t a, int64_t b);
+// Undoes a SaturatingAdd of b into a running sum `a`: a - b, except that a saturated sum stays
+// saturated (what it stood for is unknown, and full stays full rather than freeing room that
+// is not there). Clamped like SaturatingAdd.
+int64_t SaturatingRemove(int64_t a, int64_t b);
+
+// Amounts indexed by ResourceId; ids beyond the vector's end are zero. Add and Subtract follow
+// SaturatingAdd and SaturatingRemove.
 class ResourceVector {
  public:
   int64_t Get(ResourceId id) const { return id.v < amounts_.size() ? amounts_[id.v] : 0; }

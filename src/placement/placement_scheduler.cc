@@ -20,6 +20,7 @@
 
 #include "placement/builtin_scorers.h"
 #include "placement/cluster_filter.h"
+#include "placement/cluster_set_references.h"
 #include "placement/decision_groups.h"
 #include "placement/spread_selector.h"
 
@@ -30,9 +31,6 @@ namespace {
 // From this many clusters on, predicates and prioritizers use a second thread (starting one
 // costs tens of microseconds; checking this many clusters takes milliseconds).
 constexpr size_t kParallelClusters = 2048;
-
-// The set the hub always creates (an empty label selector: every cluster).
-constexpr const char* kGlobalSet = "global";
 
 std::string Join(const std::vector<std::string>& names) {
   std::string out;
@@ -304,7 +302,7 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
   // 1. Candidates: valid bindings in the namespace, ∩ spec.clusterSets, their members.
   std::map<std::string, const model::ManagedClusterSet*> sets;
   for (const model::ManagedClusterSet& s : snapshot.managed_cluster_sets) sets[s.meta.name] = &s;
-  if (!sets.contains(kGlobalSet)) sets[kGlobalSet] = nullptr;
+  if (!sets.contains(kGlobalClusterSet)) sets[kGlobalClusterSet] = nullptr;
   std::set<std::string> bound;
   for (const model::ManagedClusterSetBinding& b : snapshot.managed_cluster_set_bindings) {
     if (b.meta.namespace_ == ns && sets.contains(b.cluster_set)) bound.insert(b.cluster_set);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/check.h"
+#include "model/resources.h"
 
 namespace berth::queueing {
 
@@ -26,7 +27,7 @@ FrUsage AdmissionUsage(const QueueSetup& setup, const model::ResourceCatalog& ca
   FrUsage merged;
   for (const auto& [fr, v] : usage) {
     if (!merged.empty() && merged.back().first == fr) {
-      merged.back().second += v;
+      merged.back().second = model::SaturatingAdd(merged.back().second, v);
     } else {
       merged.emplace_back(fr, v);
     }

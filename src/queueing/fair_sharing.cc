@@ -1,4 +1,5 @@
 #include "queueing/fair_sharing.h"
+#include "model/resources.h"
 
 #include <algorithm>
 #include <cmath>
@@ -128,7 +129,9 @@ Drs FairSharing::Share(const QuotaTree& tree, int32_t node, const FrUsage& reque
   // Borrowed amounts per resource name, summed over flavors.
   Dominate(tree, node, [&](int32_t r) {
     int64_t sum = 0;
-    for (int32_t fr : resource_frs_[static_cast<size_t>(r)]) sum += std::max<int64_t>(0, over(fr));
+    for (int32_t fr : resource_frs_[static_cast<size_t>(r)]) {
+      sum = model::SaturatingAdd(sum, std::max<int64_t>(0, over(fr)));
+    }
     return sum;
   }, &drs);
   return drs;
@@ -145,7 +148,8 @@ Drs FairSharing::ShareValue(const QuotaTree& tree, int32_t node) const {
   Dominate(tree, node, [&](int32_t r) {
     int64_t sum = 0;
     for (int32_t fr : resource_frs_[static_cast<size_t>(r)]) {
-      sum += std::max<int64_t>(0, tree.Usage(node, fr) - tree.SubtreeQuota(node, fr));
+      sum = model::SaturatingAdd(
+          sum, std::max<int64_t>(0, tree.Usage(node, fr) - tree.SubtreeQuota(node, fr)));
     }
     return sum;
   }, &drs);

@@ -1,4 +1,5 @@
 #include "queueing/fair_sharing_preemptor.h"
+#include "model/resources.h"
 
 #include <algorithm>
 #include <utility>
@@ -319,7 +320,7 @@ PreemptionResult FairSharingPreemptor::GetTargets(const WorkloadInfo& wl, int32_
     for (const auto& [fr, v] : usage) {
       if (v <= 0) continue;
       int64_t freeable = tree.Available(cq, fr);
-      for (int32_t q : sources) freeable += tree.Usage(q, fr);
+      for (int32_t q : sources) freeable = model::SaturatingAdd(freeable, tree.Usage(q, fr));
       if (freeable < v) return result;
     }
   }

@@ -5,6 +5,7 @@
 
 #include "queueing/admission_fair_sharing.h"
 #include "queueing/fair_sharing_preemptor.h"
+#include "model/resources.h"
 
 namespace berth::queueing {
 namespace {
@@ -293,7 +294,9 @@ PreemptionResult Preemptor::GetTargets(const WorkloadInfo& wl, int32_t cq, const
       }
       for (size_t i = 0; i < contested.size(); ++i) {
         for (const auto& [fr, v] : state_.held(w)->usage) {
-          if (fr == contested[i]) own_freeable_by_fr[i] += v;
+          if (fr == contested[i]) {
+            own_freeable_by_fr[i] = model::SaturatingAdd(own_freeable_by_fr[i], v);
+          }
         }
       }
     }
@@ -305,16 +308,21 @@ PreemptionResult Preemptor::GetTargets(const WorkloadInfo& wl, int32_t cq, const
       const int64_t own_freeable = own_freeable_by_fr[i];
       // Only victims of its own queue lower the preemptor's own usage.
       if (!allow_borrowing &&
-          tree.Usage(cq, fr) - own_freeable + request > tree.SubtreeQuota(cq, fr)) {
+          model::SaturatingAdd(tree.Usage(cq, fr) - own_freeable, request) >
+              tree.SubtreeQuota(cq, fr)) {
         return true;
       }
       int64_t freeable = own_freeable;
-      for (const auto& src : streams[0].sources()) freeable += tree.Usage(src.cq, fr);
+      for (const auto& src : streams[0].sources()) {
+        freeable = model::SaturatingAdd(freeable, tree.Usage(src.cq, fr));
+      }
       if (!allow_borrowing ||
           policy.borrow_within_cohort.policy != model::PreemptionPolicy::kNever) {
-        for (const auto& src : streams[1].sources()) freeable += tree.Usage(src.cq, fr);
+        for (const auto& src : streams[1].sources()) {
+          freeable = model::SaturatingAdd(freeable, tree.Usage(src.cq, fr));
+        }
       }
-      if (tree.Available(cq, fr) + freeable < request) return true;
+      if (model::SaturatingAdd(tree.Available(cq, fr), freeable) < request) return true;
     }
     return false;
   };

@@ -63,7 +63,7 @@ bool BuildGroups(const model::ClusterQueue& spec, const model::Snapshot& snapsho
       if (!cq.group_of_resource.emplace(id.v, static_cast<int32_t>(g)).second) {
         std::string msg = "resource " + snapshot.resources.Name(id) +
                           " is covered by more than one resource group";
-        diags.Warn(core::InvalidArgument(
+        diags.Report(core::InvalidArgument(
             msg, {"", object, GroupField(g) + ".coveredResources[" + std::to_string(r) + "]"}));
         Deactivate(cq, "InvalidSpec", std::move(msg));
         ok = false;
@@ -75,7 +75,7 @@ bool BuildGroups(const model::ClusterQueue& spec, const model::Snapshot& snapsho
       const std::string field = GroupField(g) + ".flavors[" + std::to_string(f) + "]";
       if (!seen_flavors.insert(flavor.flavor).second) {
         std::string msg = "flavor " + flavor.flavor + " appears in more than one resource group";
-        diags.Warn(core::InvalidArgument(msg, {"", object, field + ".name"}));
+        diags.Report(core::InvalidArgument(msg, {"", object, field + ".name"}));
         Deactivate(cq, "InvalidSpec", std::move(msg));
         ok = false;
       }
@@ -94,7 +94,7 @@ bool BuildGroups(const model::ClusterQueue& spec, const model::Snapshot& snapsho
       if (!same) {
         std::string msg = "flavor " + flavor.flavor +
                           " must list exactly the group's covered resources, in order";
-        diags.Warn(core::InvalidArgument(msg, {"", object, field + ".resources"}));
+        diags.Report(core::InvalidArgument(msg, {"", object, field + ".resources"}));
         Deactivate(cq, "InvalidSpec", std::move(msg));
         ok = false;
         continue;
@@ -105,7 +105,7 @@ bool BuildGroups(const model::ClusterQueue& spec, const model::Snapshot& snapsho
         if (spec.cohort.empty() && (quota.borrowing_limit || quota.lending_limit)) {
           std::string msg = std::string(quota.borrowing_limit ? "borrowingLimit" : "lendingLimit") +
                             " must be nil when cohortName is empty";
-          diags.Warn(core::InvalidArgument(
+          diags.Report(core::InvalidArgument(
               msg, {"", object,
                     field + ".resources[" + std::to_string(r) + "]." +
                         (quota.borrowing_limit ? "borrowingLimit" : "lendingLimit")}));
@@ -119,7 +119,7 @@ bool BuildGroups(const model::ClusterQueue& spec, const model::Snapshot& snapsho
   if (!missing.empty()) {
     std::string list;
     for (const auto& m : missing) list += (list.empty() ? "" : " ") + m;
-    diags.Warn(core::NotFound("references missing ResourceFlavor(s): [" + list + "]",
+    diags.Report(core::NotFound("references missing ResourceFlavor(s): [" + list + "]",
                               {"", object, "spec.resourceGroups"}));
     Deactivate(cq, "FlavorNotFound",
                "Can't admit new workloads: references missing ResourceFlavor(s): [" + list + "]");
@@ -237,7 +237,16 @@ QueueSetup BuildQueueSetup(const model::Snapshot& snapshot, const std::string& c
     ClusterQueueInfo info;
     info.index = static_cast<int32_t>(i);
     info.name = spec.meta.name;
-    setup.cq_by_name.emplace(spec.meta.name, static_cast<int32_t>(setup.cqs.size()));
+    if (!setup.cq_by_name.emplace(spec.meta.name, static_cast<int32_t>(setup.cqs.size())).second) {
+      // The reader keeps one copy of an object read twice, so two here came by different
+      // routes into one cluster. The second is left out of the tree: its quota would count
+      // in the cohort while no LocalQueue can reach it.
+      diags.Report(core::InvalidArgument(
+          "ClusterQueue " + spec.meta.name + " is defined twice in cluster " + cluster +
+              "; the second definition is ignored",
+          {"", ObjectName("ClusterQueue", spec.meta.name), "metadata.name"}));
+      continue;
+    }
     setup.cqs.push_back(std::move(info));
     if (!spec.cohort.empty()) cohort_id(spec.cohort);
     InternFrs(spec.resource_groups, setup);
@@ -249,6 +258,15 @@ QueueSetup BuildQueueSetup(const model::Snapshot& snapshot, const std::string& c
     cohort_object.emplace(c.meta.name, static_cast<int32_t>(i));
     if (!c.parent.empty()) cohort_id(c.parent);
     InternFrs(c.resource_groups, setup);
+  }
+
+  // A LocalQueue naming a ClusterQueue that is not there queues nothing: reported on the
+  // LocalQueue, as well as in each of its workloads' status (ResolveQueue).
+  for (const model::LocalQueue& lq : snapshot.local_queues) {  // input order: stable output
+    if (lq.cluster != cluster || setup.cq_by_name.count(lq.cluster_queue) != 0) continue;
+    diags.Report(core::NotFound(
+        "ClusterQueue " + lq.cluster_queue + " doesn't exist",
+        {"", "LocalQueue/" + lq.meta.namespace_ + "/" + lq.meta.name, "spec.clusterQueue"}));
   }
 
   const int32_t num_cqs = static_cast<int32_t>(setup.cqs.size());
@@ -282,7 +300,7 @@ QueueSetup BuildQueueSetup(const model::Snapshot& snapshot, const std::string& c
       const std::string& name = setup.cohort_names[c];
       auto obj = cohort_object.find(name);
       if (obj != cohort_object.end()) {
-        diags.Warn(core::FailedPrecondition("cohort " + name + " is part of a cycle of parentName",
+        diags.Report(core::FailedPrecondition("cohort " + name + " is part of a cycle of parentName",
                                             {"", ObjectName("Cohort", name), "spec.parentName"}));
       }
       cohort_parent[c] = QuotaTree::kNoParent;  // keep the tree a forest
@@ -307,7 +325,7 @@ QueueSetup BuildQueueSetup(const model::Snapshot& snapshot, const std::string& c
         cyclic = in_cycle[static_cast<size_t>(v)];
       }
       if (cyclic) {
-        diags.Warn(core::FailedPrecondition("cohort " + spec.cohort + " is in a cohort cycle",
+        diags.Report(core::FailedPrecondition("cohort " + spec.cohort + " is in a cohort cycle",
                                             {"", object, "spec.cohortName"}));
         Deactivate(cq, "CohortCycle",
                    "Can't admit new workloads: the cohort " + spec.cohort + " is in a cycle");
@@ -321,7 +339,7 @@ QueueSetup BuildQueueSetup(const model::Snapshot& snapshot, const std::string& c
     if (!missing_checks.empty()) {
       std::string list;
       for (const auto& m : missing_checks) list += (list.empty() ? "" : " ") + m;
-      diags.Warn(core::NotFound("references missing AdmissionCheck(s): [" + list + "]",
+      diags.Report(core::NotFound("references missing AdmissionCheck(s): [" + list + "]",
                                 {"", object, "spec.admissionChecksStrategy"}));
       Deactivate(cq, "AdmissionCheckNotFound",
                  "Can't admit new workloads: references missing AdmissionCheck(s): [" + list + "]");
@@ -344,6 +362,17 @@ QueueSetup BuildQueueSetup(const model::Snapshot& snapshot, const std::string& c
     for (int32_t q : members) setup.cqs[static_cast<size_t>(q)].same_tree = members;
   }
   return setup;
+}
+
+void CheckQueueSetup(const model::Snapshot& snapshot, const std::string& cluster,
+                     core::Diagnostics& diags) {
+  auto in_cluster = [&cluster](const auto& object) { return object.cluster == cluster; };
+  if (std::none_of(snapshot.cluster_queues.begin(), snapshot.cluster_queues.end(), in_cluster) &&
+      std::none_of(snapshot.cohorts.begin(), snapshot.cohorts.end(), in_cluster) &&
+      std::none_of(snapshot.local_queues.begin(), snapshot.local_queues.end(), in_cluster)) {
+    return;
+  }
+  (void)BuildQueueSetup(snapshot, cluster, diags);
 }
 
 }  // namespace berth::queueing

@@ -76,9 +76,17 @@ QueueResolution ResolveQueue(const QueueSetup& setup, const model::Snapshot& sna
                              const model::Workload& wl);
 
 // Validates and indexes the Kueue queues of `cluster`. Each invalid ClusterQueue is
-// reported to `diags` (a warning naming the object and field) and made inactive with
-// Kueue's reason; the others are unaffected.
+// reported to `diags` (an error naming the object and field: a missing ResourceFlavor or
+// AdmissionCheck, a cohort cycle, a spec Kueue's webhook refuses) and made inactive with
+// Kueue's reason; the others are unaffected. A LocalQueue naming a missing ClusterQueue and a
+// second ClusterQueue of one name (left out) are errors too.
 QueueSetup BuildQueueSetup(const model::Snapshot& snapshot, const std::string& cluster,
                            core::Diagnostics& diags);
+
+// Reports what BuildQueueSetup reports, for a cluster where admission does not run (no
+// workload queues there in this plan), so that a broken queue is never silent. Returns at once
+// when the cluster has no ClusterQueue, Cohort or LocalQueue.
+void CheckQueueSetup(const model::Snapshot& snapshot, const std::string& cluster,
+                     core::Diagnostics& diags);
 
 }  // namespace berth::queueing

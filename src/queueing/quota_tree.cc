@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/check.h"
+#include "model/resources.h"
 
 namespace berth::queueing {
 namespace {
@@ -85,7 +86,11 @@ void QuotaTree::Finalize() {
       local_[i] = (parent_[v] != kNoParent && lending != kUnset)
                       ? std::max<int64_t>(0, subtree_[i] - lending)
                       : 0;
-      if (parent_[v] != kNoParent) subtree_[At(parent_[v], fr)] += subtree_[i] - local_[i];
+      if (parent_[v] != kNoParent) {
+        // Saturating: two ClusterQueues of 2^63-1 each must not wrap their cohort negative.
+        const size_t p = At(parent_[v], fr);
+        subtree_[p] = model::SaturatingAdd(subtree_[p], subtree_[i] - local_[i]);
+      }
     }
     if (parent_[v] != kNoParent) {
       height_[parent_[v]] = std::max(height_[parent_[v]], height_[v] + 1);
@@ -106,17 +111,20 @@ int64_t QuotaTree::Available(int32_t node, int32_t fr) const {
     // What the node may still take from its parent: the lendable part of its own quota not
     // yet used, plus the borrowing limit.
     const int64_t stored_in_parent = std::max<int64_t>(0, usage_[i] - local_[i]);
-    const int64_t cap = (subtree_[i] - local_[i]) - stored_in_parent + borrowing_limit_[i];
+    const int64_t cap = model::SaturatingAdd((subtree_[i] - local_[i]) - stored_in_parent,
+                                             borrowing_limit_[i]);
     parent_available = std::min(parent_available, cap);
   }
-  return LocalAvailable(node, fr) + parent_available;
+  return model::SaturatingAdd(LocalAvailable(node, fr), parent_available);
 }
 
 int64_t QuotaTree::PotentialAvailable(int32_t node, int32_t fr) const {
   const size_t i = At(node, fr);
   if (parent_[node] == kNoParent) return subtree_[i];
-  int64_t v = local_[i] + PotentialAvailable(parent_[node], fr);
-  if (borrowing_limit_[i] != kUnset) v = std::min(v, subtree_[i] + borrowing_limit_[i]);
+  int64_t v = model::SaturatingAdd(local_[i], PotentialAvailable(parent_[node], fr));
+  if (borrowing_limit_[i] != kUnset) {
+    v = std::min(v, model::SaturatingAdd(subtree_[i], borrowing_limit_[i]));
+  }
   return v;
 }
 
@@ -135,7 +143,7 @@ void QuotaTree::AddUsage(int32_t node, int32_t fr, int64_t v) {
   while (true) {
     const size_t i = At(node, fr);
     const int64_t local_available = LocalAvailable(node, fr);
-    usage_[i] += v;
+    usage_[i] = model::SaturatingAdd(usage_[i], v);
     if (parent_[node] == kNoParent || v <= local_available) return;
     v -= local_available;
     node = parent_[node];
@@ -146,7 +154,7 @@ void QuotaTree::RemoveUsage(int32_t node, int32_t fr, int64_t v) {
   while (true) {
     const size_t i = At(node, fr);
     const int64_t stored_in_parent = usage_[i] - local_[i];
-    usage_[i] -= v;
+    usage_[i] = model::SaturatingRemove(usage_[i], v);
     if (stored_in_parent <= 0 || parent_[node] == kNoParent) return;
     v = std::min(v, stored_in_parent);
     node = parent_[node];

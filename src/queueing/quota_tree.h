@@ -3,13 +3,16 @@
 // Holds nominal quota, borrowing/lending limits, SubtreeQuota, localQuota and usage, and
 // answers available / potentialAvailable / borrowing height. Usage changes are incremental:
 // AddUsage and RemoveUsage walk one path to the root, O(depth). Built by QueueSetup; owned
-// by the admission run; not thread-safe.
+// by the admission run; not thread-safe. Sums saturate (model::SaturatingAdd), and a saturated
+// usage stays saturated when usage is removed, so absurd quotas or requests never wrap.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
+
+#include "model/resources.h"
 
 namespace berth::queueing {
 
@@ -52,7 +55,7 @@ class QuotaTree {
   int64_t PotentialAvailable(int32_t node, int32_t fr) const;
   // Usage above SubtreeQuota ("borrowing"), with an extra request v.
   bool BorrowingWith(int32_t node, int32_t fr, int64_t v) const {
-    return SubtreeQuota(node, fr) < Usage(node, fr) + v;
+    return SubtreeQuota(node, fr) < model::SaturatingAdd(Usage(node, fr), v);
   }
   bool IsBorrowing(int32_t node, int32_t fr) const { return BorrowingWith(node, fr, 0); }
   // Kueue's FindHeightOfLowestSubtreeThatFits: {0, HasParent} when the request does not

@@ -1,9 +1,11 @@
 #include "queueing/topology_snapshot.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "model/pod_requests.h"
+#include "model/resources.h"
 
 namespace berth::queueing {
 
@@ -117,8 +119,9 @@ TopologySnapshot TopologySnapshot::Build(const model::Snapshot& snapshot,
       const model::Node& node = snapshot.node(n);
       leaf_by_node.emplace(node.meta.name, static_cast<int32_t>(l));
       for (size_t r = 0; r < s.num_resources_; ++r) {
-        s.free_[l * s.num_resources_ + r] +=
-            node.allocatable.Get(model::ResourceId{static_cast<uint16_t>(r)});
+        int64_t& free = s.free_[l * s.num_resources_ + r];
+        free = model::SaturatingAdd(free,
+                                    node.allocatable.Get(model::ResourceId{static_cast<uint16_t>(r)}));
       }
     }
   }
@@ -133,7 +136,8 @@ TopologySnapshot TopologySnapshot::Build(const model::Snapshot& snapshot,
     model::PodRequestsInto(pod, {}, requests);
     requests[model::kPods.v] += 1;
     int64_t* row = &s.free_[static_cast<size_t>(it->second) * s.num_resources_];
-    for (size_t r = 0; r < s.num_resources_; ++r) row[r] -= requests[r];
+    // Requests are never negative (the readers refuse that), so negating one cannot overflow.
+    for (size_t r = 0; r < s.num_resources_; ++r) row[r] = model::SaturatingAdd(row[r], -requests[r]);
   }
   return s;
 }
@@ -172,8 +176,13 @@ void TopologySnapshot::ApplyUsage(const model::TopologyAssignment& assignment,
     int64_t* row = &tas_usage_[static_cast<size_t>(*leaf) * num_resources_];
     for (size_t r = 0; r < num_resources_; ++r) {
       int64_t amount = per_pod.Get(model::ResourceId{static_cast<uint16_t>(r)});
-      if (r == model::kPods.v) amount += 1;
-      row[r] += sign * amount * d.count;
+      if (r == model::kPods.v) amount = model::SaturatingAdd(amount, 1);
+      // amount x count saturates like every other sum; a saturated row stays saturated.
+      int64_t total = 0;
+      if (__builtin_mul_overflow(amount, static_cast<int64_t>(d.count), &total)) {
+        total = std::numeric_limits<int64_t>::max();
+      }
+      row[r] = sign > 0 ? model::SaturatingAdd(row[r], total) : model::SaturatingRemove(row[r], total);
     }
   }
 }

@@ -90,7 +90,7 @@ class TopologySnapshot {
   int64_t Remaining(int32_t leaf, model::ResourceId r) const {
     if (r.v >= num_resources_) return 0;
     size_t i = static_cast<size_t>(leaf) * num_resources_ + r.v;
-    return free_[i] - tas_usage_[i];
+    return model::SaturatingAdd(free_[i], -tas_usage_[i]);  // usage is in [0, INT64_MAX]
   }
   size_t num_resources() const { return num_resources_; }
   // The leaf for the lowest-level values (all levels), if any.

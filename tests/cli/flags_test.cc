@@ -60,6 +60,27 @@ TEST(FlagsTest, CyclesAreWholeNumbersInRange) {
   }
 }
 
+// Issue 14: `--now ""`, `--seeds ""` and friends read as "not given" and passed without a
+// word; every flag that takes a value now refuses an empty one (main.cc runs this check).
+TEST(FlagsTest, EmptyValuesAreRefused) {
+  EXPECT_FALSE(EmptyFlagValueProblem("").empty());
+  EXPECT_TRUE(EmptyFlagValueProblem("2026-01-02T03:04:05Z").empty());
+  EXPECT_TRUE(EmptyFlagValueProblem(" ").empty());  // not empty: the flag's own parser decides
+}
+
+// Issue 14: `--threads 0` ran with one thread without a word.
+TEST(FlagsTest, CountsAreWholeNumbersInRange) {
+  EXPECT_TRUE(CountFlagProblem("1", 1, kMaxSimulateThreads).empty());
+  EXPECT_TRUE(CountFlagProblem("256", 1, kMaxSimulateThreads).empty());
+  for (const char* bad : {"", "0", "-1", "+2", " 2", "2.0", "1e3", "0x3", "two", "257",
+                          "9223372036854775807", "99999999999999999999999"}) {
+    const std::string problem = CountFlagProblem(bad, 1, kMaxSimulateThreads);
+    EXPECT_NE(problem.find("is not a whole number from 1 to 256"), std::string::npos) << bad;
+  }
+  // A long value is quoted in part only.
+  EXPECT_LT(CountFlagProblem(std::string(10000, '9'), 1, 2).size(), 200u);
+}
+
 TEST(ParsePodTargetTest, KubectlStyleNames) {
   EXPECT_EQ(ParsePodTarget("pod/train-0").value(), "train-0");
   EXPECT_EQ(ParsePodTarget("pods/ml/train-0").value(), "ml/train-0");

@@ -328,5 +328,83 @@ TEST(PodRequestsTest, SumsSaturateInsteadOfOverflowing) {
   EXPECT_EQ(SaturatingAdd(2, 3), 5);
 }
 
+// Issue 14: two containers each asking 2^63-1 (or 5e18) nvidia.com/gpu, or 5E + 5E memory,
+// overflowed the pod's sum and the pod was bound to a node without GPUs. Readers now refuse
+// such a pod, naming the container whose amount takes the sum past the bound.
+TEST(CheckPodRequestsInRangeTest, RefusesSumsPastInt64) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  ResourceCatalog catalog;
+  const ResourceId gpu = catalog.Intern("nvidia.com/gpu");
+  {
+    Pod pod;
+    Container c;
+    c.requests.Set(gpu, kMax);
+    pod.containers = {c, c};
+    auto status = CheckPodRequestsInRange(pod, catalog);
+    ASSERT_FALSE(status.has_value());
+    EXPECT_EQ(status.error().code(), core::ErrorCode::kOutOfRange);
+    EXPECT_EQ(status.error().location().field, "containers[1].resources.requests[nvidia.com/gpu]");
+    EXPECT_NE(status.error().message().find("nvidia.com/gpu requests add up to more than"),
+              std::string::npos);
+  }
+  {
+    Pod pod;  // 5E + 5E memory
+    Container c;
+    c.requests.Set(kMemory, 5'000'000'000'000'000'000);
+    pod.containers = {c, c};
+    auto status = CheckPodRequestsInRange(pod, catalog);
+    ASSERT_FALSE(status.has_value());
+    EXPECT_EQ(status.error().location().field, "containers[1].resources.requests.memory");
+  }
+  {
+    Pod pod;  // a limit standing in for a missing request counts too (Kueue's rule)
+    Container c;
+    c.limits.Set(gpu, kMax);
+    Container d;
+    d.requests.Set(gpu, 1);
+    pod.containers = {d, c};
+    auto status = CheckPodRequestsInRange(pod, catalog);
+    ASSERT_FALSE(status.has_value());
+    EXPECT_EQ(status.error().location().field, "containers[1].resources.limits[nvidia.com/gpu]");
+  }
+  {
+    Pod pod;  // a sidecar adds to the app containers; the overhead to the larger of the two
+    Container app;
+    app.requests.Set(kCpu, kMax / 2);
+    Container sidecar = app;
+    sidecar.restartable = true;
+    pod.containers = {app};
+    pod.init_containers = {sidecar};
+    EXPECT_TRUE(CheckPodRequestsInRange(pod, catalog).has_value());  // kMax - 1
+    pod.overhead.Set(kCpu, 2);
+    auto status = CheckPodRequestsInRange(pod, catalog);
+    ASSERT_FALSE(status.has_value());
+    EXPECT_EQ(status.error().location().field, "overhead.cpu");
+  }
+  {
+    Pod pod;  // an init container's peak is its own amount plus the sidecars before it
+    Container sidecar;
+    sidecar.requests.Set(gpu, kMax);
+    sidecar.restartable = true;
+    Container init;
+    init.requests.Set(gpu, 1);
+    pod.containers = {Container{}};
+    pod.init_containers = {sidecar, init};
+    auto status = CheckPodRequestsInRange(pod, catalog);
+    ASSERT_FALSE(status.has_value());
+    EXPECT_EQ(status.error().location().field,
+              "initContainers[1].resources.requests[nvidia.com/gpu]");
+  }
+  {
+    Pod pod;  // at the bound exactly: fine
+    Container c;
+    c.requests.Set(gpu, kMax - 1);
+    Container d;
+    d.requests.Set(gpu, 1);
+    pod.containers = {c, d};
+    EXPECT_TRUE(CheckPodRequestsInRange(pod, catalog).has_value());
+  }
+}
+
 }  // namespace
 }  // namespace berth::model

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
 namespace berth::model {
@@ -131,6 +132,34 @@ TEST(ResourceNameTest, ExtendedResourcesMustBeQualifiedNames) {
   }
   EXPECT_TRUE(IsExtendedResourceName("example.com/" + std::string(63, 'a')));
   EXPECT_FALSE(IsExtendedResourceName("example.com/" + std::string(64, 'a')));
+}
+
+// Issue 14: every sum of amounts saturates, and a saturated sum stays saturated when an
+// amount is taken out again (full stays full), so nothing wraps.
+TEST(ResourceVectorTest, AddAndSubtractSaturate) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  EXPECT_EQ(SaturatingAdd(kMax, 1), kMax);
+  EXPECT_EQ(SaturatingAdd(kMin, -1), kMin);
+  EXPECT_EQ(SaturatingRemove(kMax, 5), kMax);
+  EXPECT_EQ(SaturatingRemove(kMin, -5), kMin);
+  EXPECT_EQ(SaturatingRemove(10, 4), 6);
+  EXPECT_EQ(SaturatingRemove(-10, kMax), kMin);
+  EXPECT_EQ(SaturatingRemove(10, kMin), kMax);
+
+  ResourceVector total;
+  ResourceVector big;
+  big.Set(kMemory, 5'000'000'000'000'000'000);
+  total.Add(big);
+  total.Add(big);
+  EXPECT_EQ(total.Get(kMemory), kMax);
+  total.Subtract(big);
+  EXPECT_EQ(total.Get(kMemory), kMax);
+  ResourceVector small;
+  small.Set(kCpu, 3);
+  total.Add(small);
+  total.Subtract(small);
+  EXPECT_EQ(total.Get(kCpu), 0);
 }
 
 }  // namespace

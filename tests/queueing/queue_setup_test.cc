@@ -36,6 +36,9 @@ TEST(QueueSetupTest, MissingFlavorDeactivatesOnlyThatQueue) {
   EXPECT_EQ(DecisionOf(r, b).outcome, WorkloadOutcome::kAdmitted);
   ASSERT_EQ(diags.entries().size(), 1u);
   EXPECT_EQ(diags.entries()[0].error.location().object, "ClusterQueue/bad");
+  // Issue 14: an error (the CLI exits 1), not a warning.
+  EXPECT_EQ(diags.entries()[0].severity, core::Severity::kError);
+  EXPECT_EQ(diags.entries()[0].error.location().field, "spec.resourceGroups");
 }
 
 TEST(QueueSetupTest, ResourceInTwoGroupsIsInvalid) {
@@ -94,7 +97,13 @@ TEST(QueueSetupTest, CohortCycleDeactivatesMembers) {
   EXPECT_FALSE(s.cqs[0].active);
   EXPECT_EQ(s.cqs[0].reason, "CohortCycle");
   EXPECT_TRUE(s.cqs[1].active);
-  EXPECT_TRUE(diags.has_errors() || !diags.entries().empty());
+  // Issue 14: each Cohort on the cycle and each ClusterQueue below it is an error.
+  ASSERT_EQ(diags.error_count(), 3u);
+  EXPECT_EQ(diags.entries()[0].error.location().object, "Cohort/x");
+  EXPECT_EQ(diags.entries()[0].error.location().field, "spec.parentName");
+  EXPECT_EQ(diags.entries()[1].error.location().object, "Cohort/y");
+  EXPECT_EQ(diags.entries()[2].error.location().object, "ClusterQueue/in-cycle");
+  EXPECT_EQ(diags.entries()[2].error.location().field, "spec.cohortName");
 }
 
 TEST(QueueSetupTest, HierarchicalCohortPoolsQuota) {
@@ -125,6 +134,49 @@ TEST(QueueSetupTest, MissingAdmissionCheckDeactivates) {
   QueueSetup s = BuildQueueSetup(k.snapshot, "default", diags);
   EXPECT_FALSE(s.cqs[0].active);
   EXPECT_EQ(s.cqs[0].reason, "AdmissionCheckNotFound");
+  ASSERT_EQ(diags.error_count(), 1u);
+  EXPECT_EQ(diags.entries()[0].error.location().field, "spec.admissionChecksStrategy");
+}
+
+// Issue 14: a LocalQueue naming a ClusterQueue that is not there passed without a word when
+// no workload used it; now it is an error on the LocalQueue, workloads or not.
+TEST(QueueSetupTest, LocalQueueNamingMissingClusterQueueIsAnError) {
+  KueueSnapshot k;
+  k.Flavor("f");
+  k.Add(CqBuilder("cq").Quota("f", "cpu", 1000));
+  k.LocalQueue("good", "cq");
+  k.LocalQueue("lost", "nope", "team-a");
+  core::Diagnostics diags;
+  QueueSetup s = BuildQueueSetup(k.snapshot, "default", diags);
+  EXPECT_TRUE(s.cqs[0].active);
+  ASSERT_EQ(diags.error_count(), 1u);
+  EXPECT_EQ(diags.entries()[0].error.location().object, "LocalQueue/team-a/lost");
+  EXPECT_EQ(diags.entries()[0].error.location().field, "spec.clusterQueue");
+  EXPECT_EQ(diags.entries()[0].error.message(), "ClusterQueue nope doesn't exist");
+
+  core::Diagnostics checked;
+  CheckQueueSetup(k.snapshot, "default", checked);
+  EXPECT_EQ(checked.error_count(), 1u);
+  core::Diagnostics elsewhere;  // another cluster has no queues: nothing to check
+  CheckQueueSetup(k.snapshot, "other", elsewhere);
+  EXPECT_TRUE(elsewhere.entries().empty());
+}
+
+// Two ClusterQueues of one name in a cluster (the reader drops a differing copy of the same
+// object, so only another route gets here): an error, and the second stays out of the tree
+// so that its quota does not count twice in the cohort.
+TEST(QueueSetupTest, SecondClusterQueueOfOneNameIsAnError) {
+  KueueSnapshot k;
+  k.Flavor("f");
+  k.Add(CqBuilder("cq").Cohort("c").Quota("f", "cpu", 1000));
+  k.Add(CqBuilder("cq").Cohort("c").Quota("f", "cpu", 4000));
+  core::Diagnostics diags;
+  QueueSetup s = BuildQueueSetup(k.snapshot, "default", diags);
+  ASSERT_EQ(s.cqs.size(), 1u);
+  EXPECT_EQ(s.tree.Available(0, s.FrId("f", model::kCpu)), 1000);
+  ASSERT_EQ(diags.error_count(), 1u);
+  EXPECT_EQ(diags.entries()[0].error.location().object, "ClusterQueue/cq");
+  EXPECT_EQ(diags.entries()[0].error.location().field, "metadata.name");
 }
 
 }  // namespace

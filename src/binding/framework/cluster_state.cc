@@ -7,6 +7,7 @@
 #include "binding/plugins/gpu_fraction_placer.h"
 #include "core/check.h"
 #include "gpu/gpu_inventory.h"
+#include "model/resources.h"
 
 namespace berth::binding {
 
@@ -83,9 +84,11 @@ void ClusterState::AddPod(model::PodIndex pod, model::NodeIndex node, const PodI
     placed = fraction_placer_->Choose(pod, node, info,
                                       allocatable_[i * width_ + gpu_->v] - row[gpu_->v]);
   }
-  for (size_t r = 0; r < width_; ++r) row[r] += info.resources.requests[r];
-  nonzero_cpu_[i] += info.resources.nonzero_cpu;
-  nonzero_memory_[i] += info.resources.nonzero_memory;
+  // Saturating (model::SaturatingAdd): pods bound in the input may ask more than the node
+  // holds, and a wrapped sum would make a full node look empty.
+  for (size_t r = 0; r < width_; ++r) row[r] = model::SaturatingAdd(row[r], info.resources.requests[r]);
+  nonzero_cpu_[i] = model::SaturatingAdd(nonzero_cpu_[i], info.resources.nonzero_cpu);
+  nonzero_memory_[i] = model::SaturatingAdd(nonzero_memory_[i], info.resources.nonzero_memory);
   ++pod_count_[i];
   auto& sigs = sigs_[i];
   auto it = std::find_if(sigs.begin(), sigs.end(),
@@ -132,9 +135,9 @@ void ClusterState::RemovePod(model::PodIndex pod, model::NodeIndex node, const P
   // would mean it was not, and every later decision on the node would be wrong.
   BERTH_CHECK(pod_count_[i] > 0, "RemovePod of a pod that is not on the node");
   int64_t* row = &requested_[i * width_];
-  for (size_t r = 0; r < width_; ++r) row[r] -= info.resources.requests[r];
-  nonzero_cpu_[i] -= info.resources.nonzero_cpu;
-  nonzero_memory_[i] -= info.resources.nonzero_memory;
+  for (size_t r = 0; r < width_; ++r) row[r] = model::SaturatingRemove(row[r], info.resources.requests[r]);
+  nonzero_cpu_[i] = model::SaturatingRemove(nonzero_cpu_[i], info.resources.nonzero_cpu);
+  nonzero_memory_[i] = model::SaturatingRemove(nonzero_memory_[i], info.resources.nonzero_memory);
   --pod_count_[i];
   auto& sigs = sigs_[i];
   auto it = std::find_if(sigs.begin(), sigs.end(),

@@ -21,7 +21,10 @@ uint64_t FitFailures(const NodeLoad& load, const FitRequest& request) {
   for (size_t i = 0; i < request.items.size(); ++i) {
     auto [id, amount] = request.items[i];
     // Upstream skips non-positive requests; MakeFitRequest keeps only non-zero ones.
-    if (amount > 0 && amount > load.allocatable[id.v] - load.requested[id.v]) {
+    // requested + amount > allocatable, without overflow: requested may be saturated.
+    int64_t total = 0;
+    if (amount > 0 && (__builtin_add_overflow(load.requested[id.v], amount, &total) ||
+                       total > load.allocatable[id.v])) {
       failures |= uint64_t{1} << (i + 1);
     }
   }

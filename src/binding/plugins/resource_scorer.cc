@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "model/resources.h"
+
 namespace berth::binding {
 
 namespace {
@@ -32,14 +34,16 @@ bool AllocatableRequest(const ScoredResource& r, const ResourceTable& resources,
   if (pod_request == 0 && kind == ResourceKind::kScalar) return false;
   switch (kind) {
     case ResourceKind::kCpu:
-      *req = (use_requested ? load.requested[r.id.v] : load.nonzero_cpu) + pod_request;
+      *req = model::SaturatingAdd(use_requested ? load.requested[r.id.v] : load.nonzero_cpu,
+                                  pod_request);
       break;
     case ResourceKind::kMemory:
-      *req = (use_requested ? load.requested[r.id.v] : load.nonzero_memory) + pod_request;
+      *req = model::SaturatingAdd(use_requested ? load.requested[r.id.v] : load.nonzero_memory,
+                                  pod_request);
       break;
     case ResourceKind::kEphemeralStorage:
     case ResourceKind::kScalar:
-      *req = load.requested[r.id.v] + pod_request;
+      *req = model::SaturatingAdd(load.requested[r.id.v], pod_request);
       break;
     case ResourceKind::kPods:
     case ResourceKind::kIgnored:

@@ -13,6 +13,7 @@
 #include "core/taint.h"
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "model/pod_requests.h"
 #include "model/resources.h"
 
 namespace berth::io::internal {
@@ -467,6 +468,8 @@ core::Status DecodePodSpec(dom::object spec, model::ResourceCatalog& catalog, mo
   BERTH_RETURN_IF_ERROR(GetString(spec, "priorityClassName", &pod->priority_class_name));
   BERTH_RETURN_IF_ERROR(GetInt32(spec, "priority", &pod->priority, has_priority));
   BERTH_RETURN_IF_ERROR(DecodePodResourceClaims(spec, pod));
+  // Every later sum (pod sets, nodes, quota) starts from pod totals that fit in int64.
+  BERTH_RETURN_IF_ERROR(model::CheckPodRequestsInRange(*pod, catalog));
   return core::OkStatus();
 }
 
