@@ -330,8 +330,8 @@ TEST(JsonDuplicateKeyTest, IsAnErrorWithTheLineAsForYaml) {
       "{\"apiVersion\": \"v1\", \"kind\": \"Node\",\n"
       " \"metadata\": {\"name\": \"b\", \"labels\": {\"x\": \"1\"},\n"
       " \"labels\": {\"x\": \"2\"}}},\n"
-      "{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"c\", \"labels\": "
-      "{\"k\\\"\": \"1\", \"k\": \"2\"}}}\n"
+      "{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"c\"}, \"status\": "
+      "{\"nodeInfo\": {\"k\\\"\": \"1\", \"k\": \"2\"}}}\n"
       "]}\n",
       diags);
   ASSERT_EQ(diags.error_count(), 1u) << Dump(diags);

@@ -88,14 +88,14 @@ TEST(JsonListReadTest, ItemsAreStoredCompactAsWritten) {
   core::Diagnostics diags;
   Input in = testing::ReadString(
       "{\n  \"kind\": \"List\",\n  \"items\": [\n    {\n      \"apiVersion\": \"v1\",\n"
-      "      \"kind\": \"Namespace\",\n      \"metadata\": {\"name\": \"caf\\u00e9\", "
-      "\"annotations\": {\"n\": \"1.50\", \"x\": \"a b\"}}\n    }\n  ]\n}\n",
+      "      \"kind\": \"Namespace\",\n      \"metadata\": {\"name\": \"cafe\", "
+      "\"annotations\": {\"d\": \"caf\\u00e9\", \"n\": \"1.50\", \"x\": \"a b\"}}\n    }\n  ]\n}\n",
       diags, "list.json");
   ASSERT_EQ(in.snapshot.namespaces.size(), 1u) << testing::Dump(diags);
-  EXPECT_EQ(in.snapshot.namespaces[0].meta.name, "caf\xC3\xA9");
+  EXPECT_EQ(in.snapshot.namespaces[0].meta.annotations.at("d"), "caf\xC3\xA9");
   EXPECT_EQ(in.documents.Get(in.snapshot.namespaces[0].source).json,
-            R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"caf\u00e9",)"
-            R"("annotations":{"n":"1.50","x":"a b"}}})");
+            R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"cafe",)"
+            R"("annotations":{"d":"caf\u00e9","n":"1.50","x":"a b"}}})");
 }
 
 TEST(JsonListReadTest, YamlListsAreReadToo) {

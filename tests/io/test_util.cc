@@ -1,6 +1,7 @@
 #include "io/test_util.h"
 
 #include <cstdlib>
+#include <map>
 
 namespace berth::io::testing {
 
@@ -38,6 +39,89 @@ std::string Dump(const core::Diagnostics& diags) {
            l.object + "|" + l.field + "|" + d.error.message() + "\n";
   }
   return out;
+}
+
+namespace {
+
+std::string ApiVersionOf(const model::KindInfo& k, std::string_view version) {
+  std::string out(k.group);
+  if (!out.empty()) out += '/';
+  out += version;
+  return out;
+}
+
+// The smallest valid object of each kind (and version, where they differ), beyond
+// apiVersion, kind and metadata.name (and namespace for namespaced kinds): what the decoders
+// require.
+std::string MinimalBody(const model::KindInfo& k, std::string_view version) {
+  const std::string containers = "spec:\n      containers:\n      - name: c\n        image: i\n";
+  static const std::map<std::string_view, std::string> kBodies = {
+      {"Pod", "spec:\n  containers:\n  - name: c\n    image: i\n"},
+      {"PriorityClass", "value: 10\n"},
+      {"Job", "spec:\n  template:\n    " + containers},
+      {"Deployment", "spec:\n  template:\n    " + containers},
+      {"StatefulSet", "spec:\n  template:\n    " + containers},
+      {"ReplicaSet", "spec:\n  template:\n    " + containers},
+      {"JobSet",
+       "spec:\n  replicatedJobs:\n  - name: w\n    template:\n      spec:\n"
+       "        template:\n          spec:\n            containers:\n"
+       "            - name: c\n              image: i\n"},
+      {"PyTorchJob",
+       "spec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n"
+       "      template:\n        spec:\n          containers:\n"
+       "          - name: pytorch\n            image: i\n"},
+      {"MPIJob",
+       "spec:\n  mpiReplicaSpecs:\n    Launcher:\n      template:\n        spec:\n"
+       "          containers:\n          - name: l\n            image: i\n"},
+      {"RayCluster",
+       "spec:\n  headGroupSpec:\n    template:\n      spec:\n        containers:\n"
+       "        - name: h\n          image: i\n"},
+      {"RayJob",
+       "spec:\n  rayClusterSpec:\n    headGroupSpec:\n      template:\n        spec:\n"
+       "          containers:\n          - name: h\n            image: i\n"},
+      {"LeaderWorkerSet",
+       "spec:\n  leaderWorkerTemplate:\n    size: 2\n    workerTemplate:\n"
+       "      spec:\n        containers:\n        - name: c\n"
+       "          image: i\n"},
+      {"ResourceClaimTemplate", "spec:\n  spec: {}\n"},
+      {"ResourceSlice",
+       "spec:\n  driver: d.example.com\n  pool:\n    name: p\n"
+       "    generation: 1\n    resourceSliceCount: 1\n  nodeName: n\n"},
+      {"DeviceTaintRule", "spec:\n  taint:\n    key: k\n    effect: NoSchedule\n"},
+      {"LocalQueue", "spec:\n  clusterQueue: cq\n"},
+      {"Topology", "spec:\n  levels:\n  - nodeLabel: kubernetes.io/hostname\n"},
+      {"AdmissionCheck", "spec:\n  controllerName: c\n"},
+      {"Workload",
+       "spec:\n  podSets:\n  - name: main\n    count: 1\n    template:\n"
+       "      spec:\n        containers:\n        - name: c\n          image: i\n"},
+      {"MultiKueueConfig", "spec:\n  clusters:\n  - a\n"},
+      {"ClusterClaim", "spec:\n  value: v\n"},
+      {"ManagedClusterSetBinding", "spec:\n  clusterSet: x\n"},
+      {"ManifestWork",
+       "spec:\n  workload:\n    manifests:\n    - apiVersion: v1\n"
+       "      kind: ConfigMap\n      metadata:\n        name: m\n"
+       "        namespace: default\n"},
+  };
+  if (k.group == "batch.volcano.sh") {  // its Job is not batch's
+    return "spec:\n  tasks:\n  - replicas: 1\n    template:\n      spec:\n        containers:\n"
+           "        - name: c\n          image: i\n";
+  }
+  if (k.kind == "MultiKueueCluster") {
+    return version == "v1beta1"
+               ? "spec:\n  kubeConfig:\n    location: secret\n"
+               : "spec:\n  clusterSource:\n    kubeConfig:\n      location: secret\n";
+  }
+  auto it = kBodies.find(k.kind);
+  return it == kBodies.end() ? "" : it->second;
+}
+
+}  // namespace
+
+std::string MinimalObject(const model::KindInfo& k, std::string_view version) {
+  std::string text = "apiVersion: " + ApiVersionOf(k, version) + "\nkind: " + std::string(k.kind) +
+                     "\nmetadata:\n  name: x\n";
+  if (k.namespaced()) text += "  namespace: default\n";
+  return text + MinimalBody(k, version);
 }
 
 }  // namespace berth::io::testing

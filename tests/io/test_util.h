@@ -7,6 +7,7 @@
 
 #include "core/diagnostics.h"
 #include "io/reader.h"
+#include "model/kind_info.h"
 #include "model/pod.h"
 #include "model/snapshot.h"
 
@@ -25,6 +26,10 @@ const model::Pod* FindPod(const model::Snapshot& snap, const std::string& ns,
                           const std::string& name);
 
 std::vector<std::string> PodNames(const model::Snapshot& snap);
+
+// The smallest valid object of kind `k` in `version`: apiVersion, kind, metadata.name (and
+// namespace for namespaced kinds), and what the decoders require.
+std::string MinimalObject(const model::KindInfo& k, std::string_view version);
 
 // All diagnostics as "file|object|field|message" lines, for failure messages.
 std::string Dump(const core::Diagnostics& diags);

@@ -41,8 +41,7 @@ core::Status ScaledIntOrPercent(dom::object obj, const std::string& field, std::
   }
   if (percent < 0) {
     return FieldError(field + "." + std::string(key),
-                      "Invalid value: \"" + std::string(text) +
-                          "\": a valid percent string must be a numeric string followed by an "
+                      "Invalid value: " + core::Quote(text) + ": a valid percent string must be a numeric string followed by an "
                           "ending '%' (e.g. '1%',  or '93%', regex used for validation is "
                           "'[0-9]+%')");
   }
@@ -111,8 +110,7 @@ core::Status DecodeStrategy(dom::object spec, int32_t replicas, PodSetSource* so
 core::Result<DecodedWorkload> DecodeReplicated(dom::object obj, model::ResourceCatalog& catalog) {
   DecodedWorkload out;
   BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
-  dom::object spec;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec));
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
   int32_t replicas = 1;
   BERTH_RETURN_IF_ERROR(GetReplicas(spec, "spec", &replicas));
   BERTH_ASSIGN_OR_RETURN(dom::object tmpl, GetRequiredObject(spec, "spec", "template"));

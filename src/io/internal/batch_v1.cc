@@ -40,8 +40,17 @@ core::Result<JobShape> DecodeJobShape(dom::object job_spec) {
 core::Result<DecodedWorkload> DecodeJob(dom::object obj, model::ResourceCatalog& catalog) {
   DecodedWorkload out;
   BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
-  dom::object spec;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec));
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
+  // The API server labels a Job's pod template job-name=<name> (and
+  // batch.kubernetes.io/job-name) unless the selector is manual, and then refuses a name that
+  // is no label value (upstream's error is on spec.template.labels); berth names the name.
+  bool manual_selector = false;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetBool(spec, "manualSelector", &manual_selector), "spec");
+  const std::string& name = out.workload.meta.name;
+  if (!manual_selector && name.size() > core::kMaxLabelValueBytes) {
+    return InvalidValue("metadata.name", name,
+                        "must be no more than 63 characters (its pods' job-name label holds it)");
+  }
   BERTH_ASSIGN_OR_RETURN(dom::object tmpl, GetRequiredObject(spec, "spec", "template"));
   auto shape = DecodeJobShape(spec);
   BERTH_IO_RETURN_IF_ERROR_AT(shape, "spec");

@@ -118,7 +118,7 @@ void ResolveClaimTemplates(model::Snapshot* snapshot, DocumentStore* documents,
       if (t == templates.end()) {
         std::string file = pod.source.valid() ? documents->Get(pod.source).file : "";
         diags.Warn(core::NotFound(
-            "ResourceClaimTemplate \"" + ref.template_name + "\" not found in namespace " + ns +
+            "ResourceClaimTemplate " + core::Quote(ref.template_name) + " not found in namespace " + ns +
                 ": no claim is generated and the pod waits for it",
             core::Location{std::move(file), ObjectLabel("Pod", ns, pod.meta.name),
                            "spec.resourceClaims" + IndexField(r) + ".resourceClaimTemplateName"}));

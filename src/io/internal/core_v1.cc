@@ -46,10 +46,10 @@ core::Status DecodeResourceList(dom::object obj, std::string_view key,
     BERTH_IO_RETURN_IF_ERROR_AT(q, field());
     if (q->IsNegative()) {
       return FieldError(
-          field(), "invalid value \"" + q->ToString() + "\": must be greater than or equal to 0");
+          field(), "invalid value " + core::Quote(q->ToString()) + ": must be greater than or equal to 0");
     }
     if (model::IsExtendedResourceName(name) && !q->IsInteger()) {
-      return FieldError(field(), "invalid value \"" + q->ToString() + "\": must be an integer");
+      return FieldError(field(), "invalid value " + core::Quote(q->ToString()) + ": must be an integer");
     }
     out->push_back({std::string(name), *q});
   }
@@ -92,13 +92,11 @@ core::Status DecodeResources(dom::object container, model::ResourceCatalog& cata
     if (limit == nullptr) continue;
     auto field = [&] { return KeyField("resources.requests", request.name); };
     if (!OvercommitAllowed(request.name) && request.quantity != limit->quantity) {
-      return FieldError(field(), "invalid value \"" + request.quantity.ToString() +
-                                     "\": must be equal to " + request.name + " limit of " +
+      return FieldError(field(), "invalid value " + core::Quote(request.quantity.ToString()) + ": must be equal to " + request.name + " limit of " +
                                      limit->quantity.ToString());
     }
     if (request.quantity > limit->quantity) {
-      return FieldError(field(), "invalid value \"" + request.quantity.ToString() +
-                                     "\": must be less than or equal to " + request.name +
+      return FieldError(field(), "invalid value " + core::Quote(request.quantity.ToString()) + ": must be less than or equal to " + request.name +
                                      " limit of " + limit->quantity.ToString());
     }
   }
@@ -377,8 +375,7 @@ core::Result<model::TopologySpreadConstraint> DecodeSpreadConstraint(dom::elemen
   } else if (when.empty() || when == "DoNotSchedule") {
     c.when_unsatisfiable = model::UnsatisfiableAction::kDoNotSchedule;
   } else {
-    return FieldError("whenUnsatisfiable", "unsupported value \"" + when +
-                                               "\": supported values: \"DoNotSchedule\", "
+    return FieldError("whenUnsatisfiable", "unsupported value " + core::Quote(when) + ": supported values: \"DoNotSchedule\", "
                                                "\"ScheduleAnyway\"");
   }
   BERTH_RETURN_IF_ERROR(DecodeOptionalSelector(obj, "labelSelector", &c.label_selector));
@@ -401,7 +398,7 @@ core::Result<model::TopologySpreadConstraint> DecodeSpreadConstraint(dom::elemen
       *target = model::NodeInclusionPolicy::kIgnore;
     } else if (!policy.empty()) {
       return FieldError(
-          key, "unsupported value \"" + policy + R"(": supported values: "Honor", "Ignore")");
+          key, "unsupported value " + core::Quote(policy) + R"(: supported values: "Honor", "Ignore")");
     }
   }
   BERTH_RETURN_IF_ERROR(GetStringList(obj, "matchLabelKeys", &c.match_label_keys));
@@ -437,7 +434,7 @@ core::Status DecodePodResourceClaims(dom::object spec, model::Pod* pod) {
     }
     for (const model::PodResourceClaim& other : pod->resource_claims) {
       if (other.name == claim.name) {
-        return FieldError(field() + ".name", "duplicate value \"" + claim.name + "\"");
+        return FieldError(field() + ".name", "duplicate value " + core::Quote(claim.name));
       }
     }
     pod->resource_claims.push_back(std::move(claim));
@@ -458,6 +455,7 @@ core::Status DecodePodSpec(dom::object spec, model::ResourceCatalog& catalog, mo
   BERTH_RETURN_IF_ERROR(GetString(spec, "schedulerName", &pod->scheduler_name));
   if (pod->scheduler_name.empty()) pod->scheduler_name = "default-scheduler";
   BERTH_RETURN_IF_ERROR(GetStringMap(spec, "nodeSelector", &pod->node_selector));
+  BERTH_RETURN_IF_ERROR(ValidateLabelMap(pod->node_selector, "nodeSelector"));
   dom::object affinity;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(spec, "affinity", &affinity, &found));
@@ -590,7 +588,7 @@ core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& ca
 core::Result<model::Namespace> DecodeNamespace(dom::object obj) {
   model::Namespace ns;
   BERTH_ASSIGN_OR_RETURN(ns.meta, DecodeObjectMeta(obj, /*namespaced=*/false,
-                                                   /*name_required=*/true));
+                                                   /*name_required=*/true, NameRule::kDnsLabel));
   return ns;
 }
 

@@ -44,10 +44,23 @@ namespace berth::io::internal {
 
 namespace dom = simdjson::dom;
 
-// metadata of an object. `namespaced` objects default their namespace to "default";
-// `name_required` fails with field "metadata.name" when there is none.
+// What an object's name must be, as the API server validates it: a DNS-1123 subdomain
+// (most kinds, custom resources included) or a DNS-1123 label (Namespace).
+enum class NameRule { kDnsSubdomain, kDnsLabel };
+
+// metadata of an object, validated as apimachinery's ValidateObjectMeta validates it: the
+// namespace a DNS-1123 label, label keys qualified names and values label values, annotation
+// keys qualified names and at most 256 KiB of annotations, and (when `name_required`) the
+// name by `name_rule`; errors are `Invalid value: "..."` at the field, the value bounded.
+// `namespaced` objects default their namespace to "default"; `name_required` fails with
+// field "metadata.name" when there is none. A pod template's metadata (name not required)
+// gets the same label and annotation checks.
 core::Result<model::ObjectMeta> DecodeObjectMeta(dom::object obj, bool namespaced,
-                                                 bool name_required);
+                                                 bool name_required,
+                                                 NameRule name_rule = NameRule::kDnsSubdomain);
+// A map checked as apimachinery's ValidateLabels (metadata.labels, a pod's nodeSelector):
+// keys qualified names, values label values; the error at `field` quotes the bad one.
+core::Status ValidateLabelMap(const core::Labels& labels, const std::string& field);
 // A metav1.Condition (status.conditions[] of OCM and MultiKueue objects): type required,
 // status True|False|Unknown, lastTransitionTime RFC 3339.
 core::Result<model::Condition> DecodeMetaCondition(dom::element e);

@@ -61,8 +61,7 @@ core::Status DecodeReplicatedJob(dom::element e, const model::WorkloadObject& ow
 core::Result<DecodedWorkload> DecodeJobSet(dom::object obj, model::ResourceCatalog& catalog) {
   DecodedWorkload out;
   BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
-  dom::object spec;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec));
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
   BERTH_IO_RETURN_IF_ERROR_AT(GetBool(spec, "suspend", &out.workload.suspended), "spec");
   dom::array jobs;
   bool found = false;

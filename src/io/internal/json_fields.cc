@@ -1,8 +1,12 @@
 #include "io/internal/json_fields.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <limits>
+
+#include "core/check.h"
+#include "core/excerpt.h"
 
 namespace berth::io::internal {
 
@@ -29,6 +33,31 @@ bool ElementToInt64(dom::element e, int64_t* out) {
     }
   }
   return false;
+}
+
+// An empty array and an empty object, parsed once and never changed (reading a document is
+// thread-safe). GetArray and GetObject leave them in *out when the member is absent or null,
+// so a caller that does not check `found` iterates nothing instead of reading through a
+// default-constructed view, which has no document behind it (a missing `shape` or
+// `nodeSelectorTerms` crashed the reader so).
+struct EmptyValues {
+  dom::parser parser;
+  dom::array array;
+  dom::object object;
+};
+
+const EmptyValues& Empty() {
+  static const EmptyValues* const kEmpty = [] {
+    auto* empty = new EmptyValues;  // never freed: lives as long as the process
+    constexpr std::string_view kText = R"({"a":[],"o":{}})";
+    dom::object root;
+    const bool ok = empty->parser.parse(kText.data(), kText.size()).get(root) == simdjson::SUCCESS &&
+                    root["a"].get(empty->array) == simdjson::SUCCESS &&
+                    root["o"].get(empty->object) == simdjson::SUCCESS;
+    BERTH_CHECK(ok, "a constant JSON text parses");
+    return empty;
+  }();
+  return *kEmpty;
 }
 
 }  // namespace
@@ -91,7 +120,10 @@ core::Status GetInt32(dom::object obj, std::string_view key, int32_t* out, bool*
 core::Status GetObject(dom::object obj, std::string_view key, dom::object* out, bool* found) {
   if (found != nullptr) *found = false;
   dom::element e;
-  if (!Find(obj, key, &e)) return core::OkStatus();
+  if (!Find(obj, key, &e)) {
+    *out = Empty().object;
+    return core::OkStatus();
+  }
   if (e.get_object().get(*out) != simdjson::SUCCESS) return TypeError(key, "an object");
   if (found != nullptr) *found = true;
   return core::OkStatus();
@@ -100,7 +132,10 @@ core::Status GetObject(dom::object obj, std::string_view key, dom::object* out, 
 core::Status GetArray(dom::object obj, std::string_view key, dom::array* out, bool* found) {
   if (found != nullptr) *found = false;
   dom::element e;
-  if (!Find(obj, key, &e)) return core::OkStatus();
+  if (!Find(obj, key, &e)) {
+    *out = Empty().array;
+    return core::OkStatus();
+  }
   if (e.get_array().get(*out) != simdjson::SUCCESS) return TypeError(key, "an array");
   if (found != nullptr) *found = true;
   return core::OkStatus();
@@ -171,6 +206,10 @@ core::Error FieldError(std::string field, std::string message) {
   return core::InvalidArgument(std::move(message), core::Location{"", "", std::move(field)});
 }
 
+core::Error InvalidValue(std::string field, std::string_view value, const std::string& problem) {
+  return FieldError(std::move(field), "Invalid value: " + core::Quote(value) + ": " + problem);
+}
+
 std::string IndexField(size_t index) {
   // Built by appending: GCC 12 warns falsely (-Wrestrict) on "[" + std::to_string(i).
   std::string out = "[";
@@ -192,15 +231,33 @@ std::string KeyField(std::string_view prefix, std::string_view key) {
   return out;
 }
 
+namespace {
+
+// A part of an object label as written, or quoted when no valid object could have it.
+void AppendLabelPart(std::string_view part, std::string* out) {
+  const bool plain = part.size() <= core::kMaxDnsSubdomainBytes &&
+                     std::none_of(part.begin(), part.end(), [](char c) {
+                       return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+                     });
+  if (plain) {
+    *out += part;
+  } else {
+    *out += core::Quote(part);
+  }
+}
+
+}  // namespace
+
 std::string ObjectLabel(std::string_view kind, std::string_view ns, std::string_view name) {
-  std::string out(kind);
+  std::string out;
+  AppendLabelPart(kind, &out);
   if (name.empty()) return out;
   if (!ns.empty()) {
     out += '/';
-    out += ns;
+    AppendLabelPart(ns, &out);
   }
   out += '/';
-  out += name;
+  AppendLabelPart(name, &out);
   return out;
 }
 

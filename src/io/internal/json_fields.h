@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/excerpt.h"
 #include "core/labels.h"
 #include "core/quantity.h"
 #include "core/result.h"
@@ -22,8 +23,10 @@ namespace dom = simdjson::dom;
 // The member `key` of `obj` when present and not null.
 bool Find(dom::object obj, std::string_view key, dom::element* out);
 
-// Each Get* leaves `*out` unchanged when the member is absent or null and sets `*found`
-// (when given) to whether it was present.
+// Each Get* leaves `*out` unchanged when the member is absent or null (GetObject and
+// GetArray set it to an empty object or array instead, so iterating it is always safe) and
+// sets `*found` (when given) to whether it was present. A member of another type is an
+// error; the caller decides whether an absent one is ("required value").
 core::Status GetString(dom::object obj, std::string_view key, std::string* out,
                        bool* found = nullptr);
 core::Status GetBool(dom::object obj, std::string_view key, bool* out, bool* found = nullptr);
@@ -53,7 +56,13 @@ std::string KeyField(std::string_view prefix, std::string_view key);
 // An InvalidArgument error about `field` (a path relative to the object being decoded).
 core::Error FieldError(std::string field, std::string message);
 
-// "Kind/namespace/name", "Kind/name" for cluster-scoped objects, "Kind" when unnamed.
+// `Invalid value: "VALUE": PROBLEM` at `field`, as apimachinery's field.Invalid prints it,
+// the value quoted through core::Quote (bounded, escaped).
+core::Error InvalidValue(std::string field, std::string_view value, const std::string& problem);
+
+// "Kind/namespace/name", "Kind/name" for cluster-scoped objects, "Kind" when unnamed. A
+// part no valid object has (longer than a DNS subdomain, or with a control byte) is printed
+// as core::Quote prints it, so a hostile name never makes a huge or garbled error line.
 std::string ObjectLabel(std::string_view kind, std::string_view ns, std::string_view name);
 
 }  // namespace berth::io::internal

@@ -55,17 +55,9 @@ core::Status DecodePodRow(dom::object obj, std::string_view, DecodeSink& sink) {
 
 // Workloads (Job, Deployment, StatefulSet, ReplicaSet, JobSet, PyTorchJob, MPIJob,
 // LeaderWorkerSet, RayCluster, RayJob, Volcano Job): the object
-// and its pod templates live in its member cluster; Finish expands the templates.
-// The workload decoders read fields of `spec` unchecked, so an object without one is
-// rejected here, once for every workload kind (it used to crash the reader).
-core::Status RequireSpec(dom::object obj) {
-  dom::object spec;
-  bool has_spec = false;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &has_spec));
-  if (!has_spec) return core::InvalidArgument("required value", core::Location{"", "", "spec"});
-  return core::OkStatus();
-}
-
+// and its pod templates live in its member cluster; Finish expands the templates. Each
+// decoder requires its `spec` itself (GetRequiredObject), so a workload without one is an
+// error on `spec` however the decoder is reached.
 core::Status KeepWorkload(core::Result<DecodedWorkload>&& w, DecodeSink& sink) {
   if (!w.has_value()) return std::move(w).error();
   model::WorkloadObject& workload = w->workload;
@@ -79,7 +71,6 @@ core::Status KeepWorkload(core::Result<DecodedWorkload>&& w, DecodeSink& sink) {
 
 template <core::Result<DecodedWorkload> (*Decode)(dom::object, model::ResourceCatalog&)>
 core::Status DecodeWorkloadRow(dom::object obj, std::string_view, DecodeSink& sink) {
-  BERTH_RETURN_IF_ERROR(RequireSpec(obj));
   return KeepWorkload(Decode(obj, sink.snapshot().resources), sink);
 }
 
@@ -88,7 +79,6 @@ core::Status DecodeWorkloadRow(dom::object obj, std::string_view, DecodeSink& si
 // exist. It has no document (an invalid source): Finish drops it when the input gives that
 // PodGroup.
 core::Status DecodeVolcanoJobRow(dom::object obj, std::string_view, DecodeSink& sink) {
-  BERTH_RETURN_IF_ERROR(RequireSpec(obj));
   int32_t min_available = 0;
   auto w = DecodeVolcanoJob(obj, sink.snapshot().resources, &min_available);
   model::PodGroup group;

@@ -14,8 +14,7 @@ namespace berth::io::internal {
 core::Result<DecodedWorkload> DecodeMPIJob(dom::object obj, model::ResourceCatalog& catalog) {
   DecodedWorkload out;
   BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
-  dom::object spec;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec));
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
   dom::object run_policy;
   bool found = false;
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "runPolicy", &run_policy, &found), "spec");

@@ -324,8 +324,7 @@ core::Status DecodeFitArgs(dom::object args, model::ScoringStrategy* strategy) {
     strategy->type = model::ScoringStrategyType::kRequestedToCapacityRatio;
   } else {
     return FieldError("scoringStrategy.type",
-                      "unsupported value \"" + type +
-                          "\": supported values: \"LeastAllocated\", \"MostAllocated\", "
+                      "unsupported value " + core::Quote(type) + ": supported values: \"LeastAllocated\", \"MostAllocated\", "
                           "\"RequestedToCapacityRatio\"");
   }
   BERTH_IO_RETURN_IF_ERROR_AT(DecodeResourceWeights(ss, "resources", &strategy->resources),
@@ -404,12 +403,12 @@ core::Status CheckPluginsExist(dom::object plugins) {
       const std::string& name = set.enabled[i].name;
       const std::string field = std::string(point.field) + ".enabled" + IndexField(i) + ".name";
       if (!PluginExists(name)) {
-        return FieldError(field, std::string(point.type) + " \"" + name + "\" does not exist");
+        return FieldError(field, std::string(point.type) + " " + core::Quote(name) + " does not exist");
       }
       // multiPoint only places a plugin at the points it implements; an explicit point
       // must be one of them.
       if (!PluginExtends(name, p)) {
-        return FieldError(field, "plugin \"" + name + "\" does not extend " +
+        return FieldError(field, "plugin " + core::Quote(name) + " does not extend " +
                                      std::string(point.type) + " plugin");
       }
     }
@@ -421,8 +420,7 @@ core::Status CheckPluginsExist(dom::object plugins) {
   for (size_t i = 0; i < multi_point.enabled.size(); ++i) {
     if (!PluginExists(multi_point.enabled[i].name)) {
       return FieldError("multiPoint.enabled" + IndexField(i) + ".name",
-                        std::string(multi_point_type) + " \"" + multi_point.enabled[i].name +
-                            "\" does not exist");
+                        std::string(multi_point_type) + " " + core::Quote(multi_point.enabled[i].name) + " does not exist");
     }
   }
   return core::OkStatus();
@@ -480,7 +478,7 @@ core::Result<model::SchedulerConfig> DecodeSchedulerConfig(dom::object obj) {
     BERTH_IO_RETURN_IF_ERROR_AT(profile, field);
     if (!names.insert(profile->scheduler_name).second) {
       return FieldError(field + ".schedulerName",
-                        "duplicate value \"" + profile->scheduler_name + "\"");
+                        "duplicate value " + core::Quote(profile->scheduler_name));
     }
     config.profiles.push_back(std::move(*profile));
   }

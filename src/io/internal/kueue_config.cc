@@ -320,7 +320,7 @@ core::Status DecodeDeviceClassMappings(dom::object res,
     if (m.name.empty()) return FieldError(field + ".name", "Required value");
     for (const auto& other : *out) {
       if (other.name == m.name) {
-        return FieldError(field + ".name", "Duplicate value: \"" + m.name + "\"");
+        return FieldError(field + ".name", "Duplicate value: " + core::Quote(m.name));
       }
     }
     BERTH_IO_RETURN_IF_ERROR_AT(
@@ -338,13 +338,13 @@ core::Status DecodeDeviceClassMappings(dom::object res,
       if (dc.empty()) return FieldError(dc_field, "must not be empty");
       if (std::find(m.device_class_names.begin(), m.device_class_names.begin() + c, dc) !=
           m.device_class_names.begin() + c) {
-        return FieldError(dc_field, "Duplicate value: \"" + dc + "\"");
+        return FieldError(dc_field, "Duplicate value: " + core::Quote(dc));
       }
       auto [it, inserted] = class_to_resource.emplace(dc, m.name);
       if (!inserted) {
         return FieldError(
             dc_field,
-            "Invalid value: \"" + dc + "\": device class already mapped to resource " + it->second);
+            "Invalid value: " + core::Quote(dc) + ": device class already mapped to resource " + it->second);
       }
     }
     dom::array sources;
@@ -360,8 +360,7 @@ core::Status DecodeDeviceClassMappings(dom::object res,
 core::Result<int64_t> ParseDurationSeconds(std::string_view text) {
   // Go's time.ParseDuration: [-+]? then one or more <decimal><unit>, or "0".
   auto invalid = [&] {
-    return core::InvalidArgument("invalid duration \"" + std::string(text) +
-                                 "\": expected a Go duration such as \"300ms\", \"5m\", \"1h30m\"");
+    return core::InvalidArgument("invalid duration " + core::Quote(text) + ": expected a Go duration such as \"300ms\", \"5m\", \"1h30m\"");
   };
   std::string_view s = text;
   bool negative = false;
@@ -403,7 +402,7 @@ core::Result<int64_t> ParseDurationSeconds(std::string_view text) {
   }
   // time.Duration is an int64 of nanoseconds.
   if (total_ns > static_cast<long double>(std::numeric_limits<int64_t>::max())) {
-    return core::OutOfRange("duration \"" + std::string(text) + "\" is out of range");
+    return core::OutOfRange("duration " + core::Quote(text) + " is out of range");
   }
   auto seconds = static_cast<int64_t>(total_ns / 1e9L);
   return negative ? -seconds : seconds;

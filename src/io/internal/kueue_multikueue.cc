@@ -124,7 +124,7 @@ core::Result<model::MultiKueueConfig> DecodeMultiKueueConfig(dom::object obj,
       return FieldError(field, "Too long: may not be more than 256 bytes");
     }
     if (!seen.emplace(name).second) {
-      return FieldError(field, "Duplicate value: \"" + std::string(name) + "\"");
+      return FieldError(field, "Duplicate value: " + core::Quote(name));
     }
     config.clusters.emplace_back(name);
   }

@@ -65,8 +65,7 @@ core::Status DecodeFairSharingWeight(dom::object spec, int64_t* weight_milli) {
   auto q = ParseQuantityElement(e);
   BERTH_IO_RETURN_IF_ERROR_AT(q, "fairSharing.weight");
   if (q->IsNegative()) {
-    return FieldError("fairSharing.weight", "invalid value \"" + q->ToString() +
-                                                "\": must be greater than or equal to 0");
+    return FieldError("fairSharing.weight", "invalid value " + core::Quote(q->ToString()) + ": must be greater than or equal to 0");
   }
   auto milli = q->MilliValue();
   BERTH_IO_RETURN_IF_ERROR_AT(milli, "fairSharing.weight");
@@ -83,7 +82,7 @@ core::Status DecodeQuota(dom::object obj, const char* key, std::string_view reso
   BERTH_IO_RETURN_IF_ERROR_AT(q, key);
   if (q->IsNegative()) {
     return FieldError(
-        key, "invalid value \"" + q->ToString() + "\": must be greater than or equal to 0");
+        key, "invalid value " + core::Quote(q->ToString()) + ": must be greater than or equal to 0");
   }
   auto units = ResourceUnits(resource, *q);
   BERTH_IO_RETURN_IF_ERROR_AT(units, key);
@@ -113,7 +112,7 @@ core::Status DecodeFlavorQuotas(dom::element e, const std::vector<std::string>& 
     BERTH_IO_RETURN_IF_ERROR_AT(GetString(*r, "name", &name), field);
     if (name != covered[i]) {
       return FieldError(field + ".name", "must match the name in coveredResources" + IndexField(i) +
-                                             " (\"" + covered[i] + "\")");
+                                             " (" + core::Quote(covered[i]) + ")");
     }
     model::ResourceQuota quota;
     quota.resource = catalog.Intern(name);
@@ -164,8 +163,7 @@ core::Status DecodeResourceGroups(dom::object spec, bool has_parent, const char*
     for (size_t i = 0; i < covered.size(); ++i) {
       if (!seen_resources.insert(covered[i]).second) {
         return FieldError(field + ".coveredResources" + IndexField(i),
-                          "duplicate value \"" + covered[i] +
-                              "\": a resource may belong to one resource group only");
+                          "duplicate value " + core::Quote(covered[i]) + ": a resource may belong to one resource group only");
       }
       group.covered_resources.push_back(catalog.Intern(covered[i]));
     }
@@ -181,8 +179,7 @@ core::Status DecodeResourceGroups(dom::object spec, bool has_parent, const char*
           flavor_field);
       if (!seen_flavors.insert(quotas.flavor).second) {
         return FieldError(flavor_field + ".name",
-                          "duplicate value \"" + quotas.flavor +
-                              "\": a flavor may belong to one resource group only");
+                          "duplicate value " + core::Quote(quotas.flavor) + ": a flavor may belong to one resource group only");
       }
       group.flavors.push_back(std::move(quotas));
     }
@@ -484,7 +481,7 @@ core::Result<model::Topology> DecodeTopology(dom::object obj) {
     BERTH_IO_RETURN_IF_ERROR_AT(GetString(*level, "nodeLabel", &label), field);
     if (label.empty()) return FieldError(field + ".nodeLabel", "required value");
     if (!seen.insert(label).second) {
-      return FieldError(field + ".nodeLabel", "duplicate value \"" + label + "\"");
+      return FieldError(field + ".nodeLabel", "duplicate value " + core::Quote(label));
     }
     topology.levels.push_back(std::move(label));
   }

@@ -341,7 +341,7 @@ core::Result<model::Workload> DecodeKueueWorkload(dom::object obj, KueueVersion 
     BERTH_IO_RETURN_IF_ERROR_AT(set, field);
     for (const model::KueuePodSet& other : wl.pod_sets) {
       if (other.name == set->name) {
-        return FieldError(field + ".name", "duplicate value \"" + set->name + "\"");
+        return FieldError(field + ".name", "duplicate value " + core::Quote(set->name));
       }
     }
     if (set->min_count.has_value()) {
@@ -375,7 +375,7 @@ core::Result<model::TopologyRequest> TopologyRequestFromAnnotations(
   if (const std::string* v = get("kueue.x-k8s.io/podset-unconstrained-topology")) {
     if (*v != "true" && *v != "false") {
       return FieldError(KeyField(prefix, "kueue.x-k8s.io/podset-unconstrained-topology"),
-                        "invalid value \"" + *v + "\": must be true or false");
+                        "invalid value " + core::Quote(*v) + ": must be true or false");
     }
     tr.unconstrained = *v == "true";
   }
@@ -397,7 +397,7 @@ core::Result<model::TopologyRequest> TopologyRequestFromAnnotations(
     for (char c : *v) ok = ok && c >= '0' && c <= '9';
     if (ok) size = std::stoll(*v);
     if (!ok || size < 1 || size > std::numeric_limits<int32_t>::max()) {
-      return FieldError(field, "invalid value \"" + *v + "\": must be a positive integer");
+      return FieldError(field, "invalid value " + core::Quote(*v) + ": must be a positive integer");
     }
     if (tr.slice_required_topology.empty()) {
       return FieldError(field, "requires kueue.x-k8s.io/podset-slice-required-topology");

@@ -36,7 +36,7 @@ core::Result<int32_t> PositiveInt(const std::string& value, const std::string& f
   for (char c : value) ok = ok && c >= '0' && c <= '9';
   int64_t v = ok ? std::stoll(value) : 0;
   if (!ok || v < 1 || v > 2147483647) {
-    return FieldError(field, "invalid value \"" + value + "\": must be a positive integer");
+    return FieldError(field, "invalid value " + core::Quote(value) + ": must be a positive integer");
   }
   return static_cast<int32_t>(v);
 }
@@ -203,8 +203,7 @@ core::Result<model::Workload> WorkloadCreator::ForJob(
       BERTH_ASSIGN_OR_RETURN(int32_t min, PositiveInt(it->second, field));
       // The job webhook: the minimum must stay below parallelism.
       if (min >= wl.pod_sets[0].count) {
-        return FieldError(field, "invalid value \"" + it->second +
-                                     "\": must be less than the job's parallelism (" +
+        return FieldError(field, "invalid value " + core::Quote(it->second) + ": must be less than the job's parallelism (" +
                                      std::to_string(wl.pod_sets[0].count) + ")");
       }
       wl.pod_sets[0].min_count = min;

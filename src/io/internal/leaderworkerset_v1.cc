@@ -14,8 +14,7 @@ core::Result<DecodedWorkload> DecodeLeaderWorkerSet(dom::object obj,
                                                     model::ResourceCatalog& catalog) {
   DecodedWorkload out;
   BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
-  dom::object spec;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec));
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
   int32_t replicas = 1;
   BERTH_RETURN_IF_ERROR(GetReplicas(spec, "spec", &replicas));
   BERTH_ASSIGN_OR_RETURN(dom::object lwt, GetRequiredObject(spec, "spec", "leaderWorkerTemplate"));

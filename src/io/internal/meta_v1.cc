@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "core/labels.h"
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
 
@@ -10,12 +11,39 @@ namespace berth::io::internal {
 
 namespace {
 
+// apimachinery's ValidateAnnotations: keys are qualified names once lowercased, and keys and
+// values together hold at most 256 KiB.
+core::Status ValidateAnnotations(const core::Labels& annotations) {
+  size_t total = 0;
+  for (const auto& [key, value] : annotations) {
+    std::string lower = key;
+    for (char& c : lower) {
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    if (std::string problem = core::QualifiedNameProblem(lower); !problem.empty()) {
+      return InvalidValue("annotations", key, problem);
+    }
+    total += key.size() + value.size();
+  }
+  if (total > core::kMaxAnnotationsBytes) {
+    return FieldError("annotations", "Too long: may not be more than " +
+                                         std::to_string(core::kMaxAnnotationsBytes) + " bytes");
+  }
+  return core::OkStatus();
+}
+
 core::Status DecodeMetadataFields(dom::object md, model::ObjectMeta* meta) {
   BERTH_RETURN_IF_ERROR(GetString(md, "name", &meta->name));
   BERTH_RETURN_IF_ERROR(GetString(md, "namespace", &meta->namespace_));
+  if (std::string problem = core::Dns1123LabelProblem(meta->namespace_);
+      !meta->namespace_.empty() && !problem.empty()) {
+    return InvalidValue("namespace", meta->namespace_, problem);
+  }
   BERTH_RETURN_IF_ERROR(GetString(md, "uid", &meta->uid));
   BERTH_RETURN_IF_ERROR(GetStringMap(md, "labels", &meta->labels));
+  BERTH_RETURN_IF_ERROR(ValidateLabelMap(meta->labels, "labels"));
   BERTH_RETURN_IF_ERROR(GetStringMap(md, "annotations", &meta->annotations));
+  BERTH_RETURN_IF_ERROR(ValidateAnnotations(meta->annotations));
   std::string created;
   BERTH_RETURN_IF_ERROR(GetString(md, "creationTimestamp", &created));
   if (!created.empty()) {
@@ -34,7 +62,7 @@ core::Status DecodeControllerRef(dom::object obj, std::optional<model::OwnerRef>
   BERTH_RETURN_IF_ERROR(GetObject(obj, "metadata", &md, &found));
   if (!found) return core::OkStatus();
   dom::array refs;
-  BERTH_RETURN_IF_ERROR(GetArray(md, "ownerReferences", &refs, &found));
+  BERTH_IO_RETURN_IF_ERROR_AT(GetArray(md, "ownerReferences", &refs, &found), "metadata");
   if (!found) return core::OkStatus();
   size_t i = 0;
   for (dom::element item : refs) {
@@ -56,8 +84,20 @@ core::Status DecodeControllerRef(dom::object obj, std::optional<model::OwnerRef>
   return core::OkStatus();
 }
 
+core::Status ValidateLabelMap(const core::Labels& labels, const std::string& field) {
+  for (const auto& [key, value] : labels) {
+    if (std::string problem = core::QualifiedNameProblem(key); !problem.empty()) {
+      return InvalidValue(field, key, problem);
+    }
+    if (std::string problem = core::LabelValueProblem(value); !problem.empty()) {
+      return InvalidValue(field, value, problem);
+    }
+  }
+  return core::OkStatus();
+}
+
 core::Result<model::ObjectMeta> DecodeObjectMeta(dom::object obj, bool namespaced,
-                                                 bool name_required) {
+                                                 bool name_required, NameRule name_rule) {
   model::ObjectMeta meta;
   dom::object md;
   bool found = false;
@@ -65,6 +105,12 @@ core::Result<model::ObjectMeta> DecodeObjectMeta(dom::object obj, bool namespace
   if (found) BERTH_IO_RETURN_IF_ERROR_AT(DecodeMetadataFields(md, &meta), "metadata");
   if (name_required && meta.name.empty()) {
     return core::InvalidArgument("required value", core::Location{"", "", "metadata.name"});
+  }
+  if (name_required) {
+    const std::string problem = name_rule == NameRule::kDnsLabel
+                                    ? core::Dns1123LabelProblem(meta.name)
+                                    : core::Dns1123SubdomainProblem(meta.name);
+    if (!problem.empty()) return InvalidValue("metadata.name", meta.name, problem);
   }
   if (!namespaced) {
     meta.namespace_.clear();
@@ -98,8 +144,7 @@ core::Result<model::Condition> DecodeMetaCondition(dom::element e) {
   } else if (status == "Unknown" || status.empty()) {
     c.status = model::ConditionStatus::kUnknown;
   } else {
-    return FieldError("status", "unsupported value \"" + status +
-                                    "\": supported values: \"True\", \"False\", \"Unknown\"");
+    return FieldError("status", "unsupported value " + core::Quote(status) + ": supported values: \"True\", \"False\", \"Unknown\"");
   }
   BERTH_RETURN_IF_ERROR(GetString(obj, "reason", &c.reason));
   BERTH_RETURN_IF_ERROR(GetString(obj, "message", &c.message));

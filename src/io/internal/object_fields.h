@@ -25,7 +25,7 @@ inline std::string ChildField(const std::string& field, std::string_view key) {
 // it; `allowed` is the quoted, comma-separated list ("\"A\", \"B\"").
 inline core::Error Unsupported(std::string field, const std::string& value, const char* allowed) {
   return FieldError(std::move(field),
-                    "unsupported value \"" + value + "\": supported values: " + allowed);
+                    "unsupported value " + core::Quote(value) + ": supported values: " + allowed);
 }
 
 // The same, with the supported values given one by one.

@@ -163,7 +163,7 @@ core::Result<model::ManagedClusterSetBinding> DecodeManagedClusterSetBinding(dom
   // The hub's webhook requires the binding to be named after its set.
   if (binding.cluster_set != binding.meta.name) {
     return FieldError("spec.clusterSet",
-                      "must match the binding's name \"" + binding.meta.name + "\"");
+                      "must match the binding's name " + core::Quote(binding.meta.name));
   }
   return binding;
 }

@@ -64,7 +64,7 @@ core::Result<model::FeedbackRule> DecodeFeedbackRule(dom::element e) {
   for (size_t i = 0; i < rule.json_paths.size(); ++i) {
     if (!names.insert(rule.json_paths[i].name).second) {
       return FieldError("jsonPaths" + IndexField(i),
-                        "Duplicate value: {\"name\":\"" + rule.json_paths[i].name + "\"}");
+                        "Duplicate value: {\"name\":" + core::Quote(rule.json_paths[i].name) + "}");
     }
   }
   return rule;

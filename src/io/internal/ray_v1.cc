@@ -56,7 +56,7 @@ core::Status DecodeWorkerGroup(dom::element e, const std::string& field,
   if (name.empty()) return FieldError(field + ".groupName", "required value");
   if (!names->insert(Lower(name)).second) {
     return FieldError(field + ".groupName",
-                      "duplicate value \"" + name + "\": pod set names must be unique");
+                      "duplicate value " + core::Quote(name) + ": pod set names must be unique");
   }
   int32_t replicas = 0;
   int32_t min_replicas = 0;
@@ -162,8 +162,7 @@ std::string DefaultRaySubmitterTemplate(std::string_view head_image) {
 core::Result<DecodedWorkload> DecodeRayCluster(dom::object obj, model::ResourceCatalog& catalog) {
   DecodedWorkload out;
   BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
-  dom::object spec;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec));
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
   BERTH_IO_RETURN_IF_ERROR_AT(GetBool(spec, "suspend", &out.workload.suspended), "spec");
   BERTH_RETURN_IF_ERROR(DecodeRayClusterSpec(spec, "spec", out.workload.meta.name, catalog, &out));
   return out;
@@ -172,8 +171,7 @@ core::Result<DecodedWorkload> DecodeRayCluster(dom::object obj, model::ResourceC
 core::Result<DecodedWorkload> DecodeRayJob(dom::object obj, model::ResourceCatalog& catalog) {
   DecodedWorkload out;
   BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
-  dom::object spec;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec));
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
   BERTH_IO_RETURN_IF_ERROR_AT(GetBool(spec, "suspend", &out.workload.suspended), "spec");
   std::string mode = "K8sJobMode";
   BERTH_IO_RETURN_IF_ERROR_AT(GetString(spec, "submissionMode", &mode), "spec");

@@ -13,8 +13,8 @@ core::Result<model::PriorityClass> DecodePriorityClass(dom::object obj) {
   BERTH_RETURN_IF_ERROR(GetString(obj, "preemptionPolicy", &pc.preemption_policy));
   if (pc.preemption_policy.empty()) pc.preemption_policy = "PreemptLowerPriority";
   if (pc.preemption_policy != "PreemptLowerPriority" && pc.preemption_policy != "Never") {
-    return core::InvalidArgument("unsupported value \"" + pc.preemption_policy +
-                                     R"(": supported values: "Never", "PreemptLowerPriority")",
+    return core::InvalidArgument("unsupported value " + core::Quote(pc.preemption_policy) +
+                                     R"(: supported values: "Never", "PreemptLowerPriority")",
                                  core::Location{"", "", "preemptionPolicy"});
   }
   return pc;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/excerpt.h"
+
 namespace berth::io::internal {
 
 void CollectUnknownFields(dom::object obj, std::initializer_list<std::string_view> known,
@@ -19,7 +21,7 @@ core::Error StrictDecodingError(const std::vector<std::string>& unknown) {
   std::string message = "strict decoding error: ";
   for (size_t i = 0; i < unknown.size(); ++i) {
     if (i > 0) message += ", ";
-    message += "unknown field \"" + unknown[i] + "\"";
+    message += "unknown field " + core::Quote(unknown[i]) + "";
   }
   return core::InvalidArgument(std::move(message));
 }

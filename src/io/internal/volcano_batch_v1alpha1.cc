@@ -19,8 +19,7 @@ core::Result<DecodedWorkload> DecodeVolcanoJob(dom::object obj, model::ResourceC
                                                int32_t* min_available_out) {
   DecodedWorkload out;
   BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
-  dom::object spec;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec));
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
   std::string scheduler = "volcano";
   std::string priority_class;
   int32_t min_available = 0;
@@ -55,7 +54,7 @@ core::Result<DecodedWorkload> DecodeVolcanoJob(dom::object obj, model::ResourceC
     ++i;
     if (!names.insert(pod_set.name).second) {
       return FieldError(field + ".name",
-                        "duplicate value \"" + pod_set.name + "\": task names must be unique");
+                        "duplicate value " + core::Quote(pod_set.name) + ": task names must be unique");
     }
     pod_set.count = 0;
     BERTH_RETURN_IF_ERROR(GetReplicas(*task, field, &pod_set.count));
