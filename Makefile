@@ -9,7 +9,7 @@
 
 BERTH := build/release/src/cli/berth
 
-.PHONY: all deps test-deps build demo test test-release test-asan bench fuzz clean
+.PHONY: all deps test-deps build demo test test-release test-asan bench fuzz campaign clean
 
 all: build
 
@@ -54,6 +54,14 @@ bench: build
 FUZZ_SECONDS ?= 60
 fuzz: test-deps
 	bash scripts/fuzz-ci.sh --seconds $(FUZZ_SECONDS)
+
+# The bad-input campaign (issue 14, scripts/mutation_campaign.py): CAMPAIGN_RUNS mutated
+# inputs from the fixtures, examples and golden inputs through the release berth, each under
+# a 20 s timeout and a 2 GiB watch; findings land in build/campaign/. Needs python3-yaml.
+CAMPAIGN_RUNS ?= 2000
+campaign: build
+	python3 scripts/mutation_campaign.py --berth $(BERTH) --count $(CAMPAIGN_RUNS) \
+	  --out build/campaign tests/fixtures examples tests/e2e
 
 clean:
 	rm -rf build
