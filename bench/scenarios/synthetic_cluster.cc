@@ -69,8 +69,15 @@ std::string Hex(std::mt19937_64& rng, int digits) {
 }
 
 std::string Uid(std::mt19937_64& rng) {
-  return Hex(rng, 8) + "-" + Hex(rng, 4) + "-" + Hex(rng, 4) + "-" + Hex(rng, 4) + "-" +
-         Hex(rng, 12);
+  // One draw per group, last group first. The order is spelled out because the operands of a
+  // `+` chain are unsequenced: GCC evaluated them right to left, clang left to right, and the
+  // checked-in digests were made with GCC's order.
+  const std::string e = Hex(rng, 12);
+  const std::string d = Hex(rng, 4);
+  const std::string c = Hex(rng, 4);
+  const std::string b = Hex(rng, 4);
+  const std::string a = Hex(rng, 8);
+  return a + "-" + b + "-" + c + "-" + d + "-" + e;
 }
 
 std::string Numbered(const char* prefix, int64_t n, int width) {

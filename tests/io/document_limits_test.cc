@@ -295,7 +295,7 @@ TEST(StringLimitTest, YamlAndJsonStringsAreBounded) {
   const std::string over = at_limit + "x";
   core::Diagnostics diags;
   Input in = ReadString(
-      "apiVersion: v1\nkind: Node\nmetadata:\n  name: a\n  annotations: {n: " + at_limit +
+      "apiVersion: v1\nkind: Node\nmetadata:\n  name: a\nspec: {providerID: " + at_limit +
           "}\n---\napiVersion: v1\nkind: Node\nmetadata:\n  name: b\n" + "  annotations: {n: \"" +
           over + "\"}\n",
       diags, "big.yaml");

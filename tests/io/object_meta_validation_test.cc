@@ -46,11 +46,11 @@ std::string Pod(const std::string& metadata, const std::string& spec_extra = "")
 }
 
 TEST(ObjectMetaValidationTest, NamesAsTheApiServerValidatesThem) {
-  const std::string ten_mb(10 << 20, 'a');
+  const std::string one_mb(1 << 20, 'a');
   const BadCase cases[] = {
       {"upper case", Pod("  name: UPPER_case\n"), "metadata.name"},
       {"254 characters", Pod("  name: " + std::string(254, 'a') + "\n"), "metadata.name"},
-      {"10 MB", Pod("  name: " + ten_mb + "\n"), "metadata.name"},
+      {"1 MB", Pod("  name: " + one_mb + "\n"), "metadata.name"},
       {"NUL byte", Pod("  name: \"nul\\0byte\"\n"), "metadata.name"},
       {"namespace not a label", Pod("  name: p\n  namespace: a.b\n"), "metadata.namespace"},
       {"Namespace name with a dot",
@@ -84,7 +84,7 @@ TEST(ObjectMetaValidationTest, ValidNamesAreRead) {
 
 TEST(ObjectMetaValidationTest, LabelsAnnotationsAndNodeSelectors) {
   const BadCase cases[] = {
-      {"10 MB label value", Pod("  name: p\n  labels:\n    app: " + std::string(10 << 20, 'v') + "\n"),
+      {"1 MB label value", Pod("  name: p\n  labels:\n    app: " + std::string(1 << 20, 'v') + "\n"),
        "metadata.labels"},
       {"label key with a space", Pod("  name: p\n  labels:\n    a b: x\n"), "metadata.labels"},
       {"label key with two slashes", Pod("  name: p\n  labels:\n    a/b/c: x\n"),
@@ -115,16 +115,16 @@ TEST(ObjectMetaValidationTest, LabelsAnnotationsAndNodeSelectors) {
 
 TEST(ObjectMetaValidationTest, ErrorsQuoteABoundedExcerpt) {
   core::Diagnostics diags;
-  ReadString(Pod("  name: p\n  labels:\n    app: " + std::string(10 << 20, 'v') + "\n"), diags);
+  ReadString(Pod("  name: p\n  labels:\n    app: " + std::string(1 << 20, 'v') + "\n"), diags);
   ASSERT_EQ(diags.error_count(), 1u);
   const std::string& message = diags.entries()[0].error.message();
   EXPECT_NE(message.find("\"" + std::string(core::kMaxQuotedBytes, 'v') +
-                         "...\" (10485760 bytes)"),
+                         "...\" (1048576 bytes)"),
             std::string::npos)
       << message.substr(0, 300);
   // The object label of a 10 MB name is bounded too.
   core::Diagnostics diags2;
-  ReadString(Pod("  name: " + std::string(10 << 20, 'a') + "\n"), diags2);
+  ReadString(Pod("  name: " + std::string(1 << 20, 'a') + "\n"), diags2);
   ASSERT_EQ(diags2.error_count(), 1u);
   EXPECT_LT(diags2.entries()[0].error.location().object.size(), 120u);
 }

@@ -511,7 +511,20 @@ core::Status ConvertPiece(
     int documents = 0;
     try {
       YAML::Parser parser(in);
+      // A document takes at least one line, so a piece cannot hold more documents than
+      // lines: past that, yaml-cpp 0.7 is looping without reading (fuzz corpus
+      // reader/timeout-11615aa3...: empty documents without end until memory ran out).
+      const size_t max_documents =
+          static_cast<size_t>(std::count(piece.text.begin(), piece.text.end(), '\n')) + 2;
       while (true) {
+        if (static_cast<size_t>(documents) >= max_documents) {
+          outcomes.push_back(
+              {place, "",
+               core::InvalidArgument("the YAML parser stopped making progress after " +
+                                     std::to_string(documents) +
+                                     " documents in this part of the text; it is not read")});
+          break;
+        }
         JsonEventHandler handler(line_offset);
         if (!parser.HandleNextDocument(handler)) break;
         // yaml-cpp's own start is the first token's line; the cut knows the document's.
