@@ -8,7 +8,7 @@
 #include "cli/explain_printer.h"
 #include "cli/flags.h"
 #include "cli/input_loader.h"
-#include "engine/plan_items.h"
+#include "cli/plan_items.h"
 #include "cli/text_table.h"
 #include "engine/plan.h"
 #include "io/writer.h"
@@ -68,7 +68,7 @@ int RunDemoCommand(const DemoFlags& flags, std::ostream& out, std::ostream& err)
   {
     const engine::Plan plan = engine::RunPlan(std::move(loaded->input.snapshot), loaded->options);
     PrintDiagnostics(WithSourceFiles(plan.diagnostics, loaded->input.documents), err);
-    const io::PlanItems items = engine::PlanItemsOf(plan);
+    const io::PlanItems items = PlanItemsOf(plan);
     io::WritePlan(plan.planned, items, loaded->input.documents, format.value(), out);
     if (format.value() != io::OutputFormat::kTable) return ToInt(code);
     if (const model::PodDecision* decision = FirstUnschedulable(plan)) {

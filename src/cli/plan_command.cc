@@ -7,7 +7,7 @@
 #include "cli/exit_code.h"
 #include "cli/flags.h"
 #include "cli/input_loader.h"
-#include "engine/plan_items.h"
+#include "cli/plan_items.h"
 #include "engine/invariants.h"
 #include "engine/plan.h"
 #include "io/writer.h"
@@ -41,7 +41,7 @@ int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err)
     }
     if (!violations.empty()) return ToInt(ExitCode::kInternal);
   }
-  const io::PlanItems items = engine::PlanItemsOf(plan);
+  const io::PlanItems items = PlanItemsOf(plan);
   io::WritePlan(plan.planned, items, loaded->input.documents, format.value(), out);
   return code;
 }

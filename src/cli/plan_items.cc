@@ -1,10 +1,10 @@
-#include "engine/plan_items.h"
+#include "cli/plan_items.h"
 
 #include <map>
 
-namespace berth::engine {
+namespace berth::cli {
 
-io::PlanItems PlanItemsOf(const Plan& plan) {
+io::PlanItems PlanItemsOf(const engine::Plan& plan) {
   io::PlanItems items;
   items.pods = &plan.pod_decisions;
   items.claims = plan.changed_claims;
@@ -17,7 +17,7 @@ io::PlanItems PlanItemsOf(const Plan& plan) {
   if (plan.cycles > 0) {
     // The cycle that decided each workload, from the Kueue decisions of its cluster.
     std::map<int32_t, int32_t> cycle_of;
-    for (const Plan::ClusterAdmission& admission : plan.admissions) {
+    for (const engine::Plan::ClusterAdmission& admission : plan.admissions) {
       for (const auto& d : admission.result.decisions) cycle_of[d.workload] = d.cycle;
     }
     for (int32_t w : items.workloads) {
@@ -28,4 +28,4 @@ io::PlanItems PlanItemsOf(const Plan& plan) {
   return items;
 }
 
-}  // namespace berth::engine
+}  // namespace berth::cli
