@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/diagnostics.h"
+#include "cli/plan_items.h"
 #include "core/time.h"
 #include "engine/plan.h"
 #include "fuzz/fuzz_support.h"
@@ -35,16 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size % 5 == 0) options.cycles = 1;
   const berth::engine::Plan plan = berth::engine::RunPlan(std::move(input.snapshot), options);
 
-  // What cli/plan_items.cc hands the writer (the cycle column aside).
-  berth::io::PlanItems items;
-  items.pods = &plan.pod_decisions;
-  items.claims = plan.changed_claims;
-  items.workloads = plan.workloads;
-  items.deleted_pods = plan.deleted_pods;
-  items.placements = plan.placement_items;
-  items.placement_decisions = plan.placement_decision_items;
-  items.manifest_works = plan.manifest_work_items;
-  items.deleted_objects = plan.deleted_objects;
+  const berth::io::PlanItems items = berth::cli::PlanItemsOf(plan);
   const berth::io::OutputFormat formats[] = {berth::io::OutputFormat::kYaml,
                                              berth::io::OutputFormat::kJson,
                                              berth::io::OutputFormat::kTable};

@@ -47,8 +47,8 @@ constexpr uint64_t kSeeds = 300;
 // the test checks that they still fail (remove an entry when its bug is fixed).
 const std::map<uint64_t, std::string> kKnownFailures = {};
 
-// What `berth plan -o json` prints for the plan (cli/plan_items.cc's items, which this
-// module's tests cannot link).
+// What `berth plan -o json` prints for the plan: cli/plan_items.cc's items, copied because
+// engine's tests may not link cli and engine may not depend on io (DESIGN.md).
 std::string Printed(const Plan& plan, const io::DocumentStore& documents) {
   io::PlanItems items;
   items.pods = &plan.pod_decisions;
