@@ -29,25 +29,6 @@ bool ResourceCatalog::Find(std::string_view name, ResourceId* id) const {
   return true;
 }
 
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t sum = 0;
-  if (__builtin_add_overflow(a, b, &sum)) {
-    return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
-  }
-  return sum;
-}
-
-int64_t SaturatingRemove(int64_t a, int64_t b) {
-  if (a == std::numeric_limits<int64_t>::max() || a == std::numeric_limits<int64_t>::min()) {
-    return a;
-  }
-  int64_t difference = 0;
-  if (__builtin_sub_overflow(a, b, &difference)) {
-    return b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
-  }
-  return difference;
-}
-
 void ResourceVector::Set(ResourceId id, int64_t amount) {
   if (id.v >= amounts_.size()) {
     if (amount == 0) return;

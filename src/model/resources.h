@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -42,11 +43,28 @@ class ResourceCatalog {
 // The overflow policy of every sum of amounts (pod requests, node totals, quota usage):
 // a + b clamped to [INT64_MIN, INT64_MAX], never wrapped. Readers refuse a single pod whose
 // requests would saturate (CheckPodRequestsInRange), so only sums over many objects reach it.
-int64_t SaturatingAdd(int64_t a, int64_t b);
+// Inline: the quota tree and the preemptor call both in their innermost loops.
+inline int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) {
+    return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  }
+  return sum;
+}
+
 // Undoes a SaturatingAdd of b into a running sum `a`: a - b, except that a saturated sum stays
 // saturated (what it stood for is unknown, and full stays full rather than freeing room that
 // is not there). Clamped like SaturatingAdd.
-int64_t SaturatingRemove(int64_t a, int64_t b);
+inline int64_t SaturatingRemove(int64_t a, int64_t b) {
+  if (a == std::numeric_limits<int64_t>::max() || a == std::numeric_limits<int64_t>::min()) {
+    return a;
+  }
+  int64_t difference = 0;
+  if (__builtin_sub_overflow(a, b, &difference)) {
+    return b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  }
+  return difference;
+}
 
 // Amounts indexed by ResourceId; ids beyond the vector's end are zero. Add and Subtract follow
 // SaturatingAdd and SaturatingRemove.

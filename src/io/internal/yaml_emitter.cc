@@ -230,4 +230,10 @@ void EmitYaml(const nlohmann::ordered_json& value, std::string* out) {
   }
 }
 
+void EmitYamlSequenceItem(const nlohmann::ordered_json& value, int indent, std::string* out) {
+  Indent(indent, out);
+  *out += '-';
+  EmitValue(value, indent, /*in_seq=*/true, out);
+}
+
 }  // namespace berth::io::internal

@@ -15,6 +15,10 @@ namespace berth::io::internal {
 // without the leading "---".
 void EmitYaml(const nlohmann::ordered_json& value, std::string* out);
 
+// Appends `value` as one item of a block sequence at `indent` ("- ..."), as EmitYaml would
+// inside a sequence: lets a writer stream a long list one item at a time.
+void EmitYamlSequenceItem(const nlohmann::ordered_json& value, int indent, std::string* out);
+
 // True when `s` must be quoted to read back as the same string.
 bool YamlNeedsQuotes(std::string_view s);
 
