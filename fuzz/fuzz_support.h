@@ -24,12 +24,12 @@ inline std::string_view AsText(const uint8_t* data, size_t size) {
   std::abort();
 }
 
-// True when `text` may spell a count between 10,000 and 10,000,000. The reader's bounds
-// (io::kMaxPodsPerWorkload, one million pods of a few KB each) are far above the memory a
-// fuzzing process runs in, so the targets that expand workloads skip such inputs: runs of 5
-// to 7 digits, exponents 4 to 6 ("1e5"), and hex or octal integers. Larger counts stay in:
-// the reader refuses them, which is what the fuzzer should check. docs/fuzzing.md says what
-// this leaves out (products of small counts still reach the bound).
+// True when `text` may spell a count between 10,000 and 10,000,000. Such counts are refused
+// by the harness's expansion bounds (fuzz_expansion.h) or expand thousands of pods, seconds
+// per input under ASan, so the targets that expand workloads skip them: runs of 5 to 7
+// digits, exponents 4 to 6 ("1e5"), and hex or octal integers. Larger counts stay in: the
+// reader refuses them, which is what the fuzzer should check, and products of small counts
+// (JobSet replicas x parallelism) still reach the bounds.
 inline bool MayAskForHugeCounts(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {

@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "core/diagnostics.h"
+#include "fuzz/fuzz_expansion.h"
 #include "fuzz/fuzz_support.h"
 #include "io/reader.h"
 #include "model/kind_info.h"
@@ -93,6 +94,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   berth::core::Diagnostics diags;
   berth::io::Reader reader(diags);
   reader.ReadText(Document(choice, input), "fuzz.yaml");
-  (void)reader.Finish();
+  (void)reader.Finish(berth::fuzz::kFuzzExpansionLimits);
   return 0;
 }

@@ -14,6 +14,7 @@
 #include "cli/plan_items.h"
 #include "core/time.h"
 #include "engine/plan.h"
+#include "fuzz/fuzz_expansion.h"
 #include "fuzz/fuzz_support.h"
 #include "fuzz/plan_fleet.h"
 #include "fuzz/yaml_mutator.h"
@@ -29,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   berth::io::Reader reader(diags);
   reader.ReadText(berth::fuzz::kPlanFleetYaml, "fleet.yaml");
   reader.ReadText(text, "fuzz.yaml");
-  berth::io::Input input = reader.Finish();
+  berth::io::Input input = reader.Finish(berth::fuzz::kFuzzExpansionLimits);
 
   berth::engine::PlanOptions options;
   options.now = berth::core::Timestamp::Parse("2026-01-01T00:00:00Z").value();

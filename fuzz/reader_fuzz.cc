@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/diagnostics.h"
+#include "fuzz/fuzz_expansion.h"
 #include "fuzz/fuzz_support.h"
 #include "fuzz/yaml_mutator.h"
 #include "io/reader.h"
@@ -20,6 +21,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   berth::core::Diagnostics diags;
   berth::io::Reader reader(diags);
   reader.ReadText(text, "fuzz.yaml");
-  (void)reader.Finish();
+  (void)reader.Finish(berth::fuzz::kFuzzExpansionLimits);
   return 0;
 }

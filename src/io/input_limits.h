@@ -40,4 +40,12 @@ inline constexpr int64_t kAliasMinNodes = 1'000;
 inline constexpr int64_t kAliasRatioLowNodes = 400'000;
 inline constexpr int64_t kAliasRatioHighNodes = 4'000'000;
 
+// Pods created from workloads (Job parallelism, Deployment replicas, JobSet replicas x
+// parallelism, ...). Per workload, Kubernetes' own bound on an Indexed Job's completions and
+// parallelism. In all, what one run may create: a created pod costs about 3.2 KB through
+// plan and output (docs/limits.md), so 400,000 of them stay near 1.3 GB, under the 2 GiB a
+// plan should fit in. Pods read as Pods are not counted: the file bounds above cover them.
+inline constexpr int64_t kMaxPodsPerWorkload = 100'000;
+inline constexpr int64_t kMaxExpandedPods = 400'000;
+
 }  // namespace berth::io

@@ -932,7 +932,7 @@ core::Status Reader::ReadPath(const std::string& path, const ReadOptions& option
 
 size_t Reader::ObjectsRead() const { return state_->input.objects_read; }
 
-Input Reader::Finish() {
+Input Reader::Finish(const ExpansionLimits& limits) {
   BERTH_CHECK(!state_->finished, "Reader::Finish() called twice");
   state_->finished = true;
   Input& input = state_->input;
@@ -1027,13 +1027,13 @@ Input Reader::Finish() {
     // be one error, not an expansion that never ends.
     int64_t pods = 0;
     for (const model::PodSetTemplate& set : workload.pod_sets) pods += set.count;
-    if (pods > kMaxPodsPerWorkload || pods_to_expand + pods > kMaxExpandedPods) {
+    if (pods > limits.pods_per_workload || pods_to_expand + pods > limits.pods) {
       error_for(core::InvalidArgument(
-                    pods > kMaxPodsPerWorkload
+                    pods > limits.pods_per_workload
                         ? std::to_string(pods) + " pods exceed berth's limit of " +
-                              std::to_string(kMaxPodsPerWorkload) + " pods per workload"
+                              std::to_string(limits.pods_per_workload) + " pods per workload"
                         : "its " + std::to_string(pods) + " pods would exceed berth's limit of " +
-                              std::to_string(kMaxExpandedPods) + " pods created from one input",
+                              std::to_string(limits.pods) + " pods created from one input",
                     core::Location{"", "", "spec"}),
                 workload.source);
       continue;

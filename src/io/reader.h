@@ -16,20 +16,23 @@
 #include "core/diagnostics.h"
 #include "core/result.h"
 #include "io/document_store.h"
+#include "io/input_limits.h"
 #include "model/snapshot.h"
 
 namespace berth::io {
-
-// Bounds on the pods the reader creates for workloads (docs/limits.md): one workload's
-// replicas over all its pod sets, and everything created from one input. A workload over
-// either is an error on its spec and is not expanded; the rest is read.
-inline constexpr int64_t kMaxPodsPerWorkload = 1'000'000;
-inline constexpr int64_t kMaxExpandedPods = 5'000'000;
 
 struct Input {
   model::Snapshot snapshot;
   DocumentStore documents;
   size_t objects_read = 0;  // objects that were decoded into the model
+};
+
+// Bounds on the pods Finish creates for workloads (defaults: input_limits.h). A workload
+// over either is an error on its spec and is not expanded; the rest is read. Tests and,
+// later, the hub's per-tenant budgets give smaller ones.
+struct ExpansionLimits {
+  int64_t pods_per_workload = kMaxPodsPerWorkload;
+  int64_t pods = kMaxExpandedPods;
 };
 
 struct ReadOptions {
@@ -67,7 +70,7 @@ class Reader {
   // exist under that name, and generates the ResourceClaim of every pod reference to a
   // ResourceClaimTemplate (`<pod>-<claim>`, claim_templates.h) unless one of that name
   // exists. Call once; the Reader is spent afterwards.
-  Input Finish();
+  Input Finish(const ExpansionLimits& limits = {});
 
  private:
   core::Diagnostics& diags_;

@@ -90,7 +90,7 @@ TEST(NewKindsBadInputTest, HugeReplicaSetIsRejectedNotExpanded) {
   ReadString(c.yaml, diags);
   ASSERT_TRUE(diags.has_errors());
   EXPECT_EQ(diags.entries()[0].error.message(),
-            "2000000000 pods exceed berth's limit of 1000000 pods per workload");
+            "2000000000 pods exceed berth's limit of 100000 pods per workload");
 }
 
 // Ownership fields upstream tolerates being odd are ignored, never fatal: a garbage or
