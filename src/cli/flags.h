@@ -41,10 +41,6 @@ inline constexpr int64_t kMaxSimulateThreads = 256;
 // keeps the split's arithmetic (pods x GPUs) far from overflow.
 inline constexpr int64_t kMaxGpusPerPodFlag = 1'000'000;
 
-// simulate's duration flags (--interval, --until, --cycle-interval): at most 100 years, in
-// seconds; beyond, the replay's milliseconds would near int64's range.
-inline constexpr int64_t kMaxSimulateDurationS = int64_t{36525} * 86400;
-
 // simulate --until over --interval: at most this many metrics samples (one row each in
 // metrics.csv; 400 days at 1s would be 34 million and run for minutes).
 inline constexpr int64_t kMaxMetricsSamples = 1'000'000;

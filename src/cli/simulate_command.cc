@@ -68,14 +68,14 @@ std::vector<std::string> SplitList(const std::string& text) {
 
 // simulate's duration flags (--interval, --until, --cycle-interval), in seconds: positive (a
 // zero interval would sample forever or be read as "not given", a zero --until replays
-// nothing) and at most kMaxSimulateDurationS, so the milliseconds the replay counts in stay
-// far inside int64.
+// nothing). The upper bound is sim's own (ParseDuration refuses more than
+// sim::kMaxDurationSeconds), so flags and scenario files share one limit.
 core::Result<int64_t> DurationS(const std::string& flag, const std::string& text) {
   auto s = sim::ParseDuration(text);
   if (!s) return core::InvalidArgument(flag + ": " + s.error().message());
-  if (*s <= 0 || *s > kMaxSimulateDurationS) {
+  if (*s <= 0) {
     return core::InvalidArgument(flag + ": \"" + text + "\" is not a duration from 1s to " +
-                                 std::to_string(kMaxSimulateDurationS / 86400) + "d");
+                                 std::to_string(sim::kMaxDurationSeconds / 86400) + "d");
   }
   return *s;
 }

@@ -4,6 +4,9 @@ namespace berth::core {
 
 namespace {
 
+// Not io's JSON escaper (internal/yaml_to_json.cc): that one must produce valid JSON
+// (\u00XX, and bytes kept for the parser to judge), this one a line a terminal shows safely
+// as Go's %q does (\xXX, DEL escaped too), matching how kubectl quotes values in its errors.
 void AppendEscaped(std::string_view s, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
   for (char ch : s) {

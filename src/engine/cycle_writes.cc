@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -52,34 +53,49 @@ int32_t WriteClaimBinding(const ClusterPart& part, const binding::ClaimBinding& 
   return index;
 }
 
-// Why a pod is deleted: the preempted workload it belongs to.
-std::string DeletionReason(const model::Snapshot& snapshot, model::PodIndex pod,
-                           const ClusterCycleResult& cycle) {
-  if (!cycle.admission) return "deleted";
-  for (const auto& d : cycle.admission->decisions) {
-    const model::Workload& w = snapshot.kueue_workloads[static_cast<size_t>(d.workload)];
-    for (const auto& pods : w.pods) {
-      if (std::find(pods.begin(), pods.end(), pod.v) == pods.end()) continue;
-      std::string reason = "workload " + (w.meta.namespace_.empty() ? "default" : w.meta.namespace_) +
-                           "/" + w.meta.name + " was evicted";
-      if (!d.eviction.ValueOrEmpty().preemption_reason.empty()) reason += " (" + d.eviction.ValueOrEmpty().preemption_reason + ")";
-      return reason;
+// The decision of the workload each pod belongs to, for the pods this cycle deletes or leaves
+// terminating. Built once per cycle, and only when it has such pods: looking every pod up
+// by scanning all decisions and their pods was O(workloads x pods) per pod.
+class PodWorkloads {
+ public:
+  PodWorkloads() = default;
+  PodWorkloads(const model::Snapshot& snapshot, const ClusterCycleResult& cycle) {
+    if (!cycle.admission) return;
+    for (const queueing::WorkloadDecision& d : cycle.admission->decisions) {
+      const model::Workload& w = snapshot.kueue_workloads[static_cast<size_t>(d.workload)];
+      for (const auto& pods : w.pods) {
+        // emplace keeps the first decision naming a pod, as the scan it replaces did.
+        for (int32_t pod : pods) by_pod_.emplace(pod, &d);
+      }
     }
   }
-  return "deleted";
-}
 
-// The Evicted message of the workload a pod belongs to (Kueue's message for its stop).
-std::string EvictionMessage(const model::Snapshot& snapshot, model::PodIndex pod,
-                            const ClusterCycleResult& cycle) {
-  if (!cycle.admission) return "";
-  for (const auto& d : cycle.admission->decisions) {
-    for (const auto& pods : snapshot.kueue_workloads[static_cast<size_t>(d.workload)].pods) {
-      if (std::find(pods.begin(), pods.end(), pod.v) != pods.end()) return d.message;
-    }
+  // Why a pod is deleted: the preempted workload it belongs to.
+  std::string DeletionReason(const model::Snapshot& snapshot, model::PodIndex pod) const {
+    const queueing::WorkloadDecision* d = Find(pod);
+    if (d == nullptr) return "deleted";
+    const model::Workload& w = snapshot.kueue_workloads[static_cast<size_t>(d->workload)];
+    std::string reason = "workload " + (w.meta.namespace_.empty() ? "default" : w.meta.namespace_) +
+                         "/" + w.meta.name + " was evicted";
+    const std::string& preemption = d->eviction.ValueOrEmpty().preemption_reason;
+    if (!preemption.empty()) reason += " (" + preemption + ")";
+    return reason;
   }
-  return "";
-}
+
+  // The Evicted message of the workload a pod belongs to (Kueue's message for its stop).
+  std::string EvictionMessage(model::PodIndex pod) const {
+    const queueing::WorkloadDecision* d = Find(pod);
+    return d == nullptr ? "" : d->message;
+  }
+
+ private:
+  const queueing::WorkloadDecision* Find(model::PodIndex pod) const {
+    auto it = by_pod_.find(pod.v);
+    return it == by_pod_.end() ? nullptr : it->second;
+  }
+
+  std::unordered_map<int32_t, const queueing::WorkloadDecision*> by_pod_;
+};
 
 // The claims (local indices) a pod of the part references by name or template.
 std::vector<int32_t> ClaimsOf(const ClusterPart& part, model::PodIndex pod) {
@@ -149,8 +165,12 @@ void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
   }
   // Deleted pods (preempted workloads) leave their claims' reservedFor, and a claim no pod
   // reserves any more is deallocated, as the resource claim controller does.
+  const bool evicting = !cycle.deleted_pods.empty() || !cycle.terminating_pods.empty();
+  const PodWorkloads pod_workloads =
+      evicting ? PodWorkloads(snapshot, cycle) : PodWorkloads();
   for (model::PodIndex pod : cycle.deleted_pods) {
-    plan.deleted_pods.push_back({part.ToWhole(pod), DeletionReason(snapshot, part.ToWhole(pod), cycle)});
+    const model::PodIndex whole = part.ToWhole(pod);
+    plan.deleted_pods.push_back({whole, pod_workloads.DeletionReason(snapshot, whole)});
     for (int32_t local_claim : ClaimsOf(part, pod)) {
       const int32_t whole = part.ToWholeClaim(devices::ClaimIndex{local_claim});
       const model::ResourceClaim status = scheduler.ClaimStatus(devices::ClaimIndex{local_claim});
@@ -164,8 +184,8 @@ void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
   for (model::PodIndex pod : cycle.terminating_pods) {
     const model::PodIndex whole = part.ToWhole(pod);
     plan.pod_decisions.push_back(MarkTerminating(snapshot, plan.planned, whole, now,
-                                                 EvictionMessage(snapshot, whole, cycle),
-                                                 DeletionReason(snapshot, whole, cycle)));
+                                                 pod_workloads.EvictionMessage(whole),
+                                                 pod_workloads.DeletionReason(snapshot, whole)));
   }
   // Pods created in place of deleted ones (re-admitted workloads) join the plan's pods. Last,
   // because the plan may be the input itself (RunPlan(Snapshot&&)): nothing above holds a

@@ -13,19 +13,12 @@
 #include "engine/cluster_sim.h"
 #include "engine/invariants.h"
 #include "engine/plan.h"
-#include "io/reader.h"
+#include "engine/test_util.h"
 
 namespace berth::engine {
 namespace {
 
-model::Snapshot Read(const std::string& yaml) {
-  core::Diagnostics diags;
-  io::Reader reader(diags);
-  reader.ReadText(yaml, "test.yaml");
-  io::Input input = reader.Finish();
-  for (const auto& d : diags.entries()) ADD_FAILURE() << d.error.ToString();
-  return std::move(input.snapshot);
-}
+model::Snapshot Read(const std::string& yaml) { return testing::ReadCleanYaml(yaml); }
 
 std::vector<std::string> Strings(const std::vector<InvariantViolation>& violations) {
   std::vector<std::string> out;

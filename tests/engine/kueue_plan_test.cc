@@ -13,19 +13,12 @@
 #include "engine/explain_workload.h"
 #include "engine/inventory.h"
 #include "engine/plan.h"
-#include "io/reader.h"
+#include "engine/test_util.h"
 
 namespace berth::engine {
 namespace {
 
-model::Snapshot Read(const std::string& yaml) {
-  core::Diagnostics diags;
-  io::Reader reader(diags);
-  reader.ReadText(yaml, "test.yaml");
-  io::Input input = reader.Finish();
-  for (const auto& d : diags.entries()) ADD_FAILURE() << d.error.ToString();
-  return std::move(input.snapshot);
-}
+model::Snapshot Read(const std::string& yaml) { return testing::ReadCleanYaml(yaml); }
 
 std::string GpuNode(const std::string& name, const std::string& product, int gpus) {
   return "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + name +

@@ -261,15 +261,7 @@ struct BadCase {
 
 void ExpectError(const BadCase& c) {
   SCOPED_TRACE(c.name);
-  core::Diagnostics diags;
-  Input in = ReadString(c.yaml +
-                            "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: good\n"
-                            "status:\n  allocatable: {cpu: \"4\"}\n",
-                        diags);
-  ASSERT_TRUE(diags.has_errors()) << testing::Dump(diags);
-  EXPECT_EQ(diags.entries()[0].error.location().field, c.field) << testing::Dump(diags);
-  EXPECT_EQ(in.snapshot.nodes.size(), 1u);
-  EXPECT_TRUE(in.snapshot.workloads.empty());
+  testing::ExpectOneErrorBesideGoodNode(c.yaml, c.field);
 }
 
 TEST(MoreWorkloadKindsTest, BadInputIsAnErrorNamingTheField) {

@@ -13,10 +13,6 @@ namespace {
 
 using testing::ReadString;
 
-constexpr const char* kGoodNode =
-    "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: good\nstatus:\n  allocatable: {cpu: "
-    "\"4\"}\n";
-
 struct BadCase {
   const char* name;
   const char* yaml;
@@ -25,12 +21,7 @@ struct BadCase {
 
 void ExpectOneErrorAndTheGoodNode(const BadCase& c) {
   SCOPED_TRACE(c.name);
-  core::Diagnostics diags;
-  Input in = ReadString(std::string(c.yaml) + kGoodNode, diags);
-  ASSERT_TRUE(diags.has_errors()) << testing::Dump(diags);
-  EXPECT_EQ(diags.entries()[0].error.location().field, c.field) << testing::Dump(diags);
-  ASSERT_EQ(in.snapshot.nodes.size(), 1u) << "the good object is still read";
-  EXPECT_EQ(in.snapshot.nodes[0].meta.name, "good");
+  testing::ExpectOneErrorBesideGoodNode(c.yaml, c.field);
 }
 
 TEST(NewKindsBadInputTest, DeviceTaintRuleErrorsNameTheField) {
@@ -85,7 +76,7 @@ TEST(NewKindsBadInputTest, HugeReplicaSetIsRejectedNotExpanded) {
                   "ns\nspec:\n  replicas: 2000000000\n  template:\n    spec:\n      containers:\n"
                   "      - {name: c, image: i}\n",
                   "spec"};
-  ExpectOneErrorAndTheGoodNode(c);
+  testing::ExpectOneErrorBesideGoodNode(c.yaml, c.field, /*objects_read=*/2);
   core::Diagnostics diags;
   ReadString(c.yaml, diags);
   ASSERT_TRUE(diags.has_errors());
@@ -116,7 +107,7 @@ TEST(NewKindsBadInputTest, OddOwnershipFieldsAreIgnoredNotFatal) {
           "  labels: {batch.kubernetes.io/job-completion-index: \"99999999999\"}\n"
           "  ownerReferences:\n  - {apiVersion: batch/v1, kind: Job, name: j, uid: null, "
           "controller: true}\n") +
-      kGoodNode;
+      testing::kGoodNodeYaml;
   core::Diagnostics diags;
   Input in = ReadString(yaml, diags);
   EXPECT_FALSE(diags.has_errors()) << testing::Dump(diags);

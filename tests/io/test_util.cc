@@ -1,5 +1,7 @@
 #include "io/test_util.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <map>
 
@@ -122,6 +124,29 @@ std::string MinimalObject(const model::KindInfo& k, std::string_view version) {
                      "\nmetadata:\n  name: x\n";
   if (k.namespaced()) text += "  namespace: default\n";
   return text + MinimalBody(k, version);
+}
+
+const char* const kGoodNodeYaml =
+    "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: good\nstatus:\n  allocatable: {cpu: "
+    "\"4\"}\n";
+
+core::Diagnostics ExpectOneErrorBesideGoodNode(const std::string& bad_yaml,
+                                               const std::string& field, size_t objects_read) {
+  core::Diagnostics diags;
+  const Input in = ReadString(bad_yaml + kGoodNodeYaml, diags);
+  EXPECT_EQ(diags.error_count(), 1u) << Dump(diags);
+  if (!diags.has_errors()) return diags;
+  const core::Error& e = diags.entries()[0].error;
+  EXPECT_EQ(e.location().field, field) << Dump(diags);
+  EXPECT_LT(e.message().size() + e.location().object.size(), 600u) << "bounded";
+  EXPECT_EQ(e.message().find('\0'), std::string::npos);
+  EXPECT_EQ(e.location().object.find('\0'), std::string::npos);
+  EXPECT_EQ(in.objects_read, objects_read);
+  EXPECT_EQ(in.snapshot.nodes.size(), 1u);
+  if (in.snapshot.nodes.size() == 1) {
+    EXPECT_EQ(in.snapshot.nodes[0].meta.name, "good");
+  }
+  return diags;
 }
 
 }  // namespace berth::io::testing

@@ -34,4 +34,16 @@ std::string MinimalObject(const model::KindInfo& k, std::string_view version);
 // All diagnostics as "file|object|field|message" lines, for failure messages.
 std::string Dump(const core::Diagnostics& diags);
 
+// A valid Node named "good", as a YAML document starting with "---", to read after a bad one.
+extern const char* const kGoodNodeYaml;
+
+// The rule for one bad object beside a good one: reads `bad_yaml` followed by kGoodNodeYaml
+// and expects exactly one error, at `field`, bounded (message and object under 600 bytes, no
+// NUL byte), the good Node read, and `objects_read` objects decoded in all (1: the bad one
+// was dropped; 2 for an object kept but refused later, as a workload too big to expand).
+// Returns the diagnostics.
+core::Diagnostics ExpectOneErrorBesideGoodNode(const std::string& bad_yaml,
+                                               const std::string& field,
+                                               size_t objects_read = 1);
+
 }  // namespace berth::io::testing

@@ -36,6 +36,7 @@ using testing::KueueSnapshot;
 using upstream::AddQuotas;
 using upstream::Amount;
 using upstream::BuildQueue;
+using upstream::Requirement;
 using upstream::TablePath;
 using upstream::TestName;
 
@@ -83,15 +84,7 @@ model::Workload BuildWorkload(const YAML::Node& pod_sets, model::ResourceCatalog
       core::NodeSelector required;
       for (const auto& term : ps["affinity"]) {
         core::NodeSelectorTerm t;
-        for (const auto& e : term) {
-          core::SelectorRequirement req;
-          req.key = e["key"].as<std::string>();
-          auto op = core::ParseSelectorOp(e["operator"].as<std::string>(), true);
-          EXPECT_TRUE(op.has_value());
-          if (op.has_value()) req.op = *op;
-          for (const auto& v : e["values"]) req.values.push_back(v.as<std::string>());
-          t.match_expressions.push_back(std::move(req));
-        }
+        for (const auto& e : term) t.match_expressions.push_back(Requirement(e, true));
         required.terms.push_back(std::move(t));
       }
       k.pod_template.node_affinity.required = std::move(required);

@@ -28,6 +28,7 @@ using testing::WlBuilder;
 using upstream::AddQuotas;
 using upstream::Amount;
 using upstream::BuildQueue;
+using upstream::Requirement;
 using upstream::KeyLists;
 using upstream::kNow;
 using upstream::ReadKeyLists;
@@ -215,17 +216,7 @@ void RunCase(const YAML::Node& table, const YAML::Node& c) {
       wl.pod_sets[p].topology_request = ReadRequest(ps["topology"]);
       for (const auto& term : ps["requiredAffinity"]) {
         core::NodeSelectorTerm t;
-        for (const auto& e : term) {
-          core::SelectorRequirement r;
-          r.key = e["key"].as<std::string>();
-          const std::string op = e["operator"].as<std::string>();
-          r.op = op == "In"       ? core::SelectorOp::kIn
-                 : op == "NotIn"  ? core::SelectorOp::kNotIn
-                 : op == "Exists" ? core::SelectorOp::kExists
-                                  : core::SelectorOp::kDoesNotExist;
-          for (const auto& v : e["values"]) r.values.push_back(v.as<std::string>());
-          t.match_expressions.push_back(std::move(r));
-        }
+        for (const auto& e : term) t.match_expressions.push_back(Requirement(e, true));
         auto& required = wl.pod_sets[p].pod_template.node_affinity.required;
         if (!required) required = core::NodeSelector{};
         required->terms.push_back(std::move(t));

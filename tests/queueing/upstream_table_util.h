@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/quantity.h"
+#include "core/selector.h"
 #include "queueing/kueue_builders.h"
 
 namespace berth::queueing::upstream {
@@ -90,22 +91,25 @@ inline void AddQuotas(const YAML::Node& groups, CqBuilder& b, bool limits = true
   }
 }
 
+// One {key, operator, values} of a table: a label selector's (node_selector false) or a node
+// selector term's, where Gt and Lt are also operators. An unknown operator fails the test.
+inline core::SelectorRequirement Requirement(const YAML::Node& e, bool node_selector) {
+  core::SelectorRequirement r;
+  r.key = e["key"].as<std::string>();
+  const std::string op = e["operator"].as<std::string>();
+  auto parsed = core::ParseSelectorOp(op, node_selector);
+  EXPECT_TRUE(parsed.has_value()) << "operator " << op;
+  if (parsed.has_value()) r.op = *parsed;
+  for (const auto& v : e["values"]) r.values.push_back(v.as<std::string>());
+  return r;
+}
+
 inline core::LabelSelector Selector(const YAML::Node& n) {
   core::LabelSelector s;
   for (const auto& kv : n["matchLabels"]) {
     s.match_labels[kv.first.as<std::string>()] = kv.second.as<std::string>();
   }
-  for (const auto& e : n["matchExpressions"]) {
-    core::SelectorRequirement r;
-    r.key = e["key"].as<std::string>();
-    const std::string op = e["operator"].as<std::string>();
-    r.op = op == "In"       ? core::SelectorOp::kIn
-           : op == "NotIn"  ? core::SelectorOp::kNotIn
-           : op == "Exists" ? core::SelectorOp::kExists
-                            : core::SelectorOp::kDoesNotExist;
-    for (const auto& v : e["values"]) r.values.push_back(v.as<std::string>());
-    s.match_expressions.push_back(std::move(r));
-  }
+  for (const auto& e : n["matchExpressions"]) s.match_expressions.push_back(Requirement(e, false));
   return s;
 }
 

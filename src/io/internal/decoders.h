@@ -127,6 +127,11 @@ core::Status DecodeControllerRef(dom::object obj, std::optional<model::OwnerRef>
 // the controller reference).
 core::Result<model::WorkloadObject> DecodeWorkloadHeader(dom::object obj);
 
+// What every Kubeflow training job (kubeflow.org PyTorchJob, MPIJob) starts with: the
+// workload header into out->workload, the required `spec`, and spec.runPolicy.suspend (where
+// Kueue holds them). Returns `spec` for the decoder's replica specs.
+core::Result<dom::object> DecodeKubeflowJobHead(dom::object obj, DecodedWorkload* out);
+
 // scheduling.k8s.io/v1
 core::Result<model::PriorityClass> DecodePriorityClass(dom::object obj);
 // batch/v1

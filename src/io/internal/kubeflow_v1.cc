@@ -29,17 +29,23 @@ int RoleRank(std::string_view type) {
 
 }  // namespace
 
-core::Result<DecodedWorkload> DecodePyTorchJob(dom::object obj, model::ResourceCatalog& catalog) {
-  DecodedWorkload out;
-  BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
+core::Result<dom::object> DecodeKubeflowJobHead(dom::object obj, DecodedWorkload* out) {
+  BERTH_ASSIGN_OR_RETURN(out->workload, DecodeWorkloadHeader(obj));
   BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
   dom::object run_policy;
   bool found = false;
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "runPolicy", &run_policy, &found), "spec");
   if (found) {
-    BERTH_IO_RETURN_IF_ERROR_AT(GetBool(run_policy, "suspend", &out.workload.suspended),
+    BERTH_IO_RETURN_IF_ERROR_AT(GetBool(run_policy, "suspend", &out->workload.suspended),
                                 "spec.runPolicy");
   }
+  return spec;
+}
+
+core::Result<DecodedWorkload> DecodePyTorchJob(dom::object obj, model::ResourceCatalog& catalog) {
+  DecodedWorkload out;
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, DecodeKubeflowJobHead(obj, &out));
+  bool found = false;
   dom::object specs;
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "pytorchReplicaSpecs", &specs, &found), "spec");
   if (!found || specs.size() == 0) {

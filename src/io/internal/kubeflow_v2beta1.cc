@@ -13,15 +13,8 @@ namespace berth::io::internal {
 
 core::Result<DecodedWorkload> DecodeMPIJob(dom::object obj, model::ResourceCatalog& catalog) {
   DecodedWorkload out;
-  BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
-  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
-  dom::object run_policy;
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, DecodeKubeflowJobHead(obj, &out));
   bool found = false;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "runPolicy", &run_policy, &found), "spec");
-  if (found) {
-    BERTH_IO_RETURN_IF_ERROR_AT(GetBool(run_policy, "suspend", &out.workload.suspended),
-                                "spec.runPolicy");
-  }
   dom::object specs;
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "mpiReplicaSpecs", &specs, &found), "spec");
   if (!found || specs.size() == 0) {
