@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "store/sqlite_store.h"
+
 namespace berth::store {
 
 namespace {
@@ -33,6 +35,26 @@ core::Result<StoredObject> Store::Delete(const ObjectKey& key, int64_t expected_
   std::vector<Mutation> batch;
   batch.push_back(Mutation::Delete(key, expected_rv));
   return Single(Commit(std::move(batch)));
+}
+
+core::Result<std::unique_ptr<Store>> OpenStore(const std::string& spec,
+                                               const std::string& data_dir) {
+  std::string dir;
+  if (spec.empty()) {
+    dir = data_dir;
+  } else if (spec.rfind("sqlite:", 0) == 0) {
+    dir = spec.substr(7);
+  } else if (spec.rfind("postgres://", 0) == 0 || spec.rfind("postgresql://", 0) == 0) {
+    return core::Unimplemented("--store " + spec + ": the PostgreSQL store is not built yet");
+  } else {
+    return core::InvalidArgument("--store " + spec +
+                                 ": expected sqlite:DIR or postgres://HOST/DB");
+  }
+  if (dir.empty()) {
+    return core::InvalidArgument("--store " + spec + ": no directory given");
+  }
+  BERTH_ASSIGN_OR_RETURN(auto sqlite, SqliteStore::Open(dir));
+  return std::unique_ptr<Store>(std::move(sqlite));
 }
 
 }  // namespace berth::store

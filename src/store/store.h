@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -110,5 +111,12 @@ class Store {
   // Events with RV <= this are gone; a watch must start at or after it.
   virtual int64_t CompactedResourceVersion() = 0;
 };
+
+// The factory for `berth serve --store SPEC`: "" opens SQLite in `data_dir`; "sqlite:DIR" opens
+// SQLite in DIR (its database is DIR/berth.db). "postgres://..." is kUnimplemented until the
+// PostgreSQL store exists; any other SPEC is kInvalidArgument naming the accepted forms. Open
+// errors are SqliteStore::Open's.
+core::Result<std::unique_ptr<Store>> OpenStore(const std::string& spec,
+                                               const std::string& data_dir);
 
 }  // namespace berth::store

@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <random>
 #include <sstream>
@@ -35,12 +37,13 @@ constexpr int kPerThread = 400;
   if (!opened.has_value()) _exit(3);
   auto store = std::move(opened).value();
   std::vector<std::thread> threads;
-  bool failed = false;
+  std::atomic<bool> failed{false};
   for (int t = 0; t < kWriterThreads; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < kPerThread; ++i) {
-        std::string name = "r" + std::to_string(round) + "-t" + std::to_string(t) + "-" +
-                           std::to_string(i);
+        char text[64];
+        std::snprintf(text, sizeof(text), "r%d-t%d-%d", round, t, i);
+        std::string name = text;
         auto created = store->Create(Mutation::Create(ObjectKey{"", "ConfigMap", "crash", name},
                                                       "{\"n\":" + std::to_string(i) + "}"));
         if (!created.has_value()) {

@@ -326,5 +326,25 @@ TEST(SqliteStoreTest, NewerSchemaIsRefused) {
       << store.error().message();
 }
 
+TEST(OpenStoreTest, NamesTheImplementation) {
+  TempDir tmp;
+  auto by_default = OpenStore("", tmp.Sub("default"));
+  ASSERT_TRUE(by_default.has_value()) << by_default.error().ToString();
+  ASSERT_TRUE((*by_default)->Create(Mutation::Create(Key("ns", "a"), "{}")).has_value());
+  auto named = OpenStore("sqlite:" + tmp.Sub("named"), tmp.Sub("unused"));
+  ASSERT_TRUE(named.has_value());
+  EXPECT_EQ((*named)->CurrentResourceVersion(), 0);
+  // The same directory is held by the first store.
+  auto busy = OpenStore("sqlite:" + tmp.Sub("default"), "");
+  ASSERT_FALSE(busy.has_value());
+  EXPECT_EQ(busy.error().code(), core::ErrorCode::kUnavailable);
+  auto postgres = OpenStore("postgres://127.0.0.1/berth", "");
+  ASSERT_FALSE(postgres.has_value());
+  EXPECT_EQ(postgres.error().code(), core::ErrorCode::kUnimplemented);
+  auto bad = OpenStore("mysql://x", "");
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().code(), core::ErrorCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace berth::store
