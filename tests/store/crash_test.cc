@@ -154,6 +154,23 @@ TEST(SqliteStoreCrashTest, KillNineLosesNoAcknowledgedWrite) {
     }
     EXPECT_EQ(added.size(), stored.size());
     for (const auto& [name, count] : added) EXPECT_EQ(count, 1) << name;
+    // A watch that saw everything up to the previous restart resumes: exactly this round's
+    // committed creates follow, in RV order (the log is not compacted here, so never Gone).
+    WatchOptions resume;
+    resume.since_rv = rv_after_restart;
+    auto resumed = store->EventsSince(resume);
+    ASSERT_TRUE(resumed.has_value()) << resumed.error().ToString();
+    int64_t previous = rv_after_restart;
+    size_t this_round = 0;
+    char prefix[16];
+    std::snprintf(prefix, sizeof(prefix), "r%d-", round);
+    for (const auto& event : resumed->events) {
+      EXPECT_GT(event.object.meta.resource_version, previous);
+      previous = event.object.meta.resource_version;
+      EXPECT_EQ(event.object.key.name.rfind(prefix, 0), 0u);
+      ++this_round;
+    }
+    EXPECT_GE(this_round, acks_this_round);
     int64_t current = store->CurrentResourceVersion();
     EXPECT_GE(current, rv_after_restart);
     for (const auto& [name, rv] : stored) EXPECT_LE(rv, current);
