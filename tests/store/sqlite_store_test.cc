@@ -1,19 +1,34 @@
+// SqliteStore beyond the Store contract: the conformance suite instantiated for it, the
+// injected clock, the directory lock, the schema version check, OpenStore, and one caller's
+// failure inside a shared group commit. kill -9: crash_test.cc.
 #include "store/sqlite_store.h"
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <set>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "store/internal/sqlite_db.h"
+#include "store/store_conformance.h"
 #include "store/temp_dir.h"
 
 namespace berth::store {
 namespace {
 
+using testing::StoreConformanceTest;
 using testing::TempDir;
+
+INSTANTIATE_TEST_SUITE_P(
+    Sqlite, StoreConformanceTest,
+    ::testing::Values(testing::StoreFactory{
+        "sqlite",
+        [](const std::string& dir) -> core::Result<std::unique_ptr<Store>> {
+          BERTH_ASSIGN_OR_RETURN(auto store, SqliteStore::Open(dir));
+          return std::unique_ptr<Store>(std::move(store));
+        }}),
+    testing::FactoryName);
 
 ObjectKey Key(const std::string& ns, const std::string& name) {
   return ObjectKey{"kueue.x-k8s.io", "Workload", ns, name};
@@ -25,277 +40,18 @@ std::unique_ptr<SqliteStore> OpenOrDie(const std::string& dir, SqliteStoreOption
   return store.has_value() ? std::move(store).value() : nullptr;
 }
 
-WatchOptions Since(int64_t rv) {
-  WatchOptions options;
-  options.since_rv = rv;
-  return options;
-}
-
-SqliteStoreOptions FixedClock() {
+TEST(SqliteStoreTest, CreationTimestampComesFromTheInjectedClock) {
+  TempDir tmp;
   SqliteStoreOptions options;
   options.now_unix_s = [] { return int64_t{1767225600}; };
-  return options;
-}
-
-TEST(SqliteStoreTest, CreateGetUpdateDelete) {
-  TempDir tmp;
-  auto store = OpenOrDie(tmp.Sub("data"), FixedClock());
+  auto store = OpenOrDie(tmp.Sub("data"), options);
   ASSERT_NE(store, nullptr);
-  EXPECT_EQ(store->CurrentResourceVersion(), 0);
-
-  auto created = store->Create(Mutation::Create(Key("team-a", "w1"), R"({"spec":1})", {{"app", "x"}}));
-  ASSERT_TRUE(created.has_value()) << created.error().ToString();
-  EXPECT_EQ(created->meta.resource_version, 1);
-  EXPECT_EQ(created->meta.generation, 1);
+  auto created = store->Create(Mutation::Create(Key("ns", "a"), "{}"));
+  ASSERT_TRUE(created.has_value());
   EXPECT_EQ(created->meta.creation_unix_s, 1767225600);
-  EXPECT_EQ(created->meta.uid.size(), 36u);
-  EXPECT_EQ(created->meta.labels.at("app"), "x");
-
-  auto got = store->Get(Key("team-a", "w1"));
-  ASSERT_TRUE(got.has_value());
-  EXPECT_EQ(*got, *created);
-
-  Mutation update = Mutation::Update(Key("team-a", "w1"), R"({"spec":2})", 1, {{"app", "y"}});
-  update.bump_generation = true;
-  auto updated = store->Update(update);
-  ASSERT_TRUE(updated.has_value()) << updated.error().ToString();
-  EXPECT_EQ(updated->meta.resource_version, 2);
-  EXPECT_EQ(updated->meta.generation, 2);
-  EXPECT_EQ(updated->meta.uid, created->meta.uid);
-  EXPECT_EQ(updated->meta.creation_unix_s, created->meta.creation_unix_s);
-  EXPECT_EQ(updated->json, R"({"spec":2})");
-
-  // A status-only update keeps the generation; the deletion mark is kept once set.
-  Mutation status = Mutation::Update(Key("team-a", "w1"), R"({"status":1})");
-  status.deletion_unix_s = 1767225700;
-  auto marked = store->Update(status);
-  ASSERT_TRUE(marked.has_value());
-  EXPECT_EQ(marked->meta.generation, 2);
-  EXPECT_EQ(marked->meta.deletion_unix_s, 1767225700);
-  EXPECT_TRUE(marked->meta.labels.empty());
-
-  auto deleted = store->Delete(Key("team-a", "w1"));
-  ASSERT_TRUE(deleted.has_value());
-  EXPECT_EQ(deleted->meta.resource_version, 4);
-  EXPECT_EQ(deleted->json, R"({"status":1})");
-  auto gone = store->Get(Key("team-a", "w1"));
-  ASSERT_FALSE(gone.has_value());
-  EXPECT_EQ(gone.error().code(), core::ErrorCode::kNotFound);
-  EXPECT_EQ(gone.error().location().object, "Workload.kueue.x-k8s.io/team-a/w1");
-  EXPECT_EQ(store->CurrentResourceVersion(), 4);
-}
-
-TEST(SqliteStoreTest, ErrorsNameTheObjectAndReason) {
-  TempDir tmp;
-  auto store = OpenOrDie(tmp.Sub("data"));
-  ASSERT_NE(store, nullptr);
-  ASSERT_TRUE(store->Create(Mutation::Create(Key("ns", "a"), "{}")).has_value());
-
-  auto again = store->Create(Mutation::Create(Key("ns", "a"), "{}"));
-  ASSERT_FALSE(again.has_value());
-  EXPECT_EQ(again.error().code(), core::ErrorCode::kAlreadyExists);
-  EXPECT_EQ(again.error().location().object, "Workload.kueue.x-k8s.io/ns/a");
-
-  auto stale = store->Update(Mutation::Update(Key("ns", "a"), "{}", /*expected_rv=*/7));
-  ASSERT_FALSE(stale.has_value());
-  EXPECT_EQ(stale.error().code(), kConflict);
-  EXPECT_NE(stale.error().message().find("7 expected, 1 stored"), std::string::npos);
-
-  auto missing = store->Update(Mutation::Update(Key("ns", "b"), "{}"));
-  ASSERT_FALSE(missing.has_value());
-  EXPECT_EQ(missing.error().code(), core::ErrorCode::kNotFound);
-
-  auto bad = store->Create(Mutation::Create(ObjectKey{"", "Pod", "ns", ""}, "{}"));
-  ASSERT_FALSE(bad.has_value());
-  EXPECT_EQ(bad.error().code(), core::ErrorCode::kInvalidArgument);
-  // Failed writes consumed no resourceVersion and wrote no event.
-  EXPECT_EQ(store->CurrentResourceVersion(), 1);
-  auto events = store->EventsSince(WatchOptions{});
-  ASSERT_TRUE(events.has_value());
-  EXPECT_EQ(events->events.size(), 1u);
-}
-
-TEST(SqliteStoreTest, DeletePreconditions) {
-  TempDir tmp;
-  auto store = OpenOrDie(tmp.Sub("data"));
-  ASSERT_NE(store, nullptr);
-  auto a = store->Create(Mutation::Create(Key("ns", "a"), "{}"));
-  ASSERT_TRUE(a.has_value());
-  ASSERT_TRUE(store->Update(Mutation::Update(Key("ns", "a"), "{}")).has_value());  // rv 2
-
-  auto stale = store->Delete(Key("ns", "a"), /*expected_rv=*/1);
-  ASSERT_FALSE(stale.has_value());
-  EXPECT_EQ(stale.error().code(), kConflict);
-
-  Mutation wrong_uid = Mutation::Delete(Key("ns", "a"));
-  wrong_uid.expected_uid = "not-the-uid";
-  auto uid = store->Commit({wrong_uid});
-  ASSERT_FALSE(uid.has_value());
-  EXPECT_EQ(uid.error().code(), kConflict);
-  EXPECT_TRUE(store->Get(Key("ns", "a")).has_value());
-
-  Mutation right = Mutation::Delete(Key("ns", "a"), 2);
-  right.expected_uid = a->meta.uid;
-  ASSERT_TRUE(store->Commit({right}).has_value());
-  auto twice = store->Delete(Key("ns", "a"));
-  ASSERT_FALSE(twice.has_value());
-  EXPECT_EQ(twice.error().code(), core::ErrorCode::kNotFound);
-}
-
-TEST(SqliteStoreTest, PagesTenThousandObjectsWithoutGapsOrDuplicates) {
-  TempDir tmp;
-  auto store = OpenOrDie(tmp.Sub("data"));
-  ASSERT_NE(store, nullptr);
-  std::set<std::pair<std::string, std::string>> want;
-  for (int batch = 0; batch < 20; ++batch) {
-    std::vector<Mutation> creates;
-    for (int i = 0; i < 500; ++i) {
-      int n = batch * 500 + i;
-      std::string ns = "ns-" + std::to_string(n % 7);
-      std::string name = "w-" + std::to_string(n);
-      want.emplace(ns, name);
-      creates.push_back(Mutation::Create(Key(ns, name), "{}"));
-    }
-    ASSERT_TRUE(store->Commit(std::move(creates)).has_value());
-  }
-  // Another kind must not show up in the list.
-  ASSERT_TRUE(store->Create(Mutation::Create(ObjectKey{"", "Pod", "ns-0", "p"}, "{}")).has_value());
-
-  std::vector<std::pair<std::string, std::string>> seen;
-  ListOptions options{"kueue.x-k8s.io", "Workload", std::nullopt, std::nullopt, 777};
-  int pages = 0;
-  for (; pages < 100; ++pages) {  // bounded: 10,000 / 777 needs 13
-    auto page = store->List(options);
-    ASSERT_TRUE(page.has_value()) << page.error().ToString();
-    EXPECT_EQ(page->resource_version, 10001);
-    for (const auto& item : page->items) seen.emplace_back(item.key.ns, item.key.name);
-    if (!page->next) break;
-    EXPECT_EQ(page->items.size(), 777u);
-    options.start_after = page->next;
-  }
-  EXPECT_EQ(pages, 12);
-  EXPECT_EQ(seen.size(), want.size());
-  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
-  EXPECT_EQ(std::set(seen.begin(), seen.end()), want);
-
-  // One namespace, paged.
-  ListOptions one_ns{"kueue.x-k8s.io", "Workload", std::string("ns-3"), std::nullopt, 100};
-  size_t count = 0;
-  for (int i = 0; i < 100; ++i) {
-    auto page = store->List(one_ns);
-    ASSERT_TRUE(page.has_value());
-    for (const auto& item : page->items) EXPECT_EQ(item.key.ns, "ns-3");
-    count += page->items.size();
-    if (!page->next) break;
-    one_ns.start_after = page->next;
-  }
-  size_t want_ns3 = 0;
-  for (const auto& [ns, name] : want) want_ns3 += ns == "ns-3" ? 1 : 0;
-  EXPECT_EQ(count, want_ns3);
-}
-
-TEST(SqliteStoreTest, EventsSinceInOrderAndGoneAfterCompaction) {
-  TempDir tmp;
-  auto store = OpenOrDie(tmp.Sub("data"));
-  ASSERT_NE(store, nullptr);
-  ASSERT_TRUE(store->Create(Mutation::Create(Key("ns", "a"), "a1")).has_value());        // 1
-  ASSERT_TRUE(store->Create(Mutation::Create(ObjectKey{"", "Pod", "ns", "p"}, "p")).has_value());  // 2
-  ASSERT_TRUE(store->Update(Mutation::Update(Key("ns", "a"), "a2")).has_value());        // 3
-  ASSERT_TRUE(store->Delete(Key("ns", "a")).has_value());                               // 4
-
-  auto all = store->EventsSince(Since(1));
-  ASSERT_TRUE(all.has_value());
-  ASSERT_EQ(all->events.size(), 3u);
-  EXPECT_EQ(all->events[0].type, EventType::kAdded);
-  EXPECT_EQ(all->events[0].object.meta.resource_version, 2);
-  EXPECT_EQ(all->events[1].type, EventType::kModified);
-  EXPECT_EQ(all->events[1].object.json, "a2");
-  EXPECT_EQ(all->events[2].type, EventType::kDeleted);
-  EXPECT_EQ(all->events[2].object.meta.resource_version, 4);
-  EXPECT_EQ(all->events[2].object.json, "a2");
-  EXPECT_EQ(all->resource_version, 4);
-
-  WatchOptions workloads{0, 0, "kueue.x-k8s.io", "Workload", std::nullopt};
-  auto filtered = store->EventsSince(workloads);
-  ASSERT_TRUE(filtered.has_value());
-  ASSERT_EQ(filtered->events.size(), 3u);
-  EXPECT_EQ(filtered->events[1].object.meta.resource_version, 3);
-
-  ASSERT_TRUE(store->Compact(CompactOptions{2, std::nullopt}).ok());  // keep rv 3, 4
-  EXPECT_EQ(store->CompactedResourceVersion(), 2);
-  auto gone = store->EventsSince(Since(1));
-  ASSERT_FALSE(gone.has_value());
-  EXPECT_EQ(gone.error().code(), core::ErrorCode::kOutOfRange);
-  auto resumed = store->EventsSince(Since(2));
-  ASSERT_TRUE(resumed.has_value());
-  EXPECT_EQ(resumed->events.size(), 2u);
-
-  ASSERT_TRUE(store->Compact(CompactOptions{std::nullopt, 4}).ok());  // drop rv < 4
-  EXPECT_EQ(store->CompactedResourceVersion(), 3);
-  EXPECT_FALSE(store->EventsSince(Since(2)).has_value());
-  auto last = store->EventsSince(Since(3));
-  ASSERT_TRUE(last.has_value());
-  ASSERT_EQ(last->events.size(), 1u);
-  EXPECT_EQ(last->events[0].type, EventType::kDeleted);
-  // The horizon never goes back.
-  ASSERT_TRUE(store->Compact(CompactOptions{100, std::nullopt}).ok());
-  EXPECT_EQ(store->CompactedResourceVersion(), 3);
-}
-
-TEST(SqliteStoreTest, ReopenKeepsObjectsAndTheCounter) {
-  TempDir tmp;
-  std::string uid;
-  {
-    auto store = OpenOrDie(tmp.Sub("data"));
-    ASSERT_NE(store, nullptr);
-    auto a = store->Create(Mutation::Create(Key("ns", "a"), "a", {{"k", "v=1\n%"}}));
-    ASSERT_TRUE(a.has_value());
-    uid = a->meta.uid;
-    ASSERT_TRUE(store->Create(Mutation::Create(Key("ns", "b"), "b")).has_value());
-    ASSERT_TRUE(store->Delete(Key("ns", "b")).has_value());
-    ASSERT_TRUE(store->Compact(CompactOptions{1, std::nullopt}).ok());
-  }
-  auto store = OpenOrDie(tmp.Sub("data"));
-  ASSERT_NE(store, nullptr);
-  EXPECT_EQ(store->CurrentResourceVersion(), 3);
-  EXPECT_EQ(store->CompactedResourceVersion(), 2);
-  auto a = store->Get(Key("ns", "a"));
-  ASSERT_TRUE(a.has_value());
-  EXPECT_EQ(a->meta.uid, uid);
-  EXPECT_EQ(a->meta.labels.at("k"), "v=1\n%");
-  // The deleted object's RV is not reused.
-  auto c = store->Create(Mutation::Create(Key("ns", "c"), "c"));
-  ASSERT_TRUE(c.has_value());
-  EXPECT_EQ(c->meta.resource_version, 4);
-}
-
-TEST(SqliteStoreTest, BatchIsAllOrNothing) {
-  TempDir tmp;
-  auto store = OpenOrDie(tmp.Sub("data"));
-  ASSERT_NE(store, nullptr);
-  ASSERT_TRUE(store->Create(Mutation::Create(Key("ns", "c"), "c")).has_value());  // rv 1
-
-  std::vector<Mutation> cycle = {
-      Mutation::Create(Key("ns", "a"), "a"),
-      Mutation::Update(Key("ns", "c"), "c2", 1),
-      Mutation::Update(Key("ns", "c"), "c3", 1),  // stale: the previous mutation made it rv 3
-  };
-  auto failed = store->Commit(cycle);
-  ASSERT_FALSE(failed.has_value());
-  EXPECT_EQ(failed.error().code(), kConflict);
-  EXPECT_EQ(failed.error().message().rfind("mutation 3 of 3: ", 0), 0u) << failed.error().message();
-  EXPECT_FALSE(store->Get(Key("ns", "a")).has_value());
-  EXPECT_EQ(store->Get(Key("ns", "c"))->json, "c");
-  EXPECT_EQ(store->CurrentResourceVersion(), 1);
-  EXPECT_EQ(store->EventsSince(WatchOptions{})->events.size(), 1u);
-
-  cycle.back().expected_rv = 3;
-  auto ok = store->Commit(cycle);
-  ASSERT_TRUE(ok.has_value()) << ok.error().ToString();
-  ASSERT_EQ(ok->size(), 3u);
-  EXPECT_EQ((*ok)[0].meta.resource_version, 2);
-  EXPECT_EQ((*ok)[2].meta.resource_version, 4);
-  EXPECT_EQ(store->Get(Key("ns", "c"))->json, "c3");
+  auto updated = store->Update(Mutation::Update(Key("ns", "a"), "{}"));
+  ASSERT_TRUE(updated.has_value());
+  EXPECT_EQ(updated->meta.creation_unix_s, 1767225600);
 }
 
 TEST(SqliteStoreTest, SecondOpenerOfTheDirectoryIsRefused) {
@@ -344,6 +100,46 @@ TEST(OpenStoreTest, NamesTheImplementation) {
   auto bad = OpenStore("mysql://x", "");
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().code(), core::ErrorCode::kInvalidArgument);
+}
+
+
+TEST(SqliteStoreTest, OneCallersConflictDoesNotFailItsGroup) {
+  TempDir tmp;
+  SqliteStoreOptions options;
+  options.group_window_us = 50'000;  // wide, so the batches below usually share a group
+  auto opened = SqliteStore::Open(tmp.Sub("data"), options);
+  ASSERT_TRUE(opened.has_value());
+  auto store = std::move(opened).value();
+  ObjectKey shared{"", "ConfigMap", "ns", "shared"};
+  ASSERT_TRUE(store->Create(Mutation::Create(shared, "{}")).has_value());
+
+  constexpr int kThreads = 6;
+  std::vector<std::optional<core::Result<std::vector<StoredObject>>>> results(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<Mutation> batch;
+      batch.push_back(Mutation::Create(ObjectKey{"", "ConfigMap", "ns", "own-" + std::to_string(t)}, "{}"));
+      // Odd threads also update `shared` with a stale RV: their whole batch must fail.
+      if (t % 2 == 1) batch.push_back(Mutation::Update(shared, "{}", /*expected_rv=*/99));
+      results[t] = store->Commit(std::move(batch));
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) {
+    ASSERT_TRUE(results[t].has_value());
+    auto own = store->Get(ObjectKey{"", "ConfigMap", "ns", "own-" + std::to_string(t)});
+    if (t % 2 == 1) {
+      ASSERT_FALSE(results[t]->has_value());
+      EXPECT_EQ(results[t]->error().code(), kConflict);
+      EXPECT_FALSE(own.has_value());
+    } else {
+      EXPECT_TRUE(results[t]->has_value());
+      EXPECT_TRUE(own.has_value());
+    }
+  }
+  // Only the three good creates took RVs, densely.
+  EXPECT_EQ(store->CurrentResourceVersion(), 1 + kThreads / 2);
 }
 
 }  // namespace
