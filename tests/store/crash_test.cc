@@ -1,7 +1,9 @@
-// kill -9 durability: a child process creates objects from several threads and reports each
-// one on a pipe only after its commit returned; the parent SIGKILLs it at seeded random points,
+// kill -9 durability: a child process creates objects from several threads (and, from one
+// more, cycles of several creates committed as one batch) and reports each one on a pipe only
+// after its commit returned; the parent SIGKILLs it at seeded random points,
 // reopens the store and checks that every acknowledged object is there exactly once, with the
-// RV it was acknowledged with, and that RVs only increase across restarts.
+// RV it was acknowledged with, that no cycle is half stored, and that RVs only increase across
+// restarts.
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -29,6 +31,8 @@ using testing::TempDir;
 
 constexpr int kWriterThreads = 4;
 constexpr int kPerThread = 400;
+constexpr int kCycles = 100;
+constexpr int kCycleSize = 5;
 
 // The child: never returns. Exit 0 when every create was acknowledged, 3 when the store
 // would not open, 4 on a failed create.
@@ -59,6 +63,31 @@ constexpr int kPerThread = 400;
       }
     });
   }
+  // A scheduling loop's stand-in: cycles of kCycleSize creates committed as one batch, all
+  // acknowledged together (in one write()) once the batch returned.
+  threads.emplace_back([&] {
+    for (int j = 0; j < kCycles; ++j) {
+      std::vector<Mutation> cycle;
+      for (int k = 0; k < kCycleSize; ++k) {
+        char text[64];
+        std::snprintf(text, sizeof(text), "r%d-c%d-%d", round, j, k);
+        cycle.push_back(Mutation::Create(ObjectKey{"", "ConfigMap", "crash", text}, "{}"));
+      }
+      auto committed = store->Commit(std::move(cycle));
+      if (!committed.has_value()) {
+        failed = true;
+        return;
+      }
+      std::string lines;
+      for (const auto& object : *committed) {
+        lines += object.key.name + " " + std::to_string(object.meta.resource_version) + "\n";
+      }
+      if (::write(ack_fd, lines.data(), lines.size()) != static_cast<ssize_t>(lines.size())) {
+        failed = true;
+        return;
+      }
+    }
+  });
   for (auto& thread : threads) thread.join();
   _exit(failed ? 4 : 0);
 }
@@ -122,7 +151,8 @@ TEST(SqliteStoreCrashTest, KillNineLosesNoAcknowledgedWrite) {
     if (!killed) {
       EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "round " << round;
     }
-    EXPECT_GE(acks_this_round, std::min<size_t>(kill_after, kWriterThreads * kPerThread));
+    EXPECT_GE(acks_this_round,
+              std::min<size_t>(kill_after, kWriterThreads * kPerThread + kCycles * kCycleSize));
 
     // Restart: every acknowledged object, once, with its RV; the counter did not go back.
     auto opened = SqliteStore::Open(dir);
@@ -144,6 +174,13 @@ TEST(SqliteStoreCrashTest, KillNineLosesNoAcknowledgedWrite) {
       ASSERT_NE(it, stored.end()) << "round " << round << ": acknowledged " << name << " lost";
       EXPECT_EQ(it->second, rv) << name;
     }
+    // Never half a cycle: a cycle's creates are all stored or none is.
+    std::map<std::string, int> per_cycle;
+    for (const auto& [name, rv] : stored) {
+      size_t c = name.find("-c");
+      if (c != std::string::npos) ++per_cycle[name.substr(0, name.rfind('-'))];
+    }
+    for (const auto& [cycle, count] : per_cycle) EXPECT_EQ(count, kCycleSize) << cycle;
     // Objects committed but killed before their acknowledgement reached the pipe may exist
     // too; each exactly once, with one ADDED event.
     auto events = store->EventsSince(WatchOptions{});
