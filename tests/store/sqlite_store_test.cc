@@ -66,6 +66,28 @@ TEST(SqliteStoreTest, SecondOpenerOfTheDirectoryIsRefused) {
   EXPECT_TRUE(SqliteStore::Open(tmp.Sub("data")).has_value());
 }
 
+TEST(SqliteStoreTest, ReadsDoNotWaitForAWriter) {
+  TempDir tmp;
+  auto store = OpenOrDie(tmp.Sub("data"));
+  ASSERT_NE(store, nullptr);
+  ASSERT_TRUE(store->Create(Mutation::Create(Key("ns", "a"), "a")).has_value());
+  // Another connection holds SQLite's write lock with an uncommitted change, as the writer
+  // does during a group's transaction. Readers see the last commit, at once (in rollback-journal
+  // mode they would wait busy_timeout and fail).
+  auto raw = internal::Connection::Open(tmp.Sub("data") + "/berth.db", false, 0);
+  ASSERT_TRUE(raw.has_value());
+  ASSERT_TRUE((*raw)->Exec("BEGIN IMMEDIATE").ok());
+  ASSERT_TRUE((*raw)->Exec("UPDATE objects SET body = 'uncommitted'").ok());
+  auto got = store->Get(Key("ns", "a"));
+  ASSERT_TRUE(got.has_value()) << got.error().ToString();
+  EXPECT_EQ(got->json, "a");
+  auto page = store->List(ListOptions{"kueue.x-k8s.io", "Workload", std::nullopt, std::nullopt, 0});
+  ASSERT_TRUE(page.has_value());
+  EXPECT_EQ(page->items.size(), 1u);
+  EXPECT_EQ(page->resource_version, 1);
+  ASSERT_TRUE((*raw)->Exec("ROLLBACK").ok());
+}
+
 TEST(SqliteStoreTest, NewerSchemaIsRefused) {
   TempDir tmp;
   { ASSERT_NE(OpenOrDie(tmp.Sub("data")), nullptr); }
