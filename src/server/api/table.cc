@@ -11,6 +11,7 @@
 #include <set>
 #include <utility>
 
+#include "server/api/list_watch.h"
 #include "server/api/media_type.h"
 
 namespace berth::server {
@@ -267,39 +268,10 @@ std::pair<std::string, std::string> ContainerCells(const Json& pod_spec) {
   return {names, images};
 }
 
-// metav1.LabelSelector as text, as LabelSelectorAsSelector(...).String() prints it: the
-// requirements sorted by key; "<none>" when there is no selector.
+// The selector column: "<none>" without a selector (printers' formatting).
 std::string SelectorText(const Json* selector) {
   if (selector == nullptr || !selector->is_object()) return "<none>";
-  std::vector<std::pair<std::string, std::string>> parts;  // key, text
-  if (const Json* ml = Member(*selector, "matchLabels"); ml != nullptr && ml->is_object()) {
-    for (auto it = ml->begin(); it != ml->end(); ++it) {
-      if (it.value().is_string()) {
-        parts.emplace_back(it.key(), it.key() + "=" + it.value().get<std::string>());
-      }
-    }
-  }
-  for (const Json& e : Array(*selector, {"matchExpressions"})) {
-    const std::string key = Str(e, {"key"});
-    const std::string op = Str(e, {"operator"});
-    std::vector<std::string> values;
-    for (const Json& v : Array(e, {"values"})) {
-      if (v.is_string()) values.push_back(v.get<std::string>());
-    }
-    std::sort(values.begin(), values.end());
-    std::string list;
-    for (const std::string& v : values) list += (list.empty() ? "" : ",") + v;
-    if (op == "In") parts.emplace_back(key, key + " in (" + list + ")");
-    if (op == "NotIn") parts.emplace_back(key, key + " notin (" + list + ")");
-    if (op == "Exists") parts.emplace_back(key, key);
-    if (op == "DoesNotExist") parts.emplace_back(key, "!" + key);
-  }
-  if (parts.empty()) return "";  // an empty selector selects everything: printed empty
-  std::stable_sort(parts.begin(), parts.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : ",") + p.second;
-  return out;
+  return LabelSelectorText(*selector);
 }
 
 // ---- built-in printers ----
