@@ -254,7 +254,17 @@ core::Labels LabelsOf(const Json& object) {
 bool ListOptions::Matches(const Json& object) const {
   if (!MatchesFields(field_selector, object)) return false;
   if (label_selector.empty()) return true;
-  return core::MatchesAll(label_selector, LabelsOf(object));
+  // Only the labels the selector names are copied out (usually one or two), so a list over
+  // 100,000 objects does not build every object's whole label map.
+  core::Labels relevant;
+  const Json* labels = Walk(object, "metadata.labels");
+  if (labels != nullptr && labels->is_object()) {
+    for (const core::SelectorRequirement& r : label_selector) {
+      auto it = labels->find(r.key);
+      if (it != labels->end() && it->is_string()) relevant.emplace(r.key, it->get<std::string>());
+    }
+  }
+  return core::MatchesAll(label_selector, relevant);
 }
 
 std::string EncodeContinue(const ContinueToken& token) {
