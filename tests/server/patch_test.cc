@@ -153,17 +153,26 @@ TEST(PatchTest, JsonPatchMalformedBodiesAre400) {
 }
 
 TEST(PatchTest, PatchTypes) {
-  EXPECT_EQ(PatchTypeOf("application/merge-patch+json").value(), PatchType::kMergePatch);
-  EXPECT_EQ(PatchTypeOf("application/json-patch+json; charset=utf-8").value(),
+  EXPECT_EQ(PatchTypeOf("application/merge-patch+json", "kueue.x-k8s.io").value(),
+            PatchType::kMergePatch);
+  EXPECT_EQ(PatchTypeOf("application/json-patch+json; charset=utf-8", "").value(),
             PatchType::kJsonPatch);
-  auto smp = PatchTypeOf("application/strategic-merge-patch+json");
+  EXPECT_EQ(PatchTypeOf("application/strategic-merge-patch+json", "batch").value(),
+            PatchType::kStrategicMergePatch);
+  EXPECT_EQ(PatchTypeOf("application/strategic-merge-patch+json", "").value(),
+            PatchType::kStrategicMergePatch);
+  auto smp = PatchTypeOf("application/strategic-merge-patch+json", "kueue.x-k8s.io");
   ASSERT_FALSE(smp.has_value());
   EXPECT_EQ(smp.error().code, 415);
   EXPECT_EQ(smp.error().reason, "UnsupportedMediaType");
   EXPECT_EQ(smp.error().message,
             "the body of the request was in an unknown format - accepted media types include: "
             "application/json-patch+json, application/merge-patch+json");
-  EXPECT_EQ(PatchTypeOf("application/apply-patch+yaml").error().code, 415);
+  EXPECT_EQ(PatchTypeOf("application/apply-patch+yaml", "kueue.x-k8s.io").error().code, 415);
+  EXPECT_EQ(PatchTypeOf("application/apply-patch+yaml", "").error().message,
+            "the body of the request was in an unknown format - accepted media types include: "
+            "application/json-patch+json, application/merge-patch+json, "
+            "application/strategic-merge-patch+json");
 }
 
 }  // namespace

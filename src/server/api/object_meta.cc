@@ -24,12 +24,6 @@ Json& Meta(Json& obj) {
   return m;
 }
 
-// Groups of kube-apiserver's own kinds (updates without resourceVersion allowed there).
-bool BuiltInGroup(std::string_view group) {
-  return group.empty() || group == "apps" || group == "batch" || group == "scheduling.k8s.io" ||
-         group == "resource.k8s.io";
-}
-
 core::Status CheckTypeMeta(const RequestInfo& request, Json& object) {
   // A body without apiVersion or kind gets them from the route, written first as the API
   // server serialises every object.
@@ -142,7 +136,7 @@ ApiResult<UpdateResult> PrepareUpdate(const RequestInfo& request, const Json& st
   }
   const std::string stored_rv = StrAt(stored, "metadata", "resourceVersion");
   const std::string rv = StrAt(updated, "metadata", "resourceVersion");
-  if (rv.empty() && !BuiltInGroup(request.group)) {
+  if (rv.empty() && !IsBuiltInGroup(request.group)) {
     const StatusCause cause{"FieldValueInvalid",
                             "Invalid value: 0: must be specified for an update",
                             "metadata.resourceVersion"};

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "server/api/request_info.h"
+
 namespace berth::server {
 namespace {
 
@@ -15,6 +17,9 @@ using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kAccepted[] = {"application/json-patch+json",
                                           "application/merge-patch+json"};
+constexpr std::string_view kAcceptedBuiltIn[] = {"application/json-patch+json",
+                                                 "application/merge-patch+json",
+                                                 "application/strategic-merge-patch+json"};
 
 // Depth of nesting, iteratively (a hostile body must not overflow the stack here).
 size_t Depth(const Json& j) {
@@ -169,12 +174,17 @@ std::optional<std::string> Remove(Json& doc, const Pointer& p, const std::string
 
 }  // namespace
 
-ApiResult<PatchType> PatchTypeOf(std::string_view content_type) {
+ApiResult<PatchType> PatchTypeOf(std::string_view content_type, std::string_view group) {
   std::string_view type = content_type.substr(0, content_type.find(';'));
   while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
   while (!type.empty() && type.front() == ' ') type.remove_prefix(1);
   if (type == "application/json-patch+json") return PatchType::kJsonPatch;
   if (type == "application/merge-patch+json") return PatchType::kMergePatch;
+  const bool built_in = IsBuiltInGroup(group);
+  if (type == "application/strategic-merge-patch+json" && built_in) {
+    return PatchType::kStrategicMergePatch;
+  }
+  if (built_in) return UnsupportedMediaTypeError(kAcceptedBuiltIn);
   return UnsupportedMediaTypeError(kAccepted);
 }
 

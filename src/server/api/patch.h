@@ -2,8 +2,9 @@
 // application/merge-patch+json) and JSON patch (RFC 6902, application/json-patch+json: add,
 // remove, replace, move, copy, test), with kube-apiserver's status codes for what fails
 // (400 for a body that is not a patch, 422 for a patch that does not apply, 413 past 10,000
-// operations). Strategic merge patch and server-side apply are not implemented: PatchTypeOf
-// answers 415 for them with upstream's message (docs/api.md says what kubectl does then).
+// operations). Server-side apply is not implemented: PatchTypeOf
+// answers 415 for SMP on custom resources and for apply patches with upstream's message
+// (docs/api.md says what kubectl does then); strategic_merge.h applies SMP to built-ins.
 // Called by the HTTP layer for PATCH; the result then goes through validation like an
 // update. Pure. Cost: O(size of target + size of patch) for a merge patch, O(ops x path
 // length) plus one copy per array insertion/removal for a JSON patch.
@@ -19,11 +20,12 @@ namespace berth::server {
 
 enum class PatchType { kJsonPatch, kMergePatch, kStrategicMergePatch, kApplyPatch };
 
-// The patch type of a request's Content-Type (parameters ignored). 415 with the accepted
-// types listed for a type berth does not apply: strategic merge patch
-// (application/strategic-merge-patch+json), apply patches (application/apply-patch+yaml and
-// +cbor) and anything else.
-ApiResult<PatchType> PatchTypeOf(std::string_view content_type);
+// The patch type of a request's Content-Type (parameters ignored) for a resource of `group`.
+// Strategic merge patch (application/strategic-merge-patch+json) is accepted for the
+// built-in groups only (IsBuiltInGroup; strategic_merge.h applies it), as upstream. 415 with
+// the accepted types listed otherwise: SMP on a custom resource, apply patches
+// (application/apply-patch+yaml, server-side apply, not implemented) and anything else.
+ApiResult<PatchType> PatchTypeOf(std::string_view content_type, std::string_view group);
 
 // RFC 7386 on values: an object patch merges key by key (null removes), anything else
 // replaces. Never fails.

@@ -85,6 +85,11 @@ ApiResult<RequestInfo> Discovery(Method method, DiscoveryTarget target, std::str
 
 std::string_view RequestVerbName(RequestVerb verb) { return model::VerbName(ModelVerb(verb)); }
 
+bool IsBuiltInGroup(std::string_view group) {
+  return group.empty() || group == "apps" || group == "batch" || group == "scheduling.k8s.io" ||
+         group == "resource.k8s.io";
+}
+
 bool QueryBool(const QueryParams& query, std::string_view key) {
   auto v = query.Get(key);
   if (!v.has_value()) return false;

@@ -68,6 +68,11 @@ struct RequestInfo {
 ApiResult<RequestInfo> ParseRequest(std::string_view method, std::string_view path,
                                     const QueryParams& query);
 
+// Whether `group` holds kube-apiserver's own kinds of the table (core, apps, batch,
+// scheduling.k8s.io, resource.k8s.io), as opposed to custom resources: strategic merge patch
+// and unconditional updates apply to them only.
+bool IsBuiltInGroup(std::string_view group);
+
 // Go's query-parameter bool: absent is false; "0" and "false" (any case) are false; any
 // other value, even empty, is true.
 bool QueryBool(const QueryParams& query, std::string_view key);
