@@ -463,7 +463,15 @@ void PostgresStore::WriteGroup(std::vector<std::unique_ptr<Request>>& group) {
                                        {rv, compacted}));
       (void)set;
       // COMMIT returns once the WAL is flushed (synchronous_commit=on): the acknowledgement.
-      return writer_->Exec("COMMIT");
+      core::Status commit = writer_->Exec("COMMIT");
+      if (!commit.ok() && !writer_->Healthy()) {
+        // The server may have committed before the connection broke: say so.
+        return Unavailable("postgres store " + target_ +
+                           ": the connection broke during COMMIT, so whether this write was "
+                           "stored is unknown (a retried create finds AlreadyExists if it was): " +
+                           commit.error().message());
+      }
+      return commit;
     }();
     if (!done.ok()) {
       fatal = std::move(done).error();
