@@ -3,6 +3,10 @@
 // and the fence that stops a deposed leader's writes. If PostgreSQL cannot start, every test
 // here fails with the reason (CI installs postgresql-15); none is skipped.
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <functional>
@@ -213,6 +217,85 @@ TEST_F(PostgresLeaseTest, OpenFailsWhileAnotherReplicaLeads) {
   ASSERT_FALSE(b.has_value());
   EXPECT_EQ(b.error().code(), core::ErrorCode::kUnavailable);
   EXPECT_NE(b.error().message().find("held by a"), std::string::npos) << b.error().ToString();
+}
+
+// One byte from `fd` within `timeout_ms`; -1 on timeout or EOF.
+int ReadByte(int fd, int timeout_ms) {
+  pollfd p{fd, POLLIN, 0};
+  if (::poll(&p, 1, timeout_ms) != 1) return -1;
+  unsigned char byte = 0;
+  return ::read(fd, &byte, 1) == 1 ? byte : -1;
+}
+
+// The leader in its own process, stalled with SIGSTOP (as a GC pause or an overloaded host
+// would): renewal stops with it, b takes over, and once resumed its write is refused.
+TEST_F(PostgresLeaseTest, SigstoppedLeaderProcessIsFencedAfterResuming) {
+  int to_child[2];
+  int from_child[2];
+  ASSERT_EQ(::pipe(to_child), 0);
+  ASSERT_EQ(::pipe(from_child), 0);
+  // No store (so no thread) exists in this process here: the child may use the allocator and
+  // start its own threads after fork. It answers each command byte with one result byte and
+  // never returns into the test runner (_exit), so the shared server is left alone.
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::close(to_child[1]);
+    ::close(from_child[0]);
+    auto reply = [&](unsigned char byte) { (void)!::write(from_child[1], &byte, 1); };
+    {
+      auto leader = OpenReplica("child", true);
+      bool ok = leader != nullptr &&
+                leader->Create(Mutation::Create(Key("from-child"), "{}")).has_value();
+      reply(ok ? 'r' : 'x');
+      for (int command = ReadByte(to_child[0], 30000); command == 'w';
+           command = ReadByte(to_child[0], 30000)) {
+        auto late = leader->Create(Mutation::Create(Key("child-late"), "{}"));
+        reply(late.has_value() ? 'o'
+              : late.error().code() == core::ErrorCode::kUnavailable ? 'u'
+                                                                      : 'e');
+      }
+    }
+    ::_exit(0);
+  }
+  ::close(to_child[0]);
+  ::close(from_child[1]);
+  auto cleanup = [&] {
+    ::kill(child, SIGCONT);
+    ::close(to_child[1]);  // EOF: the child leaves its loop and exits
+    for (int i = 0; i < 200 && ::waitpid(child, nullptr, WNOHANG) == 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, WNOHANG);
+    ::close(from_child[0]);
+  };
+
+  int ready = ReadByte(from_child[0], 30000);
+  if (ready != 'r') {
+    cleanup();
+    FAIL() << "the child leader did not start and write (reply " << ready << ")";
+  }
+  auto b = OpenReplica("b", false);
+  ASSERT_NE(b, nullptr);
+  ASSERT_FALSE(b->Acquire().ok());  // the child renews
+  ASSERT_EQ(::kill(child, SIGSTOP), 0);
+  core::Status took = AcquireWithin10s(*b);
+  bool b_wrote = took.ok() && b->Create(Mutation::Create(Key("from-b"), "{}")).has_value();
+  ASSERT_EQ(::kill(child, SIGCONT), 0);
+  unsigned char command = 'w';
+  (void)!::write(to_child[1], &command, 1);
+  int answer = ReadByte(from_child[0], 30000);
+  cleanup();
+
+  ASSERT_TRUE(took.ok()) << took.error().ToString();
+  EXPECT_TRUE(b_wrote);
+  EXPECT_EQ(answer, 'u') << "the resumed leader's write must be refused with kUnavailable";
+  EXPECT_TRUE(b->Get(Key("from-child")).has_value());
+  EXPECT_EQ(b->Get(Key("child-late")).error().code(), core::ErrorCode::kNotFound);
+  auto still = b->Create(Mutation::Create(Key("after"), "{}"));
+  ASSERT_TRUE(still.has_value()) << still.error().ToString();
+  EXPECT_EQ(still->meta.resource_version, 3);  // from-child 1, from-b 2
 }
 
 TEST(PostgresOpenStoreTest, PostgresUriOpensThePostgresStore) {
