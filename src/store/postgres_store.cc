@@ -420,13 +420,17 @@ void PostgresStore::WriteGroup(std::vector<std::unique_ptr<Request>>& group) {
       fatal = std::move(begin).error();
     }
   }
-  for (size_t i = 0; i < group.size() && !fatal; ++i) {
-    Request& request = *group[i];
+  if (!fatal) {
     core::Status savepoint = writer_->Exec("SAVEPOINT request");
     if (!savepoint.ok()) {
       fatal = std::move(savepoint).error();
-      break;
     }
+  }
+  // The savepoint "request" is open at the start of each request. After a failure ROLLBACK TO
+  // keeps it open for the next; after a success, RELEASE and a new SAVEPOINT go in one round
+  // trip (COMMIT releases the last one).
+  for (size_t i = 0; i < group.size() && !fatal; ++i) {
+    Request& request = *group[i];
     int64_t rv_mark = rv;
     int64_t compacted_mark = compacted;
     core::Result<std::vector<StoredObject>> result =
@@ -448,10 +452,12 @@ void PostgresStore::WriteGroup(std::vector<std::unique_ptr<Request>>& group) {
         break;
       }
     }
-    core::Status release = writer_->Exec("RELEASE SAVEPOINT request");
-    if (!release.ok()) {
-      fatal = std::move(release).error();
-      break;
+    if (result.has_value() && i + 1 < group.size()) {
+      core::Status next = writer_->Exec("RELEASE SAVEPOINT request; SAVEPOINT request");
+      if (!next.ok()) {
+        fatal = std::move(next).error();
+        break;
+      }
     }
     outcomes[i] = std::move(result);
   }
@@ -535,38 +541,14 @@ core::Result<StoredObject> PostgresStore::ApplyMutation(const Mutation& m, int64
     return core::InvalidArgument("an object needs a kind and a name", At(m.key));
   }
   auto located = [&](core::Error error) { return WithObject(std::move(error), m.key); };
+  if (m.type == MutationType::kCreate) {
+    return ApplyCreate(m, rv);
+  }
   auto found = ReadOne(*writer_, m.key);
   if (!found.has_value()) {
     return located(std::move(found).error());
   }
   std::optional<StoredObject> stored = std::move(found).value();
-  if (m.type == MutationType::kCreate) {
-    if (stored) {
-      return core::Error(core::ErrorCode::kAlreadyExists, "already exists", At(m.key));
-    }
-    StoredObject object;
-    object.key = m.key;
-    object.meta.uid = m.uid.empty() ? NewUid() : m.uid;
-    object.meta.resource_version = ++rv;
-    object.meta.generation = 1;
-    object.meta.creation_unix_s = options_.now_unix_s();
-    object.meta.labels = m.labels;
-    object.json = m.json;
-    std::string labels = internal::EncodeLabels(object.meta.labels);
-    std::vector<PgParam> params = KeyParams(object.key);
-    params.insert(params.end(),
-                  {std::string_view(object.meta.uid), object.meta.resource_version,
-                   object.meta.generation, object.meta.creation_unix_s,
-                   object.meta.deletion_unix_s, PgBytes{labels}, PgBytes{object.json}});
-    auto inserted = writer_->Query(
-        "INSERT INTO berth_objects (grp, kind, ns, name, uid, rv, generation, created, deleted,"
-        " labels, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-        params);
-    if (!inserted.has_value()) return located(std::move(inserted).error());
-    BERTH_RETURN_IF_ERROR(InsertEvent(EventType::kAdded, object));
-    return object;
-  }
-
   if (!stored) {
     return core::NotFound("not found", At(m.key));
   }
@@ -614,6 +596,41 @@ core::Result<StoredObject> PostgresStore::ApplyMutation(const Mutation& m, int64
       params);
   if (!updated.has_value()) return located(std::move(updated).error());
   BERTH_RETURN_IF_ERROR(InsertEvent(EventType::kModified, object));
+  return object;
+}
+
+// A create is one statement, one round trip: the object row (nothing on a key conflict) and,
+// only when it was inserted, its ADDED event.
+core::Result<StoredObject> PostgresStore::ApplyCreate(const Mutation& m, int64_t& rv) {
+  StoredObject object;
+  object.key = m.key;
+  object.meta.uid = m.uid.empty() ? NewUid() : m.uid;
+  object.meta.resource_version = rv + 1;
+  object.meta.generation = 1;
+  object.meta.creation_unix_s = options_.now_unix_s();
+  object.meta.labels = m.labels;
+  object.json = m.json;
+  std::string labels = internal::EncodeLabels(object.meta.labels);
+  std::vector<PgParam> params = KeyParams(object.key);
+  params.insert(params.end(),
+                {std::string_view(object.meta.uid), object.meta.resource_version,
+                 object.meta.generation, object.meta.creation_unix_s, object.meta.deletion_unix_s,
+                 PgBytes{labels}, PgBytes{object.json}, static_cast<int64_t>(EventType::kAdded)});
+  auto inserted = writer_->Query(
+      "WITH created AS (INSERT INTO berth_objects (grp, kind, ns, name, uid, rv, generation,"
+      " created, deleted, labels, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+      " ON CONFLICT DO NOTHING RETURNING 1)"
+      " INSERT INTO berth_events (rv, type, grp, kind, ns, name, uid, generation, created,"
+      " deleted, labels, body) SELECT $6, $12, $1, $2, $3, $4, $5, $7, $8, $9, $10, $11"
+      " FROM created",
+      params);
+  if (!inserted.has_value()) {
+    return WithObject(std::move(inserted).error(), m.key);
+  }
+  if (inserted->Affected() != 1) {
+    return core::Error(core::ErrorCode::kAlreadyExists, "already exists", At(m.key));
+  }
+  ++rv;
   return object;
 }
 

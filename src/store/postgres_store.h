@@ -101,6 +101,7 @@ class PostgresStore final : public Store {
   core::Result<std::vector<StoredObject>> ApplyBatch(const std::vector<Mutation>& mutations,
                                                      int64_t& rv);
   core::Result<StoredObject> ApplyMutation(const Mutation& mutation, int64_t& rv);
+  core::Result<StoredObject> ApplyCreate(const Mutation& mutation, int64_t& rv);
   core::Status ApplyCompact(const CompactOptions& options, int64_t rv, int64_t& compacted);
   core::Status InsertEvent(EventType type, const StoredObject& object);
   std::string NewUid();
