@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <future>
@@ -156,7 +157,17 @@ core::Status PostgresStore::Start() {
   BERTH_ASSIGN_OR_RETURN(int64_t compacted, internal::PgReadMeta(*writer_, "compacted_rv"));
   current_rv_.store(rv);
   compacted_rv_.store(compacted);
+  // A leader stalled inside a write transaction (SIGSTOP, a hung host) holds the lease row
+  // FOR SHARE, which would block every takeover: the server ends such a session after
+  // lease_ms idle in its transaction, releasing the lock (the group is not committed, so
+  // nothing of it is acknowledged). And a takeover waits for the row at most lease_ms.
+  // At least 2 s, so that a loaded machine's pause between two statements of a healthy
+  // group does not end the session.
+  const std::string lease_ms = std::to_string(options_.lease.lease_ms);
+  BERTH_RETURN_IF_ERROR(writer_->Exec("SET idle_in_transaction_session_timeout = " +
+                                      std::to_string(std::max<int64_t>(2000, options_.lease.lease_ms))));
   BERTH_ASSIGN_OR_RETURN(lease_conn_, PgConnection::Open(conninfo_));
+  BERTH_RETURN_IF_ERROR(lease_conn_->Exec("SET lock_timeout = " + lease_ms));
   if (options_.lease.acquire_on_open) {
     BERTH_RETURN_IF_ERROR(Acquire());
   }
@@ -234,7 +245,13 @@ core::Status PostgresStore::Acquire() {
     return next;
   }();
   if (!taken.has_value()) {
+    bool lock_timeout = db.LastSqlState() == "55P03";  // lock_not_available
     (void)db.Exec("ROLLBACK");
+    if (lock_timeout) {
+      return Unavailable("postgres store " + target_ +
+                         ": the lease row stayed locked by a write transaction for lease_ms; "
+                         "retry Acquire");
+    }
     return std::move(taken).error();
   }
   BERTH_RETURN_IF_ERROR(db.Exec("COMMIT"));
