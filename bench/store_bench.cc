@@ -104,14 +104,20 @@ std::unique_ptr<Store> Open(const std::string& dir, const Flags& flags) {
     options.group_window_us = flags.window_us;
     options.lease.holder = "bench";
     auto pg = PostgresStore::Open(conninfo, options);
-    if (pg.has_value()) opened = std::unique_ptr<Store>(std::move(pg).value());
-    else opened = std::move(pg).error();
+    if (pg.has_value()) {
+      opened = std::unique_ptr<Store>(std::move(pg).value());
+    } else {
+      opened = std::move(pg).error();
+    }
   } else {
     store::SqliteStoreOptions options;
     options.group_window_us = flags.window_us;
     auto lite = SqliteStore::Open(dir, options);
-    if (lite.has_value()) opened = std::unique_ptr<Store>(std::move(lite).value());
-    else opened = std::move(lite).error();
+    if (lite.has_value()) {
+      opened = std::unique_ptr<Store>(std::move(lite).value());
+    } else {
+      opened = std::move(lite).error();
+    }
   }
   if (!opened.has_value()) {
     std::fprintf(stderr, "open %s: %s\n", dir.c_str(), opened.error().ToString().c_str());
@@ -293,7 +299,8 @@ bool ParseFlags(int argc, char** argv, Flags& flags) {
       if (arg == "--paced-s") flags.paced_s = std::atof(v);
       if (arg == "--dir") flags.dir_parent = v;
     } else {
-      std::fprintf(stderr, "usage: berth_store_bench [--scale] [--postgres] [--clients N] [--creates N] "
+      std::fprintf(stderr, "usage: berth_store_bench [--scale] [--postgres] [--clients N] "
+                           "[--creates N] "
                            "[--rate N] [--paced-s S] [--objects N] [--body-bytes N] "
                            "[--window-us N] [--dir PARENT]\n");
       return false;

@@ -164,8 +164,9 @@ core::Status PostgresStore::Start() {
   // At least 2 s, so that a loaded machine's pause between two statements of a healthy
   // group does not end the session.
   const std::string lease_ms = std::to_string(options_.lease.lease_ms);
-  BERTH_RETURN_IF_ERROR(writer_->Exec("SET idle_in_transaction_session_timeout = " +
-                                      std::to_string(std::max<int64_t>(2000, options_.lease.lease_ms))));
+  BERTH_RETURN_IF_ERROR(
+      writer_->Exec("SET idle_in_transaction_session_timeout = " +
+                    std::to_string(std::max<int64_t>(2000, options_.lease.lease_ms))));
   BERTH_ASSIGN_OR_RETURN(lease_conn_, PgConnection::Open(conninfo_));
   BERTH_RETURN_IF_ERROR(lease_conn_->Exec("SET lock_timeout = " + lease_ms));
   if (options_.lease.acquire_on_open) {
@@ -219,10 +220,9 @@ core::Status PostgresStore::Acquire() {
     // FOR UPDATE: concurrent Acquires of the row run one after the other, and a takeover waits
     // for every write transaction that holds the row FOR SHARE (CheckFence) to finish.
     BERTH_ASSIGN_OR_RETURN(
-        PgResult row,
-        db.Query("SELECT holder, epoch, expires_at <= clock_timestamp(),"
-                 " to_char(expires_at, 'YYYY-MM-DD HH24:MI:SS.MS') FROM berth_lease"
-                 " WHERE id = 1 FOR UPDATE"));
+        PgResult row, db.Query("SELECT holder, epoch, expires_at <= clock_timestamp(),"
+                               " to_char(expires_at, 'YYYY-MM-DD HH24:MI:SS.MS') FROM berth_lease"
+                               " WHERE id = 1 FOR UPDATE"));
     if (row.Rows() != 1) {
       return core::Internal("postgres store " + target_ + ": the lease row is missing");
     }
@@ -270,12 +270,11 @@ core::Status PostgresStore::Renew() {
     BERTH_RETURN_IF_ERROR(db.Reset());
   }
   // Still ours when nobody bumped the epoch, even if it expired meanwhile: no one else wrote.
-  BERTH_ASSIGN_OR_RETURN(
-      PgResult updated,
-      db.Query("UPDATE berth_lease SET renew_at = clock_timestamp(),"
-               " expires_at = clock_timestamp() + $3 * interval '1 millisecond'"
-               " WHERE id = 1 AND holder = $1 AND epoch = $2",
-               {std::string_view(holder_), epoch, options_.lease.lease_ms}));
+  BERTH_ASSIGN_OR_RETURN(PgResult updated,
+                         db.Query("UPDATE berth_lease SET renew_at = clock_timestamp(),"
+                                  " expires_at = clock_timestamp() + $3 * interval '1 millisecond'"
+                                  " WHERE id = 1 AND holder = $1 AND epoch = $2",
+                                  {std::string_view(holder_), epoch, options_.lease.lease_ms}));
   if (updated.Affected() != 1) {
     epoch_.compare_exchange_strong(epoch, 0);
     return Unavailable("postgres store " + target_ + ": lease lost: epoch " +
@@ -393,9 +392,8 @@ core::Status PostgresStore::CheckFence() {
     int64_t now_epoch = row.Rows() == 1 ? row.Int(0, 1) : 0;
     epoch_.compare_exchange_strong(mine, 0);
     return Unavailable("postgres store " + target_ + ": fenced: epoch " + std::to_string(mine) +
-                       " of " + holder_ + " was superseded by epoch " +
-                       std::to_string(now_epoch) + " of " + now_holder +
-                       "; nothing was written");
+                       " of " + holder_ + " was superseded by epoch " + std::to_string(now_epoch) +
+                       " of " + now_holder + "; nothing was written");
   }
   return core::OkStatus();
 }
@@ -452,10 +450,10 @@ void PostgresStore::WriteGroup(std::vector<std::unique_ptr<Request>>& group) {
     int64_t compacted_mark = compacted;
     core::Result<std::vector<StoredObject>> result =
         request.compact ? [&]() -> core::Result<std::vector<StoredObject>> {
-          BERTH_RETURN_IF_ERROR(ApplyCompact(request.compact_options, rv, compacted));
-          return std::vector<StoredObject>();
-        }()
-                        : ApplyBatch(request.mutations, rv);
+      BERTH_RETURN_IF_ERROR(ApplyCompact(request.compact_options, rv, compacted));
+      return std::vector<StoredObject>();
+    }()
+        : ApplyBatch(request.mutations, rv);
     if (!writer_->Healthy()) {
       fatal = result.has_value() ? Unavailable("postgres: connection lost") : result.error();
       break;
@@ -509,9 +507,8 @@ void PostgresStore::WriteGroup(std::vector<std::unique_ptr<Request>>& group) {
       if (fenced || error.code() == core::ErrorCode::kUnavailable) {
         request->done.set_value(std::move(error));
       } else {
-        request->done.set_value(core::Internal("store " + target_ +
-                                               ": transaction failed, nothing written: " +
-                                               error.ToString()));
+        request->done.set_value(core::Internal(
+            "store " + target_ + ": transaction failed, nothing written: " + error.ToString()));
       }
     }
     return;
@@ -699,9 +696,9 @@ std::string PostgresStore::NewUid() {
   hi = (hi & ~uint64_t{0xF000}) | 0x4000;
   lo = (lo & ~(uint64_t{0xC} << 60)) | (uint64_t{0x8} << 60);
   char text[37];
-  std::snprintf(text, sizeof(text), "%08x-%04x-%04x-%04x-%012llx",
-                static_cast<unsigned>(hi >> 32), static_cast<unsigned>((hi >> 16) & 0xFFFF),
-                static_cast<unsigned>(hi & 0xFFFF), static_cast<unsigned>(lo >> 48),
+  std::snprintf(text, sizeof(text), "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
+                static_cast<unsigned>((hi >> 16) & 0xFFFF), static_cast<unsigned>(hi & 0xFFFF),
+                static_cast<unsigned>(lo >> 48),
                 static_cast<unsigned long long>(lo & 0xFFFFFFFFFFFFULL));
   return text;
 }
@@ -755,20 +752,21 @@ core::Result<ListPage> PostgresStore::List(const ListOptions& options) {
     BERTH_ASSIGN_OR_RETURN(page.resource_version, internal::PgReadMeta(conn, "rv"));
     NoteRv(page.resource_version, 0);
     // Range scans on the primary key (grp, kind, ns, name): O(log n + page) per page.
-    std::vector<PgParam> params = {std::string_view(options.group),
-                                   std::string_view(options.kind)};
-    std::string sql = std::string("SELECT ") + kColumns +
-                      " FROM berth_objects WHERE grp = $1 AND kind = $2";
+    std::vector<PgParam> params = {std::string_view(options.group), std::string_view(options.kind)};
+    std::string sql =
+        std::string("SELECT ") + kColumns + " FROM berth_objects WHERE grp = $1 AND kind = $2";
     auto next = [&](PgParam p) {
       params.push_back(p);
       return "$" + std::to_string(params.size());
     };
     if (options.ns) {
       sql += " AND ns = " + next(std::string_view(*options.ns));
-      if (options.start_after) sql += " AND name > " + next(std::string_view(options.start_after->name));
+      if (options.start_after)
+        sql += " AND name > " + next(std::string_view(options.start_after->name));
     } else if (options.start_after) {
       std::string ns = next(std::string_view(options.start_after->ns));
-      sql += " AND (ns, name) > (" + ns + ", " + next(std::string_view(options.start_after->name)) + ")";
+      sql += " AND (ns, name) > (" + ns + ", " + next(std::string_view(options.start_after->name)) +
+             ")";
     }
     sql += " ORDER BY ns, name";
     if (options.limit > 0) {
@@ -810,8 +808,9 @@ core::Result<EventPage> PostgresStore::EventsSince(const WatchOptions& options) 
       params.push_back(p);
       return "$" + std::to_string(params.size());
     };
-    std::string sql = "SELECT rv, type, grp, kind, ns, name, uid, rv, generation, created,"
-                      " deleted, labels, body FROM berth_events WHERE rv > $1";
+    std::string sql =
+        "SELECT rv, type, grp, kind, ns, name, uid, rv, generation, created,"
+        " deleted, labels, body FROM berth_events WHERE rv > $1";
     if (!options.kind.empty()) {
       sql += " AND grp = " + next(std::string_view(options.group));
       sql += " AND kind = " + next(std::string_view(options.kind));

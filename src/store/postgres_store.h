@@ -31,10 +31,10 @@ class PgConnection;
 }  // namespace internal
 
 struct PostgresLeaseOptions {
-  std::string holder;              // this replica's name in the lease row; "" = host:pid:random
-  int64_t lease_ms = 15000;        // a lease not renewed for this long may be taken over
-  int64_t renew_every_ms = 2000;   // background renewal period; 0 = the caller calls Renew
-  bool acquire_on_open = true;     // Open fails with kUnavailable when another replica leads
+  std::string holder;             // this replica's name in the lease row; "" = host:pid:random
+  int64_t lease_ms = 15000;       // a lease not renewed for this long may be taken over
+  int64_t renew_every_ms = 2000;  // background renewal period; 0 = the caller calls Renew
+  bool acquire_on_open = true;    // Open fails with kUnavailable when another replica leads
 };
 
 struct PostgresStoreOptions {
@@ -125,11 +125,11 @@ class PostgresStore final : public Store {
   bool stopping_ = false;                       // GUARDED_BY(queue_mu_)
   std::thread writer_thread_;
 
-  std::mutex lease_mu_;  // serializes Acquire/Renew on lease_conn_
+  std::mutex lease_mu_;                                 // serializes Acquire/Renew on lease_conn_
   std::unique_ptr<internal::PgConnection> lease_conn_;  // GUARDED_BY(lease_mu_)
   std::mutex renew_mu_;
   std::condition_variable renew_cv_;
-  bool renew_paused_ = false;   // GUARDED_BY(renew_mu_)
+  bool renew_paused_ = false;    // GUARDED_BY(renew_mu_)
   bool renew_stopping_ = false;  // GUARDED_BY(renew_mu_)
   std::thread renew_thread_;
   std::atomic<int64_t> epoch_{0};

@@ -1,8 +1,9 @@
 // Store: the hub's durable state, Kubernetes style. Objects keyed by (group, kind, ns, name)
 // with the API server's metadata, one global resourceVersion (RV) counter, and an event log
 // keyed by RV that watches resume from. Called by the server's handlers and its scheduling
-// loop. Implementations: SqliteStore (sqlite_store.h), PostgresStore (postgres_store.h). Every method is
-// thread-safe; writes may be grouped into shared transactions, reads never wait for writes.
+// loop. Implementations: SqliteStore (sqlite_store.h), PostgresStore (postgres_store.h). Every
+// method is thread-safe; writes may be grouped into shared transactions, reads never wait for
+// writes.
 //
 // Error codes (core::ErrorCode), the same for every implementation, and the HTTP status the
 // server maps each to:

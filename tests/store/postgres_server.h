@@ -73,8 +73,7 @@ class PostgresServer {
   // Creates database `db` (C collation, UTF-8) and returns its connection string.
   core::Result<std::string> CreateDatabase(const std::string& db) {
     BERTH_RETURN_IF_ERROR(Run({Bin("createdb"), "-h", "127.0.0.1", "-p", std::to_string(port_),
-                               "-U", "postgres", "-T", "template0", "-E", "UTF8", "--locale=C",
-                               db},
+                               "-U", "postgres", "-T", "template0", "-E", "UTF8", "--locale=C", db},
                               false));
     return ConnInfo(db);
   }
@@ -151,8 +150,7 @@ class PostgresServer {
                              "/pg_ctl not found; install postgresql-15 "
                              "(scripts/install-deps.sh --test)");
     }
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "berth-pg-XXXXXX").string();
+    std::string pattern = (std::filesystem::temp_directory_path() / "berth-pg-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) {
       return core::Internal("throwaway PostgreSQL: mkdtemp failed");
     }
@@ -170,18 +168,18 @@ class PostgresServer {
         return core::Internal("throwaway PostgreSQL: chown " + dir_ + " failed");
       }
     }
-    BERTH_RETURN_IF_ERROR(Run({Bin("initdb"), "-D", data_, "-U", "postgres", "--auth=trust",
-                               "-E", "UTF8", "--locale=C", "--no-sync"},
+    BERTH_RETURN_IF_ERROR(Run({Bin("initdb"), "-D", data_, "-U", "postgres", "--auth=trust", "-E",
+                               "UTF8", "--locale=C", "--no-sync"},
                               true));
     StartWatchdog();
     core::Status last = core::OkStatus();
     for (int attempt = 0; attempt < 3; ++attempt) {
       port_ = FreePort();
-      std::string options = "-c listen_addresses=127.0.0.1 -p " + std::to_string(port_) +
-                            " -k " + dir_ + " -c shared_buffers=32MB -c max_connections=200";
+      std::string options = "-c listen_addresses=127.0.0.1 -p " + std::to_string(port_) + " -k " +
+                            dir_ + " -c shared_buffers=32MB -c max_connections=200";
       // -w -t 30: pg_ctl waits, bounded, until the server accepts connections.
-      last = Run({Bin("pg_ctl"), "-D", data_, "-l", dir_ + "/server.log", "-o", options, "-w",
-                  "-t", "30", "start"},
+      last = Run({Bin("pg_ctl"), "-D", data_, "-l", dir_ + "/server.log", "-o", options, "-w", "-t",
+                  "30", "start"},
                  true);
       if (last.ok()) {
         started_ = true;
@@ -195,8 +193,7 @@ class PostgresServer {
     }
     // Bounded readiness check over TCP, the way the store will connect.
     for (int i = 0; i < 50; ++i) {
-      if (Run({Bin("pg_isready"), "-h", "127.0.0.1", "-p", std::to_string(port_), "-t", "2"},
-              false)
+      if (Run({Bin("pg_isready"), "-h", "127.0.0.1", "-p", std::to_string(port_), "-t", "2"}, false)
               .ok()) {
         return core::OkStatus();
       }
@@ -204,8 +201,8 @@ class PostgresServer {
     }
     return core::Error(core::ErrorCode::kUnavailable,
                        "throwaway PostgreSQL started but does not accept connections on "
-                       "127.0.0.1:" + std::to_string(port_) + "; server log:\n" +
-                           Tail(dir_ + "/server.log"));
+                       "127.0.0.1:" +
+                           std::to_string(port_) + "; server log:\n" + Tail(dir_ + "/server.log"));
   }
 
   // A shell that waits for this process's end of a pipe to close (on our exit, however it

@@ -2,6 +2,8 @@
 // suite, OpenStore's postgres:// form, and leadership: the lease, takeover with a higher epoch
 // and the fence that stops a deposed leader's writes. If PostgreSQL cannot start, every test
 // here fails with the reason (CI installs postgresql-15); none is skipped.
+#include "store/postgres_store.h"
+
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
@@ -17,7 +19,6 @@
 #include <thread>
 
 #include "store/postgres_server.h"
-#include "store/postgres_store.h"
 #include "store/store_conformance.h"
 
 namespace berth::store::testing {
@@ -167,7 +168,8 @@ TEST_F(PostgresLeaseTest, DeposedLeaderIsFencedAndTheNewLeaderContinues) {
   auto second = b->Create(Mutation::Create(Key("two"), R"({"by":"b"})"));
   ASSERT_TRUE(second.has_value()) << second.error().ToString();
   EXPECT_EQ(second->meta.resource_version, first->meta.resource_version + 1);
-  auto updated = b->Update(Mutation::Update(Key("one"), R"({"by":"b"})", first->meta.resource_version));
+  auto updated =
+      b->Update(Mutation::Update(Key("one"), R"({"by":"b"})", first->meta.resource_version));
   ASSERT_TRUE(updated.has_value()) << updated.error().ToString();
 
   WatchOptions all;
@@ -251,9 +253,9 @@ TEST_F(PostgresLeaseTest, SigstoppedLeaderProcessIsFencedAfterResuming) {
       for (int command = ReadByte(to_child[0], 30000); command == 'w';
            command = ReadByte(to_child[0], 30000)) {
         auto late = leader->Create(Mutation::Create(Key("child-late"), "{}"));
-        reply(late.has_value() ? 'o'
+        reply(late.has_value()                                       ? 'o'
               : late.error().code() == core::ErrorCode::kUnavailable ? 'u'
-                                                                      : 'e');
+                                                                     : 'e');
       }
     }
     ::_exit(0);
@@ -304,8 +306,8 @@ TEST(PostgresOpenStoreTest, PostgresUriOpensThePostgresStore) {
   ASSERT_TRUE(conninfo.has_value()) << conninfo.error().ToString();
   std::string db = conninfo->substr(conninfo->find("dbname=") + 7);
   db = db.substr(0, db.find(' '));
-  std::string uri = "postgresql://postgres@127.0.0.1:" +
-                    std::to_string(SharedServer::Get().port()) + "/" + db;
+  std::string uri =
+      "postgresql://postgres@127.0.0.1:" + std::to_string(SharedServer::Get().port()) + "/" + db;
   auto store = OpenStore(uri, "");
   ASSERT_TRUE(store.has_value()) << store.error().ToString();
   auto made = (*store)->Create(Mutation::Create(Key("via-uri"), "{}"));

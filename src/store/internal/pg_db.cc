@@ -78,8 +78,7 @@ core::Result<std::unique_ptr<PgConnection>> PgConnection::Open(const std::string
     std::string message = PQerrorMessage(conn);
     while (!message.empty() && message.back() == '\n') message.pop_back();
     PQfinish(conn);
-    return core::Error(core::ErrorCode::kUnavailable,
-                       "postgres: cannot connect (" + message + ")");
+    return core::Error(core::ErrorCode::kUnavailable, "postgres: cannot connect (" + message + ")");
   }
   std::unique_ptr<PgConnection> connection(new PgConnection(conn));
   // Quiet NOTICEs (e.g. "relation already exists, skipping") that libpq would print to stderr.

@@ -44,9 +44,8 @@ const std::vector<std::vector<const char*>>& Steps() {
 }  // namespace
 
 core::Result<int64_t> PgReadMeta(PgConnection& db, const char* name) {
-  BERTH_ASSIGN_OR_RETURN(PgResult rows,
-                         db.Query("SELECT value FROM berth_meta WHERE name = $1",
-                                  {std::string_view(name)}));
+  BERTH_ASSIGN_OR_RETURN(PgResult rows, db.Query("SELECT value FROM berth_meta WHERE name = $1",
+                                                 {std::string_view(name)}));
   return rows.Rows() > 0 ? rows.Int(0, 0) : int64_t{0};
 }
 
@@ -62,10 +61,10 @@ core::Status PgMigrate(PgConnection& db, const std::string& target) {
           "CREATE TABLE IF NOT EXISTS berth_meta (name TEXT PRIMARY KEY, value BIGINT NOT NULL)"));
       BERTH_ASSIGN_OR_RETURN(int64_t version, PgReadMeta(db, "schema_version"));
       if (version > kPgSchemaVersion) {
-        return core::FailedPrecondition(
-            "database " + target + " has schema version " + std::to_string(version) +
-            ", newer than this berth's " + std::to_string(kPgSchemaVersion) +
-            "; run the berth that wrote it, or a newer one");
+        return core::FailedPrecondition("database " + target + " has schema version " +
+                                        std::to_string(version) + ", newer than this berth's " +
+                                        std::to_string(kPgSchemaVersion) +
+                                        "; run the berth that wrote it, or a newer one");
       }
       if (version == kPgSchemaVersion) {
         return core::Error(core::ErrorCode::kAlreadyExists, "up to date");
