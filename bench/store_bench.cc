@@ -1,5 +1,8 @@
 // berth_store_bench: the hub store's figures (issue #15), SqliteStore with synchronous=FULL in
-// a temporary directory on the machine's disk.
+// a temporary directory on the machine's disk, or with --postgres the same phases on
+// PostgresStore against a throwaway PostgreSQL 15 on 127.0.0.1 (the tests' fixture,
+// tests/store/postgres_server.h; default settings, so fsync and synchronous_commit are on),
+// one fresh database per phase.
 //
 //  1. throughput: acknowledged creates/s from C concurrent client threads, each create its own
 //     Commit (so the figure is what group commit makes of single-object API writes);
@@ -13,8 +16,9 @@
 // the same RV and objects. Goals are printed beside the figures, not enforced (the machine is
 // shared). Exit 2 on bad flags.
 //
-//   berth_store_bench [--scale] [--clients 16] [--creates N] [--rate 200] [--paced-s S]
-//                     [--objects N] [--body-bytes 1200] [--window-us 0] [--dir PARENT]
+//   berth_store_bench [--scale] [--postgres] [--clients 16] [--creates N] [--rate 200]
+//                     [--paced-s S] [--objects N] [--body-bytes 1200] [--window-us 0]
+//                     [--dir PARENT]
 // Without --scale: a smoke run at small sizes (CTest bench_smoke_store).
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -30,6 +34,8 @@
 #include <thread>
 #include <vector>
 
+#include "store/postgres_server.h"
+#include "store/postgres_store.h"
 #include "store/sqlite_store.h"
 
 namespace berth::bench {
@@ -38,10 +44,14 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using store::Mutation;
 using store::ObjectKey;
+using store::PostgresStore;
 using store::SqliteStore;
+using store::Store;
 
 struct Flags {
   bool scale = false;
+  bool want_postgres = false;
+  store::testing::PostgresServer* postgres = nullptr;  // set: phases run on PostgreSQL
   int clients = 16;
   int creates = 400;
   int rate = 200;
@@ -74,15 +84,52 @@ ObjectKey Key(const std::string& ns, int n) {
   return ObjectKey{"kueue.x-k8s.io", "Workload", ns, "w-" + std::to_string(n)};
 }
 
-std::unique_ptr<SqliteStore> Open(const std::string& dir, const Flags& flags) {
-  store::SqliteStoreOptions options;
-  options.group_window_us = flags.window_us;
-  auto opened = SqliteStore::Open(dir, options);
+// Opens the phase's store: SQLite in `dir`, or on PostgreSQL the database named after the
+// directory's last component (created on first use).
+std::unique_ptr<Store> Open(const std::string& dir, const Flags& flags) {
+  core::Result<std::unique_ptr<Store>> opened = core::Internal("not opened");
+  if (flags.postgres != nullptr) {
+    std::string db = "bench_" + std::filesystem::path(dir).filename().string();
+    static std::set<std::string> created;
+    std::string conninfo = flags.postgres->ConnInfo(db);
+    if (created.insert(db).second) {
+      auto made = flags.postgres->CreateDatabase(db);
+      if (!made.has_value()) {
+        std::fprintf(stderr, "create database %s: %s\n", db.c_str(),
+                     made.error().ToString().c_str());
+        std::exit(1);
+      }
+    }
+    store::PostgresStoreOptions options;
+    options.group_window_us = flags.window_us;
+    options.lease.holder = "bench";
+    auto pg = PostgresStore::Open(conninfo, options);
+    if (pg.has_value()) {
+      opened = std::unique_ptr<Store>(std::move(pg).value());
+    } else {
+      opened = std::move(pg).error();
+    }
+  } else {
+    store::SqliteStoreOptions options;
+    options.group_window_us = flags.window_us;
+    auto lite = SqliteStore::Open(dir, options);
+    if (lite.has_value()) {
+      opened = std::unique_ptr<Store>(std::move(lite).value());
+    } else {
+      opened = std::move(lite).error();
+    }
+  }
   if (!opened.has_value()) {
     std::fprintf(stderr, "open %s: %s\n", dir.c_str(), opened.error().ToString().c_str());
     std::exit(1);
   }
   return std::move(opened).value();
+}
+
+int64_t Transactions(Store& store) {
+  if (auto* pg = dynamic_cast<PostgresStore*>(&store)) return pg->TransactionsForTest();
+  if (auto* lite = dynamic_cast<SqliteStore*>(&store)) return lite->TransactionsForTest();
+  return 0;
 }
 
 void Throughput(const std::string& dir, const Flags& flags) {
@@ -115,8 +162,8 @@ void Throughput(const std::string& dir, const Flags& flags) {
   std::printf("throughput: %d creates from %d clients in %.2f s = %.0f acknowledged creates/s "
               "(%lld transactions, %.1f creates each) [goal >= 2,000/s: %s]\n",
               flags.creates, flags.clients, elapsed, per_s,
-              static_cast<long long>(store->TransactionsForTest()),
-              static_cast<double>(flags.creates) / std::max<int64_t>(1, store->TransactionsForTest()),
+              static_cast<long long>(Transactions(*store)),
+              static_cast<double>(flags.creates) / std::max<int64_t>(1, Transactions(*store)),
               per_s >= 2000 ? "met" : "NOT met");
 }
 
@@ -156,7 +203,7 @@ void Latency(const std::string& dir, const Flags& flags) {
 }
 
 // Fills `objects` Workloads in batches of 1,000 over 10 namespaces.
-void Fill(SqliteStore& store, const Flags& flags) {
+void Fill(Store& store, const Flags& flags) {
   auto start = Clock::now();
   for (int base = 0; base < flags.objects; base += 1000) {
     std::vector<Mutation> batch;
@@ -171,7 +218,7 @@ void Fill(SqliteStore& store, const Flags& flags) {
               flags.body_bytes, Seconds(Clock::now() - start));
 }
 
-size_t ListAll(SqliteStore& store, int64_t limit, double* seconds) {
+size_t ListAll(Store& store, int64_t limit, double* seconds) {
   auto start = Clock::now();
   store::ListOptions options{"kueue.x-k8s.io", "Workload", std::nullopt, std::nullopt, limit};
   size_t count = 0;
@@ -206,7 +253,9 @@ void ListAndRestart(const std::string& dir, const Flags& flags) {
     rv = store->CurrentResourceVersion();
   }
   std::error_code ignored;
-  auto db_bytes = std::filesystem::file_size(dir + "/berth.db", ignored);
+  auto db_bytes = flags.postgres != nullptr
+                      ? 0
+                      : std::filesystem::file_size(dir + "/berth.db", ignored);
   auto start = Clock::now();
   auto store = Open(dir, flags);
   double open_s = Seconds(Clock::now() - start);
@@ -216,10 +265,13 @@ void ListAndRestart(const std::string& dir, const Flags& flags) {
   Check(store->CurrentResourceVersion() == rv, "reopened RV unchanged");
   Check(page.has_value() && page->items.size() == std::min<size_t>(500, flags.objects),
         "first page after reopen");
-  std::printf("restart: %d objects (%.0f MB database): open %.3f s, first page served %.3f s "
+  char size[64] = "PostgreSQL";
+  if (flags.postgres == nullptr) {
+    std::snprintf(size, sizeof(size), "%.0f MB", static_cast<double>(db_bytes) / 1e6);
+  }
+  std::printf("restart: %d objects (%s database): open %.3f s, first page served %.3f s "
               "[goal < 10 s: %s]\n",
-              flags.objects, static_cast<double>(db_bytes) / 1e6, open_s, ready_s,
-              ready_s < 10 ? "met" : "NOT met");
+              flags.objects, size, open_s, ready_s, ready_s < 10 ? "met" : "NOT met");
 }
 
 bool ParseFlags(int argc, char** argv, Flags& flags) {
@@ -227,7 +279,9 @@ bool ParseFlags(int argc, char** argv, Flags& flags) {
     std::string arg = argv[i];
     auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
     const char* v = nullptr;
-    if (arg == "--scale") {
+    if (arg == "--postgres") {
+      flags.want_postgres = true;
+    } else if (arg == "--scale") {
       flags.scale = true;
       flags.creates = 20000;
       flags.paced_s = 15;
@@ -245,7 +299,8 @@ bool ParseFlags(int argc, char** argv, Flags& flags) {
       if (arg == "--paced-s") flags.paced_s = std::atof(v);
       if (arg == "--dir") flags.dir_parent = v;
     } else {
-      std::fprintf(stderr, "usage: berth_store_bench [--scale] [--clients N] [--creates N] "
+      std::fprintf(stderr, "usage: berth_store_bench [--scale] [--postgres] [--clients N] "
+                           "[--creates N] "
                            "[--rate N] [--paced-s S] [--objects N] [--body-bytes N] "
                            "[--window-us N] [--dir PARENT]\n");
       return false;
@@ -264,10 +319,25 @@ int Main(int argc, char** argv) {
     return 2;
   }
   const std::string root = pattern;
-  std::printf("berth_store_bench: SqliteStore (WAL, synchronous=FULL, group window %lld us) in %s; "
-              "%u hardware threads, load average now: ",
-              static_cast<long long>(flags.window_us), root.c_str(),
-              std::thread::hardware_concurrency());
+  std::unique_ptr<store::testing::PostgresServer> server;
+  if (flags.want_postgres) {
+    auto started = store::testing::PostgresServer::Start();
+    if (!started.has_value()) {
+      std::fprintf(stderr, "%s\n", started.error().ToString().c_str());
+      std::filesystem::remove_all(root);
+      return 1;
+    }
+    server = std::move(started).value();
+    flags.postgres = server.get();
+    std::printf("berth_store_bench: PostgresStore on a throwaway PostgreSQL 15 at 127.0.0.1:%d "
+                "(fsync=on, synchronous_commit=on, group window %lld us); ",
+                server->port(), static_cast<long long>(flags.window_us));
+  } else {
+    std::printf("berth_store_bench: SqliteStore (WAL, synchronous=FULL, group window %lld us) "
+                "in %s; ",
+                static_cast<long long>(flags.window_us), root.c_str());
+  }
+  std::printf("%u hardware threads, load average now: ", std::thread::hardware_concurrency());
   double load[3] = {0, 0, 0};
   if (getloadavg(load, 3) == 3) std::printf("%.2f %.2f %.2f\n", load[0], load[1], load[2]);
   Throughput(root + "/throughput", flags);

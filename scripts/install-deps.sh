@@ -6,16 +6,17 @@
 # uses (it starts a module's dependents' compiles before the module's library is linked, so
 # both cores stay busy where Make waits for each target to finish), and clang, which the test
 # build compiles with (its front end takes a sanitized, unoptimized test file in less than
-# half GCC's time) and whose libFuzzer the fuzz targets link.
+# half GCC's time) and whose libFuzzer the fuzz targets link, and PostgreSQL 15, which the
+# store tests and bench start throwaway servers of (tests/store/postgres_server.h).
 set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git
   libyaml-cpp-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libfmt-dev libspdlog-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libre2-dev libsqlite3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libre2-dev libsqlite3-dev libpq-dev
 )
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium ninja-build clang libclang-rt-14-dev)
+  packages+=(chromium ninja-build clang libclang-rt-14-dev postgresql-15)
 fi
 
 missing=()

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "store/postgres_store.h"
 #include "store/sqlite_store.h"
 
 namespace berth::store {
@@ -45,7 +46,8 @@ core::Result<std::unique_ptr<Store>> OpenStore(const std::string& spec,
   } else if (spec.rfind("sqlite:", 0) == 0) {
     dir = spec.substr(7);
   } else if (spec.rfind("postgres://", 0) == 0 || spec.rfind("postgresql://", 0) == 0) {
-    return core::Unimplemented("--store " + spec + ": the PostgreSQL store is not built yet");
+    BERTH_ASSIGN_OR_RETURN(auto postgres, PostgresStore::Open(spec));
+    return std::unique_ptr<Store>(std::move(postgres));
   } else {
     return core::InvalidArgument("--store " + spec +
                                  ": expected sqlite:DIR or postgres://HOST/DB");

@@ -1,8 +1,9 @@
 // Store: the hub's durable state, Kubernetes style. Objects keyed by (group, kind, ns, name)
 // with the API server's metadata, one global resourceVersion (RV) counter, and an event log
 // keyed by RV that watches resume from. Called by the server's handlers and its scheduling
-// loop. Implementations: SqliteStore (sqlite_store.h); a PostgreSQL one later. Every method is
-// thread-safe; writes may be grouped into shared transactions, reads never wait for writes.
+// loop. Implementations: SqliteStore (sqlite_store.h), PostgresStore (postgres_store.h). Every
+// method is thread-safe; writes may be grouped into shared transactions, reads never wait for
+// writes.
 //
 // Error codes (core::ErrorCode), the same for every implementation, and the HTTP status the
 // server maps each to:
@@ -13,6 +14,9 @@
 //   kOutOfRange         events since an RV older than the compacted horizon       410 Gone
 //   kInvalidArgument    an empty kind or name, a negative limit                   400/422
 //   kUnavailable        the store is closed, or another hub holds its directory   503
+//                       (SQLite) or the lease (PostgreSQL: "not the leader", and
+//                       "fenced" for a write of a deposed leader), or the
+//                       database server cannot be reached
 //   kInternal           the database failed (I/O error, corruption)               500
 // Every error's location names the object ("kind.group/ns/name") and its message the reason.
 #pragma once
@@ -113,9 +117,10 @@ class Store {
 };
 
 // The factory for `berth serve --store SPEC`: "" opens SQLite in `data_dir`; "sqlite:DIR" opens
-// SQLite in DIR (its database is DIR/berth.db). "postgres://..." is kUnimplemented until the
-// PostgreSQL store exists; any other SPEC is kInvalidArgument naming the accepted forms. Open
-// errors are SqliteStore::Open's.
+// SQLite in DIR (its database is DIR/berth.db); "postgres://..." or "postgresql://..." (a libpq
+// URI) opens PostgresStore with the default lease (so it fails with kUnavailable while another
+// replica leads); any other SPEC is kInvalidArgument naming the accepted forms. Open errors are
+// the implementation's.
 core::Result<std::unique_ptr<Store>> OpenStore(const std::string& spec,
                                                const std::string& data_dir);
 
