@@ -2,7 +2,7 @@
 #   make demo   installs missing Debian packages, builds the berth binary only (no test or
 #               benchmark), runs it on the built-in fleet
 #   make test   installs missing Debian packages (and Chromium, for the report.html test),
-#               builds everything once with clang, warnings as errors and ASan+UBSan (-O1),
+#               builds everything once with clang, warnings as errors and ASan+UBSan (unoptimized),
 #               and runs every test: unit (one process per
 #               test binary), end-to-end and benchmark smoke runs
 # Everything else is plain CMake presets (CMakePresets.json); the build uses two jobs.

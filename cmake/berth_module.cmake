@@ -66,6 +66,15 @@ function(berth_test)
   target_link_libraries(berth_${T_NAME}_test PRIVATE GTest::gtest GTest::gtest_main GTest::gmock)
   # GoogleTest and GoogleMock headers are parsed once per test binary, not once per file.
   target_precompile_headers(berth_${T_NAME}_test PRIVATE <gtest/gtest.h> <gmock/gmock.h>)
+  # The CI preset compiles in unity mode (CMAKE_UNITY_BUILD: sixteen sources per compiler run,
+  # which parses the shared headers once instead of sixteen times). Each test file keeps its
+  # helpers and tests in `namespace BERTH_UNITY_ID`: a name unique to the file in a unity
+  # build, empty (an anonymous namespace) otherwise, so same-named helpers never meet.
+  set_target_properties(berth_${T_NAME}_test PROPERTIES UNITY_BUILD_UNIQUE_ID BERTH_UNITY_ID)
+  get_target_property(unity berth_${T_NAME}_test UNITY_BUILD)
+  if(NOT unity)
+    target_compile_definitions(berth_${T_NAME}_test PRIVATE BERTH_UNITY_ID=)
+  endif()
   # Test code is thin glue over the modules, which keep their optimization; compiling the
   # test files unoptimized saves most of their build time (BERTH_TEST_OPT, "" keeps the
   # build type's level).

@@ -9,19 +9,19 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ascii.h"
+
 namespace berth::cel {
 
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
 bool IsAlphanumOrHyphen(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-';
+  return core::IsAsciiDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-';
 }
 
 bool OnlyDigits(std::string_view s) {
   for (char c : s) {
-    if (!IsDigit(c)) return false;
+    if (!core::IsAsciiDigit(c)) return false;
   }
   return true;
 }
@@ -167,7 +167,7 @@ core::Result<Semver> Semver::ParseNormalized(std::string_view text) {
     if (part.size() > 1) {
       size_t first = part.find_first_not_of('0');
       part = first == std::string::npos ? std::string() : part.substr(first);
-      if (part.empty() || !IsDigit(part[0])) part.insert(part.begin(), '0');
+      if (part.empty() || !core::IsAsciiDigit(part[0])) part.insert(part.begin(), '0');
     }
     parts.push_back(std::move(part));
   }

@@ -13,10 +13,6 @@
 namespace berth::cli {
 namespace {
 
-std::string Key(const model::ObjectMeta& meta) {
-  return (meta.namespace_.empty() ? "default" : meta.namespace_) + "/" + meta.name;
-}
-
 std::string ConditionText(const model::Condition& c) {
   std::string out = c.type + "=" + model::ConditionStatusName(c.status);
   if (!c.reason.empty()) out += " " + c.reason;
@@ -49,7 +45,7 @@ std::string Prioritizers(const model::Placement& p) {
 void PrintSummary(const engine::PlacementExplanation& e, const engine::PlacementRun& run,
                   std::ostream& out) {
   const model::Placement& p = e.plan.planned.placements[static_cast<size_t>(e.placement)];
-  out << "Placement " << Key(p.meta) << "\n";
+  out << "Placement " << p.meta.NamespacedName() << "\n";
   TextTable t({TextTable::Align::kLeft, TextTable::Align::kLeft});
   std::string sets;
   for (const std::string& s : p.cluster_sets) sets += (sets.empty() ? "" : ", ") + s;
@@ -195,7 +191,7 @@ void PrintDispatched(const engine::PlacementExplanation& e, std::ostream& out) {
   for (const auto& [index, d] : plan.dispatches) {
     if (names.count(d.check) == 0) continue;
     const model::Workload& w = plan.planned.kueue_workloads[static_cast<size_t>(index)];
-    t.AddRow({Key(w.meta), d.cluster ? "-> " + *d.cluster : "waiting: " + d.message});
+    t.AddRow({w.meta.NamespacedName(), d.cluster ? "-> " + *d.cluster : "waiting: " + d.message});
   }
   if (t.empty()) t.AddRow({"none"});
   t.Print(out, "  ");

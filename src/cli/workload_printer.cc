@@ -10,10 +10,6 @@
 namespace berth::cli {
 namespace {
 
-std::string Key(const model::ObjectMeta& meta) {
-  return (meta.namespace_.empty() ? "default" : meta.namespace_) + "/" + meta.name;
-}
-
 // An amount in the resource's own unit ("500m", "16Gi", "8"); the resource is named.
 std::string Amount(const model::ResourceCatalog& catalog, const std::string& resource,
                    int64_t amount) {
@@ -25,10 +21,10 @@ std::string Amount(const model::ResourceCatalog& catalog, const std::string& res
 void PrintHeader(const engine::WorkloadExplanation& e, std::ostream& out) {
   const model::Snapshot& s = e.plan.planned;
   const model::Workload& w = s.kueue_workloads[static_cast<size_t>(e.workload)];
-  out << "Workload " << Key(w.meta);
+  out << "Workload " << w.meta.NamespacedName();
   if (w.owner_workload) {
     const model::WorkloadObject& job = s.workloads[static_cast<size_t>(*w.owner_workload)];
-    out << " (for " << job.kind << " " << Key(job.meta) << ")";
+    out << " (for " << job.kind << " " << job.meta.NamespacedName() << ")";
   }
   out << "\n";
   TextTable t({TextTable::Align::kLeft, TextTable::Align::kLeft});
@@ -70,13 +66,14 @@ void PrintHeader(const engine::WorkloadExplanation& e, std::ostream& out) {
   }
   if (e.decision.preempted_by) {
     const model::Workload& by = s.kueue_workloads[static_cast<size_t>(*e.decision.preempted_by)];
-    t.AddRow({"Preempted by:", Key(by.meta) + " (" + e.decision.eviction.ValueOrEmpty().preemption_reason + ")"});
+    t.AddRow({"Preempted by:", by.meta.NamespacedName() + " (" +
+                                   e.decision.eviction.ValueOrEmpty().preemption_reason + ")"});
   }
   if (!e.decision.victims.empty()) {
     std::string victims;
     for (int32_t v : e.decision.victims) {
       if (!victims.empty()) victims += ", ";
-      victims += Key(s.kueue_workloads[static_cast<size_t>(v)].meta);
+      victims += s.kueue_workloads[static_cast<size_t>(v)].meta.NamespacedName();
     }
     t.AddRow({"Preempted:", victims});
   }
@@ -121,8 +118,8 @@ void PrintCandidates(const engine::WorkloadExplanation& e, std::ostream& out) {
   t.AddRow({"WORKLOAD", "CLUSTERQUEUE", "PRIORITY", "CHOSEN", "REASON"});
   for (const auto& c : e.decision.candidates) {
     const model::Workload& w = s.kueue_workloads[static_cast<size_t>(c.workload)];
-    t.AddRow({Key(w.meta), c.cluster_queue, std::to_string(w.priority), c.chosen ? "yes" : "no",
-              c.reason});
+    t.AddRow({w.meta.NamespacedName(), c.cluster_queue, std::to_string(w.priority),
+              c.chosen ? "yes" : "no", c.reason});
   }
   t.Print(out, "  ");
 }

@@ -11,7 +11,7 @@ namespace {
 constexpr const char* kManifestWorkApiVersion = "work.open-cluster-management.io/v1";
 
 // (hub cluster, label value): the label alone is ambiguous across hubs.
-using WorkloadKey = std::pair<std::string, std::string>;
+using HubLabelKey = std::pair<std::string, std::string>;
 // (hub cluster, namespace = member cluster, label value) -> planned work name.
 using PlannedKey = std::tuple<std::string, std::string, std::string>;
 
@@ -54,10 +54,10 @@ std::string UnplacedReason(const model::Workload& wl, const std::string& cluster
 std::vector<model::ObjectDeletion> StaleManifestWorks(
     const model::Snapshot& snapshot, const std::vector<model::ManifestWork>& planned,
     const std::map<int32_t, std::string>& placed) {
-  std::map<WorkloadKey, int32_t> workloads;
+  std::map<HubLabelKey, int32_t> workloads;
   for (size_t i = 0; i < snapshot.kueue_workloads.size(); ++i) {
     const model::Workload& wl = snapshot.kueue_workloads[i];
-    workloads.try_emplace(WorkloadKey{wl.cluster, WorkloadLabelValue(wl)}, static_cast<int32_t>(i));
+    workloads.try_emplace(HubLabelKey{wl.cluster, WorkloadLabelValue(wl)}, static_cast<int32_t>(i));
   }
   std::map<PlannedKey, std::string> planned_names;
   for (const model::ManifestWork& work : planned) {
@@ -78,7 +78,7 @@ std::vector<model::ObjectDeletion> StaleManifestWorks(
                                           work.meta.name, std::move(reason)});
     };
 
-    auto wl_it = workloads.find(WorkloadKey{work.cluster, *label});
+    auto wl_it = workloads.find(HubLabelKey{work.cluster, *label});
     if (wl_it == workloads.end()) {
       std::string name = *label;
       if (size_t dot = name.find('.'); dot != std::string::npos) name[dot] = '/';

@@ -12,7 +12,7 @@ core::Result<int32_t> FindPlacement(const model::Snapshot& snapshot, const std::
   std::vector<int32_t> matches;
   for (size_t i = 0; i < snapshot.placements.size(); ++i) {
     const model::Placement& p = snapshot.placements[i];
-    const std::string key = (p.meta.namespace_.empty() ? "default" : p.meta.namespace_) + "/" + p.meta.name;
+    const std::string key = p.meta.NamespacedName();
     if (qualified ? key == name : p.meta.name == name) matches.push_back(static_cast<int32_t>(i));
   }
   if (matches.empty()) return core::NotFound("placement \"" + name + "\" not found in the input");

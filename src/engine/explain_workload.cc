@@ -5,13 +5,6 @@
 #include <utility>
 
 namespace berth::engine {
-namespace {
-
-std::string WorkloadKey(const model::Workload& w) {
-  return (w.meta.namespace_.empty() ? "default" : w.meta.namespace_) + "/" + w.meta.name;
-}
-
-}  // namespace
 
 core::Result<int32_t> FindWorkload(const model::Snapshot& snapshot, const std::string& name) {
   const bool qualified = name.find('/') != std::string::npos;
@@ -23,7 +16,7 @@ core::Result<int32_t> FindWorkload(const model::Snapshot& snapshot, const std::s
     return out;
   };
   std::vector<int32_t> matches = find([&](const model::Workload& w) {
-    return qualified ? WorkloadKey(w) == name : w.meta.name == name;
+    return qualified ? w.meta.NamespacedName() == name : w.meta.name == name;
   });
   if (matches.empty()) {
     // The job's own name: a Workload created for it is `<kind>-<name>`.
@@ -31,8 +24,7 @@ core::Result<int32_t> FindWorkload(const model::Snapshot& snapshot, const std::s
       if (!w.owner_workload) return false;
       const model::WorkloadObject& job =
           snapshot.workloads[static_cast<size_t>(*w.owner_workload)];
-      const std::string key =
-          (job.meta.namespace_.empty() ? "default" : job.meta.namespace_) + "/" + job.meta.name;
+      const std::string key = job.meta.NamespacedName();
       return qualified ? key == name : job.meta.name == name;
     });
   }
@@ -44,7 +36,7 @@ core::Result<int32_t> FindWorkload(const model::Snapshot& snapshot, const std::s
     std::string candidates;
     for (int32_t i : matches) {
       if (!candidates.empty()) candidates += ", ";
-      candidates += WorkloadKey(snapshot.kueue_workloads[static_cast<size_t>(i)]);
+      candidates += snapshot.kueue_workloads[static_cast<size_t>(i)].meta.NamespacedName();
     }
     return core::InvalidArgument("workload name \"" + name + "\" is ambiguous: " + candidates +
                                  "; name it as namespace/name");

@@ -203,14 +203,18 @@ struct AdmissionCheckStatus {
   std::string message;
 };
 
+// Workload.spec.priorityClassSource: where the priority came from.
+inline constexpr const char* kWorkloadPriorityClassSource = "kueue.x-k8s.io/workloadpriorityclass";
+inline constexpr const char* kPodPriorityClassSource = "scheduling.k8s.io/priorityclass";
+
 struct Workload {
   ObjectMeta meta;
   std::string queue_name;  // the LocalQueue, in meta.namespace_
   std::vector<KueuePodSet> pod_sets;
   int32_t priority = 0;
   std::string priority_class_name;
-  std::string priority_class_source;  // "kueue.x-k8s.io/workloadpriorityclass" or
-                                      // "scheduling.k8s.io/priorityclass" or empty
+  std::string priority_class_source;  // kWorkloadPriorityClassSource,
+                                      // kPodPriorityClassSource or empty
   bool active = true;
   std::optional<Admission> admission;  // given: the workload holds that quota
   std::vector<WorkloadCondition> conditions;

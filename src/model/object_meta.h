@@ -21,6 +21,11 @@ struct ObjectMeta {
   core::Labels labels;
   core::Labels annotations;
   core::Timestamp creation_timestamp;
+
+  // "namespace/name" as messages print a namespaced object; an empty namespace is "default".
+  std::string NamespacedName() const {
+    return (namespace_.empty() ? std::string("default") : namespace_) + "/" + name;
+  }
 };
 
 // Index of the source document in io::DocumentStore; kNoSource for objects berth made

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/quantity.h"
@@ -95,6 +96,14 @@ struct ManagedCluster {
       if (c.type == type) return &c;
     }
     return nullptr;
+  }
+  // The value of claim `name` as OCM's claim map holds it (the last one listed wins).
+  const std::string* FindClaim(std::string_view name) const {
+    const std::string* found = nullptr;
+    for (const NamedValue& nv : cluster_claims) {
+      if (nv.name == name) found = &nv.value;
+    }
+    return found;
   }
 };
 

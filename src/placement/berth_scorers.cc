@@ -52,22 +52,13 @@ std::optional<double> ParseDecimal(std::string_view text) {
   return v;
 }
 
-// The value of claim `name` (the last one listed wins, as a map of claims would hold).
-const std::string* FindClaim(const model::ManagedCluster& cluster, std::string_view name) {
-  const std::string* found = nullptr;
-  for (const model::NamedValue& nv : cluster.cluster_claims) {
-    if (nv.name == name) found = &nv.value;
-  }
-  return found;
-}
-
 const std::string* FindLabel(const model::ManagedCluster& cluster, std::string_view key) {
   auto it = cluster.meta.labels.find(key);
   return it == cluster.meta.labels.end() ? nullptr : &it->second;
 }
 
 const std::string* ClaimOrLabel(const model::ManagedCluster& cluster, std::string_view key) {
-  const std::string* v = FindClaim(cluster, key);
+  const std::string* v = cluster.FindClaim(key);
   return v != nullptr ? v : FindLabel(cluster, key);
 }
 
@@ -228,7 +219,7 @@ class LatencyScorer final : public ClusterScorer {
     for (size_t i = 0; i < clusters.size(); ++i) {
       const model::ManagedCluster& c = *clusters[i];
       std::fill(ms.begin(), ms.end(), std::nullopt);
-      if (const std::string* table = FindClaim(c, kLatencyClaim)) {
+      if (const std::string* table = c.FindClaim(kLatencyClaim)) {
         if (!ReadTable(*table, locations, &ms)) {
           out.warnings.push_back("Latency: cluster " + c.meta.name + ": claim " + kLatencyClaim +
                                  " \"" + *table + "\" is not a list of location=milliseconds");
@@ -341,8 +332,8 @@ class DataLocalityScorer final : public ClusterScorer {
     for (size_t i = 0; i < clusters.size(); ++i) {
       const model::ManagedCluster& c = *clusters[i];
       const ClusterCapacity* cap = cursor.Find(c.meta.name);
-      const std::string* models = FindClaim(c, kModelsCacheClaim);
-      const std::string* datasets = FindClaim(c, kDatasetsCacheClaim);
+      const std::string* models = c.FindClaim(kModelsCacheClaim);
+      const std::string* datasets = c.FindClaim(kDatasetsCacheClaim);
       if (cap == nullptr && models == nullptr && datasets == nullptr) continue;
       double cached = 0;
       for (const Artifact& a : artifacts) {

@@ -209,19 +209,6 @@ std::optional<model::Rejection> ClusterFilter::CheckPredicates(
   return CheckPredicates(cluster, scratch);
 }
 
-namespace {
-
-// The value of claim `name` as ClaimMap would hold it (the last one listed wins).
-const std::string* FindClaim(const model::ManagedCluster& cluster, std::string_view name) {
-  const std::string* found = nullptr;
-  for (const model::NamedValue& nv : cluster.cluster_claims) {
-    if (nv.name == name) found = &nv.value;
-  }
-  return found;
-}
-
-}  // namespace
-
 std::optional<model::Rejection> ClusterFilter::CheckPredicates(const model::ManagedCluster& cluster,
                                                                PredicateScratch& scratch) const {
   std::string why;
@@ -246,7 +233,7 @@ bool ClusterFilter::MatchPredicates(const model::ManagedCluster& cluster, Predic
     const model::ClaimSelector& selector = *placement.predicates[i].claim_selector;
     for (size_t j = 0; j < selector.match_expressions.size(); ++j) {
       const core::SelectorRequirement& r = selector.match_expressions[j];
-      const std::string* value = FindClaim(cluster, r.key);
+      const std::string* value = cluster.FindClaim(r.key);
       bool ok = false;
       if (value == nullptr) {
         ok = r.Matches(s.empty);

@@ -4,20 +4,10 @@
 #include <limits>
 #include <utility>
 
+#include "model/resources.h"
+
 namespace berth::queueing {
 namespace {
-
-// utilmath.SaturatingAdd: device counts are user-controlled (the API server accepts up to
-// MaxInt64), so a sum saturates instead of wrapping negative.
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  if (b > 0 && a > std::numeric_limits<int64_t>::max() - b) {
-    return std::numeric_limits<int64_t>::max();
-  }
-  if (b < 0 && a < std::numeric_limits<int64_t>::min() - b) {
-    return std::numeric_limits<int64_t>::min();
-  }
-  return a + b;
-}
 
 std::string Index(size_t i) { return "[" + std::to_string(i) + "]"; }
 
@@ -56,7 +46,7 @@ DeviceCountResult CountDevicesPerClass(const model::ResourceClaimSpec& spec) {
     if (it == out.counts.end()) {
       out.counts.push_back({exact.device_class_name, exact.count});
     } else {
-      it->count = SaturatingAdd(it->count, exact.count);
+      it->count = model::SaturatingAdd(it->count, exact.count);
     }
   }
   return out;
@@ -126,7 +116,7 @@ std::string DraQuota::AddRequests(const model::Workload& wl, WorkloadInfo& info)
         if (a_it == added.end()) {
           added.emplace_back(m_it->second, c.count);
         } else {
-          a_it->second = SaturatingAdd(a_it->second, c.count);
+          a_it->second = model::SaturatingAdd(a_it->second, c.count);
         }
       }
     }
@@ -138,7 +128,7 @@ std::string DraQuota::AddRequests(const model::Workload& wl, WorkloadInfo& info)
       if (it == req.per_pod.end()) {
         if (v > 0) req.per_pod.emplace_back(r, v);
       } else {
-        it->second = SaturatingAdd(it->second, v);
+        it->second = model::SaturatingAdd(it->second, v);
       }
       // Two workloads that differ only in their devices are not equivalent.
       info.equivalence +=

@@ -9,17 +9,14 @@
 #include <vector>
 
 #include "core/taint.h"
+#include "model/resources.h"
 #include "queueing/amount_text.h"
 
 namespace berth::queueing {
 namespace {
 
 // Requests near int64's limit (Kueue's "prevent integer overflow" cases) saturate at
-// INT64_MAX instead of wrapping. Amounts are never negative.
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t out = 0;
-  return __builtin_add_overflow(a, b, &out) ? std::numeric_limits<int64_t>::max() : out;
-}
+// INT64_MAX instead of wrapping, as sums do (model::SaturatingAdd). Amounts are never negative.
 int64_t SaturatingMul(int64_t a, int64_t b) {
   int64_t out = 0;
   return __builtin_mul_overflow(a, b, &out) ? std::numeric_limits<int64_t>::max() : out;
@@ -260,7 +257,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
         auto it =
             std::find_if(totals.begin(), totals.end(), [&r = r](const auto& t) { return t.first == r; });
         if (it != totals.end()) {
-          it->second = SaturatingAdd(it->second, v);
+          it->second = model::SaturatingAdd(it->second, v);
         } else {
           totals.emplace_back(r, v);
         }
@@ -355,7 +352,7 @@ Assignment FlavorAssigner::Assign(const WorkloadInfo& wl, const std::vector<int3
           const int64_t previous = Lookup(out.usage, fr);
           // Saturating, as Kueue's resources.Amount: a sum past int64 is "more than any
           // quota" (ExceedsMaxQuota), never a wrapped negative that fits.
-          const int64_t val = SaturatingAdd(previous, amount);
+          const int64_t val = model::SaturatingAdd(previous, amount);
           const int64_t available = tree.Available(q, fr);
           const int64_t potential = tree.PotentialAvailable(q, fr);
           FitMode mode;

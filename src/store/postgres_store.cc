@@ -9,16 +9,22 @@
 #include <optional>
 #include <utility>
 
+#include "store/internal/clock.h"
+#include "store/internal/errors.h"
 #include "store/internal/pg_db.h"
 #include "store/internal/pg_schema.h"
 #include "store/internal/row_codec.h"
 
 namespace berth::store {
 
+using internal::At;
 using internal::PgBytes;
 using internal::PgConnection;
 using internal::PgParam;
 using internal::PgResult;
+using internal::SystemNow;
+using internal::Unavailable;
+using internal::WithObject;
 
 // A caller's batch (or a compaction) waiting for the writer; the caller blocks on `done`.
 struct PostgresStore::Request {
@@ -29,18 +35,6 @@ struct PostgresStore::Request {
 };
 
 namespace {
-
-core::Location At(const ObjectKey& key) { return core::Location{"", key.ToString(), ""}; }
-
-core::Error Unavailable(std::string message) {
-  return core::Error(core::ErrorCode::kUnavailable, std::move(message));
-}
-
-int64_t SystemNow() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // The connection string for messages: a URI up to its '@' loses its credentials.
 std::string Redact(const std::string& conninfo) {
@@ -87,11 +81,6 @@ core::Result<std::optional<StoredObject>> ReadOne(PgConnection& db, const Object
     return std::optional<StoredObject>();
   }
   return std::optional<StoredObject>(ReadObject(rows, 0, 0));
-}
-
-core::Error WithObject(core::Error error, const ObjectKey& key) {
-  error.WithObject(key.ToString());
-  return error;
 }
 
 // Runs `body` in one read-only REPEATABLE READ transaction: everything it reads is one snapshot.

@@ -14,14 +14,20 @@
 #include <optional>
 #include <utility>
 
+#include "store/internal/clock.h"
+#include "store/internal/errors.h"
 #include "store/internal/row_codec.h"
 #include "store/internal/schema.h"
 #include "store/internal/sqlite_db.h"
 
 namespace berth::store {
 
+using internal::At;
 using internal::Connection;
 using internal::Statement;
+using internal::SystemNow;
+using internal::Unavailable;
+using internal::WithObject;
 
 // A caller's batch (or a compaction) waiting for the writer; the caller blocks on `done`.
 struct SqliteStore::Request {
@@ -32,18 +38,6 @@ struct SqliteStore::Request {
 };
 
 namespace {
-
-core::Location At(const ObjectKey& key) { return core::Location{"", key.ToString(), ""}; }
-
-core::Error Unavailable(std::string message) {
-  return core::Error(core::ErrorCode::kUnavailable, std::move(message));
-}
-
-int64_t SystemNow() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // Makes a directory entry durable: a new database file and its WAL survive power loss only
 // once their directory is fsynced (SQLite syncs the directory of a new journal; this also
@@ -84,11 +78,6 @@ core::Result<std::optional<StoredObject>> ReadOne(Connection& db, const ObjectKe
   StoredObject object = internal::ReadObject(*stmt, 0);
   stmt->Reset();
   return std::optional<StoredObject>(std::move(object));
-}
-
-core::Error WithObject(core::Error error, const ObjectKey& key) {
-  error.WithObject(key.ToString());
-  return error;
 }
 
 }  // namespace

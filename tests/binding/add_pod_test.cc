@@ -11,7 +11,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using berth::testing::kGi;
 using berth::testing::NodeBuilder;
@@ -88,5 +88,5 @@ TEST(AddPodTest, RejectsBoundGuests) {
   EXPECT_DEATH(scheduler.AddPod(bound), "AddPod");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

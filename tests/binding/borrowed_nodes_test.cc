@@ -11,7 +11,7 @@
 #include "random_cluster.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::ClusterFeatures;
 using testing::RandomCluster;
@@ -80,5 +80,5 @@ TEST(BorrowedNodesTest, DevicesAndFractionsNeedTheSnapshotsOwnNodes) {
   EXPECT_FALSE(CanBorrowNodes(fractional));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

@@ -17,7 +17,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using berth::testing::kGi;
 using berth::testing::NodeBuilder;
@@ -224,5 +224,5 @@ TEST(DraIndexTest, MostAllocatedFillSkipsFullNodes) {
   ExpectSameClaims(with_index, reference, snap, "rebind");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

@@ -18,7 +18,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using berth::testing::kGi;
 using berth::testing::NodeBuilder;
@@ -401,5 +401,5 @@ TEST(DynamicResourcesTest, DeviceTaintRuleSteersUntoleratingClaims) {
   EXPECT_EQ(snap.node(*d.node).meta.name, "n2");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

@@ -8,7 +8,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using core::SelectorOp;
 using core::TaintEffect;
@@ -346,5 +346,5 @@ TEST(FilterOrderTest, UpstreamReportsTheFirstFailingFilterOnly) {
   EXPECT_EQ(e.decision.message, "0/1 nodes are available: 1 node(s) were unschedulable.");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

@@ -9,7 +9,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using berth::testing::kGi;
 using berth::testing::NodeBuilder;
@@ -97,5 +97,5 @@ TEST(FreeCapacityTest, GuestsCountAndOvercommitGoesNegative) {
   EXPECT_EQ(scheduler.NodeFree(N(0)).Get(r.gpu), 1);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

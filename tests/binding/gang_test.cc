@@ -14,7 +14,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using berth::testing::kGi;
 using berth::testing::NodeBuilder;
@@ -238,5 +238,5 @@ TEST(GangTest, FailedGangLeavesTheStateAsIfNeverTried) {
   EXPECT_GT(rolled_back, 300);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

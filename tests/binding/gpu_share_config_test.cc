@@ -17,7 +17,7 @@
 #include "io/reader.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 constexpr std::string_view kCluster = R"(
 apiVersion: v1
@@ -206,5 +206,5 @@ TEST(GpuShareConfigTest, BerthPolicyIsUsableFromAProfile) {
   EXPECT_GT(a->scores[0].raw, 100);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

@@ -23,7 +23,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::kGi;
 using testing::NodeBuilder;
@@ -350,5 +350,5 @@ TEST(GpuShareFgdTest, FractionScoredAtTheLedgersChoice) {
   EXPECT_EQ(RawScore(scheduler.Explain(pending), snap, "a", kGpuShareFgd), 52);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

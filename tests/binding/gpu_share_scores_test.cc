@@ -18,7 +18,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::kGi;
 using testing::NodeBuilder;
@@ -259,5 +259,5 @@ TEST(GpuNodeViewTest, PlacedTakesWholeGpusOrTheLedgersChoice) {
   EXPECT_EQ(after.IdleMilli(), 2700);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

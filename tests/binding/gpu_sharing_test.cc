@@ -13,7 +13,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::kGi;
 using testing::NodeBuilder;
@@ -166,5 +166,5 @@ TEST(GpuSharingTest, IndexAndReferencePathsAgree) {
   }
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

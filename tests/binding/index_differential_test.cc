@@ -15,7 +15,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using core::SelectorOp;
 using core::TaintEffect;
@@ -221,5 +221,5 @@ TEST(IndexDifferentialTest, IndexDecidesLikeTheReferencePath) {
   EXPECT_GT(indexed * 2, total);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

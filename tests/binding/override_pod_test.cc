@@ -13,7 +13,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using berth::testing::kGi;
 using berth::testing::NodeBuilder;
@@ -108,5 +108,5 @@ TEST(OverridePodTest, OverriddenPodsDecideAsIfTheSnapshotHeldThem) {
   EXPECT_GT(indexed, 1000);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

@@ -7,7 +7,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::kMi;
 using testing::PodBuilder;
@@ -86,5 +86,5 @@ TEST(PodResourcesTest, InitContainersGetDefaultsToo) {
   EXPECT_EQ(r.nonzero_cpu, 100);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

@@ -7,7 +7,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::NodeBuilder;
 using testing::PodBuilder;
@@ -64,5 +64,5 @@ TEST(QueueOrderTest, SecondProfileServesItsPods) {
   EXPECT_TRUE(scheduler.ScheduleOne(model::PodIndex{0}).node.has_value());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

@@ -15,7 +15,7 @@
 #include "devices/dra_builders.h"
 #include "support/model_builders.h"
 
-namespace berth::binding::testing {
+namespace berth::testing {
 
 // Deterministic on every standard library (unlike std::uniform_int_distribution).
 class Rng {
@@ -157,7 +157,7 @@ inline model::Snapshot RandomCluster(uint64_t seed, const ClusterFeatures& featu
 // The snapshot a fresh Scheduler must decide like `scheduler` from: every pod bound where
 // `node_of` says (empty: pending), every claim with the status the scheduler gives it.
 inline model::Snapshot EquivalentSnapshot(
-    const model::Snapshot& snap, const Scheduler& scheduler,
+    const model::Snapshot& snap, const binding::Scheduler& scheduler,
     const std::vector<std::optional<model::NodeIndex>>& node_of) {
   model::Snapshot out = snap;
   for (size_t p = 0; p < out.pods.size(); ++p) {
@@ -182,4 +182,4 @@ inline std::vector<std::optional<model::NodeIndex>> InputPlacement(const model::
   return out;
 }
 
-}  // namespace berth::binding::testing
+}  // namespace berth::testing

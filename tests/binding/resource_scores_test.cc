@@ -14,7 +14,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::NodeBuilder;
 using testing::PodBuilder;
@@ -280,5 +280,5 @@ TEST(BalancedAllocationTest, SkippedForPodsRequestingNothing) {
   EXPECT_EQ(RawScore(e, c.snapshot, "node1", kNodeResourcesBalancedAllocation), -1);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

@@ -8,7 +8,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::kGi;
 using testing::NodeBuilder;
@@ -107,5 +107,5 @@ TEST(SchedulerTest, DisabledFilterDoesNotRun) {
   EXPECT_EQ(BoundTo(snap, scheduler.ScheduleOne(model::PodIndex{0})), "a");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

@@ -10,7 +10,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using core::SelectorOp;
 using core::TaintEffect;
@@ -215,5 +215,5 @@ TEST(TotalScoreTest, ZeroWeightMeansOne) {
   EXPECT_EQ(FindVerdict(e, snap, "a")->total_score, 100);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

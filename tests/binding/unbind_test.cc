@@ -15,7 +15,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using berth::testing::kGi;
 using berth::testing::NodeBuilder;
@@ -290,5 +290,5 @@ TEST(UnbindTest, UnbindAndRescheduleMatchesAFreshScheduler) {
   EXPECT_GT(claim_pods, 100);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

@@ -9,7 +9,7 @@
 #include "support/model_builders.h"
 
 namespace berth::binding {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::kGi;
 using testing::NodeBuilder;
@@ -92,5 +92,5 @@ TEST(ReasonHistogramTest, RendersInStringOrder) {
   EXPECT_EQ(d.rejections[0].plugin, "Q");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

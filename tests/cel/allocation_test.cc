@@ -36,7 +36,7 @@ void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 #pragma GCC diagnostic pop
 
 namespace berth::cel {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(AllocationTest, SelectorEvaluationDoesNotAllocate) {
   DraSelectors selectors;
@@ -70,5 +70,5 @@ TEST(AllocationTest, SelectorEvaluationDoesNotAllocate) {
   }
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cel

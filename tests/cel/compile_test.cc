@@ -15,7 +15,7 @@
 #include "cel/value.h"
 
 namespace berth::cel {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Outcome;
 
@@ -398,5 +398,5 @@ TEST(CompileTest, EstimatedCostLimit) {
             0u);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cel

@@ -13,7 +13,7 @@
 #include "core/quantity.h"
 
 namespace berth::cel {
-namespace {
+namespace BERTH_UNITY_ID {
 
 class DraSelectorsTest : public ::testing::Test {
  protected:
@@ -255,5 +255,5 @@ TEST(DraDeviceTest, IsAMapOfItsFields) {
   EXPECT_EQ(DraDeviceType().ToString(), "kubernetes.DRADevice");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cel

@@ -16,7 +16,7 @@
 #include "cel/value.h"
 
 namespace berth::cel {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Outcome;
 
@@ -579,5 +579,5 @@ TEST_F(EvalTest, HostProvidedMapsAndLists) {
   EXPECT_EQ(Eval(R"(x.node == {"cpu": 8, "arch": "arm64"})"), "true");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cel

@@ -15,7 +15,7 @@
 #include "core/quantity.h"
 
 namespace berth::cel {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Outcome;
 
@@ -268,5 +268,5 @@ TEST_F(RuntimeFunctionsTest, DynamicRegexPattern) {
             "error: no matching overload for 'matches' applied to 'string.(int)'");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cel

@@ -14,7 +14,7 @@
 #include "cel/value.h"
 
 namespace berth::cel {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Outcome;
 
@@ -154,5 +154,5 @@ TEST(EnvironmentFunctionTest, DeclarationsAreValidated) {
   EXPECT_EQ(env.functions().size(), 3u);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cel

@@ -12,7 +12,7 @@
 #include "cel/program.h"
 
 namespace berth::cel {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(ProgramCacheTest, CompilesEachTextOnce) {
   Environment env;
@@ -79,5 +79,5 @@ TEST(ProgramCacheTest, ConcurrentLookupsShareOnePrograms) {
   for (const Program* p : seen[0]) EXPECT_NE(p, nullptr);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cel

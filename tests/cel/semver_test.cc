@@ -7,7 +7,7 @@
 #include <vector>
 
 namespace berth::cel {
-namespace {
+namespace BERTH_UNITY_ID {
 
 std::string ParseError(std::string_view text) {
   core::Result<Semver> v = Semver::Parse(text);
@@ -79,5 +79,5 @@ TEST(SemverTest, Normalization) {
   EXPECT_FALSE(Semver::ParseNormalized("vv1.0.0").has_value());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cel

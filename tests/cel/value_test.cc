@@ -13,7 +13,7 @@
 #include "core/quantity.h"
 
 namespace berth::cel {
-namespace {
+namespace BERTH_UNITY_ID {
 
 // "<prefix><i>"; appending keeps GCC 12's -Wstringop-overflow false positive on
 // "k" + std::to_string(i) at -O3 out of the build.
@@ -159,5 +159,5 @@ TEST(ActivationTest, ManyVariablesSpillToTheHeap) {
   for (size_t s : slots) EXPECT_EQ(act.Find(s)->int_value(), static_cast<int64_t>(s));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cel

@@ -5,7 +5,7 @@
 #include <sstream>
 
 namespace berth::cli {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(ExitCodeTest, FromDiagnosticsAndObjectsRead) {
   core::Diagnostics clean;
@@ -39,5 +39,5 @@ TEST(ExitCodeTest, PrintsLocationThenMessage) {
             "berth: warning: input/app.yaml: kind ConfigMap is not read; skipped 1 object\n");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cli

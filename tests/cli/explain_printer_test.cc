@@ -5,7 +5,7 @@
 #include <sstream>
 
 namespace berth::cli {
-namespace {
+namespace BERTH_UNITY_ID {
 
 constexpr int64_t kGi = int64_t{1} << 30;
 
@@ -167,5 +167,5 @@ TEST(FormatResourcesTest, KubectlUnits) {
   EXPECT_EQ(FormatResources(catalog, model::ResourceVector{}), "none");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cli

@@ -5,7 +5,7 @@
 #include "cli/explain_command.h"
 
 namespace berth::cli {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(FlagsTest, OutputFormats) {
   EXPECT_EQ(ParseOutputFormat("yaml").value(), io::OutputFormat::kYaml);
@@ -92,5 +92,5 @@ TEST(ParsePodTargetTest, KubectlStyleNames) {
   EXPECT_FALSE(ParsePodTarget("pod/ml/").has_value());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cli

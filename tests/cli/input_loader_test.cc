@@ -11,7 +11,7 @@
 #include <vector>
 
 namespace berth::cli {
-namespace {
+namespace BERTH_UNITY_ID {
 
 namespace fs = std::filesystem;
 
@@ -153,5 +153,5 @@ TEST(ExitCodeAfterPlanTest, EngineErrorsNameTheirFileAndMakeThePlanPartial) {
   EXPECT_EQ(err2.str(), "berth: error: " + (dir / "node.yaml").string() + ": Node/n1: unusable\n");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cli

@@ -18,7 +18,7 @@
 #include "plan_views.h"
 
 namespace berth::cli::testing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 namespace fs = std::filesystem;
 
@@ -255,5 +255,5 @@ TEST(PlanConsistencyTest, PodBoundInTheInputMayBeKeptOrDeleted) {
   EXPECT_EQ(Disagreements({}, table, {pod}).size(), 2u);  // json lacks it too
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cli::testing

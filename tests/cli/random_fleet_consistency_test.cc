@@ -22,7 +22,7 @@
 #include "plan_views.h"
 
 namespace berth::cli::testing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 namespace fs = std::filesystem;
 
@@ -81,5 +81,5 @@ TEST(RandomFleetConsistencyTest, PrintedFormsAndExplainAgree) {
   fs::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cli::testing

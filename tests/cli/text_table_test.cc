@@ -5,7 +5,7 @@
 #include <sstream>
 
 namespace berth::cli {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(TextTableTest, PadsColumnsAndTrimsTrailingSpace) {
   TextTable table({TextTable::Align::kLeft, TextTable::Align::kRight, TextTable::Align::kLeft});
@@ -29,5 +29,5 @@ TEST(TextTableTest, ShortRowsAreFine) {
   EXPECT_EQ(out.str(), "only\na     b\n");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cli

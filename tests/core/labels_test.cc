@@ -8,7 +8,7 @@
 #include "core/excerpt.h"
 
 namespace berth::core {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(LabelsTest, Dns1123Subdomain) {
   for (const char* ok : {"a", "example.com", "nvidia.com", "a-b.c-d", "0.1", "k8s.io"}) {
@@ -60,11 +60,11 @@ TEST(LabelsTest, LabelsAreOrderedByKey) {
   EXPECT_NE(labels.find(std::string_view("b")), labels.end());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::core
 
 namespace berth::core {
-namespace {
+namespace BERTH_UNITY_ID {
 
 // The reasons are apimachinery's, first one only, the length checked first.
 TEST(LabelsTest, ProblemsAreWordedAsTheApiServerWordsThem) {
@@ -105,5 +105,5 @@ TEST(QuoteTest, QuotesEscapesAndBounds) {
   EXPECT_EQ(Quote(utf8), "\"" + std::string(63, 'a') + "...\" (75 bytes)");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::core

@@ -6,7 +6,7 @@
 #include <string>
 
 namespace berth::core {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(LogTest, StderrLoggerWritesLevelPrefixedLines) {
   std::unique_ptr<Logger> logger = MakeStderrLogger(LogLevel::kInfo);
@@ -41,5 +41,5 @@ TEST(LogTest, NullLoggerDropsEverything) {
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::core

@@ -8,7 +8,7 @@
 #include <string>
 
 namespace berth::core {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using Format = Quantity::Format;
 
@@ -513,5 +513,5 @@ TEST(QuantityTest, ArithmeticSaturatesInsteadOfWrapping) {
   EXPECT_GT((big + big), Quantity());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::core

@@ -9,7 +9,7 @@
 #include "core/diagnostics.h"
 
 namespace berth::core {
-namespace {
+namespace BERTH_UNITY_ID {
 
 Result<int> Half(int v) {
   if (v % 2 != 0) return InvalidArgument("odd", Location{"", "", "count"});
@@ -157,5 +157,5 @@ TEST(ResultDeathTest, ValueOnErrorAborts) {
   EXPECT_DEATH((void)ok.error(), "Result::error\\(\\) on a value");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::core

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace berth::core {
-namespace {
+namespace BERTH_UNITY_ID {
 
 SelectorRequirement Req(std::string key, SelectorOp op, std::vector<std::string> values = {}) {
   return SelectorRequirement{std::move(key), op, std::move(values)};
@@ -261,5 +261,5 @@ TEST(NodeSelectorTest, ValidateAcceptsWellFormedSelectors) {
   EXPECT_TRUE((NodeSelector{{NodeSelectorTerm{}}}).Validate().ok());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::core

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace berth::core {
-namespace {
+namespace BERTH_UNITY_ID {
 
 std::vector<SelectorRequirement> MustParse(std::string_view text) {
   auto r = ParseLabelSelectorText(text);
@@ -76,5 +76,5 @@ TEST(SelectorTextTest, RefusesMalformedSelectors) {
   EXPECT_NE(r.error().message().find("found 'b'"), std::string::npos) << r.error().message();
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::core

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace berth::core {
-namespace {
+namespace BERTH_UNITY_ID {
 
 Taint MakeTaint(std::string key, std::string value, TaintEffect effect) {
   return Taint{std::move(key), std::move(value), effect};
@@ -141,5 +141,5 @@ TEST(TaintScoreTest, CountsIntolerablePreferNoSchedule) {
   EXPECT_EQ(CountIntolerablePreferNoSchedule({taints[2]}, {}), 0);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::core

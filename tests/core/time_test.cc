@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace berth::core {
-namespace {
+namespace BERTH_UNITY_ID {
 
 int64_t ParsedSeconds(const char* text) {
   Result<Timestamp> t = Timestamp::Parse(text);
@@ -111,5 +111,5 @@ TEST(TimestampTest, Orders) {
   EXPECT_EQ(Timestamp{5}, Timestamp{5});
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::core

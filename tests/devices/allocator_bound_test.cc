@@ -11,7 +11,7 @@
 #include "devices/allocator_test_util.h"
 
 namespace berth::devices::testing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 const std::string kA = "driver-a";
 
@@ -102,5 +102,5 @@ TEST(AllocatorBoundTest, AdminAllAndFirstAvailableCountWhatThePrecheckCounts) {
   EXPECT_EQ(a->MinDevices({w.claims[2], w.claims[3]}), 0);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::devices::testing

@@ -6,7 +6,7 @@
 #include "devices/allocator_test_util.h"
 
 namespace berth::devices::testing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 const std::string kA = "driver-a";
 
@@ -598,5 +598,5 @@ TEST(AllocatorMultiHostTest, NoAllocationFromIncompletePools) {
   ExpectNoFit(Allocate(w)->out);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::devices::testing

@@ -10,7 +10,7 @@
 #include "devices/allocator_test_util.h"
 
 namespace berth::devices::testing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 const std::string kA = "driver-a";
 
@@ -134,5 +134,5 @@ TEST(AllocatorInvalidPoolTest, UndefinedCounterSetInvalidatesThePool) {
                 "allocated from it"});
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::devices::testing

@@ -5,7 +5,7 @@
 #include "devices/allocator_test_util.h"
 
 namespace berth::devices::testing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 const std::string kA = "driver-a";
 const std::string kB = "driver-b";
@@ -759,5 +759,5 @@ TEST(AllocatorTaintTest, EmptyKeyExistsToleratesEverything) {
   ExpectAllocated(Allocate(w)->out, {{R("req-0", kA, "pool-1", "device-1")}});
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::devices::testing

@@ -9,7 +9,7 @@
 #include "devices/allocator_test_util.h"
 
 namespace berth::devices::testing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 const std::string kA = "driver-a";
 
@@ -245,5 +245,5 @@ TEST(AllocatorReleaseTest, CommitReleaseSequencesMatchAFreshAllocator) {
   }
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::devices::testing

@@ -9,7 +9,7 @@
 #include "devices/allocator_test_util.h"
 
 namespace berth::devices::testing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 const std::string kA = "driver-a";
 
@@ -438,5 +438,5 @@ TEST(AllocatorSearchTest, PruningNeverChangesTheAnswer) {
   EXPECT_LT(fits, 350);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::devices::testing

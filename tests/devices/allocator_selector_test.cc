@@ -7,7 +7,7 @@
 #include "devices/fake_selector_matcher.h"
 
 namespace berth::devices::testing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 const std::string kA = "driver-a";
 
@@ -131,5 +131,5 @@ TEST(AllocatorSelectorTest, CreateForTestUsesTheGivenMatcher) {
   ExpectAllocated(out, {{R("req-0", kA, "pool-1", "device-2")}});
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::devices::testing

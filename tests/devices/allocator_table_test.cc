@@ -7,7 +7,7 @@
 #include "devices/allocator_test_util.h"
 
 namespace berth::devices::testing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 const std::string kA = "driver-a";
 const std::string kB = "driver-b";
@@ -638,5 +638,5 @@ TEST(AllocatorTableTest, MaxNumberDevices) {
   ExpectAllocated(Allocate(w)->out, {want});
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::devices::testing

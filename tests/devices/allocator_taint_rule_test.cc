@@ -10,7 +10,7 @@
 #include "model/device_taint_rule.h"
 
 namespace berth::devices::testing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 const std::string kA = "driver-a";
 const std::string kB = "driver-b";
@@ -187,5 +187,5 @@ TEST(AllocatorTaintRuleTest, OtherClusterRuleIgnored) {
   ExpectAllocated(Allocate(w)->out, {{R("req-0", kA, "pool-1", "device-1")}});
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::devices::testing

@@ -9,7 +9,7 @@
 #include "dispatch/dispatch_fixture.h"
 
 namespace berth::dispatch {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Assign;
 using testing::Flavor;
@@ -75,5 +75,5 @@ TEST(SharedTopologySelectorTest, OneDomainPinsEveryLevelSeveralOnlyTheShared) {
   EXPECT_TRUE(SharedTopologySelector(Topology({"rack"}, {})).empty());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::dispatch

@@ -11,7 +11,7 @@
 #include "model/kind_info.h"
 
 namespace berth::dispatch {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using model::FeedbackRuleType;
 
@@ -145,5 +145,5 @@ TEST(KindRulesTest, RulesAreTheTablesRows) {
                                         "RayJob"}));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::dispatch

@@ -12,7 +12,7 @@
 #include "dispatch/work_names.h"
 
 namespace berth::dispatch {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::AddJob;
 using testing::AddPodGroup;
@@ -401,5 +401,5 @@ TEST(BuildManifestWorkTest, LongWorkloadNamesAreHashedIntoLimits) {
   EXPECT_EQ(w.manifests[0].name, long_name);  // the job keeps its own name
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::dispatch

@@ -12,7 +12,7 @@
 #include "dispatch/work_names.h"
 
 namespace berth::dispatch {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::AddJob;
 using testing::Assign;
@@ -137,5 +137,5 @@ TEST_F(StaleWorksTest, OnlyBerthsGivenWorksOfTheSameHubAreJudged) {
   EXPECT_EQ(out[0].reason, "workload team-a/job-train no longer exists");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::dispatch

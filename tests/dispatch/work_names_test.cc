@@ -9,7 +9,7 @@
 #include "core/labels.h"
 
 namespace berth::dispatch {
-namespace {
+namespace BERTH_UNITY_ID {
 
 model::Workload Wl(std::string ns, std::string name) {
   model::Workload wl;
@@ -58,5 +58,5 @@ TEST(WorkNamesTest, CutNeverLeavesASeparatorBeforeTheHash) {
   EXPECT_EQ(BoundedName("short", kMaxLabelValueLength), "short");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::dispatch

@@ -17,7 +17,7 @@
 #include "support/model_builders.h"
 
 namespace berth::engine {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::CqBuilder;
 using testing::KueueSnapshot;
@@ -269,5 +269,5 @@ TEST(ClusterSimTest, ClusterWithoutNodesOnlyAdmits) {
   EXPECT_TRUE(sim.binder().WorkloadsOn(0).empty());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::engine

@@ -10,7 +10,7 @@
 #include "engine/plan.h"
 
 namespace berth::engine {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -168,5 +168,5 @@ TEST(RunPlanClaimsTest, ExplainShowsTheAllocatorDetail) {
   EXPECT_EQ(n2.detail, "default/own: gpu=gpu.example.com/n2-default/gpu-0");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::engine

@@ -10,7 +10,7 @@
 #include "engine/fleet_dispatcher.h"
 
 namespace berth::engine {
-namespace {
+namespace BERTH_UNITY_ID {
 
 ClusterAttempt Failed(const std::string& cluster, const std::string& reason) {
   ClusterAttempt a;
@@ -74,5 +74,5 @@ TEST(AttemptListTest, EmptyAndUnsharedListsBehaveLikeVectors) {
   EXPECT_TRUE(list[0].fits);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::engine

@@ -17,7 +17,7 @@
 #include "support/model_builders.h"
 
 namespace berth::engine {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using berth::testing::kGi;
 using berth::testing::NodeBuilder;
@@ -129,5 +129,5 @@ TEST(FleetMeasureTest, DraGpusCountUnlessAClaimHoldsThem) {
   EXPECT_EQ(b.capacity.free_gpus_by_product.at("H200"), 3);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::engine

@@ -19,7 +19,7 @@
 #include "io/reader.h"
 
 namespace berth::engine {
-namespace {
+namespace BERTH_UNITY_ID {
 
 // Files of one input: the hub's text, then each member cluster's.
 struct Fleet {
@@ -501,5 +501,5 @@ TEST(FleetPlanTest, MemberPartsBorrowTheirNodesFromTheInput) {
   }
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::engine

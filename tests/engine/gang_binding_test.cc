@@ -14,7 +14,7 @@
 #include "support/model_builders.h"
 
 namespace berth::engine {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using berth::testing::kGi;
 using berth::testing::NodeBuilder;
@@ -91,5 +91,5 @@ TEST(GangBindingTest, GuestSlotsFreeFailedGangsAndReuseReleasedSlots) {
   EXPECT_EQ(scheduler.NodeFree(model::NodeIndex{0}).Get(model::kCpu), 400);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::engine

@@ -25,7 +25,7 @@
 #include "random_fleet.h"
 
 namespace berth::engine {
-namespace {
+namespace BERTH_UNITY_ID {
 
 // Seeds per run: 300 fleets of up to five nodes and ten workloads, each planned six times,
 // take about 3 s in a release build on a loaded machine; under the sanitizers (CI), a third
@@ -190,5 +190,5 @@ TEST(InvariantsPropertyTest, RandomFleetsKeepEveryInvariant) {
   }
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::engine

@@ -16,7 +16,7 @@
 #include "engine/test_util.h"
 
 namespace berth::engine {
-namespace {
+namespace BERTH_UNITY_ID {
 
 model::Snapshot Read(const std::string& yaml) { return testing::ReadCleanYaml(yaml); }
 
@@ -284,5 +284,5 @@ TEST(InvariantsTest, SimStepsKeepQuotaAndNodes) {
   EXPECT_EQ(Strings(checker.Check()), std::vector<std::string>{});
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::engine

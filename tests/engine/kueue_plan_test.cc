@@ -16,7 +16,7 @@
 #include "engine/test_util.h"
 
 namespace berth::engine {
-namespace {
+namespace BERTH_UNITY_ID {
 
 model::Snapshot Read(const std::string& yaml) { return testing::ReadCleanYaml(yaml); }
 
@@ -236,5 +236,5 @@ TEST(KueuePlanTest, InventoryCountsInputAndPlannedPodsOnce) {
   EXPECT_TRUE(inventory.clusters[0].nodes[0].occupancy.unassigned.empty());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::engine

@@ -18,7 +18,7 @@
 #include "io/reader.h"
 
 namespace berth::engine {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using Names = std::vector<std::string>;
 
@@ -355,5 +355,5 @@ TEST(MultiKueueDispatchTest, ExternalDispatcherWaitsForItsNominations) {
   EXPECT_TRUE(WorkloadNamed(plan, "job-train").nominated_cluster_names.empty());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::engine

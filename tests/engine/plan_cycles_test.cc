@@ -16,7 +16,7 @@
 #include "io/reader.h"
 
 namespace berth::engine {
-namespace {
+namespace BERTH_UNITY_ID {
 
 model::Snapshot ReadTwoTeams() {
   const char* root = std::getenv("BERTH_SOURCE_DIR");
@@ -153,5 +153,5 @@ TEST(PlanCyclesTest, WithoutCyclesThePlanIsTheSettledOne) {
   EXPECT_EQ(many.deleted_pods.size(), settled.deleted_pods.size());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::engine

@@ -6,7 +6,7 @@
 #include <utility>
 
 namespace berth::engine {
-namespace {
+namespace BERTH_UNITY_ID {
 
 constexpr int64_t kGi = int64_t{1} << 30;
 
@@ -386,5 +386,5 @@ TEST(ExplainPodTest, RefusesPodsOutsideTheQueue) {
   EXPECT_EQ(missing.error().code(), core::ErrorCode::kNotFound);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::engine

@@ -9,7 +9,7 @@
 #include <string>
 
 namespace berth::engine {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(ReplacementPodNameTest, SuffixesTheDeletedPodsName) {
   const std::set<std::string> taken = {"team/train-0", "team/train-1"};
@@ -65,5 +65,5 @@ TEST(ReplacementPodTest, IsANewPendingPodWithTheTemplatesConstraints) {
   EXPECT_EQ(pod.replaces, "train-0");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::engine

@@ -7,7 +7,7 @@
 #include "gpu/fraction_ledger.h"
 
 namespace berth::gpu {
-namespace {
+namespace BERTH_UNITY_ID {
 
 FractionRequest Parse(const core::Labels& annotations, int64_t whole_gpus = 0) {
   auto r = ParseFractionRequest(annotations, whole_gpus);
@@ -163,5 +163,5 @@ TEST(FractionLedgerTest, NothingFitsOnUnshareableNodes) {
   EXPECT_FALSE(ledger.Choose(FractionRequest{100, 0, 1}, 8).has_value());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::gpu

@@ -10,7 +10,7 @@
 #include "gpu/typical_pods.h"
 
 namespace berth::gpu {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Node;
 using testing::NodeWithFree;
@@ -151,5 +151,5 @@ TEST(FragmentMemoTest, GivesTheModelsValuesBitForBitWhateverTheGpuOrder) {
   EXPECT_EQ(memo.hits() + memo.misses(), 1000);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::gpu

@@ -12,9 +12,9 @@
 #include "support/model_builders.h"
 
 namespace berth::gpu {
-namespace {
+namespace BERTH_UNITY_ID {
 
-using testing::NodeBuilder;
+using ::berth::testing::NodeBuilder;
 
 NodeGpuInventory Read(const NodeBuilder& b, core::Labels annotations = {}) {
   model::ResourceCatalog catalog;
@@ -333,5 +333,5 @@ TEST(GpuInventoryTest, ResourceNames) {
   EXPECT_EQ(SharingModeName(SharingMode::kTimeSlicing), "time-slicing");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::gpu

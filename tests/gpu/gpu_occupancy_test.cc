@@ -12,11 +12,11 @@
 #include "support/model_builders.h"
 
 namespace berth::gpu {
-namespace {
+namespace BERTH_UNITY_ID {
 
-using testing::NodeBuilder;
-using testing::PodBuilder;
-using testing::SnapshotBuilder;
+using ::berth::testing::NodeBuilder;
+using ::berth::testing::PodBuilder;
+using ::berth::testing::SnapshotBuilder;
 
 struct Fixture {
   model::Snapshot snapshot;
@@ -205,5 +205,5 @@ TEST(GpuOccupancyTest, FractionsNeedWholeUnsharedGpus) {
   EXPECT_EQ(f.occupancy.unassigned[0].resource, "gpu-fraction");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::gpu

@@ -14,7 +14,7 @@
 #include "gpu/policy_scores.h"
 
 namespace berth::gpu {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Node;
 using testing::Pod;
@@ -146,5 +146,5 @@ TEST(KaiScorerTest, MinMaxKeepsDistinctScoresDistinct) {
   EXPECT_EQ(scores, (std::vector<int64_t>{0, 1, 2, 100}));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::gpu

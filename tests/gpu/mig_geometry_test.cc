@@ -9,7 +9,7 @@
 #include <vector>
 
 namespace berth::gpu {
-namespace {
+namespace BERTH_UNITY_ID {
 
 const MigGeometry& Geometry(std::string_view name) {
   const MigGeometry* g = FindMigGeometry(name);
@@ -278,5 +278,5 @@ TEST(MigGeometryTest, EnumeratesEveryValidLayout) {
   EXPECT_EQ(EnumerateMigLayouts(Geometry("A30-24GB")).size(), 25u);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::gpu

@@ -9,7 +9,7 @@
 #include "gpu/gpu_test_util.h"
 
 namespace berth::gpu {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Node;
 using testing::NodeWithFree;
@@ -133,5 +133,5 @@ TEST(GpuClusterTest, KeepsTotalsAndCachedFragmentsIncrementally) {
   EXPECT_DOUBLE_EQ(cluster.fragment_milli(), 1000);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::gpu

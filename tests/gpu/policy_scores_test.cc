@@ -13,7 +13,7 @@
 #include "gpu/typical_pods.h"
 
 namespace berth::gpu {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(PolicyScoresTest, FgdIsTheTruncatedSigmoidOfTheFragmentDrop) {
   EXPECT_EQ(FgdScore(0, 0), 50);
@@ -111,5 +111,5 @@ TEST(PolicyScoresTest, FragmentationIsTheSameOnBothNodeShapes) {
   }
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::gpu

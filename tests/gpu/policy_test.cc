@@ -11,7 +11,7 @@
 #include "gpu/node_state.h"
 
 namespace berth::gpu {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Node;
 using testing::NodeWithFree;
@@ -175,5 +175,5 @@ TEST(PolicyTest, FgdTiesBetweenGpusGoToTheLowestIndex) {
   EXPECT_EQ(GpusOf(Policy::kFgd, Pod(1000, 1, 600), node, &model), GpuSet::Of(1));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::gpu

@@ -20,7 +20,7 @@
 #include "test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Dump;
 using ::testing::ElementsAre;
@@ -345,5 +345,5 @@ TEST(FileLimitTest, AFileOverTheByteLimitIsRefusedUnread) {
                                          "bytes per file; the file is not read"));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

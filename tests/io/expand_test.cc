@@ -11,7 +11,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Dump;
 using ::testing::ElementsAre;
@@ -238,5 +238,5 @@ spec:
   EXPECT_EQ(in.snapshot.workloads[0].pod_sets[0].count, 0);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

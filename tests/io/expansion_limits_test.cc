@@ -11,7 +11,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 std::string Job(const std::string& name, int parallelism) {
   return "---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: " + name +
@@ -71,5 +71,5 @@ TEST(ExpansionLimitsTest, ExactlyAtTheBoundsIsRead) {
   EXPECT_EQ(PodsPerJob(in), (std::map<std::string, int>{{"a", 5}, {"b", 5}}));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

@@ -26,7 +26,7 @@
 #include "model/kind_info.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using Json = nlohmann::ordered_json;
 
@@ -255,5 +255,5 @@ TEST(FieldMutationTest, EveryFieldRemovedNulledAndRetyped) {
   EXPECT_GT(mutations, 5000u);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

@@ -10,7 +10,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Dump;
 using ::testing::ElementsAre;
@@ -452,5 +452,5 @@ metadata: {name: r, namespace: ml}
   EXPECT_THAT(diags.entries()[0].error.message(), HasSubstr("unknown kind ManifestWorkReplicaSet"));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

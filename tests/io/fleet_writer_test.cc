@@ -16,7 +16,7 @@
 #include "io/writer.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using OrderedJson = nlohmann::ordered_json;
 using testing::Dump;
@@ -1098,5 +1098,5 @@ TEST(FleetTableTest, WorkloadsGetAClusterColumnOnlyInFleetPlans) {
               ::testing::Not(::testing::HasSubstr("CLUSTER ")));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

@@ -18,7 +18,7 @@
 #include "model/work.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Dump;
 using ::testing::HasSubstr;
@@ -407,5 +407,5 @@ TEST(BerthNameTest, TheListHoldsTheKeysModelNames) {
   }
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

@@ -9,7 +9,7 @@
 #include <string>
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using internal::PodPatch;
 using internal::PrettyPod;
@@ -139,5 +139,5 @@ TEST(JsonPrettyTest, DeclinesPatchesItDoesNotMake) {
   EXPECT_NE(Pretty(R"({"spec":{"tolerations":[{},{}]}})", scheduling), "declined");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

@@ -10,7 +10,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using internal::JsonListSplit;
 using internal::SplitJsonList;
@@ -121,5 +121,5 @@ items:
             R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"b"}})");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

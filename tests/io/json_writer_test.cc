@@ -6,7 +6,7 @@
 #include <sstream>
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(JsonWriterTest, IndentsOneMemberPerLineInWrittenOrder) {
   std::ostringstream out;
@@ -56,5 +56,5 @@ TEST(JsonWriterTest, EscapesWhatJsonRequires) {
   EXPECT_EQ(out.str(), "\"q\\\"b\\\\n\\nt\\t\\u0001\\u001f é\"");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

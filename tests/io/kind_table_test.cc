@@ -19,7 +19,7 @@
 #include "model/kind_info.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using model::KindInfo;
 
@@ -330,5 +330,5 @@ TEST(KindTableTest, ApiVersionParts) {
   EXPECT_EQ(model::VerbName(model::Verb::kDeleteCollection), "deletecollection");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

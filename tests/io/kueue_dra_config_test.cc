@@ -9,7 +9,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Dump;
 using testing::ReadString;
@@ -108,5 +108,5 @@ resources:
   EXPECT_FALSE(in.snapshot.kueue_config.has_value());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

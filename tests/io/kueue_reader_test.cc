@@ -10,7 +10,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Dump;
 using ::testing::ElementsAre;
@@ -748,5 +748,5 @@ featureGates: {MultiKueueIncrementalDispatcherConfig: "no"}
   EXPECT_FALSE(in.snapshot.kueue_config.has_value());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

@@ -11,7 +11,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Dump;
 using ::testing::ElementsAre;
@@ -611,5 +611,5 @@ spec: {containers: [{name: c}]}
   EXPECT_EQ(in.snapshot.kueue_workloads[0].pod_sets.at(0).count, 2);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

@@ -13,7 +13,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
@@ -348,5 +348,5 @@ TEST(MoreWorkloadKindsTest, BadInputIsAnErrorNamingTheField) {
   for (const BadCase& c : cases) ExpectError(c);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

@@ -9,7 +9,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::ReadString;
 
@@ -114,5 +114,5 @@ TEST(NewKindsBadInputTest, OddOwnershipFieldsAreIgnoredNotFatal) {
   EXPECT_EQ(in.snapshot.nodes.size(), 1u);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

@@ -11,7 +11,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::ReadString;
 
@@ -141,5 +141,5 @@ TEST(ObjectMetaValidationTest, WorkloadSpecAndClusterQueueShapes) {
   for (const BadCase& c : cases) ExpectRefused(c);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

@@ -9,7 +9,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Dump;
 using ::testing::HasSubstr;
@@ -290,5 +290,5 @@ metadata: {name: old}
   EXPECT_TRUE(in.snapshot.placements.empty());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

@@ -12,7 +12,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
@@ -336,5 +336,5 @@ TEST(OwnershipTest, PodOfAnotherIncarnationIsNotOwned) {
   EXPECT_THAT(Expanded(in), ElementsAre("train-0"));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

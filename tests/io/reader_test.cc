@@ -8,7 +8,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Dump;
 using ::testing::ElementsAre;
@@ -702,5 +702,5 @@ spec:
   EXPECT_EQ(Amount(in.snapshot, in.snapshot.pods[0].containers[0].requests, "cpu"), 1);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

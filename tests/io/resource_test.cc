@@ -10,7 +10,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Dump;
 using ::testing::ElementsAre;
@@ -703,5 +703,5 @@ spec:
   EXPECT_EQ(input.snapshot.resource_claims[1].meta.name, "train-1-g");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

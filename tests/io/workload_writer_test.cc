@@ -15,7 +15,7 @@
 #include "io/writer.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using ::testing::HasSubstr;
 using OrderedJson = nlohmann::ordered_json;
@@ -314,5 +314,5 @@ TEST(WorkloadTableTest, RendersWorkloadsSection) {
             "                                         insufficient quota\n");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

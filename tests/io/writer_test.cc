@@ -13,7 +13,7 @@
 #include "io/test_util.h"
 
 namespace berth::io {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using ::testing::HasSubstr;
 using OrderedJson = nlohmann::ordered_json;
@@ -293,5 +293,5 @@ TEST(ClaimWriterTest, PatchesAllocationAndReservedForAfterThePods) {
             "ml          trainer-0-gpu   trainer-0      gpu       gpu.nvidia.com/node-a/gpu-0\n");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io

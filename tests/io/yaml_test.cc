@@ -10,7 +10,7 @@
 #include "io/internal/yaml_to_json.h"
 
 namespace berth::io::internal {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using ::testing::HasSubstr;
 
@@ -244,5 +244,5 @@ TEST(YamlEmitterTest, RoundTripsTrickyValues) {
   EXPECT_EQ(nlohmann::ordered_json::parse(docs[0]), j) << yaml;
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::io::internal

@@ -12,7 +12,7 @@
 #include <vector>
 
 namespace berth::model {
-namespace {
+namespace BERTH_UNITY_ID {
 
 struct C {  // one container: requests and limits of cpu / memory (-1 = not named)
   int64_t cpu = -1;
@@ -406,5 +406,5 @@ TEST(CheckPodRequestsInRangeTest, RefusesSumsPastInt64) {
   }
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::model

@@ -7,7 +7,7 @@
 #include <string>
 
 namespace berth::model {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(ResourceCatalogTest, FixedIdsComeFirst) {
   ResourceCatalog catalog;
@@ -162,5 +162,5 @@ TEST(ResourceVectorTest, AddAndSubtractSaturate) {
   EXPECT_EQ(total.Get(kCpu), 0);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::model

@@ -13,7 +13,7 @@
 #include "placement/placement_scheduler.h"
 
 namespace berth::placement {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::BuiltIn;
 using testing::Cluster;
@@ -304,5 +304,5 @@ TEST(BerthRegistryTest, CapacityReachesTheScorersThroughScheduleOptions) {
   EXPECT_EQ(SchedulePlacement(snap, p, T(0)).selected, std::vector<std::string>{"a"});
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::placement

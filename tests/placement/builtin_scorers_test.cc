@@ -11,7 +11,7 @@
 #include "placement/fleet_builder.h"
 
 namespace berth::placement {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Cluster;
 using testing::Decision;
@@ -160,5 +160,5 @@ TEST(ScorerRegistryTest, HoldsUpstreamBuiltInsAndTakesExtensions) {
   EXPECT_TRUE(registry.Contains("Cost"));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::placement

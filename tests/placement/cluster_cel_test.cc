@@ -16,7 +16,7 @@
 #include "placement/placement_scheduler.h"
 
 namespace berth::placement {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::CelPredicate;
 using testing::Cluster;
@@ -231,5 +231,5 @@ TEST(ScoresPredicateTest, SchedulePlacementSelectsByScores) {
   EXPECT_EQ(SchedulePlacement(snap, p, T(0), options).selected, out.selected);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::placement

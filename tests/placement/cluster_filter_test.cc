@@ -9,7 +9,7 @@
 #include "placement/fleet_builder.h"
 
 namespace berth::placement {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Cluster;
 using testing::MakePlacement;
@@ -229,11 +229,11 @@ TEST(ClusterFilterTest, BuiltInTaintsFollowTheAvailableCondition) {
   EXPECT_FALSE(CheckOne(MakePlacement("q"), lost).feasible);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::placement
 
 namespace berth::placement {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(ClusterFilterTest, ClaimAnswersStayRightAcrossManyValues) {
   // More distinct values than a requirement remembers, repeated, with claims listed twice
@@ -256,5 +256,5 @@ TEST(ClusterFilterTest, ClaimAnswersStayRightAcrossManyValues) {
   EXPECT_TRUE(filter.MatchPredicates(Cluster("none"), scratch, &why));  // NotIn: absent passes
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::placement

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace berth::placement {
-namespace {
+namespace BERTH_UNITY_ID {
 
 model::Placement PlacementOf(std::string name, std::vector<std::string> sets) {
   model::Placement p;
@@ -44,5 +44,5 @@ TEST(ClusterSetReferencesTest, ReportsEachMissingSetOnItsReferrer) {
   EXPECT_EQ(diags.entries()[1].error.location().field, "spec.clusterSet");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::placement

@@ -10,7 +10,7 @@
 #include "placement/fleet_builder.h"
 
 namespace berth::placement {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Cluster;
 using testing::MakePlacement;
@@ -83,5 +83,5 @@ TEST(GroupClustersTest, AClusterJoinsTheFirstMatchingGroup) {
   EXPECT_EQ(groups[0].name, "a");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::placement

@@ -14,7 +14,7 @@
 #include "placement/fleet_builder.h"
 
 namespace berth::placement {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::AddOn;
 using testing::Binding;
@@ -377,11 +377,11 @@ TEST(SchedulePlacementTest, RegisteredScorersPlugIn) {
   EXPECT_EQ(SchedulePlacement(snap, p, T(0)).misconfigured.reason, "Misconfigured");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::placement
 
 namespace berth::placement {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(SchedulePlacementTest, CandidatesAreNameOrderedWhateverTheInputOrder) {
   // A long shared prefix, names that agree in the 8 bytes after it, different lengths,
@@ -452,5 +452,5 @@ TEST(SchedulePlacementTest, ManyDistinctRejectionsAreIndexed) {
   EXPECT_EQ(out.RejectionOf(*Verdict(out, "c37"))->message, "taint t7:NoSelect is not tolerated");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::placement

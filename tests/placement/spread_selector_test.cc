@@ -13,7 +13,7 @@
 #include "placement/placement_scheduler.h"
 
 namespace berth::placement {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::BuiltIn;
 using testing::Cluster;
@@ -219,5 +219,5 @@ TEST(SelectWithSpreadTest, PicksInOrderAndStopsWhenAllBlocked) {
   EXPECT_TRUE(SelectWithSpread({Spread("region", kHard, 1)}, {}, {}, 3).selected.empty());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::placement

@@ -16,7 +16,7 @@
 #include "queueing/queue_setup.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using model::PreemptionPolicy;
 using testing::CqBuilder;
@@ -280,5 +280,5 @@ TEST(AdmissionFairSharingTest, PreemptionKeepsPriorityOrderWithinOneLocalQueue) 
   EXPECT_EQ(DecisionOf(r, mid).outcome, WorkloadOutcome::kAlreadyAdmitted);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

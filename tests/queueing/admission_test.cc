@@ -9,7 +9,7 @@
 #include "queueing/kueue_builders.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::CqBuilder;
 using testing::DecisionOf;
@@ -394,5 +394,5 @@ TEST(AdmissionTest, OverlappingPreemptorsSearchAgainWithinTheCycle) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(DecisionOf(r, i).outcome, WorkloadOutcome::kPreempted);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

@@ -6,7 +6,7 @@
 #include "queueing/kueue_builders.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::CqBuilder;
 using testing::KueueSnapshot;
@@ -213,5 +213,5 @@ TEST(ApplyDecisionsTest, EvictionInInputIsFinishedByTheJob) {
   EXPECT_EQ(Cond(a, "QuotaReserved")->message, "The ClusterQueue is stopped");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

@@ -23,7 +23,7 @@
 #include "queueing/kueue_builders.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::CqBuilder;
 using testing::DecisionOf;
@@ -298,5 +298,5 @@ TEST(DraQuotaTest, DevicesCountAgainstMappedQuota) {
       << b.message;
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

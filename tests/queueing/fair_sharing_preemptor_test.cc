@@ -11,7 +11,7 @@
 #include "queueing/queue_setup.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using model::FairSharingStrategy;
 using model::PreemptionPolicy;
@@ -130,5 +130,5 @@ TEST(FairSharingPreemptorTest, HighestShareQueueStillPreemptedWhenOthersCannotPa
   EXPECT_EQ(DecisionOf(r, 5).outcome, WorkloadOutcome::kAlreadyAdmitted);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

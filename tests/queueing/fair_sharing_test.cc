@@ -11,7 +11,7 @@
 #include "queueing/queue_setup.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using model::FairSharingStrategy;
 using model::PreemptionPolicy;
@@ -322,5 +322,5 @@ TEST(FairSharingTest, NonBorrowingCohortQueuesAreNotCandidates) {
   EXPECT_EQ(DecisionOf(r, p).outcome, WorkloadOutcome::kPending);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

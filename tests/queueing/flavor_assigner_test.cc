@@ -7,7 +7,7 @@
 #include "queueing/kueue_builders.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::CqBuilder;
 using testing::DecisionOf;
@@ -220,5 +220,5 @@ TEST(FlavorAssignerTest, PodSetGroupSharesOneFlavor) {
   EXPECT_EQ(FlavorOf(r, lws, "cpu", 1), "two");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

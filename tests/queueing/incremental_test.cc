@@ -23,7 +23,7 @@
 #include "queueing/placement_oracle.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using model::PreemptionPolicy;
 using testing::CqBuilder;
@@ -608,5 +608,5 @@ TEST(IncrementalAdmissionTest, AllSubmittedAtOnceAdmitsWhatRunAdmits) {
   }
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

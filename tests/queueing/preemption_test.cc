@@ -6,7 +6,7 @@
 #include "queueing/preemptor.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using model::PreemptionPolicy;
 using testing::CqBuilder;
@@ -340,5 +340,5 @@ TEST(PreemptorTest, PolicyAllowsMatchesUpstreamTable) {
   EXPECT_TRUE(PolicyAllows(PreemptionPolicy::kLowerPriority, pre, cand));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

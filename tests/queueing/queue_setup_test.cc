@@ -7,7 +7,7 @@
 #include "queueing/kueue_builders.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::CqBuilder;
 using testing::DecisionOf;
@@ -179,5 +179,5 @@ TEST(QueueSetupTest, SecondClusterQueueOfOneNameIsAnError) {
   EXPECT_EQ(diags.entries()[0].error.location().field, "metadata.name");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

@@ -13,7 +13,7 @@
 #include "queueing/topology_fixtures.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::CqBuilder;
 using testing::DecisionOf;
@@ -583,5 +583,5 @@ TEST(QuotaProbeTest, TryLeavesTheProbeUnchanged) {
   EXPECT_FALSE(moved.Try(k.Add(HubWl("b", 1))).fits);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 // Nodes 0 and 1 are ClusterQueues under cohort 2 (the root); one FR.
 QuotaTree Flat(int64_t q0, int64_t q1, std::optional<int64_t> borrow0 = std::nullopt,
@@ -87,5 +87,5 @@ TEST(QuotaTreeTest, LowestSubtreeThatFitsWalksHierarchy) {
   EXPECT_EQ(t.CommonAncestor(0, 2), 4);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

@@ -11,7 +11,7 @@
 #include "queueing/quota_tree.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 // FR ids of upstream's ClusterQueue "cq" (cohort "eng"): memory on on-demand (nominal 100)
 // and spot (0, borrowingLimit 100); gpu on model-a (10, limit 0) and model-b (10, limit 5).
@@ -74,5 +74,5 @@ TEST(ResourcesToReserveTest, MatchesUpstreamTable) {
   }
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

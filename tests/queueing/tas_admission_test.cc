@@ -10,7 +10,7 @@
 #include "queueing/topology_fixtures.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using tas_testing::kRack;
 using testing::CqBuilder;
@@ -242,5 +242,5 @@ TEST(TasAdmissionTest, NoPreemptionPolicyMeansThePlacementFails) {
             "out of 4 pod(s). Total nodes: 4; excluded: resource \"cpu\": 2");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

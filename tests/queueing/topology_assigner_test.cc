@@ -8,7 +8,7 @@
 #include "queueing/topology_fixtures.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using tas_testing::kBlock;
 using tas_testing::kHost;
@@ -454,5 +454,5 @@ TEST(TopologyAssignerTest, SupportsRequestChecksEveryNamedLevel) {
   EXPECT_FALSE(TopologySupportsRequest(s, WithSlices(Preferred(kBlock), kHost, 2)));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

@@ -10,7 +10,7 @@
 #include "queueing/topology_snapshot.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using tas_testing::kRack;
 using tas_testing::Preferred;
@@ -103,5 +103,5 @@ TEST(TopologyScaleTest, SmallPodsPackIntoThePartlyUsedHosts) {
   EXPECT_EQ(tas_testing::Place(s, medium), tas_testing::Render(*a));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

@@ -7,7 +7,7 @@
 #include "queueing/topology_fixtures.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using tas_testing::kBlock;
 using tas_testing::kHost;
@@ -162,5 +162,5 @@ TEST(TopologySnapshotTest, EmptyTopologyHasNoLeaves) {
   EXPECT_EQ(Place(s, f.Request({{"cpu", 1000}}, 1)), "error: topology has no levels");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

@@ -29,7 +29,7 @@
 #include "queueing/queue_setup.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::CqBuilder;
 using testing::KueueSnapshot;
@@ -333,5 +333,5 @@ TEST_P(UpstreamIsPreferred, MatchesKueue) {
 INSTANTIATE_TEST_SUITE_P(Kueue, UpstreamIsPreferred, ::testing::ValuesIn(PreferredNames()),
                          TestName);
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

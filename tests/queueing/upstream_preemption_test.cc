@@ -23,7 +23,7 @@
 #include "queueing/upstream_table_util.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::CqBuilder;
 using testing::KueueSnapshot;
@@ -198,5 +198,5 @@ TEST_P(UpstreamFairPreemption, MatchesKueue) { RunNamed(kFair, true, GetParam())
 INSTANTIATE_TEST_SUITE_P(Kueue, UpstreamFairPreemption, ::testing::ValuesIn(CaseNames(kFair)),
                          TestName);
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

@@ -20,7 +20,7 @@
 #include "support/model_builders.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::CqBuilder;
 using testing::KueueSnapshot;
@@ -339,5 +339,5 @@ TEST(UpstreamScheduleTasTest, EveryCasePassesOrIsSkippedWithAReason) {
   }
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

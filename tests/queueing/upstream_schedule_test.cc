@@ -25,7 +25,7 @@
 #include "queueing/upstream_table_util.h"
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::CqBuilder;
 using testing::KueueSnapshot;
@@ -338,5 +338,5 @@ TEST_P(UpstreamScheduleFair, MatchesKueue) { RunNamed(kFair, GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Kueue, UpstreamScheduleFair, ::testing::ValuesIn(CaseNames(kFair)),
                          TestName);
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

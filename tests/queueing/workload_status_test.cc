@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace berth::queueing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 model::Admission AdmissionIn(const std::string& cq, const std::string& flavor) {
   model::Admission a;
@@ -59,5 +59,5 @@ TEST(WorkloadStatusTest, ReservationLeavesInactiveConditionsAlone) {
   EXPECT_EQ(wl.FindCondition("Evicted")->last_transition_time.unix_s, 1);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::queueing

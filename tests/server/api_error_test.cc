@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace berth::server {
-namespace {
+namespace BERTH_UNITY_ID {
 
 const GroupResource kWorkloads{"kueue.x-k8s.io", "workloads"};
 const GroupResource kPods{"", "pods"};
@@ -115,5 +115,5 @@ TEST(ApiErrorTest, ExpiredListCarriesContinueInMetadata) {
   EXPECT_EQ(e.ToJson()["metadata"]["continue"], "abc");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::server

@@ -7,7 +7,7 @@
 #include "model/kind_info.h"
 
 namespace berth::server {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using Json = nlohmann::ordered_json;
 
@@ -185,5 +185,5 @@ TEST(DiscoveryTest, AggregatedV2Documents) {
   EXPECT_EQ(apis.dump(), AggregatedDiscovery(false, DiscoveryFormat::kAggregatedV2).dump());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::server

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace berth::server {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using Json = nlohmann::ordered_json;
 
@@ -187,5 +187,5 @@ TEST(ListOptionsTest, ExpiredContinueIs410WithAnInconsistentToken) {
   EXPECT_EQ(watch.message, "too old resource version: 5 (20)");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::server

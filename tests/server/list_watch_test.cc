@@ -6,7 +6,7 @@
 #include "server/api/list_options.h"
 
 namespace berth::server {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using Json = nlohmann::ordered_json;
 
@@ -77,5 +77,5 @@ TEST(ListWatchTest, LabelSelectorText) {
   EXPECT_EQ(LabelSelectorText(Json::object()), "");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::server

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace berth::server {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using Json = nlohmann::ordered_json;
 
@@ -158,5 +158,5 @@ TEST(ObjectMetaTest, UpdateConcurrencyAndIdentity) {
   EXPECT_EQ(cordon->object["metadata"]["uid"], "n");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::server

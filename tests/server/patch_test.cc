@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace berth::server {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using Json = nlohmann::ordered_json;
 
@@ -175,5 +175,5 @@ TEST(PatchTest, PatchTypes) {
             "application/strategic-merge-patch+json");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::server

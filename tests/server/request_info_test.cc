@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace berth::server {
-namespace {
+namespace BERTH_UNITY_ID {
 
 ApiResult<RequestInfo> Parse(std::string_view method, std::string_view path,
                              std::string_view query = "") {
@@ -157,5 +157,5 @@ TEST(RequestInfoTest, QueryParsing) {
   EXPECT_FALSE(QueryBool(ParseQuery("watch=FALSE").value(), "watch"));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::server

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 namespace berth::server {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using Json = nlohmann::ordered_json;
 
@@ -91,5 +91,5 @@ TEST(StrategicMergeTest, Refusals) {
   EXPECT_EQ(ApplyStrategicMergePatch(pod, deep).error().code, 400);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::server

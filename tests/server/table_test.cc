@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace berth::server {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using Json = nlohmann::ordered_json;
 
@@ -252,5 +252,5 @@ TEST(TableTest, NegotiatesKubectlsTableAccept) {
   EXPECT_FALSE(NegotiateTable("").has_value());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::server

@@ -12,7 +12,7 @@
 #include "sim/core/virtual_clock.h"
 
 namespace berth::sim {
-namespace {
+namespace BERTH_UNITY_ID {
 
 int32_t JobOf(const Event& e) { return std::get<ArrivalEvent>(e).job.v; }
 
@@ -191,5 +191,5 @@ TEST(EventLoopTest, TimesSaturateAtTheEndOfVirtualTime) {
   EXPECT_EQ(loop.now_ms(), kMaxTimeMs);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim

@@ -7,7 +7,7 @@
 #include "sim/core/metrics_recorder.h"
 
 namespace berth::sim {
-namespace {
+namespace BERTH_UNITY_ID {
 
 constexpr double kGpuSecond = 1.0 / 3600.0;  // in GPU-hours
 
@@ -423,5 +423,5 @@ TEST(MetricsRecorderTest, OutOfOrderCallsAreBugs) {
   EXPECT_DEATH(r.RecordPoolCapacity(20, {"f", "m"}, -1), "negative pool capacity");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim

@@ -9,7 +9,7 @@
 #include "sim/core/rng.h"
 
 namespace berth::sim {
-namespace {
+namespace BERTH_UNITY_ID {
 
 // Pinned values come from an independent reference implementation (Python integers) of
 // SplitMix64, xoshiro256**, Lemire's bounded integers and Durstenfeld's shuffle; the first
@@ -221,5 +221,5 @@ TEST(RngTest, ForkIsDeterministicAndIndependent) {
   EXPECT_NE(child.Next(), parent.Next());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim

@@ -6,7 +6,7 @@
 #include "sim/core/stats.h"
 
 namespace berth::sim {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(StatsTest, NearestRankPercentileHandCases) {
   const std::vector<double> four{1, 2, 3, 4};
@@ -70,5 +70,5 @@ TEST(StatsTest, JainIndexHandCases) {
   EXPECT_DOUBLE_EQ(JainIndex(std::vector<double>{10, 20, 30}), 36.0 / 42.0);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim

@@ -18,7 +18,7 @@
 #include "sim/gpushare_test_util.h"
 
 namespace berth::sim::gpushare {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Node;
 using testing::NodeWithFree;
@@ -254,5 +254,5 @@ TEST(BerthPolicyTest, ReplaysTheFixtureDeterministically) {
   EXPECT_NE(a->allocation_pct_by_arrived_pct, other->allocation_pct_by_arrived_pct);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim::gpushare

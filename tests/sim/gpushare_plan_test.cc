@@ -29,7 +29,7 @@
 #include "support/model_builders.h"
 
 namespace berth::sim::gpushare {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::OpenbFixturePath;
 
@@ -175,5 +175,5 @@ TEST(GpuShareBerthPlanTest, PlanBindingGivesTheSimulatorsAllocationOnTheFullDefa
                              std::string(dir) + "/openb_pod_list_default.csv");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim::gpushare

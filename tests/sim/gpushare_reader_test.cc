@@ -6,7 +6,7 @@
 #include "sim/gpushare_test_util.h"
 
 namespace berth::sim::gpushare {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::OpenbFixturePath;
 
@@ -165,5 +165,5 @@ TEST(OpenbReaderTest, TooManyGpusOnANodeIsAnError) {
   EXPECT_EQ(list.error().location().field, "gpu");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim::gpushare

@@ -13,7 +13,7 @@
 #include "sim/gpushare_test_util.h"
 
 namespace berth::sim::gpushare {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Node;
 using testing::OpenbFixturePath;
@@ -270,5 +270,5 @@ TEST(ReplayTest, RejectsAClusterWithoutGpusAndAnEmptyTrace) {
   EXPECT_EQ(no_pods.error().code(), core::ErrorCode::kFailedPrecondition);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim::gpushare

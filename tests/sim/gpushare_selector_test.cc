@@ -18,7 +18,7 @@
 #include "sim/gpushare_test_util.h"
 
 namespace berth::sim::gpushare {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::Node;
 using testing::Pod;
@@ -178,5 +178,5 @@ TEST(NodeSelectorTest, RandomBeyondItsShapeTableDrawsAsTheScan) {
   }
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim::gpushare

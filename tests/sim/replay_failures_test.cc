@@ -12,7 +12,7 @@
 #include "sim/replay_test_util.h"
 
 namespace berth::sim {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using replay_test::FleetBuilder;
 using replay_test::JctOf;
@@ -285,5 +285,5 @@ TEST(ReplayFailuresTest, ScaleUpOfAllMatchedNodes) {
   EXPECT_EQ(m.makespan_ms, 1'400'000);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim

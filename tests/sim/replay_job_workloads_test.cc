@@ -8,7 +8,7 @@
 #include "sim/trace/queued_trace.h"
 
 namespace berth::sim {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(ReplayJobWorkloadsTest, SplitJobKeepsSmallJobsInOnePod) {
   EXPECT_EQ(SplitJob(0, 8).count, 1);
@@ -135,5 +135,5 @@ TEST(ReplayJobWorkloadsTest, RejectsMaxGpusPerPodBelowOne) {
   EXPECT_TRUE(world.kueue_workloads.empty());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim

@@ -8,7 +8,7 @@
 #include "sim/replay/openb_runs.h"
 
 namespace berth::sim {
-namespace {
+namespace BERTH_UNITY_ID {
 
 std::vector<uint64_t> Seeds(const std::string& text) {
   auto r = ParseSeedList(text);
@@ -76,5 +76,5 @@ TEST(ReplayOpenbRunsTest, GridRefusesNoRunsAndNoThreads) {
   EXPECT_EQ(no_policies.error().message(), "no policy to run");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim

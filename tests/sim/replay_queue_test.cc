@@ -14,7 +14,7 @@
 #include "sim/trace/values.h"
 
 namespace berth::sim {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using replay_test::FleetBuilder;
 using replay_test::JctOf;
@@ -273,5 +273,5 @@ TEST(ReplayQueueTest, OutOfRangeTimesAreErrors) {
   EXPECT_EQ(r->report.metrics.end_ms, kMaxDurationSeconds * 1000);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim

@@ -11,7 +11,7 @@
 #include "support/model_builders.h"
 
 namespace berth::sim {
-namespace {
+namespace BERTH_UNITY_ID {
 
 constexpr const char* kPath = "/studies/drain.yaml";
 
@@ -369,5 +369,5 @@ TEST(ReplayScenarioTest, ActionKindNames) {
   EXPECT_STREQ(ActionKindName(ActionKind::kScaleUp), "ScaleUp");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim

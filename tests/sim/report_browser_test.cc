@@ -25,7 +25,7 @@
 #include "sim/report_test_util.h"
 
 namespace berth::sim::report {
-namespace {
+namespace BERTH_UNITY_ID {
 
 namespace fs = std::filesystem;
 
@@ -270,5 +270,5 @@ TEST(ReportBrowserTest, EveryChartRendersInHeadlessChromiumWithoutNetwork) {
   fs::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim::report

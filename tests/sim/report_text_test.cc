@@ -8,7 +8,7 @@
 #include "sim/report/progress_bar.h"
 
 namespace berth::sim::report {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using internal::CsvField;
 using internal::FormatFixed;
@@ -113,5 +113,5 @@ TEST(ProgressBarTest, RendersAndDrawsOnlyWhenEnabled) {
   std::fclose(g);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim::report

@@ -19,7 +19,7 @@
 #include "sim/report_test_util.h"
 
 namespace berth::sim::report {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::ChartKeys;
 using testing::MakeCurveRun;
@@ -373,5 +373,5 @@ TEST(WriteReportTest, WritesTheThreeFilesIntoANewDirectory) {
   std::filesystem::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim::report

@@ -9,7 +9,7 @@
 #include "sim/trace_test_util.h"
 
 namespace berth::sim {
-namespace {
+namespace BERTH_UNITY_ID {
 
 core::Result<Trace> Csv(const std::string& text, core::Diagnostics& diags,
                         TraceReadOptions options = {}) {
@@ -211,5 +211,5 @@ TEST(TraceBerthFormatTest, CsvQuotedFieldsAndCrlf) {
   EXPECT_EQ(trace->jobs[0].tenant, "team \"x\"");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim

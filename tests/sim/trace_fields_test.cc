@@ -7,7 +7,7 @@
 #include "sim/trace/internal/text.h"
 
 namespace berth::sim::trace_internal {
-namespace {
+namespace BERTH_UNITY_ID {
 
 int64_t Duration(const std::string& text) {
   core::Result<int64_t> r = ParseDuration(text);
@@ -156,5 +156,5 @@ TEST(TraceFieldsTest, LineCursorNumbersLinesAndDropsCrAndBom) {
   EXPECT_FALSE(lines.Next(&line, &n));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim::trace_internal

@@ -10,7 +10,7 @@
 #include "sim/trace_test_util.h"
 
 namespace berth::sim {
-namespace {
+namespace BERTH_UNITY_ID {
 
 constexpr const char* kHeader = "timestamp,duration,num_gpus,gpu_time,cluster\n";
 
@@ -205,5 +205,5 @@ TEST(TracePhillyTest, ReadsTheFixtureDeterministically) {
   EXPECT_EQ(*a, *b);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim

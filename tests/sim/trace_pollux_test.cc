@@ -10,7 +10,7 @@
 #include "sim/trace_test_util.h"
 
 namespace berth::sim {
-namespace {
+namespace BERTH_UNITY_ID {
 
 constexpr const char* kHeader = "name,time,application,num_replicas,batch_size\n";
 
@@ -116,5 +116,5 @@ TEST(TracePolluxTest, ReadsWorkloadOneFixture) {
   for (size_t i = 0; i < trace->jobs.size(); ++i) EXPECT_EQ(trace->jobs[i].line, int64_t(i) + 2);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim

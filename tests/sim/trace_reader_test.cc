@@ -9,7 +9,7 @@
 #include "sim/trace_test_util.h"
 
 namespace berth::sim {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(TraceReaderTest, FormatNamesRoundTrip) {
   for (TraceFormat f : {TraceFormat::kPhilly, TraceFormat::kPollux, TraceFormat::kBerthCsv,
@@ -90,5 +90,5 @@ TEST(TraceReaderTest, FullPhillyListWhenAvailable) {
   EXPECT_EQ(tenants.size(), 15u);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim

@@ -10,7 +10,7 @@
 #include "sim/trace_test_util.h"
 
 namespace berth::sim {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(TraceTenantTest, ParsesFileWithHeaderCommentsAndDefault) {
   core::Result<TenantMapping> m = ParseTenantMapping(
@@ -160,5 +160,5 @@ TEST(TraceTenantTest, PhillyFixtureThroughTheMappingFile) {
   EXPECT_EQ(per_queue, (std::vector<int>{5, 7, 188}));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::sim

@@ -25,7 +25,7 @@
 #include "store/temp_dir.h"
 
 namespace berth::store {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::TempDir;
 
@@ -216,5 +216,5 @@ TEST(SqliteStoreCrashTest, KillNineLosesNoAcknowledgedWrite) {
   EXPECT_GT(acked.size(), static_cast<size_t>(kRounds));
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::store

@@ -22,7 +22,7 @@
 #include "store/store_conformance.h"
 
 namespace berth::store::testing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 // The one server of this test binary, started on first use and stopped at exit (its watchdog
 // stops it if the binary dies first).
@@ -315,5 +315,5 @@ TEST(PostgresOpenStoreTest, PostgresUriOpensThePostgresStore) {
   EXPECT_NE(dynamic_cast<PostgresStore*>(store->get()), nullptr);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::store::testing

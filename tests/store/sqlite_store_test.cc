@@ -15,7 +15,7 @@
 #include "store/temp_dir.h"
 
 namespace berth::store {
-namespace {
+namespace BERTH_UNITY_ID {
 
 using testing::StoreConformanceTest;
 using testing::TempDir;
@@ -165,5 +165,5 @@ TEST(SqliteStoreTest, OneCallersConflictDoesNotFailItsGroup) {
   EXPECT_EQ(store->CurrentResourceVersion(), 1 + kThreads / 2);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::store

@@ -13,7 +13,7 @@
 #include <vector>
 
 namespace berth::store::testing {
-namespace {
+namespace BERTH_UNITY_ID {
 
 ObjectKey Key(const std::string& ns, const std::string& name) {
   return ObjectKey{"kueue.x-k8s.io", "Workload", ns, name};
@@ -327,5 +327,5 @@ TEST_P(StoreConformanceTest, EightWritersEachAcknowledgedOnceInRvOrder) {
   EXPECT_EQ(names.size(), all.size());
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::store::testing

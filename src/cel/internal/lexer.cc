@@ -8,18 +8,17 @@
 #include <string_view>
 
 #include "cel/internal/text.h"
+#include "core/ascii.h"
 
 namespace berth::cel::internal {
 
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 bool IsIdentStart(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool IsIdentPart(char c) { return IsIdentStart(c) || IsDigit(c); }
+bool IsIdentPart(char c) { return IsIdentStart(c) || core::IsAsciiDigit(c); }
 
 uint32_t HexValue(char c) {
-  if (IsDigit(c)) return static_cast<uint32_t>(c - '0');
+  if (core::IsAsciiDigit(c)) return static_cast<uint32_t>(c - '0');
   if (c >= 'a' && c <= 'f') return static_cast<uint32_t>(c - 'a' + 10);
   return static_cast<uint32_t>(c - 'A' + 10);
 }
@@ -72,7 +71,7 @@ class Scanner {
   bool Next() {
     const size_t start = pos_;
     const char c = src_[pos_];
-    if (IsDigit(c) || (c == '.' && IsDigit(Peek(1)))) return Number();
+    if (core::IsAsciiDigit(c) || (c == '.' && core::IsAsciiDigit(Peek(1)))) return Number();
     if (c == '"' || c == '\'') return StringLiteral(start, false, false);
     if (IsIdentStart(c)) {
       // String prefixes: r, b, and both in either order, any case.
@@ -217,9 +216,9 @@ class Scanner {
 
   bool Number() {
     const size_t start = pos_;
-    if (Peek() == '0' && (Peek(1) == 'x' || Peek(1) == 'X') && IsHexDigit(Peek(2))) {
+    if (Peek() == '0' && (Peek(1) == 'x' || Peek(1) == 'X') && core::IsAsciiHexDigit(Peek(2))) {
       pos_ += 2;
-      while (IsHexDigit(Peek())) ++pos_;
+      while (core::IsAsciiHexDigit(Peek())) ++pos_;
       std::string text(src_.substr(start, pos_ - start));
       if (Peek() == 'u' || Peek() == 'U') {
         ++pos_;
@@ -230,19 +229,19 @@ class Scanner {
       return true;
     }
     bool is_double = false;
-    while (IsDigit(Peek())) ++pos_;
-    if (Peek() == '.' && IsDigit(Peek(1))) {
+    while (core::IsAsciiDigit(Peek())) ++pos_;
+    if (Peek() == '.' && core::IsAsciiDigit(Peek(1))) {
       is_double = true;
       ++pos_;
-      while (IsDigit(Peek())) ++pos_;
+      while (core::IsAsciiDigit(Peek())) ++pos_;
     }
     if (Peek() == 'e' || Peek() == 'E') {
       size_t p = 1;
       if (Peek(p) == '+' || Peek(p) == '-') ++p;
-      if (IsDigit(Peek(p))) {
+      if (core::IsAsciiDigit(Peek(p))) {
         is_double = true;
         pos_ += p;
-        while (IsDigit(Peek())) ++pos_;
+        while (core::IsAsciiDigit(Peek())) ++pos_;
       }
     }
     std::string text(src_.substr(start, pos_ - start));
@@ -347,7 +346,7 @@ class Scanner {
     uint32_t v = 0;
     for (int i = 0; i < digits; ++i) {
       char d = Peek();
-      bool ok = base == 16 ? IsHexDigit(d) : (d >= '0' && d <= '7');
+      bool ok = base == 16 ? core::IsAsciiHexDigit(d) : (d >= '0' && d <= '7');
       if (!ok) return Fail(at, "Syntax error: invalid escape sequence");
       v = v * base + HexValue(d);
       ++pos_;

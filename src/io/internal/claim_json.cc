@@ -95,10 +95,6 @@ OrderedJson AllocationJson(const model::AllocationResult& allocation) {
 
 }  // namespace
 
-std::string ObjectKey(const std::string& cluster, const std::string& ns, const std::string& name) {
-  return cluster + '\x1f' + ns + '\x1f' + name;
-}
-
 PodsByKey IndexPods(const model::Snapshot& planned) {
   PodsByKey out;
   for (const model::Pod& pod : planned.pods) {

@@ -9,13 +9,11 @@
 #include <unordered_map>
 
 #include "io/document_store.h"
+#include "io/internal/created_json.h"
 #include "model/resource_claim.h"
 #include "model/snapshot.h"
 
 namespace berth::io::internal {
-
-// "cluster\x1fnamespace\x1fname": the identity of a namespaced object in the fleet.
-std::string ObjectKey(const std::string& cluster, const std::string& ns, const std::string& name);
 
 // The planned snapshot's pods by ObjectKey, for the uids of reservedFor entries.
 using PodsByKey = std::unordered_map<std::string, const model::Pod*>;

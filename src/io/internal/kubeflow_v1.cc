@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ascii.h"
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
 #include "io/internal/object_fields.h"
@@ -12,14 +13,6 @@
 namespace berth::io::internal {
 
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 int RoleRank(std::string_view type) {
   if (type == "Master") return 0;
@@ -59,7 +52,7 @@ core::Result<DecodedWorkload> DecodePyTorchJob(dom::object obj, model::ResourceC
       auto replica_spec = AsObject(value);
       BERTH_IO_RETURN_IF_ERROR_AT(replica_spec, field);
       model::PodSetTemplate pod_set;
-      pod_set.name = Lower(type);
+      pod_set.name = core::AsciiLower(type);
       BERTH_RETURN_IF_ERROR(GetReplicas(*replica_spec, field, &pod_set.count));
       BERTH_ASSIGN_OR_RETURN(dom::object tmpl, GetRequiredObject(*replica_spec, field, "template"));
       PodSetSource source;

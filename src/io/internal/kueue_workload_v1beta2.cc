@@ -17,9 +17,6 @@ namespace berth::io::internal {
 
 namespace {
 
-constexpr const char* kWorkloadPriorityClassSource = "kueue.x-k8s.io/workloadpriorityclass";
-constexpr const char* kPodPriorityClassSource = "scheduling.k8s.io/priorityclass";
-
 core::Status DecodeTopologyRequest(dom::object tr, model::TopologyRequest* out) {
   BERTH_RETURN_IF_ERROR(GetString(tr, "required", &out->required));
   BERTH_RETURN_IF_ERROR(GetString(tr, "preferred", &out->preferred));
@@ -273,9 +270,9 @@ core::Status DecodePriorityClass(dom::object spec, KueueVersion version, model::
     BERTH_IO_RETURN_IF_ERROR_AT(GetString(ref, "name", &wl->priority_class_name),
                                 "priorityClassRef");
     if (group == "kueue.x-k8s.io" && kind == "WorkloadPriorityClass") {
-      wl->priority_class_source = kWorkloadPriorityClassSource;
+      wl->priority_class_source = model::kWorkloadPriorityClassSource;
     } else if (group == "scheduling.k8s.io" && kind == "PriorityClass") {
-      wl->priority_class_source = kPodPriorityClassSource;
+      wl->priority_class_source = model::kPodPriorityClassSource;
     } else {
       return FieldError("priorityClassRef",
                         "must name a kueue.x-k8s.io WorkloadPriorityClass or a scheduling.k8s.io "
@@ -286,10 +283,10 @@ core::Status DecodePriorityClass(dom::object spec, KueueVersion version, model::
   BERTH_RETURN_IF_ERROR(GetString(spec, "priorityClassName", &wl->priority_class_name));
   BERTH_RETURN_IF_ERROR(GetString(spec, "priorityClassSource", &wl->priority_class_source));
   if (!wl->priority_class_source.empty() &&
-      wl->priority_class_source != kWorkloadPriorityClassSource &&
-      wl->priority_class_source != kPodPriorityClassSource) {
+      wl->priority_class_source != model::kWorkloadPriorityClassSource &&
+      wl->priority_class_source != model::kPodPriorityClassSource) {
     return Unsupported("priorityClassSource", wl->priority_class_source,
-                       {kWorkloadPriorityClassSource, kPodPriorityClassSource});
+                       {model::kWorkloadPriorityClassSource, model::kPodPriorityClassSource});
   }
   return core::OkStatus();
 }

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "core/ascii.h"
 #include "io/internal/created_json.h"
 #include "io/internal/json_fields.h"
 
@@ -18,17 +19,6 @@ namespace berth::io::internal {
 namespace {
 
 using OrderedJson = nlohmann::ordered_json;
-
-constexpr const char* kWorkloadPriorityClassSource = "kueue.x-k8s.io/workloadpriorityclass";
-constexpr const char* kPodPriorityClassSource = "scheduling.k8s.io/priorityclass";
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 // A positive decimal integer annotation value, else an error naming `field`.
 core::Result<int32_t> PositiveInt(const std::string& value, const std::string& field) {
@@ -85,7 +75,7 @@ std::string WorkloadDocument(const model::Workload& wl, const OrderedJson& owner
   spec["podSets"] = std::move(pod_sets);
   spec["queueName"] = wl.queue_name;
   if (!wl.priority_class_name.empty()) {
-    bool wpc = wl.priority_class_source == kWorkloadPriorityClassSource;
+    bool wpc = wl.priority_class_source == model::kWorkloadPriorityClassSource;
     OrderedJson ref = OrderedJson::object();
     ref["group"] = wpc ? "kueue.x-k8s.io" : "scheduling.k8s.io";
     ref["kind"] = wpc ? "WorkloadPriorityClass" : "PriorityClass";
@@ -147,7 +137,7 @@ core::Status WorkloadCreator::ResolvePriority(const core::Labels& owner_labels,
       if (wpc.meta.name == it->second && wpc.cluster == cluster) {
         wl->priority = wpc.value;
         wl->priority_class_name = wpc.meta.name;
-        wl->priority_class_source = kWorkloadPriorityClassSource;
+        wl->priority_class_source = model::kWorkloadPriorityClassSource;
         return core::OkStatus();
       }
     }
@@ -161,14 +151,15 @@ core::Status WorkloadCreator::ResolvePriority(const core::Labels& owner_labels,
   BERTH_RETURN_IF_ERROR(priorities_.Resolve(&probe, /*has_priority=*/false));
   wl->priority = probe.priority;
   wl->priority_class_name = probe.priority_class_name;
-  wl->priority_class_source = probe.priority_class_name.empty() ? "" : kPodPriorityClassSource;
+  wl->priority_class_source =
+      probe.priority_class_name.empty() ? "" : model::kPodPriorityClassSource;
   return core::OkStatus();
 }
 
 core::Result<model::Workload> WorkloadCreator::ForJob(
     const model::WorkloadObject& job, const std::vector<PodSetSource>& sources) const {
   model::Workload wl;
-  wl.meta.name = Lower(job.kind) + "-" + job.meta.name;
+  wl.meta.name = core::AsciiLower(job.kind) + "-" + job.meta.name;
   wl.meta.namespace_ = job.meta.namespace_;
   wl.meta.creation_timestamp = job.meta.creation_timestamp;
   wl.queue_name = job.meta.labels.at(kQueueNameLabel);

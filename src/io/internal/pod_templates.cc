@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/ascii.h"
 #include "io/internal/crd_workload_decoders.h"
 
 namespace berth::io::internal {
@@ -18,14 +19,6 @@ OrderedJson* ObjectAt(OrderedJson& obj, const char* key) {
   if (!obj.is_object()) return nullptr;
   auto it = obj.find(key);
   return it != obj.end() && it->is_object() ? &*it : nullptr;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 // obj[key] when it is a string, else "".
@@ -42,7 +35,7 @@ void ReplicaSpecTemplates(const char* specs_key, std::string_view pod_set, Order
   OrderedJson* specs = spec != nullptr ? ObjectAt(*spec, specs_key) : nullptr;
   if (specs == nullptr) return;
   for (auto it = specs->begin(); it != specs->end(); ++it) {
-    if (Lower(it.key()) != pod_set) continue;
+    if (core::AsciiLower(it.key()) != pod_set) continue;
     if (OrderedJson* tmpl = ObjectAt(it.value(), "template")) out->push_back(tmpl);
   }
 }
@@ -61,7 +54,7 @@ void RayClusterSpecTemplates(std::string_view pod_set, OrderedJson* cluster_spec
   auto groups = cluster_spec->find("workerGroupSpecs");
   if (groups == cluster_spec->end() || !groups->is_array()) return;
   for (OrderedJson& group : *groups) {
-    if (Lower(StringAt(group, "groupName")) != pod_set) continue;
+    if (core::AsciiLower(StringAt(group, "groupName")) != pod_set) continue;
     if (OrderedJson* tmpl = ObjectAt(group, "template")) out->push_back(tmpl);
   }
 }

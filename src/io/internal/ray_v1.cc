@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/ascii.h"
 #include "io/internal/crd_workload_decoders.h"
 #include "io/internal/json_fields.h"
 #include "io/internal/object_fields.h"
@@ -21,14 +22,6 @@
 namespace berth::io::internal {
 
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 // A JSON string literal of `s`.
 std::string Quoted(std::string_view s) {
@@ -54,7 +47,7 @@ core::Status DecodeWorkerGroup(dom::element e, const std::string& field,
   std::string name;
   BERTH_IO_RETURN_IF_ERROR_AT(GetString(*group, "groupName", &name), field);
   if (name.empty()) return FieldError(field + ".groupName", "required value");
-  if (!names->insert(Lower(name)).second) {
+  if (!names->insert(core::AsciiLower(name)).second) {
     return FieldError(field + ".groupName",
                       "duplicate value " + core::Quote(name) + ": pod set names must be unique");
   }
@@ -85,7 +78,7 @@ core::Status DecodeWorkerGroup(dom::element e, const std::string& field,
   }
   BERTH_ASSIGN_OR_RETURN(dom::object tmpl, GetRequiredObject(*group, field, "template"));
   model::PodSetTemplate pod_set;
-  pod_set.name = Lower(name);
+  pod_set.name = core::AsciiLower(name);
   pod_set.count = static_cast<int32_t>(desired);
   PodSetSource source;
   source.pods_per_group = hosts;

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "core/ascii.h"
 #include "io/internal/yaml_to_json.h"
 
 namespace berth::io::internal {
@@ -9,8 +10,6 @@ namespace berth::io::internal {
 namespace {
 
 using OrderedJson = nlohmann::ordered_json;
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Words YAML 1.1 (go-yaml v2, which kubectl uses) or 1.2 read as null or booleans.
 bool IsReservedWord(std::string_view s) {
@@ -37,13 +36,15 @@ bool LooksNumeric(std::string_view s) {
       rest == ".NAN") {
     return true;
   }
-  if (!IsDigit(s[i]) && !(s[i] == '.' && i + 1 < s.size() && IsDigit(s[i + 1]))) return false;
+  if (!core::IsAsciiDigit(s[i]) &&
+      !(s[i] == '.' && i + 1 < s.size() && core::IsAsciiDigit(s[i + 1])))
+    return false;
   for (; i < s.size(); ++i) {
     char c = s[i];
-    bool ok = IsDigit(c) || c == '.' || c == '_' || c == ':' || c == '-' || c == '+' || c == 'e' ||
-              c == 'E' || c == 'x' || c == 'X' || c == 'o' || c == 'O' || c == 'b' || c == 'B' ||
-              (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == 't' || c == 'T' ||
-              c == 'z' || c == 'Z' || c == ' ';
+    bool ok = core::IsAsciiDigit(c) || c == '.' || c == '_' || c == ':' || c == '-' || c == '+' ||
+              c == 'e' || c == 'E' || c == 'x' || c == 'X' || c == 'o' || c == 'O' || c == 'b' ||
+              c == 'B' || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == 't' ||
+              c == 'T' || c == 'z' || c == 'Z' || c == ' ';
     if (!ok) return false;
   }
   return true;

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/ascii.h"
 #include "io/input_limits.h"
 
 namespace berth::io::internal {
@@ -35,8 +36,6 @@ class ViewStreambuf : public std::streambuf {
   }
 };
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
 bool AllOf(std::string_view s, bool (*pred)(char)) {
   if (s.empty()) return false;
   for (char c : s) {
@@ -46,27 +45,29 @@ bool AllOf(std::string_view s, bool (*pred)(char)) {
 }
 
 bool IsOctalDigit(char c) { return c >= '0' && c <= '7'; }
-bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool IsHexDigit(char c) {
+  return core::IsAsciiDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 
 // [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?   (YAML 1.2 core float)
 bool IsCoreFloat(std::string_view s) {
   size_t i = 0;
   if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
   size_t int_digits = 0;
-  while (i < s.size() && IsDigit(s[i])) ++i, ++int_digits;
+  while (i < s.size() && core::IsAsciiDigit(s[i])) ++i, ++int_digits;
   size_t frac_digits = 0;
   bool dot = false;
   if (i < s.size() && s[i] == '.') {
     dot = true;
     ++i;
-    while (i < s.size() && IsDigit(s[i])) ++i, ++frac_digits;
+    while (i < s.size() && core::IsAsciiDigit(s[i])) ++i, ++frac_digits;
   }
   if (int_digits == 0 && (!dot || frac_digits == 0)) return false;
   if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
     ++i;
     if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
     size_t exp_digits = 0;
-    while (i < s.size() && IsDigit(s[i])) ++i, ++exp_digits;
+    while (i < s.size() && core::IsAsciiDigit(s[i])) ++i, ++exp_digits;
     if (exp_digits == 0) return false;
   }
   return i == s.size();
@@ -76,22 +77,22 @@ bool IsCoreFloat(std::string_view s) {
 bool IsJsonNumber(std::string_view s) {
   size_t i = 0;
   if (i < s.size() && s[i] == '-') ++i;
-  if (i >= s.size() || !IsDigit(s[i])) return false;
+  if (i >= s.size() || !core::IsAsciiDigit(s[i])) return false;
   if (s[i] == '0') {
     ++i;
   } else {
-    while (i < s.size() && IsDigit(s[i])) ++i;
+    while (i < s.size() && core::IsAsciiDigit(s[i])) ++i;
   }
   if (i < s.size() && s[i] == '.') {
     ++i;
-    if (i >= s.size() || !IsDigit(s[i])) return false;
-    while (i < s.size() && IsDigit(s[i])) ++i;
+    if (i >= s.size() || !core::IsAsciiDigit(s[i])) return false;
+    while (i < s.size() && core::IsAsciiDigit(s[i])) ++i;
   }
   if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
     ++i;
     if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
-    if (i >= s.size() || !IsDigit(s[i])) return false;
-    while (i < s.size() && IsDigit(s[i])) ++i;
+    if (i >= s.size() || !core::IsAsciiDigit(s[i])) return false;
+    while (i < s.size() && core::IsAsciiDigit(s[i])) ++i;
   }
   return i == s.size();
 }
@@ -129,7 +130,7 @@ std::optional<std::string> IntToJson(std::string_view s) {
     base = 16;
     body = s.substr(2);
     negative = false;
-  } else if (!AllOf(body, IsDigit)) {
+  } else if (!AllOf(body, core::IsAsciiDigit)) {
     return std::nullopt;
   }
   int64_t value = 0;

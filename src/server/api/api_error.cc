@@ -12,28 +12,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// Go's %q for the names berth quotes: names and resources are plain printable text, so a
-// backslash before '"' and '\\' is all the escaping that matters; control bytes become \xNN.
-std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || u == 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-  return out;
-}
-
 ApiError Make(int code, std::string reason, std::string message) {
   ApiError e;
   e.code = code;
@@ -68,6 +46,26 @@ std::string QualifiedKind(std::string_view group, std::string_view kind) {
 }
 
 }  // namespace
+
+std::string GoQuote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+  return out;
+}
 
 std::string GroupResource::String() const {
   return group.empty() ? resource : resource + "." + group;
@@ -107,7 +105,7 @@ Json ApiError::ToJson() const {
 }
 
 ApiError NotFoundError(const GroupResource& gr, std::string_view name) {
-  ApiError e = Make(404, "NotFound", gr.String() + " " + Quote(name) + " not found");
+  ApiError e = Make(404, "NotFound", gr.String() + " " + GoQuote(name) + " not found");
   e.details = DetailsOf(gr, name);
   return e;
 }
@@ -119,14 +117,14 @@ ApiError PathNotFoundError() {
 }
 
 ApiError AlreadyExistsError(const GroupResource& gr, std::string_view name) {
-  ApiError e = Make(409, "AlreadyExists", gr.String() + " " + Quote(name) + " already exists");
+  ApiError e = Make(409, "AlreadyExists", gr.String() + " " + GoQuote(name) + " already exists");
   e.details = DetailsOf(gr, name);
   return e;
 }
 
 ApiError ConflictError(const GroupResource& gr, std::string_view name, std::string_view why) {
   ApiError e = Make(409, "Conflict",
-                    "Operation cannot be fulfilled on " + gr.String() + " " + Quote(name) + ": " +
+                    "Operation cannot be fulfilled on " + gr.String() + " " + GoQuote(name) + ": " +
                         std::string(why));
   e.details = DetailsOf(gr, name);
   return e;
@@ -163,7 +161,7 @@ StatusCause CauseOf(const core::Error& error) {
 
 ApiError InvalidError(std::string_view group, std::string_view kind, std::string_view name,
                       std::span<const StatusCause> causes) {
-  std::string message = QualifiedKind(group, kind) + " " + Quote(name) + " is invalid";
+  std::string message = QualifiedKind(group, kind) + " " + GoQuote(name) + " is invalid";
   std::vector<std::string> parts;
   for (const StatusCause& c : causes) {
     parts.push_back(c.field.empty() ? c.message : c.field + ": " + c.message);
@@ -203,7 +201,7 @@ ApiError ForbiddenError(const GroupResource& gr, std::string_view name, std::str
   } else if (name.empty()) {
     message = gr.String() + " is forbidden: " + std::string(why);
   } else {
-    message = gr.String() + " " + Quote(name) + " is forbidden: " + std::string(why);
+    message = gr.String() + " " + GoQuote(name) + " is forbidden: " + std::string(why);
   }
   ApiError e = Make(403, "Forbidden", std::move(message));
   e.details = DetailsOf(gr, name);
@@ -214,9 +212,9 @@ std::string ForbiddenReason(std::string_view user, std::string_view verb, const 
                             std::string_view subresource, std::string_view ns) {
   std::string resource = gr.resource;
   if (!subresource.empty()) resource += "/" + std::string(subresource);
-  std::string out = "User " + Quote(user) + " cannot " + std::string(verb) + " resource " +
-                    Quote(resource) + " in API group " + Quote(gr.group);
-  if (!ns.empty()) return out + " in the namespace " + Quote(ns);
+  std::string out = "User " + GoQuote(user) + " cannot " + std::string(verb) + " resource " +
+                    GoQuote(resource) + " in API group " + GoQuote(gr.group);
+  if (!ns.empty()) return out + " in the namespace " + GoQuote(ns);
   return out + " at the cluster scope";
 }
 
@@ -250,9 +248,9 @@ ApiError BadRequestError(std::string_view message) {
 }
 
 ApiError MethodNotSupportedError(const GroupResource& gr, std::string_view action) {
-  ApiError e = Make(405, "MethodNotAllowed",
-                    std::string(action) + " is not supported on resources of kind " +
-                        Quote(gr.String()));
+  ApiError e =
+      Make(405, "MethodNotAllowed",
+           std::string(action) + " is not supported on resources of kind " + GoQuote(gr.String()));
   StatusDetails d;
   d.group = gr.group;
   d.kind = gr.resource;

@@ -21,6 +21,10 @@
 
 namespace berth::server {
 
+// Go's %q for the names and values messages quote: a backslash before '"' and '\\', control
+// bytes as \xNN; printable text, UTF-8 included, as is.
+std::string GoQuote(std::string_view s);
+
 // metav1.StatusCause: one field's problem in an Invalid error.
 struct StatusCause {
   std::string reason;  // "FieldValueInvalid", "FieldValueRequired", ...

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <utility>
 
+#include "core/ascii.h"
 #include "model/kind_info.h"
 #include "server/api/media_type.h"
 
@@ -108,12 +109,6 @@ Json StringsJson(std::span<const std::string_view> items) {
   return out;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool ServedIn(const KindInfo& k, std::string_view version) {
   return k.served() &&
          std::find(k.versions.begin(), k.versions.end(), version) != k.versions.end();
@@ -166,7 +161,7 @@ Json AggregatedVersion(std::string_view group, std::string_view version) {
     r["resource"] = std::string(k->resource);
     r["responseKind"] = ResponseKind(group, version, k->kind);
     r["scope"] = k->namespaced() ? "Namespaced" : "Cluster";
-    r["singularResource"] = Lower(k->kind);
+    r["singularResource"] = core::AsciiLower(k->kind);
     r["verbs"] = VerbsJson(k->verbs);
     if (!k->short_names.empty()) r["shortNames"] = StringsJson(k->short_names);
     if (!k->categories.empty()) r["categories"] = StringsJson(k->categories);
@@ -330,7 +325,7 @@ ApiResult<Json> ApiResourceList(std::string_view group, std::string_view version
   for (const KindInfo* k : KindsOf(group, version)) {
     Json r = Json::object();
     r["name"] = std::string(k->resource);
-    r["singularName"] = Lower(k->kind);
+    r["singularName"] = core::AsciiLower(k->kind);
     r["namespaced"] = k->namespaced();
     r["kind"] = std::string(k->kind);
     r["verbs"] = VerbsJson(k->verbs);

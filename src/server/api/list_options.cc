@@ -85,15 +85,6 @@ std::optional<int64_t> ParseInt(std::string_view s) {
   return n;
 }
 
-std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 const Json* Walk(const Json& object, std::string_view dotted) {
   const Json* cur = &object;
   size_t pos = 0;
@@ -149,7 +140,7 @@ StatusCause Forbidden(std::string field, std::string message) {
 
 StatusCause NotSupported(std::string field, std::string_view value, std::string supported) {
   return StatusCause{"FieldValueNotSupported",
-                     "Unsupported value: " + Quote(value) + ": supported values: " + supported,
+                     "Unsupported value: " + GoQuote(value) + ": supported values: " + supported,
                      std::move(field)};
 }
 
@@ -295,7 +286,7 @@ ApiResult<ContinueToken> DecodeContinue(std::string_view text) {
   auto v = j.find("v");
   const std::string version = v != j.end() && v->is_string() ? v->get<std::string>() : "";
   if (version != kContinueVersion) {
-    return invalid("server does not recognize this encoded version " + Quote(version));
+    return invalid("server does not recognize this encoded version " + GoQuote(version));
   }
   auto rv = j.find("rv");
   auto start = j.find("start");
@@ -344,14 +335,14 @@ ApiResult<ListOptions> ParseListOptions(const QueryParams& query, const model::K
   if (auto limit = query.Get("limit"); limit.has_value() && !limit->empty()) {
     auto n = ParseInt(*limit);
     if (!n.has_value()) {
-      return BadRequestError("limit: Invalid value: " + Quote(*limit) + ": must be an integer");
+      return BadRequestError("limit: Invalid value: " + GoQuote(*limit) + ": must be an integer");
     }
     o.limit = *n > 0 ? *n : 0;
   }
   if (auto t = query.Get("timeoutSeconds"); t.has_value() && !t->empty()) {
     auto n = ParseInt(*t);
     if (!n.has_value()) {
-      return BadRequestError("timeoutSeconds: Invalid value: " + Quote(*t) +
+      return BadRequestError("timeoutSeconds: Invalid value: " + GoQuote(*t) +
                              ": must be an integer");
     }
     o.timeout_s = *n;
@@ -363,7 +354,7 @@ ApiResult<ListOptions> ParseListOptions(const QueryParams& query, const model::K
     if (!rv->empty()) {
       auto n = ParseInt(*rv);
       if (!n.has_value() || *n < 0) {
-        return BadRequestError("invalid resource version: " + Quote(*rv));
+        return BadRequestError("invalid resource version: " + GoQuote(*rv));
       }
       o.resource_version_number = *n;
     }

@@ -4,17 +4,12 @@
 #include <utility>
 #include <vector>
 
+#include "server/api/json_access.h"
 
 namespace berth::server {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-const Json* Member(const Json& obj, const std::string& key) {
-  if (!obj.is_object()) return nullptr;
-  auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
 
 // Splits ".spec.pytorchReplicaSpecs.Worker.replicas" into its keys.
 std::vector<std::string> Keys(std::string_view path) {
@@ -27,15 +22,6 @@ std::vector<std::string> Keys(std::string_view path) {
     pos = dot + 1;
   }
   return out;
-}
-
-const Json* AtPath(const Json& obj, std::string_view path) {
-  const Json* cur = &obj;
-  for (const std::string& k : Keys(path)) {
-    cur = Member(*cur, k);
-    if (cur == nullptr) return nullptr;
-  }
-  return cur;
 }
 
 }  // namespace
@@ -141,7 +127,7 @@ Json ScaleOf(const model::KindInfo& kind, const Json& object) {
   }
   scale["metadata"] = std::move(meta);
   auto integer = [&](std::string_view path) -> int64_t {
-    const Json* v = AtPath(object, path);
+    const Json* v = MemberAtPath(object, path);
     if (v == nullptr || !v->is_number()) return 0;
     return v->is_number_integer() ? v->get<int64_t>() : static_cast<int64_t>(v->get<double>());
   };
@@ -149,7 +135,7 @@ Json ScaleOf(const model::KindInfo& kind, const Json& object) {
   Json status = Json::object();
   status["replicas"] = integer(kind.scale.status_replicas_path);
   if (!kind.scale.label_selector_path.empty()) {
-    const Json* sel = AtPath(object, kind.scale.label_selector_path);
+    const Json* sel = MemberAtPath(object, kind.scale.label_selector_path);
     if (sel != nullptr && sel->is_string()) {
       status["selector"] = sel->get<std::string>();
     } else if (sel != nullptr && sel->is_object()) {
@@ -161,11 +147,11 @@ Json ScaleOf(const model::KindInfo& kind, const Json& object) {
 }
 
 ApiResult<Json> ApplyScale(const model::KindInfo& kind, Json object, const Json& scale) {
-  const Json* replicas = AtPath(scale, ".spec.replicas");
+  const Json* replicas = MemberAtPath(scale, ".spec.replicas");
   if (replicas == nullptr || !replicas->is_number_integer() || replicas->get<int64_t>() < 0) {
     const StatusCause cause{"FieldValueInvalid", "must be greater than or equal to 0",
                             "spec.replicas"};
-    const Json* name = AtPath(object, ".metadata.name");
+    const Json* name = MemberAtPath(object, ".metadata.name");
     return InvalidError("autoscaling", "Scale",
                         name != nullptr && name->is_string() ? name->get<std::string>() : "",
                         std::span(&cause, 1));

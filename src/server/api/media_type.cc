@@ -1,6 +1,6 @@
 #include "server/api/media_type.h"
 
-#include <cctype>
+#include "core/ascii.h"
 
 namespace berth::server {
 namespace {
@@ -9,12 +9,6 @@ std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 bool IsZeroQ(std::string_view q) {
@@ -46,7 +40,7 @@ std::vector<MediaRange> ParseAccept(std::string_view accept) {
     pos = comma + 1;
     MediaRange r;
     size_t semi = text.find(';');
-    r.type = Lower(Trim(text.substr(0, semi)));
+    r.type = core::AsciiLower(Trim(text.substr(0, semi)));
     if (r.type.empty()) continue;
     while (semi != std::string_view::npos) {
       const size_t start = semi + 1;
@@ -54,7 +48,8 @@ std::vector<MediaRange> ParseAccept(std::string_view accept) {
       const std::string_view param = Trim(text.substr(start, semi - start));
       const size_t eq = param.find('=');
       if (eq == std::string_view::npos) continue;
-      r.params[Lower(Trim(param.substr(0, eq)))] = std::string(Trim(param.substr(eq + 1)));
+      r.params[core::AsciiLower(Trim(param.substr(0, eq)))] =
+          std::string(Trim(param.substr(eq + 1)));
     }
     if (IsZeroQ(r.Param("q"))) continue;
     out.push_back(std::move(r));

@@ -11,6 +11,7 @@
 #include <set>
 #include <utility>
 
+#include "server/api/json_access.h"
 #include "server/api/list_watch.h"
 #include "server/api/media_type.h"
 
@@ -198,35 +199,20 @@ std::span<const ColumnSpec> CrdColumnsFor(const model::KindInfo& kind, std::stri
 
 // ---- object access ----
 
-const Json* Member(const Json& obj, std::string_view key) {
-  if (!obj.is_object()) return nullptr;
-  auto it = obj.find(std::string(key));
-  return it == obj.end() ? nullptr : &*it;
-}
-
-const Json* At(const Json& obj, std::initializer_list<std::string_view> keys) {
-  const Json* cur = &obj;
-  for (std::string_view k : keys) {
-    cur = Member(*cur, k);
-    if (cur == nullptr) return nullptr;
-  }
-  return cur;
-}
-
 std::string Str(const Json& obj, std::initializer_list<std::string_view> keys) {
-  const Json* v = At(obj, keys);
+  const Json* v = MemberAt(obj, keys);
   return v != nullptr && v->is_string() ? v->get<std::string>() : std::string();
 }
 
 int64_t Int(const Json& obj, std::initializer_list<std::string_view> keys, int64_t fallback) {
-  const Json* v = At(obj, keys);
+  const Json* v = MemberAt(obj, keys);
   if (v == nullptr || !v->is_number()) return fallback;
   return v->is_number_integer() ? v->get<int64_t>() : static_cast<int64_t>(v->get<double>());
 }
 
 const Json& Array(const Json& obj, std::initializer_list<std::string_view> keys) {
   static const Json kEmpty = Json::array();  // function-local constant
-  const Json* v = At(obj, keys);
+  const Json* v = MemberAt(obj, keys);
   return v != nullptr && v->is_array() ? *v : kEmpty;
 }
 
@@ -300,7 +286,7 @@ void PodCells(const Json& pod, core::Timestamp now, Json& cells) {
     const Json& c = inits[i];
     restarts += Int(c, {"restartCount"}, 0);
     note_restart(c);
-    const Json* terminated = At(c, {"state", "terminated"});
+    const Json* terminated = MemberAt(c, {"state", "terminated"});
     const std::string waiting = Str(c, {"state", "waiting", "reason"});
     if (terminated != nullptr && Int(*terminated, {"exitCode"}, 0) == 0) continue;
     if (terminated != nullptr) {
@@ -328,7 +314,7 @@ void PodCells(const Json& pod, core::Timestamp now, Json& cells) {
       restarts += Int(c, {"restartCount"}, 0);
       note_restart(c);
       const std::string waiting = Str(c, {"state", "waiting", "reason"});
-      const Json* terminated = At(c, {"state", "terminated"});
+      const Json* terminated = MemberAt(c, {"state", "terminated"});
       if (!waiting.empty()) {
         reason = waiting;
       } else if (terminated != nullptr && !Str(*terminated, {"reason"}).empty()) {
@@ -337,9 +323,9 @@ void PodCells(const Json& pod, core::Timestamp now, Json& cells) {
         const int64_t sig = Int(*terminated, {"signal"}, 0);
         reason = sig != 0 ? "Signal:" + std::to_string(sig)
                           : "ExitCode:" + std::to_string(Int(*terminated, {"exitCode"}, 0));
-      } else if (const Json* r = Member(c, "ready");
-                 r != nullptr && r->is_boolean() && r->get<bool>() &&
-                 At(c, {"state", "running"}) != nullptr) {
+      } else if (const Json* r = Member(c, "ready"); r != nullptr && r->is_boolean() &&
+                                                     r->get<bool>() &&
+                                                     MemberAt(c, {"state", "running"}) != nullptr) {
         has_running = true;
         ++ready;
       }
@@ -348,8 +334,8 @@ void PodCells(const Json& pod, core::Timestamp now, Json& cells) {
       reason = HasCondition(pod, "Ready", "True") ? "Running" : "NotReady";
     }
   }
-  const bool deleting = At(pod, {"metadata", "deletionTimestamp"}) != nullptr &&
-                        !At(pod, {"metadata", "deletionTimestamp"})->is_null();
+  const bool deleting = MemberAt(pod, {"metadata", "deletionTimestamp"}) != nullptr &&
+                        !MemberAt(pod, {"metadata", "deletionTimestamp"})->is_null();
   const std::string phase = Str(pod, {"status", "phase"});
   if (deleting && Str(pod, {"status", "reason"}) == "NodeLost") {
     reason = "Unknown";
@@ -385,12 +371,13 @@ void NodeCells(const Json& node, core::Timestamp now, Json& cells) {
     if (Str(c, {"type"}) == "Ready") status = Str(c, {"status"}) == "True" ? "Ready" : "NotReady";
   }
   if (status.empty()) status = "Unknown";
-  if (const Json* u = At(node, {"spec", "unschedulable"});
+  if (const Json* u = MemberAt(node, {"spec", "unschedulable"});
       u != nullptr && u->is_boolean() && u->get<bool>()) {
     status += ",SchedulingDisabled";
   }
   std::set<std::string> roles;
-  if (const Json* labels = At(node, {"metadata", "labels"}); labels != nullptr && labels->is_object()) {
+  if (const Json* labels = MemberAt(node, {"metadata", "labels"});
+      labels != nullptr && labels->is_object()) {
     constexpr std::string_view kRolePrefix = "node-role.kubernetes.io/";
     for (auto it = labels->begin(); it != labels->end(); ++it) {
       const std::string& key = it.key();
@@ -424,7 +411,7 @@ void NodeCells(const Json& node, core::Timestamp now, Json& cells) {
 
 void JobCells(const Json& job, core::Timestamp now, Json& cells) {
   std::string status = "Running";
-  const bool deleting = At(job, {"metadata", "deletionTimestamp"}) != nullptr;
+  const bool deleting = MemberAt(job, {"metadata", "deletionTimestamp"}) != nullptr;
   if (HasCondition(job, "Complete", "True")) {
     status = "Complete";
   } else if (HasCondition(job, "Failed", "True")) {
@@ -440,7 +427,7 @@ void JobCells(const Json& job, core::Timestamp now, Json& cells) {
   }
   const int64_t succeeded = Int(job, {"status", "succeeded"}, 0);
   std::string completions;
-  if (const Json* c = At(job, {"spec", "completions"}); c != nullptr && c->is_number()) {
+  if (const Json* c = MemberAt(job, {"spec", "completions"}); c != nullptr && c->is_number()) {
     completions = std::to_string(succeeded) + "/" + std::to_string(Int(job, {"spec", "completions"}, 0));
   } else if (const int64_t parallelism = Int(job, {"spec", "parallelism"}, 0); parallelism > 1) {
     completions = std::to_string(succeeded) + "/1 of " + std::to_string(parallelism);
@@ -453,7 +440,7 @@ void JobCells(const Json& job, core::Timestamp now, Json& cells) {
   if (start.has_value()) {
     duration = HumanDuration((end.has_value() ? end->unix_s : now.unix_s) - start->unix_s);
   }
-  const Json* pod_spec = At(job, {"spec", "template", "spec"});
+  const Json* pod_spec = MemberAt(job, {"spec", "template", "spec"});
   auto [names, images] = ContainerCells(pod_spec != nullptr ? *pod_spec : Json::object());
   cells.push_back(status);
   cells.push_back(completions);
@@ -461,7 +448,7 @@ void JobCells(const Json& job, core::Timestamp now, Json& cells) {
   cells.push_back(Since(Time(job, {"metadata", "creationTimestamp"}), now));
   cells.push_back(names);
   cells.push_back(images);
-  cells.push_back(SelectorText(At(job, {"spec", "selector"})));
+  cells.push_back(SelectorText(MemberAt(job, {"spec", "selector"})));
 }
 
 void DeploymentCells(const Json& d, core::Timestamp now, Json& cells) {
@@ -471,11 +458,11 @@ void DeploymentCells(const Json& d, core::Timestamp now, Json& cells) {
   cells.push_back(Int(d, {"status", "updatedReplicas"}, 0));
   cells.push_back(Int(d, {"status", "availableReplicas"}, 0));
   cells.push_back(Since(Time(d, {"metadata", "creationTimestamp"}), now));
-  const Json* pod_spec = At(d, {"spec", "template", "spec"});
+  const Json* pod_spec = MemberAt(d, {"spec", "template", "spec"});
   auto [names, images] = ContainerCells(pod_spec != nullptr ? *pod_spec : Json::object());
   cells.push_back(names);
   cells.push_back(images);
-  cells.push_back(SelectorText(At(d, {"spec", "selector"})));
+  cells.push_back(SelectorText(MemberAt(d, {"spec", "selector"})));
 }
 
 void NamespaceCells(const Json& ns, core::Timestamp now, Json& cells) {

@@ -20,15 +20,15 @@ namespace ti = trace_internal;
 
 namespace {
 
-// Column positions in kColumns.
+// Column positions in kPhillyColumns.
 constexpr size_t kTimestamp = 0, kDuration = 1, kNumGpus = 2, kGpuTime = 3, kCluster = 4,
-                 kColumnCount = 5;
-constexpr std::array<ti::ColumnSpec, kColumnCount> kColumns = {{{"timestamp", true},
-                                                                {"duration", true},
-                                                                {"num_gpus", true},
-                                                                {"gpu_time", false},
-                                                                {"cluster", true}}};
-using Cells = std::array<std::string_view, kColumnCount>;
+                 kPhillyColumnCount = 5;
+constexpr std::array<ti::ColumnSpec, kPhillyColumnCount> kPhillyColumns = {{{"timestamp", true},
+                                                                            {"duration", true},
+                                                                            {"num_gpus", true},
+                                                                            {"gpu_time", false},
+                                                                            {"cluster", true}}};
+using PhillyCells = std::array<std::string_view, kPhillyColumnCount>;
 
 // gpu_time is redundant (duration x num_gpus in every row of the published file); a row
 // where it disagrees has its columns shifted or mixed up, which would otherwise pass
@@ -58,16 +58,16 @@ core::Result<Trace> ParsePhillyTrace(std::string_view text, std::string_view fil
   ti::LineCursor lines(text);
   ti::CsvSplitter splitter;
   BERTH_ASSIGN_OR_RETURN(std::vector<size_t> column_of,
-                         ti::ReadHeader(lines, splitter, kColumns, file));
+                         ti::ReadHeader(lines, splitter, kPhillyColumns, file));
   // About 42 bytes a row; reserving avoids regrowing a vector of 80k jobs.
   trace.jobs.reserve(text.size() / 40 + 1);
 
   ti::BadRows bad(options.skip_bad_rows, diags);
   // Wall-clock submit times; rebased to the earliest once all rows are read.
   int64_t earliest = std::numeric_limits<int64_t>::max();
-  auto row = [&](const Cells& cell, int64_t number) -> std::optional<core::Error> {
+  auto row = [&](const PhillyCells& cell, int64_t number) -> std::optional<core::Error> {
     auto reject = [&](size_t c, std::string why) {
-      return bad.Reject(ti::RowError(file, number, kColumns[c].name, std::move(why)));
+      return bad.Reject(ti::RowError(file, number, kPhillyColumns[c].name, std::move(why)));
     };
     ti::CellProblem problem;
     TraceJob job;
@@ -101,7 +101,7 @@ core::Result<Trace> ParsePhillyTrace(std::string_view text, std::string_view fil
     trace.jobs.push_back(std::move(job));
     return std::nullopt;
   };
-  if (auto stop = ti::ReadCsvRows<Cells>(lines, splitter, column_of, file, bad, row)) {
+  if (auto stop = ti::ReadCsvRows<PhillyCells>(lines, splitter, column_of, file, bad, row)) {
     return std::move(*stop);
   }
   for (TraceJob& job : trace.jobs) job.submit_s -= earliest;

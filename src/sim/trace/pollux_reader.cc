@@ -17,15 +17,15 @@ namespace ti = trace_internal;
 
 namespace {
 
-// Column positions in kColumns.
+// Column positions in kPolluxColumns.
 constexpr size_t kName = 0, kTime = 1, kApplication = 2, kNumReplicas = 3, kBatchSize = 4,
-                 kColumnCount = 5;
-constexpr std::array<ti::ColumnSpec, kColumnCount> kColumns = {{{"name", true},
-                                                                {"time", true},
-                                                                {"application", true},
-                                                                {"num_replicas", true},
-                                                                {"batch_size", true}}};
-using Cells = std::array<std::string_view, kColumnCount>;
+                 kPolluxColumnCount = 5;
+constexpr std::array<ti::ColumnSpec, kPolluxColumnCount> kPolluxColumns = {{{"name", true},
+                                                                            {"time", true},
+                                                                            {"application", true},
+                                                                            {"num_replicas", true},
+                                                                            {"batch_size", true}}};
+using PolluxCells = std::array<std::string_view, kPolluxColumnCount>;
 
 std::string Known(const std::map<std::string, int64_t, std::less<>>& table) {
   std::string out;
@@ -44,13 +44,13 @@ core::Result<Trace> ParsePolluxTrace(std::string_view text, std::string_view fil
   ti::LineCursor lines(text);
   ti::CsvSplitter splitter;
   BERTH_ASSIGN_OR_RETURN(std::vector<size_t> column_of,
-                         ti::ReadHeader(lines, splitter, kColumns, file));
+                         ti::ReadHeader(lines, splitter, kPolluxColumns, file));
 
   ti::BadRows bad(options.skip_bad_rows, diags);
   std::unordered_map<std::string, int64_t> id_lines;
-  auto row = [&](const Cells& cell, int64_t number) -> std::optional<core::Error> {
+  auto row = [&](const PolluxCells& cell, int64_t number) -> std::optional<core::Error> {
     auto reject = [&](size_t c, std::string why) {
-      return bad.Reject(ti::RowError(file, number, kColumns[c].name, std::move(why)));
+      return bad.Reject(ti::RowError(file, number, kPolluxColumns[c].name, std::move(why)));
     };
     ti::CellProblem problem;
     ti::RequireCells(problem, cell, {kName, kTime, kApplication, kNumReplicas, kBatchSize});
@@ -92,7 +92,7 @@ core::Result<Trace> ParsePolluxTrace(std::string_view text, std::string_view fil
     trace.jobs.push_back(std::move(job));
     return std::nullopt;
   };
-  if (auto stop = ti::ReadCsvRows<Cells>(lines, splitter, column_of, file, bad, row)) {
+  if (auto stop = ti::ReadCsvRows<PolluxCells>(lines, splitter, column_of, file, bad, row)) {
     return std::move(*stop);
   }
   ti::SortBySubmit(trace.jobs);

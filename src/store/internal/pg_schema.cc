@@ -12,7 +12,7 @@ constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(7463521093)
 // kSteps[i] takes the schema from version i to i + 1. Append, never edit a shipped step.
 // Key columns are COLLATE "C" so that list order (and so paging) is byte order whatever the
 // database's locale, as in SQLite. Bodies and labels are BYTEA: any bytes round-trip.
-const std::vector<std::vector<const char*>>& Steps() {
+const std::vector<std::vector<const char*>>& PostgresSteps() {
   static const std::vector<std::vector<const char*>> kSteps = {
       {
           // v0 -> v1
@@ -51,7 +51,7 @@ core::Result<int64_t> PgReadMeta(PgConnection& db, const char* name) {
 
 core::Status PgMigrate(PgConnection& db, const std::string& target) {
   static_assert(kPgSchemaVersion >= 1);
-  BERTH_CHECK(Steps().size() == static_cast<size_t>(kPgSchemaVersion),
+  BERTH_CHECK(PostgresSteps().size() == static_cast<size_t>(kPgSchemaVersion),
               "one migration step per schema version");
   for (;;) {
     BERTH_RETURN_IF_ERROR(db.Exec("BEGIN"));
@@ -70,7 +70,7 @@ core::Status PgMigrate(PgConnection& db, const std::string& target) {
         return core::Error(core::ErrorCode::kAlreadyExists, "up to date");
       }
       // One step and its version bump commit together (PostgreSQL's DDL is transactional).
-      for (const char* sql : Steps()[static_cast<size_t>(version)]) {
+      for (const char* sql : PostgresSteps()[static_cast<size_t>(version)]) {
         BERTH_RETURN_IF_ERROR(db.Exec(sql));
       }
       return db.Exec("INSERT INTO berth_meta (name, value) VALUES ('schema_version', " +

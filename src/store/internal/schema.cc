@@ -10,7 +10,7 @@ namespace {
 // Migration steps: kSteps[i] takes the schema from version i to i + 1. Append, never edit a
 // shipped step. The SQL stays close to what PostgreSQL accepts (TEXT, BIGINT), except that
 // events.rv is SQLite's INTEGER PRIMARY KEY, the rowid, so the log is stored in RV order.
-const std::vector<std::vector<const char*>>& Steps() {
+const std::vector<std::vector<const char*>>& SqliteSteps() {
   static const std::vector<std::vector<const char*>> kSteps = {
       {
           // v0 -> v1
@@ -58,13 +58,13 @@ core::Status Migrate(Connection& db, const std::string& path) {
                                     std::to_string(kSchemaVersion) +
                                     "; run the berth that wrote it, or a newer one");
   }
-  BERTH_CHECK(Steps().size() == static_cast<size_t>(kSchemaVersion),
+  BERTH_CHECK(SqliteSteps().size() == static_cast<size_t>(kSchemaVersion),
               "one migration step per schema version");
   for (int64_t v = version; v < kSchemaVersion; ++v) {
     // BEGIN IMMEDIATE: the step and its version bump commit together or not at all.
     BERTH_RETURN_IF_ERROR(db.Exec("BEGIN IMMEDIATE"));
     core::Status status;
-    for (const char* sql : Steps()[static_cast<size_t>(v)]) {
+    for (const char* sql : SqliteSteps()[static_cast<size_t>(v)]) {
       status = db.Exec(sql);
       if (!status.ok()) {
         break;
