@@ -6,7 +6,10 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "io/internal/yaml_to_json.h"
 
 // libFuzzer's byte-level mutator, for the fallback.
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
@@ -142,8 +145,16 @@ size_t MutateYaml(uint8_t* data, size_t size, size_t max_size, unsigned int seed
   std::minstd_rand rng(seed);
   if ((rng() & 3) == 0 || size == 0) return LLVMFuzzerMutate(data, size, max_size);
   Tree tree;
+  // One yaml-cpp parse per document as the reader cuts them, never YAML::LoadAll: on some
+  // inputs yaml-cpp 0.7 keeps returning empty documents without reading (the reader bounds
+  // that loop, io/internal/yaml_to_json.cc), and LoadAll collected them until the process
+  // passed 2.5 GB: the reader target's open out-of-memory finding was this mutator's.
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    tree.documents = YAML::LoadAll(std::string(reinterpret_cast<const char*>(data), size));
+    for (const io::internal::YamlDocumentText& piece : io::internal::SplitYamlDocuments(text)) {
+      if (piece.stray_directive_line > 0) continue;
+      tree.documents.push_back(YAML::Load(std::string(piece.text)));
+    }
   } catch (const YAML::Exception&) {
     return LLVMFuzzerMutate(data, size, max_size);
   }
