@@ -16,7 +16,7 @@ namespace berth::cel {
 namespace {
 
 bool IsAlphanumOrHyphen(char c) {
-  return core::IsAsciiDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-';
+  return core::IsAsciiAlnum(c) || c == '-';
 }
 
 bool OnlyDigits(std::string_view s) {

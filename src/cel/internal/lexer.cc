@@ -14,7 +14,7 @@ namespace berth::cel::internal {
 
 namespace {
 
-bool IsIdentStart(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool IsIdentStart(char c) { return c == '_' || core::IsAsciiAlpha(c); }
 bool IsIdentPart(char c) { return IsIdentStart(c) || core::IsAsciiDigit(c); }
 
 uint32_t HexValue(char c) {
