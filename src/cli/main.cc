@@ -12,6 +12,7 @@
 #include "cli/flags.h"
 #include "cli/inventory_command.h"
 #include "cli/plan_command.h"
+#include "cli/serve_command.h"
 #include "cli/simulate_command.h"
 #include "cli/version.h"
 
@@ -201,6 +202,21 @@ int Run(int argc, char** argv) {
   simulate_cmd->add_flag("--skip-bad-rows", simulate.skip_bad_rows,
                          "Warn about malformed trace rows and go on without them");
 
+  berth::cli::ServeFlags serve;
+  CLI::App* serve_cmd = app.add_subcommand(
+      "serve", "Run the hub: a Kubernetes-style API over a durable store (kubectl works)");
+  serve_cmd->add_option("--data", serve.data_dir, "Folder of the store and the kubeconfig")
+      ->capture_default_str();
+  serve_cmd->add_option("--store", serve.store,
+                        "sqlite:DIR or postgres://... (default: SQLite in --data)");
+  serve_cmd->add_option("--listen", serve.listen, "HOST:PORT to serve on (port 0: any free)")
+      ->capture_default_str();
+  serve_cmd->add_option("--tls-cert", serve.tls_cert, "PEM certificate: serve HTTPS");
+  serve_cmd->add_option("--tls-key", serve.tls_key, "PEM private key of --tls-cert");
+  serve_cmd->add_option("-f,--filename", serve.files,
+                        "Objects to apply at start (files, directories, -); repeatable");
+  serve_cmd->add_flag("--demo", serve.demo, "Apply the built-in demo fleet at start");
+
   CLI::App* version_cmd = app.add_subcommand("version", "Print the berth version");
 
   // One rule for every flag that takes a value, so a flag added later cannot forget it.
@@ -232,6 +248,7 @@ int Run(int argc, char** argv) {
   if (*demo_cmd) return berth::cli::RunDemoCommand(demo, std::cout, std::cerr);
   if (*inventory_cmd) return berth::cli::RunInventoryCommand(inventory, std::cout, std::cerr);
   if (*simulate_cmd) return berth::cli::RunSimulateCommand(simulate, std::cout, std::cerr);
+  if (*serve_cmd) return berth::cli::RunServeCommand(serve, std::cout, std::cerr);
   if (*version_cmd) {
     std::cout << berth::cli::VersionString() << '\n';
     return 0;

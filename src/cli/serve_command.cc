@@ -1,0 +1,258 @@
+// The hub's process: everything long-lived is built here and torn down in reverse order on
+// a signal. Signals are blocked before any thread starts and taken with sigwait on the main
+// thread, so no handler runs inside a request thread and shutdown is ordinary code.
+#include "cli/serve_command.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string_view>
+#include <utility>
+
+#include "cli/exit_code.h"
+#include "cli/input_loader.h"
+#include "cli/serve_validator.h"
+#include "core/diagnostics.h"
+#include "model/kind_info.h"
+#include "server/http/http_server.h"
+#include "server/rest/change_feed.h"
+#include "server/rest/rest_handler.h"
+#include "store/store.h"
+
+namespace berth::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct ListenAddress {
+  std::string host;
+  int port = 0;
+};
+
+core::Result<ListenAddress> ParseListen(const std::string& text) {
+  const size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    return core::InvalidArgument("--listen " + text + ": want HOST:PORT, e.g. 127.0.0.1:8080");
+  }
+  ListenAddress out;
+  out.host = text.substr(0, colon);
+  const std::string port = text.substr(colon + 1);
+  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoi(port) > 65535) {
+    return core::InvalidArgument("--listen " + text + ": the port must be 0-65535");
+  }
+  out.port = std::stoi(port);
+  return out;
+}
+
+std::string CollectionPath(const model::KindInfo& kind, std::string_view version,
+                           std::string_view ns) {
+  std::string path = kind.group.empty()
+                         ? std::string("/api/") + std::string(version)
+                         : "/apis/" + std::string(kind.group) + "/" + std::string(version);
+  if (kind.namespaced()) path += "/namespaces/" + std::string(ns);
+  return path + "/" + std::string(kind.resource);
+}
+
+server::HttpResponse Call(server::RestHandler& handler, std::string method, std::string path,
+                          std::string body, std::string content_type = "application/json") {
+  server::HttpRequest req;
+  req.method = std::move(method);
+  req.path = std::move(path);
+  req.body = std::move(body);
+  req.headers.emplace_back("Content-Type", std::move(content_type));
+  return handler.Serve(req).response;
+}
+
+std::string StatusMessage(const server::HttpResponse& response) {
+  Json status = Json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+  if (status.is_object() && status.contains("message") && status["message"].is_string()) {
+    return status["message"].get<std::string>();
+  }
+  return "HTTP " + std::to_string(response.status);
+}
+
+// Creates or replaces each object, as `kubectl apply` would, then writes the status it came
+// with (a cluster dump's pods stay Running). Namespaces the objects name are created first.
+// Returns the number of objects refused (each reported to `err` with its file).
+int ApplyDocuments(server::RestHandler& handler, const io::DocumentStore& documents,
+                   std::ostream& err) {
+  int refused = 0;
+  for (size_t i = 0; i < documents.size(); ++i) {
+    const io::Document& doc = documents.Get(model::SourceRef{static_cast<int32_t>(i)});
+    const model::KindInfo* kind = model::FindKindForApiVersion(doc.api_version, doc.kind);
+    if (kind == nullptr || !kind->served()) continue;  // component configuration files
+    std::string_view version = model::ApiVersionOf(doc.api_version);
+    bool served_version = false;
+    for (std::string_view v : kind->versions) served_version = served_version || v == version;
+    if (!served_version) version = kind->versions.front();
+    const std::string ns = kind->namespaced() ? (doc.namespace_.empty() ? "default" : doc.namespace_) : "";
+    const std::string where = doc.file + ": " + doc.kind + "/" + (ns.empty() ? "" : ns + "/") + doc.name;
+    Json body = Json::parse(doc.json.view(), nullptr, /*allow_exceptions=*/false);
+    if (!body.is_object()) continue;
+    body["apiVersion"] = kind->group.empty() ? std::string(version)
+                                             : std::string(kind->group) + "/" + std::string(version);
+    Json status = body.contains("status") ? body["status"] : Json();
+    if (body.contains("metadata") && body["metadata"].is_object()) {
+      for (const char* owned : {"resourceVersion", "uid", "creationTimestamp", "generation",
+                                "managedFields", "selfLink"}) {
+        body["metadata"].erase(owned);
+      }
+    }
+    if (kind->namespaced()) {
+      Json namespace_object = {{"apiVersion", "v1"}, {"kind", "Namespace"},
+                               {"metadata", {{"name", ns}}}};
+      (void)Call(handler, "POST", "/api/v1/namespaces", namespace_object.dump());
+    }
+    const std::string collection = CollectionPath(*kind, version, ns);
+    const std::string item = collection + "/" + doc.name;
+    server::HttpResponse r = Call(handler, "POST", collection, body.dump());
+    if (r.status == 409) {
+      server::HttpResponse current = Call(handler, "GET", item, "");
+      Json stored = Json::parse(current.body, nullptr, /*allow_exceptions=*/false);
+      if (stored.is_object() && stored.contains("metadata")) {
+        body["metadata"]["resourceVersion"] = stored["metadata"]["resourceVersion"];
+      }
+      r = Call(handler, "PUT", item, body.dump());
+    }
+    if (r.status >= 300) {
+      err << where << ": " << StatusMessage(r) << '\n';
+      ++refused;
+      continue;
+    }
+    if (kind->status_subresource && status.is_object() && !status.empty()) {
+      Json patch = {{"status", status}};
+      server::HttpResponse s =
+          Call(handler, "PATCH", item + "/status", patch.dump(), "application/merge-patch+json");
+      if (s.status >= 300) {
+        err << where << ": status: " << StatusMessage(s) << '\n';
+        ++refused;
+      }
+    }
+  }
+  return refused;
+}
+
+core::Status WriteKubeconfig(const std::string& path, const std::string& server_url) {
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) return core::InvalidArgument("cannot write " + path);
+  out << "apiVersion: v1\n"
+         "kind: Config\n"
+         "clusters:\n"
+         "- name: berth\n"
+         "  cluster:\n"
+         "    server: "
+      << server_url
+      << "\n"
+         "contexts:\n"
+         "- name: berth\n"
+         "  context:\n"
+         "    cluster: berth\n"
+         "    user: berth-admin\n"
+         "current-context: berth\n"
+         "users:\n"
+         "- name: berth-admin\n"
+         "  user: {}\n";
+  out.close();
+  ::chmod(path.c_str(), 0600);
+  if (!out) return core::InvalidArgument("cannot write " + path);
+  return {};
+}
+
+}  // namespace
+
+int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& err) {
+  auto listen = ParseListen(flags.listen);
+  if (!listen) {
+    PrintError(listen.error(), err);
+    return ToInt(ExitCode::kFailed);
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(flags.data_dir, ec);
+  if (ec) {
+    err << "berth serve: cannot create --data " << flags.data_dir << ": " << ec.message() << '\n';
+    return ToInt(ExitCode::kFailed);
+  }
+
+  // Read the files before anything starts, so a typo in a path stops the hub at once.
+  std::optional<io::Input> input;
+  core::Diagnostics diags;
+  if (flags.demo) {
+    input = LoadDemoFleet(diags);
+  } else if (!flags.files.empty()) {
+    input = LoadPaths(flags.files, diags);
+    if (!input) {
+      PrintDiagnostics(diags, err);
+      return ToInt(ExitCode::kFailed);
+    }
+  }
+  PrintDiagnostics(diags, err);
+
+  auto store = store::OpenStore(flags.store, flags.data_dir);
+  if (!store) {
+    PrintError(store.error(), err);
+    return ToInt(ExitCode::kFailed);
+  }
+
+  // Block the stop signals in every thread started from here on; the main thread waits for
+  // them below.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  server::ChangeFeed feed;
+  feed.Publish((*store)->CurrentResourceVersion());
+  IoValidator validator;
+  server::RestOptions rest_options;
+  rest_options.server_address = flags.listen;
+  server::RestHandler handler(**store, feed, &validator, rest_options);
+  if (auto st = handler.EnsureSystemNamespaces(); !st.ok()) {
+    PrintError(st.error(), err);
+    return ToInt(ExitCode::kFailed);
+  }
+  int refused = 0;
+  if (input) refused = ApplyDocuments(handler, input->documents, err);
+
+  server::HttpServerOptions http_options;
+  http_options.host = listen->host;
+  http_options.port = listen->port;
+  http_options.tls_cert_file = flags.tls_cert;
+  http_options.tls_key_file = flags.tls_key;
+  std::atomic<bool> ready{false};
+  auto http = server::HttpServer::Start(handler, feed, http_options, [&ready] { return ready.load(); });
+  if (!http) {
+    PrintError(http.error(), err);
+    return ToInt(ExitCode::kFailed);
+  }
+  const std::string url = std::string((*http)->tls() ? "https://" : "http://") + listen->host +
+                          ":" + std::to_string((*http)->port());
+  const std::string kubeconfig = (std::filesystem::path(flags.data_dir) / "kubeconfig").string();
+  if (auto st = WriteKubeconfig(kubeconfig, url); !st.ok()) {
+    PrintError(st.error(), err);
+    return ToInt(ExitCode::kFailed);
+  }
+  ready = true;
+  out << "berth serve: listening on " << url << " (store: "
+      << (flags.store.empty() ? "sqlite:" + flags.data_dir : flags.store) << ")\n"
+      << "  kubectl --kubeconfig " << kubeconfig << " get clusterqueues,workloads -A\n";
+  if (refused > 0) out << "  " << refused << " object(s) of -f were refused (above)\n";
+  out.flush();
+
+  int signal = 0;
+  sigwait(&stop_signals, &signal);
+  ready = false;
+  out << "berth serve: " << (signal == SIGTERM ? "SIGTERM" : "SIGINT")
+      << ": draining (no new requests, streams closed)\n";
+  out.flush();
+  (*http)->Stop();
+  return ToInt(ExitCode::kOk);
+}
+
+}  // namespace berth::cli

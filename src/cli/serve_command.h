@@ -1,0 +1,26 @@
+// `berth serve`: the long-running hub (issue 15). Opens the store (SQLite in --data by
+// default, or --store SPEC), serves the Kubernetes-style API on --listen, loads -f files (or
+// the demo fleet) as `kubectl apply` would, writes a kubeconfig kubectl can use, and runs
+// until SIGTERM or SIGINT, which drain it: no new requests, streams closed, exit 0. Called
+// by main.cc; returns the process exit code (exit_code.h).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace berth::cli {
+
+struct ServeFlags {
+  std::string data_dir = "berth-data";   // --data: the store, the kubeconfig
+  std::string store;                     // --store SPEC: "" = SQLite in data_dir
+  std::string listen = "127.0.0.1:8080"; // --listen HOST:PORT (port 0: any free port)
+  std::string tls_cert;                  // --tls-cert, --tls-key: serve HTTPS
+  std::string tls_key;
+  std::vector<std::string> files;        // -f: objects to apply at start
+  bool demo = false;                     // --demo: apply the built-in demo fleet
+};
+
+int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& err);
+
+}  // namespace berth::cli

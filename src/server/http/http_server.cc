@@ -1,0 +1,173 @@
+// cpp-httplib serves each connection on a pool thread; a watch holds its thread for the
+// stream's life, so watches are counted and capped below the pool size (the rest of the pool
+// keeps answering short requests). Request paths are taken from the raw request target, not
+// httplib's decoded path, because ParseRequest decodes each segment itself (a %2F in a name
+// must not become a path separator).
+#include "server/http/http_server.h"
+
+#include <httplib.h>
+
+#include <utility>
+
+#include "server/api/api_error.h"
+
+namespace berth::server {
+
+namespace {
+
+constexpr std::chrono::milliseconds kWatchPoll{1000};
+
+void WriteError(httplib::Response& res, const ApiError& error) {
+  res.status = error.code;
+  res.set_content(error.ToJson().dump(), "application/json");
+  if (error.retry_after_s() > 0) res.set_header("Retry-After", std::to_string(error.retry_after_s()));
+}
+
+HttpRequest ToRequest(const httplib::Request& req) {
+  HttpRequest out;
+  out.method = req.method;
+  std::string_view target = req.target;
+  if (target.empty()) target = req.path;
+  const size_t q = target.find('?');
+  out.path = std::string(target.substr(0, q));
+  if (q != std::string_view::npos) out.raw_query = std::string(target.substr(q + 1));
+  for (const auto& [k, v] : req.headers) out.headers.emplace_back(k, v);
+  out.body = req.body;
+  return out;
+}
+
+}  // namespace
+
+core::Result<std::unique_ptr<HttpServer>> HttpServer::Start(RestHandler& handler, ChangeFeed& feed,
+                                                            HttpServerOptions options,
+                                                            std::function<bool()> ready) {
+  std::unique_ptr<HttpServer> s(new HttpServer());
+  s->handler_ = &handler;
+  s->feed_ = &feed;
+  s->options_ = std::move(options);
+  s->ready_ = std::move(ready);
+  const HttpServerOptions& o = s->options_;
+  if (o.tls_cert_file.empty() != o.tls_key_file.empty()) {
+    return core::InvalidArgument("--tls-cert and --tls-key go together");
+  }
+  if (!o.tls_cert_file.empty()) {
+    auto ssl = std::make_unique<httplib::SSLServer>(
+        o.tls_cert_file.c_str(), o.tls_key_file.c_str(),
+        o.client_ca_file.empty() ? nullptr : o.client_ca_file.c_str());
+    if (!ssl->is_valid()) {
+      return core::InvalidArgument("cannot load the TLS certificate " + o.tls_cert_file +
+                                   " and key " + o.tls_key_file);
+    }
+    s->server_ = std::move(ssl);
+    s->tls_ = true;
+  } else {
+    s->server_ = std::make_unique<httplib::Server>();
+  }
+  const int threads = o.threads;
+  s->server_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  s->server_->set_payload_max_length(static_cast<size_t>(o.max_body_bytes));
+  s->server_->set_read_timeout(o.read_timeout);
+  s->server_->set_write_timeout(o.write_timeout);
+  s->server_->set_keep_alive_timeout(30);
+  s->server_->set_keep_alive_max_count(1000);
+  s->Route();
+  int port = o.port;
+  if (port == 0) {
+    port = s->server_->bind_to_any_port(o.host);
+    if (port < 0) return core::Error(core::ErrorCode::kUnavailable, "cannot bind " + o.host);
+  } else if (!s->server_->bind_to_port(o.host, port)) {
+    return core::Error(core::ErrorCode::kUnavailable,
+                       "cannot listen on " + o.host + ":" + std::to_string(port) +
+                           " (in use, or not an address of this machine)");
+  }
+  s->port_ = port;
+  httplib::Server* server = s->server_.get();
+  s->listener_ = std::thread([server] { server->listen_after_bind(); });
+  return s;
+}
+
+HttpServer::~HttpServer() { Stop(); }
+
+void HttpServer::Stop() {
+  if (!server_) return;
+  feed_->Close();
+  server_->stop();
+  if (listener_.joinable()) listener_.join();
+}
+
+void HttpServer::Route() {
+  auto probe = [this](bool need_ready) {
+    return [this, need_ready](const httplib::Request&, httplib::Response& res) {
+      const bool ok = !need_ready || (ready_ && ready_());
+      res.status = ok ? 200 : 503;
+      res.set_content(ok ? "ok" : "not ready", "text/plain; charset=utf-8");
+    };
+  };
+  server_->Get("/healthz", probe(false));
+  server_->Get("/livez", probe(false));
+  server_->Get("/readyz", probe(true));
+  server_->Get("/version", [this](const httplib::Request&, httplib::Response& res) {
+    nlohmann::ordered_json v = {{"major", "1"},
+                                {"minor", "32"},
+                                {"gitVersion", options_.git_version},
+                                {"gitCommit", ""},
+                                {"gitTreeState", "clean"},
+                                {"buildDate", ""},
+                                {"goVersion", ""},
+                                {"compiler", "berth"},
+                                {"platform", "linux/amd64"}};
+    res.set_content(v.dump(), "application/json");
+  });
+
+  auto api = [this](const httplib::Request& req, httplib::Response& res) {
+    RestReply reply = handler_->Serve(ToRequest(req));
+    if (reply.watch) {
+      if (watches_.fetch_add(1) >= options_.max_watches) {
+        watches_.fetch_sub(1);
+        WriteError(res, TooManyRequestsError("too many watch streams; retry", 1));
+        return;
+      }
+      std::shared_ptr<WatchSession> session = std::move(reply.watch);
+      res.status = 200;
+      res.set_chunked_content_provider(
+          reply.response.content_type,
+          [session](size_t, httplib::DataSink& sink) {
+            std::optional<std::string> chunk = session->Next(kWatchPoll);
+            if (!chunk) {
+              sink.done();
+              return true;
+            }
+            if (!chunk->empty() && !sink.write(chunk->data(), chunk->size())) return false;
+            return sink.is_writable();
+          },
+          [this](bool) { watches_.fetch_sub(1); });
+      return;
+    }
+    res.status = reply.response.status;
+    for (const auto& [k, v] : reply.response.headers) res.set_header(k, v);
+    res.set_content(std::move(reply.response.body), reply.response.content_type);
+  };
+  server_->Get(".*", api);
+  server_->Post(".*", api);
+  server_->Put(".*", api);
+  server_->Patch(".*", api);
+  server_->Delete(".*", api);
+
+  // httplib's own refusals (a body past the cap, an unknown method) as Status objects.
+  server_->set_error_handler([this](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    if (res.status == 413) {
+      WriteError(res, RequestEntityTooLargeError(options_.max_body_bytes));
+    } else if (res.status == 404) {
+      WriteError(res, PathNotFoundError());
+    } else if (res.status == 405) {
+      WriteError(res, MethodNotAllowedError());
+    }
+  });
+  server_->set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+        WriteError(res, InternalApiError("the server failed to answer the request"));
+      });
+}
+
+}  // namespace berth::server

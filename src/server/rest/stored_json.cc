@@ -1,0 +1,55 @@
+#include "server/rest/stored_json.h"
+
+#include <utility>
+
+#include "core/time.h"
+
+namespace berth::server {
+
+using Json = nlohmann::ordered_json;
+
+store::ObjectKey StoreKey(const model::KindInfo& kind, std::string_view ns, std::string_view name) {
+  return store::ObjectKey{std::string(kind.group), std::string(kind.kind),
+                          kind.namespaced() ? std::string(ns) : std::string(),
+                          std::string(name)};
+}
+
+std::string StoredBody(Json object) {
+  if (auto m = object.find("metadata"); m != object.end() && m->is_object()) {
+    m->erase("resourceVersion");
+  }
+  return object.dump();
+}
+
+std::map<std::string, std::string> LabelMap(const Json& object) {
+  std::map<std::string, std::string> out;
+  auto m = object.find("metadata");
+  if (m == object.end() || !m->is_object()) return out;
+  auto l = m->find("labels");
+  if (l == m->end() || !l->is_object()) return out;
+  for (auto it = l->begin(); it != l->end(); ++it) {
+    if (it->is_string()) out.emplace(it.key(), it->get<std::string>());
+  }
+  return out;
+}
+
+ApiResult<Json> ServedObject(const store::StoredObject& stored, std::string_view api_version) {
+  Json object = Json::parse(stored.json, nullptr, /*allow_exceptions=*/false);
+  if (!object.is_object()) {
+    return InternalApiError("stored object " + stored.key.ToString() + " is not a JSON object");
+  }
+  object["apiVersion"] = std::string(api_version);
+  Json& meta = object["metadata"];
+  if (!meta.is_object()) meta = Json::object();
+  // Store-owned fields, in the order kube-apiserver prints metadata when a body lacks them.
+  meta["uid"] = stored.meta.uid;
+  meta["resourceVersion"] = std::to_string(stored.meta.resource_version);
+  meta["generation"] = stored.meta.generation;
+  meta["creationTimestamp"] = core::Timestamp{stored.meta.creation_unix_s}.ToString();
+  if (stored.meta.deletion_unix_s != 0) {
+    meta["deletionTimestamp"] = core::Timestamp{stored.meta.deletion_unix_s}.ToString();
+  }
+  return object;
+}
+
+}  // namespace berth::server
