@@ -293,7 +293,10 @@ RestReply RestHandler::StartWatch(const HttpRequest& http, const RequestInfo& in
     since = all_items.resource_version;
   }
   RestReply reply;
-  reply.response.content_type = "application/json";
+  // The stream parameter keeps cpp-httplib from gzipping the stream (it compresses only the
+  // exact type "application/json", and a gzip stream holds events back until its buffer
+  // fills); clients parse the media type without parameters.
+  reply.response.content_type = "application/json;stream=watch";
   reply.watch = std::make_unique<WatchSession>(store_, feed_, std::move(settings),
                                                std::move(initial), since);
   return reply;
