@@ -211,8 +211,13 @@ int Run(int argc, char** argv) {
                         "sqlite:DIR or postgres://... (default: SQLite in --data)");
   serve_cmd->add_option("--listen", serve.listen, "HOST:PORT to serve on (port 0: any free)")
       ->capture_default_str();
+  serve_cmd->add_option("--tokens", serve.tokens,
+                        "Token file (kube-apiserver's CSV: token,user,uid,\"group1,group2\"); "
+                        "default: a generated admin token in --data/kubeconfig");
   serve_cmd->add_option("--tls-cert", serve.tls_cert, "PEM certificate: serve HTTPS");
   serve_cmd->add_option("--tls-key", serve.tls_key, "PEM private key of --tls-cert");
+  serve_cmd->add_option("--client-ca", serve.client_ca,
+                        "PEM CA bundle: accept client certificates it signed (CN user, O groups)");
   serve_cmd->add_option("-f,--filename", serve.files,
                         "Objects to apply at start (files, directories, -); repeatable");
   serve_cmd->add_flag("--demo", serve.demo, "Apply the built-in demo fleet at start");

@@ -18,6 +18,9 @@
 #include "cli/serve_validator.h"
 #include "core/diagnostics.h"
 #include "model/kind_info.h"
+#include "server/auth/rbac_authorizer.h"
+#include "server/auth/serving_certificate.h"
+#include "server/auth/token_authenticator.h"
 #include "server/http/http_server.h"
 #include "server/rest/change_feed.h"
 #include "server/rest/rest_handler.h"
@@ -138,7 +141,54 @@ int ApplyDocuments(server::RestHandler& handler, const io::DocumentStore& docume
   return refused;
 }
 
-core::Status WriteKubeconfig(const std::string& path, const std::string& server_url) {
+// The admin credential of a hub started without --tokens: a random token whose SHA-256 is
+// kept in DATA/admin-token.sha256 and whose text is written only into DATA/kubeconfig. A
+// restart reuses the token while the kubeconfig holds the one the hash names (the
+// kubeconfig is rewritten each start: the address may have changed); otherwise a new token
+// replaces the old one.
+struct AdminToken {
+  std::string token;
+  std::string hash;
+};
+
+std::string TokenInKubeconfig(const std::filesystem::path& kubeconfig) {
+  std::ifstream in(kubeconfig);
+  std::string line;
+  constexpr std::string_view kKey = "token: ";
+  while (std::getline(in, line)) {
+    const size_t at = line.find(kKey);
+    if (at != std::string::npos) return line.substr(at + kKey.size());
+  }
+  return "";
+}
+
+core::Result<AdminToken> LoadOrMakeAdminToken(const std::string& data_dir) {
+  namespace fs = std::filesystem;
+  const fs::path hash_path = fs::path(data_dir) / "admin-token.sha256";
+  const fs::path kubeconfig = fs::path(data_dir) / "kubeconfig";
+  std::error_code ec;
+  if (fs::exists(hash_path, ec) && fs::exists(kubeconfig, ec)) {
+    std::ifstream in(hash_path);
+    std::string hash;
+    std::getline(in, hash);
+    const std::string token = TokenInKubeconfig(kubeconfig);
+    if (hash.size() == 64 && !token.empty() && server::Sha256Hex(token) == hash) {
+      return AdminToken{token, hash};
+    }
+  }
+  auto token = server::RandomHex(32);
+  if (!token) return token.error();
+  AdminToken out{*token, server::Sha256Hex(*token)};
+  std::ofstream hash_out(hash_path, std::ios::trunc);
+  hash_out << out.hash << '\n';
+  hash_out.close();
+  ::chmod(hash_path.c_str(), 0600);
+  if (!hash_out) return core::InvalidArgument("cannot write " + hash_path.string());
+  return out;
+}
+
+core::Status WriteKubeconfig(const std::string& path, const std::string& server_url,
+                             const std::string& token, const std::string& ca_data) {
   std::ofstream out(path, std::ios::trunc);
   if (!out) return core::InvalidArgument("cannot write " + path);
   out << "apiVersion: v1\n"
@@ -147,8 +197,9 @@ core::Status WriteKubeconfig(const std::string& path, const std::string& server_
          "- name: berth\n"
          "  cluster:\n"
          "    server: "
-      << server_url
-      << "\n"
+      << server_url << "\n";
+  if (!ca_data.empty()) out << "    certificate-authority-data: " << ca_data << "\n";
+  out <<
          "contexts:\n"
          "- name: berth\n"
          "  context:\n"
@@ -157,7 +208,9 @@ core::Status WriteKubeconfig(const std::string& path, const std::string& server_
          "current-context: berth\n"
          "users:\n"
          "- name: berth-admin\n"
-         "  user: {}\n";
+         "  user:\n"
+         "    token: "
+      << token << "\n";
   out.close();
   ::chmod(path.c_str(), 0600);
   if (!out) return core::InvalidArgument("cannot write " + path);
@@ -207,12 +260,40 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
+  // Who may call: the --tokens file, or the generated admin token.
+  server::TokenAuthenticator tokens;
+  std::optional<AdminToken> admin;
+  if (!flags.tokens.empty()) {
+    std::ifstream in(flags.tokens);
+    if (!in) {
+      err << "berth serve: cannot read --tokens " << flags.tokens << '\n';
+      return ToInt(ExitCode::kFailed);
+    }
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto parsed = server::TokenAuthenticator::Parse(text);
+    if (!parsed) {
+      err << "berth serve: --tokens " << flags.tokens << ": " << parsed.error().message() << '\n';
+      return ToInt(ExitCode::kFailed);
+    }
+    tokens = std::move(parsed).value();
+  } else {
+    auto made = LoadOrMakeAdminToken(flags.data_dir);
+    if (!made) {
+      PrintError(made.error(), err);
+      return ToInt(ExitCode::kFailed);
+    }
+    admin = *made;
+    tokens.AddHashed(admin->hash, server::UserInfo{"berth-admin", "berth-admin",
+                                                   {std::string(server::kMastersGroup)}});
+  }
+
   server::ChangeFeed feed;
   feed.Publish((*store)->CurrentResourceVersion());
   IoValidator validator;
   server::RestOptions rest_options;
   rest_options.server_address = flags.listen;
-  server::RestHandler handler(**store, feed, &validator, rest_options);
+  server::RbacAuthorizer authorizer(**store);
+  server::RestHandler handler(**store, feed, &validator, rest_options, &authorizer);
   if (auto st = handler.EnsureSystemNamespaces(); !st.ok()) {
     PrintError(st.error(), err);
     return ToInt(ExitCode::kFailed);
@@ -225,18 +306,43 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   http_options.port = listen->port;
   http_options.tls_cert_file = flags.tls_cert;
   http_options.tls_key_file = flags.tls_key;
+  std::string ca_data;
+  if (flags.tls_cert.empty() && flags.tls_key.empty()) {
+    // kubectl sends tokens only over TLS: without a certificate of the operator's, the hub
+    // makes its own and the kubeconfig trusts it.
+    namespace fs = std::filesystem;
+    http_options.tls_cert_file = (fs::path(flags.data_dir) / "tls.crt").string();
+    http_options.tls_key_file = (fs::path(flags.data_dir) / "tls.key").string();
+    if (auto st = server::EnsureServingCertificate(http_options.tls_cert_file,
+                                                   http_options.tls_key_file, {listen->host});
+        !st.ok()) {
+      PrintError(st.error(), err);
+      return ToInt(ExitCode::kFailed);
+    }
+    auto data = server::Base64File(http_options.tls_cert_file);
+    if (!data) {
+      PrintError(data.error(), err);
+      return ToInt(ExitCode::kFailed);
+    }
+    ca_data = *data;
+  }
+  http_options.client_ca_file = flags.client_ca;
+  http_options.tokens = &tokens;
   std::atomic<bool> ready{false};
   auto http = server::HttpServer::Start(handler, feed, http_options, [&ready] { return ready.load(); });
   if (!http) {
     PrintError(http.error(), err);
     return ToInt(ExitCode::kFailed);
   }
-  const std::string url = std::string((*http)->tls() ? "https://" : "http://") + listen->host +
-                          ":" + std::to_string((*http)->port());
+  const std::string host = listen->host == "0.0.0.0" ? "127.0.0.1" : listen->host;
+  const std::string url = std::string((*http)->tls() ? "https://" : "http://") + host + ":" +
+                          std::to_string((*http)->port());
   const std::string kubeconfig = (std::filesystem::path(flags.data_dir) / "kubeconfig").string();
-  if (auto st = WriteKubeconfig(kubeconfig, url); !st.ok()) {
-    PrintError(st.error(), err);
-    return ToInt(ExitCode::kFailed);
+  if (admin) {
+    if (auto st = WriteKubeconfig(kubeconfig, url, admin->token, ca_data); !st.ok()) {
+      PrintError(st.error(), err);
+      return ToInt(ExitCode::kFailed);
+    }
   }
   ready = true;
   out << "berth serve: listening on " << url << " (store: "

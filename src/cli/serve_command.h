@@ -15,8 +15,10 @@ struct ServeFlags {
   std::string data_dir = "berth-data";   // --data: the store, the kubeconfig
   std::string store;                     // --store SPEC: "" = SQLite in data_dir
   std::string listen = "127.0.0.1:8080"; // --listen HOST:PORT (port 0: any free port)
+  std::string tokens;                    // --tokens: kube-apiserver's token file (CSV)
   std::string tls_cert;                  // --tls-cert, --tls-key: serve HTTPS
   std::string tls_key;
+  std::string client_ca;                 // --client-ca: verify client certificates
   std::vector<std::string> files;        // -f: objects to apply at start
   bool demo = false;                     // --demo: apply the built-in demo fleet
 };

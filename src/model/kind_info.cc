@@ -143,6 +143,15 @@ constexpr KindInfo kKinds[] = {
     {.group = "scheduling.k8s.io", .versions = kV1,
      .read_only_versions = kOldPriorityClassVersions, .kind = "PriorityClass",
      .resource = "priorityclasses", .scope = kCluster, .short_names = kPc},
+    // rbac.authorization.k8s.io: the hub's authorization (server/auth); not planned
+    {.group = "rbac.authorization.k8s.io", .versions = kV1, .kind = "ClusterRole",
+     .resource = "clusterroles", .scope = kCluster},
+    {.group = "rbac.authorization.k8s.io", .versions = kV1, .kind = "ClusterRoleBinding",
+     .resource = "clusterrolebindings", .scope = kCluster},
+    {.group = "rbac.authorization.k8s.io", .versions = kV1, .kind = "Role", .resource = "roles",
+     .scope = kNamespaced},
+    {.group = "rbac.authorization.k8s.io", .versions = kV1, .kind = "RoleBinding",
+     .resource = "rolebindings", .scope = kNamespaced},
     // batch, apps: the built-in workloads
     {.group = "batch", .versions = kV1, .kind = "Job", .resource = "jobs",
      .status_subresource = true, .categories = kAll, .workload = true,

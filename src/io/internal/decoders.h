@@ -65,6 +65,11 @@ core::Status ValidateLabelMap(const core::Labels& labels, const std::string& fie
 // status True|False|Unknown, lastTransitionTime RFC 3339.
 core::Result<model::Condition> DecodeMetaCondition(dom::element e);
 
+// rbac.authorization.k8s.io/v1: checked only (the hub authorizes with them; the plan keeps
+// nothing of them). `namespaced`: Role and RoleBinding.
+core::Status ValidateRbacRole(dom::object obj, bool namespaced);
+core::Status ValidateRbacBinding(dom::object obj, bool namespaced);
+
 // core/v1
 core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& catalog);
 core::Result<model::Namespace> DecodeNamespace(dom::object obj);

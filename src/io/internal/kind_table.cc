@@ -167,6 +167,17 @@ constexpr KindRow kRows[] = {
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepShared(DecodePriorityClass(obj), &Snapshot::priority_classes, s);
      }},
+    // rbac.authorization.k8s.io
+    {"rbac.authorization.k8s.io", "ClusterRole",
+     [](dom::object obj, std::string_view, DecodeSink&) { return ValidateRbacRole(obj, false); }},
+    {"rbac.authorization.k8s.io", "ClusterRoleBinding",
+     [](dom::object obj, std::string_view, DecodeSink&) {
+       return ValidateRbacBinding(obj, false);
+     }},
+    {"rbac.authorization.k8s.io", "Role",
+     [](dom::object obj, std::string_view, DecodeSink&) { return ValidateRbacRole(obj, true); }},
+    {"rbac.authorization.k8s.io", "RoleBinding",
+     [](dom::object obj, std::string_view, DecodeSink&) { return ValidateRbacBinding(obj, true); }},
     // workloads
     {"batch", "Job", DecodeWorkloadRow<DecodeJob>, JobPodIdentity, nullptr, JobOwnership,
      SpecTemplate},

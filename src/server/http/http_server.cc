@@ -6,6 +6,8 @@
 #include "server/http/http_server.h"
 
 #include <httplib.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
 
 #include <utility>
 
@@ -34,6 +36,36 @@ HttpRequest ToRequest(const httplib::Request& req) {
   for (const auto& [k, v] : req.headers) out.headers.emplace_back(k, v);
   out.body = req.body;
   return out;
+}
+
+// The user of a verified client certificate: CN the name, each O a group (kube-apiserver's
+// x509 authenticator). nullopt without a certificate.
+std::optional<UserInfo> CertificateUser(const httplib::Request& req) {
+  if (req.ssl == nullptr) return std::nullopt;
+  X509* cert = SSL_get1_peer_certificate(req.ssl);
+  if (cert == nullptr) return std::nullopt;
+  if (SSL_get_verify_result(req.ssl) != X509_V_OK) {
+    X509_free(cert);
+    return std::nullopt;
+  }
+  UserInfo user;
+  X509_NAME* subject = X509_get_subject_name(cert);
+  for (int i = 0; i < X509_NAME_entry_count(subject); ++i) {
+    X509_NAME_ENTRY* entry = X509_NAME_get_entry(subject, i);
+    const int nid = OBJ_obj2nid(X509_NAME_ENTRY_get_object(entry));
+    ASN1_STRING* data = X509_NAME_ENTRY_get_data(entry);
+    unsigned char* utf8 = nullptr;
+    const int len = ASN1_STRING_to_UTF8(&utf8, data);
+    if (len < 0) continue;
+    std::string value(reinterpret_cast<char*>(utf8), static_cast<size_t>(len));
+    OPENSSL_free(utf8);
+    if (nid == NID_commonName) user.name = value;
+    if (nid == NID_organizationName) user.groups.push_back(value);
+  }
+  X509_free(cert);
+  if (user.name.empty()) return std::nullopt;
+  user.groups.emplace_back(kAuthenticatedGroup);
+  return user;
 }
 
 }  // namespace
@@ -120,7 +152,20 @@ void HttpServer::Route() {
   });
 
   auto api = [this](const httplib::Request& req, httplib::Response& res) {
-    RestReply reply = handler_->Serve(ToRequest(req));
+    HttpRequest request = ToRequest(req);
+    std::optional<UserInfo> user;
+    if (options_.tokens != nullptr || !options_.client_ca_file.empty()) {
+      if (options_.tokens != nullptr) {
+        user = options_.tokens->Authenticate(request.Header("Authorization"));
+      }
+      if (!user) user = CertificateUser(req);
+      if (!user) {
+        WriteError(res, UnauthorizedError());
+        return;
+      }
+      request.user = &*user;
+    }
+    RestReply reply = handler_->Serve(request);
     if (reply.watch) {
       if (watches_.fetch_add(1) >= options_.max_watches) {
         watches_.fetch_sub(1);

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "core/result.h"
+#include "server/auth/token_authenticator.h"
 #include "server/rest/change_feed.h"
 #include "server/rest/rest_handler.h"
 
@@ -41,6 +42,11 @@ struct HttpServerOptions {
   // A client that sends nothing for this long is dropped (slowloris).
   std::chrono::seconds read_timeout{30};
   std::chrono::seconds write_timeout{30};
+  // Authentication: bearer tokens, and (with client_ca_file) client certificates whose CN is
+  // the user and whose O entries are the groups. When both are off, requests are not
+  // authenticated and the handler treats them as the hub's own. When either is on, an API
+  // request with neither is 401; the probes (/healthz, /livez, /readyz) and /version stay open.
+  const TokenAuthenticator* tokens = nullptr;
   // What /version reports.
   std::string git_version = "v1.32.0-berth";
 };

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "server/auth/user_info.h"
+
 namespace berth::server {
 
 struct HttpRequest {
@@ -16,6 +18,9 @@ struct HttpRequest {
   std::string raw_query;  // after '?', as sent
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  // Who sent it, as the HTTP layer authenticated it; null for the hub's own requests (files
+  // applied at start), which are not authorized.
+  const UserInfo* user = nullptr;
 
   // The first value of header `name`, compared without case as HTTP does; "" when absent.
   std::string_view Header(std::string_view name) const;

@@ -46,11 +46,12 @@ RestReply ErrorReply(const ApiError& error) {
 }
 
 RestHandler::RestHandler(store::Store& store, ChangeFeed& feed, const ObjectValidator* validator,
-                         RestOptions options)
+                         RestOptions options, RbacAuthorizer* authorizer)
     : store_(store),
       feed_(feed),
       validator_(validator),
       options_(std::move(options)),
+      authorizer_(authorizer),
       rng_(std::random_device{}()) {
   const Json index = OpenApiV3Index();
   openapi_index_ = index.dump();
@@ -84,7 +85,19 @@ RestReply RestHandler::Serve(const HttpRequest& http) {
   if (!query) return ErrorReply(query.error());
   auto info = ParseRequest(http.method, http.path, *query);
   if (!info) return ErrorReply(info.error());
+  // Discovery and the OpenAPI documents are every authenticated user's (upstream's
+  // system:discovery role); everything else is RBAC's to decide, before any other check, so
+  // a refused user learns nothing about the object.
   if (info->is_discovery()) return ServeDiscovery(http, *info);
+  if (http.user != nullptr && authorizer_ != nullptr) {
+    const AuthorizationRequest asked = AuthorizationRequestOf(*info);
+    if (!authorizer_->Allowed(*http.user, asked)) {
+      return ErrorReply(ForbiddenError(info->group_resource(), info->name,
+                                       ForbiddenReason(http.user->name, asked.verb,
+                                                       info->group_resource(), asked.subresource,
+                                                       asked.ns)));
+    }
+  }
   switch (info->verb) {
     case RequestVerb::kGet:
       return Get(http, *info, *query);

@@ -24,6 +24,7 @@
 #include "server/api/api_error.h"
 #include "server/api/list_options.h"
 #include "server/api/request_info.h"
+#include "server/auth/rbac_authorizer.h"
 #include "server/rest/change_feed.h"
 #include "server/rest/http_types.h"
 #include "server/rest/object_validator.h"
@@ -62,10 +63,11 @@ struct RestReply {
 
 class RestHandler {
  public:
-  // `validator` may be null (nothing beyond the API machinery's checks). The store and feed
-  // outlive the handler; every successful write is published to `feed`.
+  // `validator` may be null (nothing beyond the API machinery's checks); so may `authorizer`
+  // (every authenticated request allowed). The store and feed outlive the handler; every
+  // successful write is published to `feed`.
   RestHandler(store::Store& store, ChangeFeed& feed, const ObjectValidator* validator,
-              RestOptions options);
+              RestOptions options, RbacAuthorizer* authorizer = nullptr);
 
   RestReply Serve(const HttpRequest& request);
 
@@ -124,6 +126,7 @@ class RestHandler {
   std::map<std::string, std::string, std::less<>> openapi_documents_;
   const ObjectValidator* validator_;
   RestOptions options_;
+  RbacAuthorizer* authorizer_;
   std::mutex rng_mu_;
   std::mt19937_64 rng_;
 };
