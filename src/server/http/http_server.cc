@@ -100,7 +100,9 @@ core::Result<std::unique_ptr<HttpServer>> HttpServer::Start(RestHandler& handler
   s->server_->set_payload_max_length(static_cast<size_t>(o.max_body_bytes));
   s->server_->set_read_timeout(o.read_timeout);
   s->server_->set_write_timeout(o.write_timeout);
-  s->server_->set_keep_alive_timeout(30);
+  // httplib's Stop waits for idle keep-alive connections to time out, so this bounds how
+  // long a SIGTERM drain takes while clients hold connections open.
+  s->server_->set_keep_alive_timeout(5);
   s->server_->set_keep_alive_max_count(1000);
   s->Route();
   int port = o.port;
