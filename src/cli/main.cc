@@ -221,6 +221,10 @@ int Run(int argc, char** argv) {
   serve_cmd->add_option("-f,--filename", serve.files,
                         "Objects to apply at start (files, directories, -); repeatable");
   serve_cmd->add_flag("--demo", serve.demo, "Apply the built-in demo fleet at start");
+  serve_cmd->add_option("--loop-period", serve.loop_period,
+                        "Run a scheduling cycle at least this often (and after every change)")
+      ->capture_default_str();
+  serve_cmd->add_flag("--no-loop", serve.no_loop, "Serve the API only: no scheduling cycles");
 
   CLI::App* version_cmd = app.add_subcommand("version", "Print the berth version");
 

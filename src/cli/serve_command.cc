@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "cli/exit_code.h"
+#include "cli/hub_loop.h"
 #include "cli/input_loader.h"
 #include "cli/serve_validator.h"
 #include "core/diagnostics.h"
@@ -24,6 +25,7 @@
 #include "server/http/http_server.h"
 #include "server/rest/change_feed.h"
 #include "server/rest/rest_handler.h"
+#include "sim/trace/values.h"
 #include "store/store.h"
 
 namespace berth::cli {
@@ -225,6 +227,12 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
     PrintError(listen.error(), err);
     return ToInt(ExitCode::kFailed);
   }
+  auto period_s = sim::ParseDuration(flags.loop_period);
+  if (!period_s || *period_s <= 0 || *period_s > 3600) {
+    err << "berth serve: --loop-period " << flags.loop_period
+        << ": want a duration from 1s to 1h (5s, 30s, 2m)\n";
+    return ToInt(ExitCode::kFailed);
+  }
   std::error_code ec;
   std::filesystem::create_directories(flags.data_dir, ec);
   if (ec) {
@@ -301,6 +309,17 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   int refused = 0;
   if (input) refused = ApplyDocuments(handler, input->documents, err);
 
+  // The scheduling loop logs to stderr; the mutex keeps lines whole.
+  std::mutex log_mu;
+  LoopOptions loop_options;
+  loop_options.period = std::chrono::seconds(*period_s);
+  loop_options.log = [&err, &log_mu](const std::string& line) {
+    std::lock_guard lock(log_mu);
+    err << "berth serve: " << line << '\n';
+  };
+  SchedulingLoop loop(**store, feed, loop_options);
+  if (!flags.no_loop) loop.Start();
+
   server::HttpServerOptions http_options;
   http_options.host = listen->host;
   http_options.port = listen->port;
@@ -358,6 +377,7 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
       << ": draining (no new requests, streams closed)\n";
   out.flush();
   (*http)->Stop();
+  loop.Stop();  // finishes the cycle in progress
   return ToInt(ExitCode::kOk);
 }
 

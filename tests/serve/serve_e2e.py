@@ -136,10 +136,8 @@ kind: Node
 metadata:
   name: gpu-1
   labels: {nvidia.com/gpu.product: A100}
-status:
-  capacity: {cpu: "32", memory: 256Gi, nvidia.com/gpu: "8", pods: "110"}
-  allocatable: {cpu: "32", memory: 256Gi, nvidia.com/gpu: "8", pods: "110"}
 """
+NODE_CAPACITY = {"cpu": "32", "memory": "256Gi", "nvidia.com/gpu": "8", "pods": "110"}
 
 NAMESPACES = """
 apiVersion: v1
@@ -210,9 +208,28 @@ def main():
         r = kubectl(admin, "apply", "-f", "-", stdin=QUEUES)
         check(r.returncode == 0 and "unchanged" in r.stdout, "kubectl apply again: unchanged",
               r.stdout + r.stderr)
+        # A node's capacity is status, which kubelet writes (through /status, as here).
+        r = kubectl(admin, "patch", "node", "gpu-1", "--subresource=status", "--type=merge", "-p",
+                    json.dumps({"status": {"capacity": NODE_CAPACITY, "allocatable": NODE_CAPACITY}}))
+        check(r.returncode == 0, "kubectl patch --subresource=status of the node", r.stderr)
         r = kubectl(admin, "create", "-f", "-", stdin=JOB)
         check(r.returncode == 0 and "job.batch/train created" in r.stdout, "kubectl create job",
               r.stdout + r.stderr)
+        # The scheduling loop admits its Workload and binds its pods within one period (5 s).
+        deadline = time.time() + 8
+        admitted = bound = ""
+        while time.time() < deadline:
+            admitted = kubectl(admin, "get", "workloads", "-n", "team-a").stdout
+            bound = kubectl(admin, "get", "pods", "-n", "team-a", "-o",
+                            "custom-columns=NAME:.metadata.name,NODE:.spec.nodeName").stdout
+            if re.search(r"job-train\s+main\s+research\s+True", admitted) and bound.count("gpu-1") == 2:
+                break
+            time.sleep(0.3)
+        check(re.search(r"NAME\s+QUEUE\s+RESERVED IN\s+ADMITTED\s+FINISHED\s+AGE", admitted) is not None
+              and re.search(r"job-train\s+main\s+research\s+True", admitted) is not None,
+              "the job's Workload is admitted within a loop period (kubectl get workloads)", admitted)
+        check(bound.count("gpu-1") == 2, "its pods are bound to the node", bound)
+
         r = kubectl(admin, "get", "localqueues", "-A")
         check(r.returncode == 0 and re.search(r"NAMESPACE\s+NAME\s+CLUSTERQUEUE", r.stdout) is not None,
               "kubectl get localqueues prints the upstream columns", r.stdout + r.stderr)
@@ -294,7 +311,8 @@ def main():
             check(e.status == 403, "python: another namespace is 403", str(e.status))
         core = client.CoreV1Api()
         pods = core.list_namespaced_pod("team-a")
-        check(pods.items == [], "python: CoreV1Api list pods")
+        check(sorted(p.spec.node_name for p in pods.items) == ["gpu-1", "gpu-1"],
+              "python: CoreV1Api list pods (bound)", str([p.metadata.name for p in pods.items]))
         try:
             core.list_node()
             check(False, "python: nodes are 403 for alice")

@@ -38,7 +38,7 @@ ApiResult<Json> ServedObject(const store::StoredObject& stored, std::string_view
   if (!object.is_object()) {
     return InternalApiError("stored object " + stored.key.ToString() + " is not a JSON object");
   }
-  object["apiVersion"] = std::string(api_version);
+  if (!api_version.empty()) object["apiVersion"] = std::string(api_version);
   Json& meta = object["metadata"];
   if (!meta.is_object()) meta = Json::object();
   // Store-owned fields, in the order kube-apiserver prints metadata when a body lacks them.

@@ -25,8 +25,8 @@ std::string StoredBody(nlohmann::ordered_json object);
 // metadata.labels as a map (non-string values skipped; validation refuses them first).
 std::map<std::string, std::string> LabelMap(const nlohmann::ordered_json& object);
 
-// The object as served at `api_version` ("kueue.x-k8s.io/v1beta2"): the stored body with
-// apiVersion set to the one asked for and metadata uid, resourceVersion, generation,
+// The object as served at `api_version` ("kueue.x-k8s.io/v1beta2"; "" keeps the body's own):
+// the stored body with apiVersion set to the one asked for and metadata uid, resourceVersion, generation,
 // creationTimestamp and deletionTimestamp from `stored.meta`. A body that no longer parses
 // (the database was edited by hand) is a 500 naming the object.
 ApiResult<nlohmann::ordered_json> ServedObject(const store::StoredObject& stored,

@@ -1,0 +1,81 @@
+// SchedulingLoop: the engine of `berth plan` driven on the hub's real clock (issue 15, part 4).
+// A cycle reads every object the store holds, runs the plan (admission, placement, dispatch,
+// binding for the clusters the hub schedules itself) at the current time, and writes what the
+// plan decided that differs from what is stored (statuses, created Workloads, pods bound to
+// nodes, ManifestWorks, PlacementDecisions, and the deletions of preempted pods and stale
+// objects) in one store transaction: a cycle is committed whole or not at all. A write that
+// loses a race with a client (the object changed since the cycle read it) fails the commit,
+// and the next cycle decides again on the newer state. Cycles run when the store changes
+// (after a short debounce, so a burst of submissions is one cycle) and on a period. Lives in
+// cli because it joins io (decoding and writing objects), engine and store, which no lower
+// module may join (DESIGN.md module table). One thread; Stop joins it.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "core/result.h"
+#include "server/rest/change_feed.h"
+#include "store/store.h"
+
+namespace berth::cli {
+
+struct LoopOptions {
+  std::chrono::milliseconds period{5000};   // a cycle at least this often
+  std::chrono::milliseconds debounce{100};  // after a change, wait this long for more
+  // Where a cycle's problems go (objects the reader refused, a failed commit); one line each.
+  std::function<void(const std::string&)> log;
+  // The clock of the cycle (Kueue's condition times); empty: the system clock.
+  std::function<int64_t()> now_unix_s;
+};
+
+struct CycleStats {
+  int64_t read_rv = 0;       // the store's resourceVersion the cycle read at
+  size_t objects_read = 0;
+  size_t created = 0;
+  size_t updated = 0;
+  size_t deleted = 0;
+  int64_t committed_rv = 0;  // 0 when nothing was written
+  double seconds = 0;
+};
+
+class SchedulingLoop {
+ public:
+  SchedulingLoop(store::Store& store, server::ChangeFeed& feed, LoopOptions options);
+  ~SchedulingLoop();
+  SchedulingLoop(const SchedulingLoop&) = delete;
+  SchedulingLoop& operator=(const SchedulingLoop&) = delete;
+
+  // One cycle now, on the calling thread (tests, and the loop thread itself). Cycles never
+  // overlap: a second caller waits for the first.
+  core::Result<CycleStats> RunCycle();
+
+  // Starts the thread: a cycle at once, then on changes and on the period.
+  void Start();
+  // Finishes the cycle in progress and joins the thread.
+  void Stop();
+
+  // The last finished cycle's figures (for /metrics).
+  CycleStats last() const;
+  int64_t cycles() const { return cycles_.load(); }
+
+ private:
+  void Run();
+
+  store::Store& store_;
+  server::ChangeFeed& feed_;
+  LoopOptions options_;
+  std::mutex cycle_mu_;
+  mutable std::mutex stats_mu_;
+  CycleStats last_;
+  std::atomic<int64_t> cycles_{0};
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace berth::cli
