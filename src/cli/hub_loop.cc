@@ -18,6 +18,7 @@
 #include "io/reader.h"
 #include "io/writer.h"
 #include "model/kind_info.h"
+#include "server/metrics/kueue_metrics.h"
 #include "server/rest/stored_json.h"
 
 namespace berth::cli {
@@ -60,7 +61,19 @@ int64_t SystemNow() {
 }  // namespace
 
 SchedulingLoop::SchedulingLoop(store::Store& store, server::ChangeFeed& feed, LoopOptions options)
-    : store_(store), feed_(feed), options_(std::move(options)) {}
+    : store_(store), feed_(feed), options_(std::move(options)) {
+  if (options_.metrics != nullptr) {
+    server::DescribeKueueMetrics(*options_.metrics);
+    options_.metrics->Describe("berth_cycle_duration_seconds", server::MetricType::kHistogram,
+                               "Scheduling cycle time per stage (read, plan, write, total)");
+    options_.metrics->Describe("berth_cycle_objects", server::MetricType::kGauge,
+                               "Objects the last cycle read from the store");
+    options_.metrics->Describe("berth_cycle_writes_total", server::MetricType::kCounter,
+                               "Objects the cycles wrote, by operation (create, update, delete)");
+    options_.metrics->Describe("berth_cycles_total", server::MetricType::kCounter,
+                               "Scheduling cycles run, by result (ok, failed)");
+  }
+}
 
 SchedulingLoop::~SchedulingLoop() { Stop(); }
 
@@ -98,6 +111,7 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
   }
   list += "]}";
   stats.objects_read = read.size();
+  const auto read_done = std::chrono::steady_clock::now();
 
   // 2. The plan, at the hub's clock.
   core::Diagnostics diags;
@@ -110,7 +124,8 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
     }
   }
   engine::PlanOptions plan_options;
-  plan_options.now = core::Timestamp{options_.now_unix_s ? options_.now_unix_s() : SystemNow()};
+  const int64_t now_s = options_.now_unix_s ? options_.now_unix_s() : SystemNow();
+  plan_options.now = core::Timestamp{now_s};
   const engine::Plan plan = engine::RunPlan(std::move(input.snapshot), plan_options);
   const io::PlanItems items = PlanItemsOf(plan);
   std::ostringstream printed;
@@ -120,8 +135,14 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
     return core::Internal("the plan's output is not a List");
   }
 
+  const auto plan_done = std::chrono::steady_clock::now();
+  if (options_.metrics != nullptr) {
+    server::UpdateKueueGauges(plan.planned, options_.replica_role, *options_.metrics);
+  }
+
   // 3. What differs from the store, as one transaction.
   std::vector<store::Mutation> batch;
+  std::vector<std::pair<const Json*, const Json*>> workload_changes;  // before (may be null), after
   for (const Json& item : decided["items"]) {
     if (!item.is_object()) continue;
     const std::string api_version = item.value("apiVersion", "");
@@ -132,12 +153,15 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
     const std::string ns = kind->namespaced() ? Str(item, "metadata", "namespace") : "";
     const store::ObjectKey key = server::StoreKey(*kind, ns.empty() && kind->namespaced() ? "default" : ns, name);
     auto it = read.find(KeyString(key.group, key.kind, key.ns, key.name));
+    const bool is_workload = key.group == "kueue.x-k8s.io" && key.kind == "Workload";
     if (it == read.end()) {
+      if (is_workload) workload_changes.emplace_back(nullptr, &item);
       store::Mutation m = store::Mutation::Create(key, server::StoredBody(item), server::LabelMap(item));
       m.uid = Str(item, "metadata", "uid");
       batch.push_back(std::move(m));
       ++stats.created;
     } else if (!SameObject(item, it->second.served)) {
+      if (is_workload) workload_changes.emplace_back(&it->second.served, &item);
       store::Mutation m = store::Mutation::Update(key, server::StoredBody(item),
                                                   it->second.stored.meta.resource_version,
                                                   server::LabelMap(item));
@@ -168,8 +192,28 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
       stats.committed_rv = std::max(stats.committed_rv, o.meta.resource_version);
     }
     feed_.Publish(stats.committed_rv);
+    // Counted once committed: a failed commit is decided again by the next cycle.
+    if (options_.metrics != nullptr) {
+      for (const auto& [before, after] : workload_changes) {
+        server::RecordWorkloadTransition(before, *after, now_s, options_.replica_role, *options_.metrics);
+      }
+    }
   }
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const auto done = std::chrono::steady_clock::now();
+  stats.seconds = std::chrono::duration<double>(done - started).count();
+  if (options_.metrics != nullptr) {
+    server::MetricsRegistry& m = *options_.metrics;
+    auto secs = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+    m.Observe("berth_cycle_duration_seconds", {{"stage", "read"}}, secs(started, read_done));
+    m.Observe("berth_cycle_duration_seconds", {{"stage", "plan"}}, secs(read_done, plan_done));
+    m.Observe("berth_cycle_duration_seconds", {{"stage", "write"}}, secs(plan_done, done));
+    m.Observe("berth_cycle_duration_seconds", {{"stage", "total"}}, stats.seconds);
+    m.Set("berth_cycle_objects", {}, static_cast<double>(stats.objects_read));
+    m.Add("berth_cycle_writes_total", {{"operation", "create"}}, static_cast<double>(stats.created));
+    m.Add("berth_cycle_writes_total", {{"operation", "update"}}, static_cast<double>(stats.updated));
+    m.Add("berth_cycle_writes_total", {{"operation", "delete"}}, static_cast<double>(stats.deleted));
+    m.Add("berth_cycles_total", {{"result", "ok"}});
+  }
   {
     std::lock_guard lock(stats_mu_);
     last_ = stats;
@@ -197,7 +241,10 @@ void SchedulingLoop::Run() {
   constexpr auto kSlice = std::chrono::milliseconds(200);
   while (!stop_) {
     auto result = RunCycle();
-    if (!result && options_.log) options_.log("cycle failed: " + result.error().ToString());
+    if (!result) {
+      if (options_.log) options_.log("cycle failed: " + result.error().ToString());
+      if (options_.metrics != nullptr) options_.metrics->Add("berth_cycles_total", {{"result", "failed"}});
+    }
     // Changes up to here are decided (or the next cycle retries them after a failure).
     const int64_t seen = store_.CurrentResourceVersion();
     const auto deadline = std::chrono::steady_clock::now() + options_.period;

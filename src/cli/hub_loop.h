@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "core/result.h"
+#include "server/metrics/metrics_registry.h"
 #include "server/rest/change_feed.h"
 #include "store/store.h"
 
@@ -32,6 +33,9 @@ struct LoopOptions {
   std::function<void(const std::string&)> log;
   // The clock of the cycle (Kueue's condition times); empty: the system clock.
   std::function<int64_t()> now_unix_s;
+  // Kueue's metrics and berth_cycle_* are recorded here when set; replica_role labels them.
+  server::MetricsRegistry* metrics = nullptr;
+  std::string replica_role = "standalone";
 };
 
 struct CycleStats {

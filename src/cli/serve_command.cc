@@ -309,10 +309,12 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   int refused = 0;
   if (input) refused = ApplyDocuments(handler, input->documents, err);
 
+  server::MetricsRegistry metrics;
   // The scheduling loop logs to stderr; the mutex keeps lines whole.
   std::mutex log_mu;
   LoopOptions loop_options;
   loop_options.period = std::chrono::seconds(*period_s);
+  loop_options.metrics = &metrics;
   loop_options.log = [&err, &log_mu](const std::string& line) {
     std::lock_guard lock(log_mu);
     err << "berth serve: " << line << '\n';
@@ -347,6 +349,7 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   }
   http_options.client_ca_file = flags.client_ca;
   http_options.tokens = &tokens;
+  http_options.metrics = &metrics;
   std::atomic<bool> ready{false};
   auto http = server::HttpServer::Start(handler, feed, http_options, [&ready] { return ready.load(); });
   if (!http) {

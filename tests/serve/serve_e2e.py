@@ -319,6 +319,15 @@ def main():
         except client.exceptions.ApiException as e:
             check(e.status == 403, "python: nodes are 403 for alice", str(e.status))
 
+        # Kueue's metrics, by Kueue's names, for the admitted job.
+        r = subprocess.run(["curl", "-sk", "-H", "Authorization: Bearer " + ADMIN_TOKEN, url + "/metrics"],
+                           capture_output=True, text=True)
+        check('kueue_admitted_workloads_total{cluster_queue="research"' in r.stdout
+              and 'kueue_cluster_queue_nominal_quota{cohort="all",cluster_queue="research",flavor="a100",'
+                  'resource="nvidia.com/gpu",replica_role="standalone"} 8' in r.stdout
+              and "berth_cycle_duration_seconds_bucket" in r.stdout,
+              "/metrics has Kueue's series and the loop's", r.stdout[:2000])
+
         # No token: 401.
         r = subprocess.run(["curl", "-sk", url + "/api/v1/namespaces"], capture_output=True, text=True)
         check('"code":401' in r.stdout, "no token: 401", r.stdout)

@@ -104,6 +104,13 @@ core::Result<std::unique_ptr<HttpServer>> HttpServer::Start(RestHandler& handler
   // long a SIGTERM drain takes while clients hold connections open.
   s->server_->set_keep_alive_timeout(5);
   s->server_->set_keep_alive_max_count(1000);
+  if (o.metrics != nullptr) {
+    o.metrics->Describe("berth_http_requests_total", MetricType::kCounter,
+                        "API requests answered, by method and HTTP status code");
+    o.metrics->Describe("berth_http_request_duration_seconds", MetricType::kHistogram,
+                        "API request latency (watch streams excluded), by method");
+    o.metrics->Describe("berth_watch_streams", MetricType::kGauge, "Watch streams open now");
+  }
   s->Route();
   int port = o.port;
   if (port == 0) {
@@ -153,21 +160,47 @@ void HttpServer::Route() {
     res.set_content(v.dump(), "application/json");
   });
 
-  auto api = [this](const httplib::Request& req, httplib::Response& res) {
+  // The caller, when authentication is on: false (and a 401 written) when it fails.
+  auto authenticate = [this](const httplib::Request& req, HttpRequest& request,
+                             std::optional<UserInfo>& user, httplib::Response& res) {
+    if (options_.tokens == nullptr && options_.client_ca_file.empty()) return true;
+    if (options_.tokens != nullptr) user = options_.tokens->Authenticate(request.Header("Authorization"));
+    if (!user) user = CertificateUser(req);
+    if (!user) {
+      WriteError(res, UnauthorizedError());
+      return false;
+    }
+    request.user = &*user;
+    return true;
+  };
+  server_->Get("/metrics", [this, authenticate](const httplib::Request& req, httplib::Response& res) {
     HttpRequest request = ToRequest(req);
     std::optional<UserInfo> user;
-    if (options_.tokens != nullptr || !options_.client_ca_file.empty()) {
-      if (options_.tokens != nullptr) {
-        user = options_.tokens->Authenticate(request.Header("Authorization"));
-      }
-      if (!user) user = CertificateUser(req);
-      if (!user) {
-        WriteError(res, UnauthorizedError());
-        return;
-      }
-      request.user = &*user;
+    if (!authenticate(req, request, user, res)) return;
+    if (options_.metrics == nullptr) {
+      WriteError(res, PathNotFoundError());
+      return;
     }
+    options_.metrics->Set("berth_watch_streams", {}, watches_.load());
+    res.set_content(options_.metrics->Text(), "text/plain; version=0.0.4; charset=utf-8");
+  });
+
+  auto api = [this, authenticate](const httplib::Request& req, httplib::Response& res) {
+    const auto started = std::chrono::steady_clock::now();
+    HttpRequest request = ToRequest(req);
+    std::optional<UserInfo> user;
+    if (!authenticate(req, request, user, res)) return;
     RestReply reply = handler_->Serve(request);
+    if (options_.metrics != nullptr) {
+      const int code = reply.watch ? 200 : reply.response.status;
+      options_.metrics->Add("berth_http_requests_total",
+                            {{"method", req.method}, {"code", std::to_string(code)}});
+      if (!reply.watch) {
+        options_.metrics->Observe(
+            "berth_http_request_duration_seconds", {{"method", req.method}},
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+      }
+    }
     if (reply.watch) {
       if (watches_.fetch_add(1) >= options_.max_watches) {
         watches_.fetch_sub(1);

@@ -16,6 +16,7 @@
 
 #include "core/result.h"
 #include "server/auth/token_authenticator.h"
+#include "server/metrics/metrics_registry.h"
 #include "server/rest/change_feed.h"
 #include "server/rest/rest_handler.h"
 
@@ -47,6 +48,9 @@ struct HttpServerOptions {
   // authenticated and the handler treats them as the hub's own. When either is on, an API
   // request with neither is 401; the probes (/healthz, /livez, /readyz) and /version stay open.
   const TokenAuthenticator* tokens = nullptr;
+  // Served at /metrics (to authenticated users when authentication is on), and fed with
+  // berth_http_* series; null: no /metrics.
+  MetricsRegistry* metrics = nullptr;
   // What /version reports.
   std::string git_version = "v1.32.0-berth";
 };
