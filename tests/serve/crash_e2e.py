@@ -1,0 +1,191 @@
+#!/usr/bin/python3
+"""kill -9 durability of berth serve: concurrent creates over HTTPS, the hub killed with
+SIGKILL mid-way several times and restarted on the same data. After each restart: every
+create the hub acknowledged (201) exists exactly once, resourceVersions only increase, and a
+watch from a resourceVersion before the kill either resumes (ADDED events for what came
+after) or gets 410 Gone. A create whose answer was lost in the kill is retried and gets 201
+or 409 AlreadyExists, never a second copy.
+
+Usage: crash_e2e.py PATH/TO/berth [CREATES] [KILLS]. Python standard library only.
+"""
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import ssl
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+BERTH = sys.argv[1]
+CREATES = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
+KILLS = int(sys.argv[3]) if len(sys.argv) > 3 else 4
+THREADS = 16
+WORK = tempfile.mkdtemp(prefix="berth-crash-e2e-")
+DATA = os.path.join(WORK, "data")
+PATH = "/apis/kueue.x-k8s.io/v1beta2/namespaces/default/localqueues"
+CTX = ssl.create_default_context()
+CTX.check_hostname = False
+CTX.verify_mode = ssl.CERT_NONE
+failures = []
+
+
+def check(cond, what, detail=""):
+    print(("ok   " if cond else "FAIL ") + what + ("" if cond or not detail else "\n     " + str(detail)[:1500]))
+    if not cond:
+        failures.append(what)
+
+
+def start():
+    hub = subprocess.Popen([BERTH, "serve", "--data", DATA, "--listen", "127.0.0.1:0", "--no-loop"],
+                           stdout=subprocess.PIPE, stderr=open(os.path.join(WORK, "hub.err"), "a"), text=True)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        line = hub.stdout.readline()
+        m = re.search(r"listening on https://127.0.0.1:(\d+)", line or "")
+        if m:
+            token = re.search(r"token: (\S+)", open(os.path.join(DATA, "kubeconfig")).read()).group(1)
+            return hub, int(m.group(1)), token
+        if not line:
+            break
+    hub.kill()
+    raise SystemExit("berth serve did not start")
+
+
+def request(port, token, method, path, body=None, timeout=10):
+    conn = http.client.HTTPSConnection("127.0.0.1", port, context=CTX, timeout=timeout)
+    try:
+        conn.request(method, path, body=json.dumps(body) if body is not None else None,
+                     headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+        resp = conn.getresponse()
+        return resp.status, resp.read()
+    finally:
+        conn.close()
+
+
+def body(name):
+    return {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "LocalQueue",
+            "metadata": {"name": name}, "spec": {"clusterQueue": "cq"}}
+
+
+def list_all(port, token):
+    names, cont, rv = {}, "", 0
+    while True:
+        status, data = request(port, token, "GET", PATH + "?limit=100" + ("&continue=" + cont if cont else ""))
+        if status != 200:
+            raise RuntimeError(f"list: {status} {data[:200]}")
+        page = json.loads(data)
+        rv = max(rv, int(page["metadata"]["resourceVersion"]))
+        for item in page["items"]:
+            n = item["metadata"]["name"]
+            names[n] = names.get(n, 0) + 1
+        cont = page["metadata"].get("continue", "")
+        if not cont:
+            return names, rv
+
+
+def main():
+    names = [f"lq-{i:05d}" for i in range(CREATES)]
+    acked = {}          # name -> resourceVersion of the 201
+    in_doubt = set()    # sent, no answer (the kill)
+    lock = threading.Lock()
+    todo = list(names)
+    hub, port, token = start()
+    max_rv_seen = 0
+    kill_points = sorted(random.Random(7).sample(range(CREATES // 10, CREATES - CREATES // 10), KILLS))
+    round_no = 0
+    while todo:
+        next_kill = kill_points[round_no] if round_no < len(kill_points) else None
+        stop = threading.Event()
+        status, data = request(port, token, "GET", PATH + "?limit=1")
+        watch_rv = json.loads(data)["metadata"]["resourceVersion"]
+
+        def worker():
+            while not stop.is_set():
+                with lock:
+                    if not todo:
+                        return
+                    name = todo.pop()
+                try:
+                    st, data = request(port, token, "POST", PATH, body(name), timeout=5)
+                except (OSError, http.client.HTTPException):
+                    with lock:
+                        in_doubt.add(name)
+                    continue
+                with lock:
+                    if st == 201:
+                        acked[name] = int(json.loads(data)["metadata"]["resourceVersion"])
+                        in_doubt.discard(name)
+                    elif st == 409:
+                        # A retry of a create whose answer was lost: it exists once.
+                        in_doubt.discard(name)
+                        acked.setdefault(name, 0)
+                    else:
+                        in_doubt.add(name)
+
+        threads = [threading.Thread(target=worker) for _ in range(THREADS)]
+        for t in threads:
+            t.start()
+        killed = False
+        while any(t.is_alive() for t in threads):
+            with lock:
+                n = len(acked)
+            if next_kill is not None and n >= next_kill and not killed:
+                hub.send_signal(signal.SIGKILL)
+                hub.wait()
+                killed = True
+                stop.set()
+            time.sleep(0.005)
+        for t in threads:
+            t.join()
+        if not killed:
+            break
+        round_no += 1
+        with lock:
+            todo.extend(sorted(in_doubt))
+            in_doubt.clear()
+        hub, port, token = start()
+        stored, rv = list_all(port, token)
+        missing = [n for n in acked if n not in stored]
+        dupes = [n for n, c in stored.items() if c != 1]
+        check(not missing, f"kill {round_no}: every acknowledged create survived ({len(acked)} acknowledged)",
+              missing[:10])
+        check(not dupes, f"kill {round_no}: each object exists exactly once ({len(stored)} stored)", dupes[:10])
+        top_acked = max(acked.values(), default=0)
+        check(rv >= top_acked and rv >= max_rv_seen,
+              f"kill {round_no}: resourceVersion did not go back ({rv} >= {max(top_acked, max_rv_seen)})")
+        max_rv_seen = rv
+        # A watch from before the kill resumes or answers 410.
+        conn = http.client.HTTPSConnection("127.0.0.1", port, context=CTX, timeout=5)
+        conn.request("GET", PATH + f"?watch=1&resourceVersion={watch_rv}&timeoutSeconds=1",
+                     headers={"Authorization": "Bearer " + token})
+        resp = conn.getresponse()
+        first = resp.readline()
+        conn.close()
+        event = json.loads(first) if first else {}
+        ok = resp.status == 200 and (event.get("type") == "ADDED" or
+                                      (event.get("type") == "ERROR" and event["object"].get("code") == 410))
+        check(ok, f"kill {round_no}: a watch from resourceVersion {watch_rv} resumes or gets 410", first[:300])
+    stored, rv = list_all(port, token)
+    check(sorted(stored) == sorted(names) and all(c == 1 for c in stored.values()),
+          f"all {CREATES} objects exist exactly once after {round_no} kills", len(stored))
+    st, data = request(port, token, "POST", PATH, body("after-all"))
+    check(st == 201 and int(json.loads(data)["metadata"]["resourceVersion"]) > rv,
+          "a create after the last restart gets a newer resourceVersion")
+    hub.send_signal(signal.SIGTERM)
+    hub.wait(timeout=20)
+
+
+try:
+    main()
+finally:
+    shutil.rmtree(WORK, ignore_errors=True)
+if failures:
+    print(f"{len(failures)} check(s) failed")
+    sys.exit(1)
+print("all checks passed")
