@@ -179,6 +179,9 @@ rules:
 - apiGroups: ["", batch, kueue.x-k8s.io]
   resources: [jobs, localqueues, workloads, pods]
   verbs: [get, list, watch, create, update, patch, delete]
+- apiGroups: [visibility.kueue.x-k8s.io]
+  resources: [localqueues/pendingworkloads]
+  verbs: [get]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding
@@ -289,6 +292,35 @@ def main():
         check(r.returncode != 0 and "Forbidden" in r.stderr, "alice cannot list every namespace", r.stderr)
         r = kubectl(alice, "get", "clusterqueues")
         check(r.returncode != 0 and "Forbidden" in r.stderr, "alice cannot list ClusterQueues", r.stderr)
+
+        # Kueue's visibility API: a job too big for the quota waits in team-b's queue "main"
+        # (the same name as team-a's); alice's LocalQueue view never shows it.
+        big = JOB.replace("team-a", "team-b").replace("name: train", "name: huge").replace(
+            'nvidia.com/gpu: "1"}', 'nvidia.com/gpu: "50"}').replace('{nvidia.com/gpu: "1"}', '{nvidia.com/gpu: "50"}')
+        r = kubectl(admin, "create", "-f", "-", stdin=big)
+        check(r.returncode == 0, "a job bigger than the quota is created", r.stderr)
+        view = "/apis/visibility.kueue.x-k8s.io/v1beta1/clusterqueues/research/pendingworkloads"
+        summary = {}
+        deadline = time.time() + 8
+        while time.time() < deadline:
+            r = kubectl(admin, "get", "--raw", view)
+            summary = json.loads(r.stdout) if r.returncode == 0 else {}
+            if summary.get("items"):
+                break
+            time.sleep(0.3)
+        items = summary.get("items", [])
+        check(len(items) == 1 and items[0]["metadata"]["name"] == "job-huge"
+              and items[0]["positionInClusterQueue"] == 0 and items[0]["localQueueName"] == "main",
+              "admin: the ClusterQueue view lists the pending workload at position 0", summary)
+        r = kubectl(alice, "get", "--raw",
+                    "/apis/visibility.kueue.x-k8s.io/v1beta1/namespaces/team-a/localqueues/main/pendingworkloads")
+        check(r.returncode == 0 and json.loads(r.stdout)["items"] == [],
+              "alice: her LocalQueue view does not show team-b's workload", r.stdout + r.stderr)
+        r = kubectl(alice, "get", "--raw",
+                    "/apis/visibility.kueue.x-k8s.io/v1beta1/namespaces/team-b/localqueues/main/pendingworkloads")
+        check(r.returncode != 0 and "Forbidden" in r.stderr, "alice: team-b's LocalQueue view is 403", r.stderr)
+        r = kubectl(alice, "get", "--raw", view)
+        check(r.returncode != 0 and "Forbidden" in r.stderr, "alice: the ClusterQueue view is 403", r.stderr)
 
         # Debian's python3-kubernetes: CoreV1Api and CustomObjectsApi, list, create, watch.
         config.load_kube_config(config_file=alice)

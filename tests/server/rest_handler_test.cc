@@ -396,5 +396,46 @@ TEST_F(RestHandlerTest, DiscoveryAndOpenApi) {
   EXPECT_EQ(Call("GET", "/openapi/v3/apis/nope/v1").status, 404);
 }
 
+TEST_F(RestHandlerTest, VisibilityPendingWorkloadsWithPositions) {
+  ASSERT_EQ(Call("POST", "/api/v1/namespaces", R"({"metadata":{"name":"other"}})").status, 201);
+  // Same-named LocalQueues in two namespaces, both feeding ClusterQueue cq.
+  ASSERT_EQ(Call("POST", kLocalQueues, LocalQueue("main", "cq")).status, 201);
+  ASSERT_EQ(Call("POST", "/apis/kueue.x-k8s.io/v1beta2/namespaces/other/localqueues",
+                 LocalQueue("main", "cq")).status, 201);
+  auto workload = [&](const std::string& ns, const std::string& name, int priority) {
+    const std::string body = R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":")" +
+                             name + R"("},"spec":{"queueName":"main","priority":)" + std::to_string(priority) +
+                             R"(,"podSets":[]}})";
+    return Call("POST", "/apis/kueue.x-k8s.io/v1beta2/namespaces/" + ns + "/workloads", body).status;
+  };
+  ASSERT_EQ(workload("default", "low", 1), 201);
+  ASSERT_EQ(workload("other", "high", 10), 201);
+  ASSERT_EQ(workload("default", "mid", 5), 201);
+
+  Reply cq = Call("GET", "/apis/visibility.kueue.x-k8s.io/v1beta1/clusterqueues/cq/pendingworkloads");
+  ASSERT_EQ(cq.status, 200) << cq.body.dump();
+  EXPECT_EQ(cq.body["kind"], "PendingWorkloadsSummary");
+  ASSERT_EQ(cq.body["items"].size(), 3u);
+  EXPECT_EQ(cq.body["items"][0]["metadata"]["name"], "high");
+  EXPECT_EQ(cq.body["items"][0]["positionInClusterQueue"], 0);
+  EXPECT_EQ(cq.body["items"][2]["metadata"]["name"], "low");
+  EXPECT_EQ(cq.body["items"][2]["positionInLocalQueue"], 1);
+
+  // The LocalQueue view: this namespace's workloads only, positions in the whole queue kept.
+  Reply lq = Call("GET", "/apis/visibility.kueue.x-k8s.io/v1beta2/namespaces/default/localqueues/main/pendingworkloads");
+  ASSERT_EQ(lq.status, 200) << lq.body.dump();
+  ASSERT_EQ(lq.body["items"].size(), 2u);
+  EXPECT_EQ(lq.body["items"][0]["metadata"]["name"], "mid");
+  EXPECT_EQ(lq.body["items"][0]["positionInClusterQueue"], 1);
+  EXPECT_EQ(lq.body["items"][0]["positionInLocalQueue"], 0);
+
+  Reply paged = Call("GET", "/apis/visibility.kueue.x-k8s.io/v1beta1/clusterqueues/cq/pendingworkloads?limit=1&offset=1");
+  ASSERT_EQ(paged.body["items"].size(), 1u);
+  EXPECT_EQ(paged.body["items"][0]["metadata"]["name"], "mid");
+  EXPECT_EQ(Call("GET", "/apis/visibility.kueue.x-k8s.io/v1beta1/clusterqueues/cq/pendingworkloads?limit=x").status, 400);
+  EXPECT_EQ(Call("GET", "/apis/visibility.kueue.x-k8s.io/v1beta2/namespaces/default/localqueues/none/pendingworkloads").status, 404);
+  EXPECT_EQ(Call("GET", "/apis/visibility.kueue.x-k8s.io/v1/clusterqueues/cq/pendingworkloads").status, 404);
+}
+
 }  // namespace BERTH_UNITY_ID
 }  // namespace berth::server

@@ -13,6 +13,7 @@
 #include "server/api/query.h"
 #include "server/api/table.h"
 #include "server/rest/stored_json.h"
+#include "server/rest/visibility.h"
 
 namespace berth::server {
 
@@ -83,6 +84,7 @@ RestReply RestHandler::Serve(const HttpRequest& http) {
   if (http.path.starts_with("/openapi/v3") && http.method == "GET") return ServeOpenApi(http.path);
   auto query = ParseQuery(http.raw_query);
   if (!query) return ErrorReply(query.error());
+  if (http.path.starts_with(kVisibilityPrefix)) return ServeVisibility(http, *query);
   auto info = ParseRequest(http.method, http.path, *query);
   if (!info) return ErrorReply(info.error());
   // Discovery and the OpenAPI documents are every authenticated user's (upstream's
@@ -117,6 +119,34 @@ RestReply RestHandler::Serve(const HttpRequest& http) {
       return DeleteCollection(http, *info, *query);
   }
   return ErrorReply(MethodNotAllowedError());
+}
+
+RestReply RestHandler::ServeVisibility(const HttpRequest& http, const QueryParams& query) {
+  auto request = ParseVisibilityPath(http.path);
+  if (!request) return ErrorReply(PathNotFoundError());
+  if (http.method != "GET") return ErrorReply(MethodNotAllowedError());
+  // As Kueue's RBAC for it: get on clusterqueues/pendingworkloads (cluster-wide: the
+  // ClusterQueue view is an admin's) or localqueues/pendingworkloads in the namespace.
+  if (http.user != nullptr && authorizer_ != nullptr) {
+    AuthorizationRequest asked;
+    asked.verb = "get";
+    asked.group = "visibility.kueue.x-k8s.io";
+    asked.resource = request->cluster_queue.empty() ? "localqueues" : "clusterqueues";
+    asked.subresource = "pendingworkloads";
+    asked.ns = request->ns;
+    asked.name = request->cluster_queue.empty() ? request->local_queue : request->cluster_queue;
+    if (!authorizer_->Allowed(*http.user, asked)) {
+      const GroupResource gr{asked.group, asked.resource};
+      return ErrorReply(ForbiddenError(gr, asked.name,
+                                       ForbiddenReason(http.user->name, asked.verb, gr,
+                                                       asked.subresource, asked.ns)));
+    }
+  }
+  auto summary = PendingWorkloads(store_, *request, query);
+  if (!summary) return ErrorReply(summary.error());
+  RestReply reply;
+  reply.response.body = summary->dump();
+  return reply;
 }
 
 RestReply RestHandler::ServeDiscovery(const HttpRequest& http, const RequestInfo& info) {

@@ -77,6 +77,8 @@ class RestHandler {
 
  private:
   RestReply ServeDiscovery(const HttpRequest& http, const RequestInfo& info);
+  // Kueue's visibility API (visibility.h), authorized as Kueue's RBAC for it.
+  RestReply ServeVisibility(const HttpRequest& http, const QueryParams& query);
   RestReply Get(const HttpRequest& http, const RequestInfo& info, const QueryParams& query);
   RestReply List(const HttpRequest& http, const RequestInfo& info, const QueryParams& query);
   RestReply StartWatch(const HttpRequest& http, const RequestInfo& info,
