@@ -9,6 +9,8 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
+#include <sys/socket.h>
+
 #include <utility>
 
 #include "server/api/api_error.h"
@@ -18,6 +20,18 @@ namespace berth::server {
 namespace {
 
 constexpr std::chrono::milliseconds kWatchPoll{1000};
+
+// cpp-httplib 0.11 listens with a backlog of 5: a burst of clients connecting at once (a
+// python client pool, a load test) has its SYNs dropped and retried after a second. These
+// subclasses reach the listening socket (a protected member) so Start can raise the backlog;
+// listen() on a listening socket only updates it.
+template <typename Base>
+class Listener : public Base {
+ public:
+  using Base::Base;
+  int socket_fd() const { return static_cast<int>(this->svr_sock_.load()); }
+};
+constexpr int kBacklog = 1024;
 
 void WriteError(httplib::Response& res, const ApiError& error) {
   res.status = error.code;
@@ -83,7 +97,7 @@ core::Result<std::unique_ptr<HttpServer>> HttpServer::Start(RestHandler& handler
     return core::InvalidArgument("--tls-cert and --tls-key go together");
   }
   if (!o.tls_cert_file.empty()) {
-    auto ssl = std::make_unique<httplib::SSLServer>(
+    auto ssl = std::make_unique<Listener<httplib::SSLServer>>(
         o.tls_cert_file.c_str(), o.tls_key_file.c_str(),
         o.client_ca_file.empty() ? nullptr : o.client_ca_file.c_str());
     if (!ssl->is_valid()) {
@@ -93,11 +107,14 @@ core::Result<std::unique_ptr<HttpServer>> HttpServer::Start(RestHandler& handler
     s->server_ = std::move(ssl);
     s->tls_ = true;
   } else {
-    s->server_ = std::make_unique<httplib::Server>();
+    s->server_ = std::make_unique<Listener<httplib::Server>>();
   }
   const int threads = o.threads;
   s->server_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   s->server_->set_payload_max_length(static_cast<size_t>(o.max_body_bytes));
+  // Headers and body go out as separate writes: with Nagle's algorithm the body waits for the
+  // client's delayed ACK of the headers (40 ms on Linux) on every kept-alive request.
+  s->server_->set_tcp_nodelay(true);
   s->server_->set_read_timeout(o.read_timeout);
   s->server_->set_write_timeout(o.write_timeout);
   // httplib's Stop waits for idle keep-alive connections to time out, so this bounds how
@@ -122,6 +139,9 @@ core::Result<std::unique_ptr<HttpServer>> HttpServer::Start(RestHandler& handler
                            " (in use, or not an address of this machine)");
   }
   s->port_ = port;
+  const int fd = s->tls_ ? static_cast<Listener<httplib::SSLServer>*>(s->server_.get())->socket_fd()
+                         : static_cast<Listener<httplib::Server>*>(s->server_.get())->socket_fd();
+  ::listen(fd, kBacklog);
   httplib::Server* server = s->server_.get();
   s->listener_ = std::thread([server] { server->listen_after_bind(); });
   return s;
