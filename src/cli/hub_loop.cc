@@ -6,6 +6,8 @@
 // cycle would change.
 #include "cli/hub_loop.h"
 
+#include <cstdio>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 #include <utility>
@@ -20,17 +22,13 @@
 #include "model/kind_info.h"
 #include "server/metrics/kueue_metrics.h"
 #include "server/rest/stored_json.h"
+#include "server/rest/uuid.h"
 
 namespace berth::cli {
 
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-struct ReadObject {
-  store::StoredObject stored;
-  Json served;
-};
 
 std::string KeyString(std::string_view group, std::string_view kind, std::string_view ns,
                       std::string_view name) {
@@ -50,6 +48,42 @@ std::string Str(const Json& obj, const char* a, const char* b) {
 // Whether two objects say the same (key order aside).
 bool SameObject(const Json& a, const Json& b) {
   return nlohmann::json::parse(a.dump()) == nlohmann::json::parse(b.dump());
+}
+
+// What a cycle may change in a Workload and a pod, condition times aside (a condition that
+// stays keeps its time): a Workload or pod whose fingerprint is the same after the plan is
+// not printed, compared or written, so a cycle's write stage is proportional to what it
+// decided, not to how many objects wait.
+std::string ObjectId(const std::string& cluster, const std::string& ns, const std::string& name) {
+  return cluster + '\x1f' + ns + '\x1f' + name;
+}
+
+std::string Fingerprint(const model::Workload& w) {
+  std::string out = w.cluster_name;
+  for (const std::string& n : w.nominated_cluster_names) out += "|n:" + n;
+  if (w.admission) {
+    out += "|a:" + w.admission->cluster_queue;
+    for (const model::PodSetAssignment& ps : w.admission->pod_set_assignments) {
+      out += "|" + ps.name + ":" + std::to_string(ps.count);
+      for (const auto& [r, f] : ps.flavors) out += "," + r + "=" + f;
+      for (const auto& [r, v] : ps.resource_usage) out += "," + r + "#" + std::to_string(v);
+    }
+  }
+  for (const model::WorkloadCondition& c : w.conditions) {
+    out += "|c:" + c.type + "=" + c.status + "/" + c.reason + "/" + c.message;
+  }
+  for (const model::AdmissionCheckStatus& a : w.admission_checks) {
+    out += "|k:" + a.name + "=" + std::to_string(static_cast<int>(a.state)) + "/" + a.message;
+  }
+  return out;
+}
+
+std::string Fingerprint(const model::Pod& p) {
+  std::string out = p.node_name + "|" + std::to_string(static_cast<int>(p.phase));
+  for (const model::PodCondition& c : p.conditions) {
+    out += "|" + c.type + "=" + c.status + "/" + c.reason + "/" + c.message;
+  }
+  return out;
 }
 
 int64_t SystemNow() {
@@ -83,8 +117,10 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
   CycleStats stats;
   stats.read_rv = store_.CurrentResourceVersion();
 
-  // 1. Everything the store holds, as one List for the reader.
-  std::unordered_map<std::string, ReadObject> read;
+  // 1. Everything the store holds, as one List for the reader. Bodies go in as stored: they
+  // carry their uid and creationTimestamp (the API writes them at create, and so does this
+  // loop), and the reader needs no resourceVersion, so nothing is parsed here.
+  std::unordered_map<std::string, store::StoredObject> read;
   std::string list = R"({"apiVersion":"v1","kind":"List","items":[)";
   bool first = true;
   for (const model::KindInfo& kind : model::AllKinds()) {
@@ -97,13 +133,11 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
       auto page = store_.List(options);
       if (!page) return page.error();
       for (store::StoredObject& o : page->items) {
-        auto served = server::ServedObject(o, "");
-        if (!served) continue;
         if (!first) list += ',';
         first = false;
-        list += served->dump();
-        const std::string key = KeyString(o.key.group, o.key.kind, o.key.ns, o.key.name);
-        read.emplace(key, ReadObject{std::move(o), std::move(served).value()});
+        list += o.json;
+        std::string key = KeyString(o.key.group, o.key.kind, o.key.ns, o.key.name);
+        read.emplace(std::move(key), std::move(o));
       }
       if (!page->next) break;
       options.start_after = page->next;
@@ -123,11 +157,36 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
       if (d.severity == core::Severity::kError) options_.log("cycle: " + d.error.ToString());
     }
   }
+  // The state the plan starts from, to print only what it changes.
+  std::unordered_map<std::string, std::string> workload_before, pod_before;
+  for (const model::Workload& w : input.snapshot.kueue_workloads) {
+    if (!w.created) workload_before[ObjectId(w.cluster, w.meta.namespace_, w.meta.name)] = Fingerprint(w);
+  }
+  for (const model::Pod& p : input.snapshot.pods) {
+    pod_before[ObjectId(p.cluster, p.meta.namespace_, p.meta.name)] = Fingerprint(p);
+  }
   engine::PlanOptions plan_options;
   const int64_t now_s = options_.now_unix_s ? options_.now_unix_s() : SystemNow();
   plan_options.now = core::Timestamp{now_s};
   const engine::Plan plan = engine::RunPlan(std::move(input.snapshot), plan_options);
-  const io::PlanItems items = PlanItemsOf(plan);
+  io::PlanItems items = PlanItemsOf(plan);
+  std::vector<model::PodDecision> changed_pods;
+  if (items.pods != nullptr) {
+    for (const model::PodDecision& d : *items.pods) {
+      const model::Pod& p = plan.planned.pod(d.pod);
+      auto it = pod_before.find(ObjectId(p.cluster, p.meta.namespace_, p.meta.name));
+      if (it == pod_before.end() || it->second != Fingerprint(p)) changed_pods.push_back(d);
+    }
+    items.pods = &changed_pods;
+  }
+  std::vector<int32_t> changed_workloads;
+  for (int32_t i : items.workloads) {
+    const model::Workload& w = plan.planned.kueue_workloads[static_cast<size_t>(i)];
+    auto it = workload_before.find(ObjectId(w.cluster, w.meta.namespace_, w.meta.name));
+    if (w.created || it == workload_before.end() || it->second != Fingerprint(w)) changed_workloads.push_back(i);
+  }
+  items.workloads = std::move(changed_workloads);
+  items.workload_cycles.clear();
   std::ostringstream printed;
   io::WritePlan(plan.planned, items, input.documents, io::OutputFormat::kJson, printed);
   Json decided = Json::parse(printed.str(), nullptr, /*allow_exceptions=*/false);
@@ -142,7 +201,7 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
 
   // 3. What differs from the store, as one transaction.
   std::vector<store::Mutation> batch;
-  std::vector<std::pair<const Json*, const Json*>> workload_changes;  // before (may be null), after
+  std::vector<std::pair<std::optional<Json>, const Json*>> workload_changes;  // before, after
   for (const Json& item : decided["items"]) {
     if (!item.is_object()) continue;
     const std::string api_version = item.value("apiVersion", "");
@@ -155,15 +214,28 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
     auto it = read.find(KeyString(key.group, key.kind, key.ns, key.name));
     const bool is_workload = key.group == "kueue.x-k8s.io" && key.kind == "Workload";
     if (it == read.end()) {
-      if (is_workload) workload_changes.emplace_back(nullptr, &item);
-      store::Mutation m = store::Mutation::Create(key, server::StoredBody(item), server::LabelMap(item));
-      m.uid = Str(item, "metadata", "uid");
+      if (is_workload) workload_changes.emplace_back(std::nullopt, &item);
+      // The body carries its uid and creationTimestamp, as the API's creates do (step 1
+      // reads bodies as they are).
+      Json created = item;
+      std::string uid = Str(created, "metadata", "uid");
+      if (uid.empty()) uid = server::NewUuid(uid_rng_);
+      created["metadata"]["uid"] = uid;
+      if (Str(created, "metadata", "creationTimestamp").empty()) {
+        created["metadata"]["creationTimestamp"] = core::Timestamp{now_s}.ToString();
+      }
+      store::Mutation m = store::Mutation::Create(key, server::StoredBody(created), server::LabelMap(item));
+      m.uid = uid;
       batch.push_back(std::move(m));
       ++stats.created;
-    } else if (!SameObject(item, it->second.served)) {
-      if (is_workload) workload_changes.emplace_back(&it->second.served, &item);
+      continue;
+    }
+    auto served = server::ServedObject(it->second, "");
+    if (!served) continue;
+    if (!SameObject(item, *served)) {
+      if (is_workload) workload_changes.emplace_back(std::move(served).value(), &item);
       store::Mutation m = store::Mutation::Update(key, server::StoredBody(item),
-                                                  it->second.stored.meta.resource_version,
+                                                  it->second.meta.resource_version,
                                                   server::LabelMap(item));
       batch.push_back(std::move(m));
       ++stats.updated;
@@ -173,7 +245,7 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
                               std::string_view name) {
     auto it = read.find(KeyString(group, kind, ns, name));
     if (it == read.end()) return;
-    batch.push_back(store::Mutation::Delete(it->second.stored.key, it->second.stored.meta.resource_version));
+    batch.push_back(store::Mutation::Delete(it->second.key, it->second.meta.resource_version));
     read.erase(it);
     ++stats.deleted;
   };
@@ -195,7 +267,8 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
     // Counted once committed: a failed commit is decided again by the next cycle.
     if (options_.metrics != nullptr) {
       for (const auto& [before, after] : workload_changes) {
-        server::RecordWorkloadTransition(before, *after, now_s, options_.replica_role, *options_.metrics);
+        server::RecordWorkloadTransition(before ? &*before : nullptr, *after, now_s,
+                                         options_.replica_role, *options_.metrics);
       }
     }
   }

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <random>
 #include <string>
 #include <thread>
 
@@ -75,6 +76,7 @@ class SchedulingLoop {
   server::ChangeFeed& feed_;
   LoopOptions options_;
   std::mutex cycle_mu_;
+  std::mt19937_64 uid_rng_{std::random_device{}()};  // under cycle_mu_
   mutable std::mutex stats_mu_;
   CycleStats last_;
   std::atomic<int64_t> cycles_{0};

@@ -10,6 +10,7 @@
 #include "server/api/strategic_merge.h"
 #include "server/rest/rest_handler.h"
 #include "server/rest/stored_json.h"
+#include "server/rest/uuid.h"
 
 namespace berth::server {
 
@@ -83,14 +84,7 @@ int64_t GenerationOf(const Json& object) {
 
 std::string RestHandler::NewUid() {
   std::lock_guard lock(rng_mu_);
-  const uint64_t a = rng_(), b = rng_();
-  char buf[37];
-  // A version 4 UUID, as the API server generates them.
-  std::snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32),
-                static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xfff),
-                static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3fff)),
-                static_cast<unsigned long long>(b & 0xffffffffffffULL));
-  return buf;
+  return NewUuid(rng_);
 }
 
 std::string RestHandler::NewNameSuffix() {
