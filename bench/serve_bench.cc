@@ -357,9 +357,10 @@ void PhaseCycle(const Flags& f, const std::string& dir) {
   Check(again.has_value(), "the cycle after one more workload");
   if (first && again) {
     std::printf("cycle       %d pending Workloads: first cycle %.3f s (%zu written); one more Workload: "
-                "%.3f s (goal < %s), %zu written\n",
+                "%.3f s (goal < %s; read %.3f, plan %.3f, write %.3f), %zu written\n",
                 f.pending, first_s, first->created + first->updated, again->seconds,
-                f.pending >= 100000 ? "500 ms" : "50 ms", again->created + again->updated);
+                f.pending >= 100000 ? "500 ms" : "50 ms", again->read_seconds, again->plan_seconds,
+                again->write_seconds, again->created + again->updated);
   }
 }
 

@@ -274,6 +274,9 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
   }
   const auto done = std::chrono::steady_clock::now();
   stats.seconds = std::chrono::duration<double>(done - started).count();
+  stats.read_seconds = std::chrono::duration<double>(read_done - started).count();
+  stats.plan_seconds = std::chrono::duration<double>(plan_done - read_done).count();
+  stats.write_seconds = std::chrono::duration<double>(done - plan_done).count();
   if (options_.metrics != nullptr) {
     server::MetricsRegistry& m = *options_.metrics;
     auto secs = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };

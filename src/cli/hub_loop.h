@@ -47,6 +47,9 @@ struct CycleStats {
   size_t deleted = 0;
   int64_t committed_rv = 0;  // 0 when nothing was written
   double seconds = 0;
+  double read_seconds = 0;   // the store into the reader's List
+  double plan_seconds = 0;   // decoding, the plan, printing what changed
+  double write_seconds = 0;  // comparing with the store and the commit
 };
 
 class SchedulingLoop {
