@@ -10,6 +10,7 @@ the hub's scheduling loop to decide them, and then checks:
   - the DOM Chromium renders from /ui/#token=T: the heat map (the demo's A100 and H100 models
     with the used/total GPUs the API implies), the ClusterQueues, the pending workload with its
     position and reason, the Placement's decision, the "live" status, and no token in the page;
+  - a wrong token ends in the "unauthorized" status and the token form;
   - a change made through the API while the page watches reaches the page (Workloads created
     during a second Chromium run show up, and the page counts streamed changes);
   - a screenshot is written and is not trivially small.
@@ -180,15 +181,23 @@ def add_fixtures(hub):
     hub.create(KUEUE + "/resourceflavors", flavor("h100", H100))
     hub.create(KUEUE + "/clusterqueues", cluster_queue("research-gpus", "a100", 64, 8))
     hub.create(KUEUE + "/clusterqueues", cluster_queue("production-gpus", "h100", 128, 16))
+    # Unused A100 quota in the cohort, which research-gpus borrows.
+    hub.create(KUEUE + "/clusterqueues", cluster_queue("spare-a100", "a100", 64, 8))
     hub.create(KUEUE + "/namespaces/ml-research/localqueues",
                local_queue("ml-research", "research", "research-gpus"))
     hub.create(KUEUE + "/namespaces/inference/localqueues",
                local_queue("inference", "serving", "production-gpus"))
+    # Two that never fit the cohort's 16 A100s, so they wait with the loop's reasons; the
+    # older one has the lower priority, so it is second in the queue.
     hub.create(KUEUE + "/namespaces/ml-research/workloads",
-               workload("ml-research", "bert-sweep", "research", 4))
-    # 8 pods x 8 GPUs on a queue of 8: never fits, so it waits with the loop's reason.
+               workload("ml-research", "huge-sweep", "research", 8, count=3))
     hub.create(KUEUE + "/namespaces/ml-research/workloads",
                workload("ml-research", "giant-pretrain", "research", 8, count=8, priority=100))
+    # 4 + 10 GPUs on a nominal quota of 8: research-gpus borrows 6 from spare-a100.
+    hub.create(KUEUE + "/namespaces/ml-research/workloads",
+               workload("ml-research", "bert-sweep", "research", 4))
+    hub.create(KUEUE + "/namespaces/ml-research/workloads",
+               workload("ml-research", "wide-sweep", "research", 1, count=10, priority=50))
     hub.create(KUEUE + "/namespaces/inference/workloads",
                workload("inference", "llm-serving", "serving", 8))
     hub.create(OCM_V1BETA2 + "/managedclustersets",
@@ -224,19 +233,23 @@ def condition(obj, type_):
     return None
 
 
+ADMITTED = ("bert-sweep", "wide-sweep", "llm-serving")
+
+
 def wait_for_loop(hub, timeout_s=30):
-    """Until the loop has decided the fixtures: giant-pretrain refused with a reason, the two
+    """Until the loop has decided the fixtures: giant-pretrain refused with a reason, the
     others admitted, and the Placement's decision naming a cluster."""
     deadline = time.time() + timeout_s
     while time.time() < deadline:
         wls = {w["metadata"]["name"]: w for w in hub.get(KUEUE + "/workloads")["items"]}
         refused = condition(wls.get("giant-pretrain", {}), "QuotaReserved")
-        admitted = [n for n in ("bert-sweep", "llm-serving")
+        admitted = [n for n in ADMITTED
                     if (condition(wls.get(n, {}), "Admitted") or {}).get("status") == "True"]
         decisions = [d.get("clusterName") for pd in
                      hub.get(OCM_V1BETA1 + "/placementdecisions")["items"]
                      for d in (pd.get("status") or {}).get("decisions") or []]
-        if refused and refused.get("status") == "False" and len(admitted) == 2 and decisions:
+        if (refused and refused.get("status") == "False" and len(admitted) == len(ADMITTED)
+                and decisions):
             return refused.get("message", ""), decisions
         time.sleep(0.5)
     raise SystemExit("the scheduling loop did not decide the fixtures within %ds" % timeout_s)
@@ -344,17 +357,37 @@ def check_initial_dom(hub, reason, decisions):
         check(row is not None and cq in row and "gpu-fleet" in row,
               "ClusterQueue %s listed with its cohort" % cq, str(row))
     row = element(dom, "data-clusterqueue", "research-gpus")
-    check(row is not None and "4 / 8" in row,
-          "research-gpus shows 4 of 8 GPUs used (bert-sweep)", str(row))
+    check(row is not None and "14 / 8" in row and "borrowing 6" in row,
+          "research-gpus shows 14 of 8 A100s used, 6 borrowed", str(row))
+    row = element(dom, "data-clusterqueue", "spare-a100")
+    check(row is not None and "0 / 8" in row and "borrowing" not in row.replace("not borrowing", ""),
+          "spare-a100 shows 0 of 8 used, not borrowing", str(row))
     pending = element(dom, "data-workload", "ml-research/giant-pretrain")
-    check(pending is not None and "1 of 1" in pending and reason[:40] in pending,
-          "giant-pretrain pending at position 1 of 1 with the loop's reason", str(pending))
-    check(element(dom, "data-workload", "ml-research/bert-sweep") is None,
-          "an admitted workload is not listed as pending")
+    check(pending is not None and "1 of 2" in pending and reason[:40] in pending,
+          "giant-pretrain (priority 100) pending at position 1 of 2 with the loop's reason",
+          str(pending))
+    pending = element(dom, "data-workload", "ml-research/huge-sweep")
+    check(pending is not None and "2 of 2" in pending,
+          "huge-sweep (older, priority 0) pending at position 2 of 2", str(pending))
+    for name in ADMITTED:
+        check(element(dom, "data-workload", "ml-research/" + name) is None
+              and element(dom, "data-workload", "inference/" + name) is None,
+              "admitted %s is not listed as pending" % name)
     placement = element(dom, "data-placement", "ml-research/training-sites")
     check(placement is not None and all(d in placement for d in decisions)
           and "PlacementSatisfied=True" in placement,
           "Placement training-sites shows its decision %s" % decisions, str(placement))
+
+
+def check_unauthorized(hub):
+    rc, dom = chromium(hub.url + "/ui/#token=not-a-token", "unauthorized",
+                       ["--virtual-time-budget=5000", "--dump-dom"])
+    state = re.search(r'id="status"[^>]*data-state="([a-z ]+)"', dom)
+    form = re.search(r'<form id="token-form"[^>]*>', dom)
+    check(rc == 0 and state is not None and state.group(1) == "unauthorized"
+          and form is not None and "hidden" not in form.group(0),
+          'a wrong token: status "unauthorized" and the token form shown',
+          (state.group(0) if state else "no status") + " " + (form.group(0) if form else ""))
 
 
 def check_live(hub):
@@ -412,6 +445,7 @@ def main():
         reason, decisions = wait_for_loop(hub)
         check_initial_dom(hub, reason, decisions)
         check_screenshot(hub)
+        check_unauthorized(hub)
         check_live(hub)
     finally:
         code = stop_hub(hub_proc)
