@@ -388,6 +388,7 @@ def check_unauthorized(hub):
           and form is not None and "hidden" not in form.group(0),
           'a wrong token: status "unauthorized" and the token form shown',
           (state.group(0) if state else "no status") + " " + (form.group(0) if form else ""))
+    check(A100 not in dom and "research-gpus" not in dom, "a wrong token shows no fleet data")
 
 
 def check_live(hub):

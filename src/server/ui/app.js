@@ -309,7 +309,9 @@ function onUnauthorized() {
   state.epoch += 1;
   state.unauthorized = true;
   sessionStorage.removeItem(TOKEN_KEY);
-  updateStatus();
+  // What the refused token could read is not left on the screen.
+  for (const spec of KINDS) state.objects[spec.key] = new Map();
+  render();
   showTokenForm();
 }
 
