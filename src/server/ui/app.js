@@ -269,8 +269,9 @@ async function follow(spec, epoch, signal) {
         onUnauthorized();
         return;
       }
-      // A hub without this kind (404) is not an outage: show it empty and look again later.
-      if (e.status === 404) {
+      // A hub without this kind (404), or a token whose user may not read it (403), is not
+      // an outage: show the kind empty and look again later.
+      if (e.status === 404 || e.status === 403) {
         replaceAll(spec.key, []);
         ks.listed = true;
         ks.missing = true;
