@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "server/api/api_error.h"
+#include "server/ui/ui_assets.h"
 
 namespace berth::server {
 
@@ -179,6 +180,27 @@ void HttpServer::Route() {
                                 {"platform", "linux/amd64"}};
     res.set_content(v.dump(), "application/json");
   });
+
+  // The dashboard's static files need no token: they hold no data, and the page asks the API
+  // with the token the user gives it. The policy forbids inline scripts and styles and every
+  // origin but the hub's, so an injected string in an object cannot run as code in the page.
+  auto ui = [](const httplib::Request& req, httplib::Response& res) {
+    std::optional<UiAsset> asset = FindUiAsset(req.path);
+    if (!asset) {
+      WriteError(res, PathNotFoundError());
+      return;
+    }
+    res.status = 200;
+    res.set_header("Cache-Control", "no-cache");
+    res.set_header(
+        "Content-Security-Policy",
+        "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+    res.set_header("X-Content-Type-Options", "nosniff");
+    res.set_header("Referrer-Policy", "no-referrer");
+    res.set_content(std::string(asset->bytes), std::string(asset->content_type));
+  };
+  // Before the catch-all below: httplib takes the first pattern that matches.
+  server_->Get(R"(/ui(/[A-Za-z0-9._-]*)?)", ui);
 
   // The caller, when authentication is on: false (and a 401 written) when it fails.
   auto authenticate = [this](const httplib::Request& req, HttpRequest& request,
