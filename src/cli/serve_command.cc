@@ -369,7 +369,8 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   ready = true;
   out << "berth serve: listening on " << url << " (store: "
       << (flags.store.empty() ? "sqlite:" + flags.data_dir : flags.store) << ")\n"
-      << "  kubectl --kubeconfig " << kubeconfig << " get clusterqueues,workloads -A\n";
+      << "  kubectl --kubeconfig " << kubeconfig << " get clusterqueues,workloads -A\n"
+      << "  dashboard: " << url << "/ui/ (it asks for the token in " << kubeconfig << ")\n";
   if (refused > 0) out << "  " << refused << " object(s) of -f were refused (above)\n";
   out.flush();
 
