@@ -115,6 +115,11 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
   std::lock_guard cycle_lock(cycle_mu_);
   const auto started = std::chrono::steady_clock::now();
   CycleStats stats;
+  if (!store_.Leading() && !store_.TryLead().ok()) {
+    stats.standby = true;
+    return stats;
+  }
+  const std::string role = !options_.replica_role.empty() ? options_.replica_role : "leader";
   stats.read_rv = store_.CurrentResourceVersion();
 
   // 1. Everything the store holds, as one List for the reader. Bodies go in as stored: they
@@ -196,7 +201,7 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
 
   const auto plan_done = std::chrono::steady_clock::now();
   if (options_.metrics != nullptr) {
-    server::UpdateKueueGauges(plan.planned, options_.replica_role, *options_.metrics);
+    server::UpdateKueueGauges(plan.planned, role, *options_.metrics);
   }
 
   // 3. What differs from the store, as one transaction.
@@ -267,8 +272,8 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
     // Counted once committed: a failed commit is decided again by the next cycle.
     if (options_.metrics != nullptr) {
       for (const auto& [before, after] : workload_changes) {
-        server::RecordWorkloadTransition(before ? &*before : nullptr, *after, now_s,
-                                         options_.replica_role, *options_.metrics);
+        server::RecordWorkloadTransition(before ? &*before : nullptr, *after, now_s, role,
+                                         *options_.metrics);
       }
     }
   }
@@ -315,8 +320,14 @@ CycleStats SchedulingLoop::last() const {
 
 void SchedulingLoop::Run() {
   constexpr auto kSlice = std::chrono::milliseconds(200);
+  bool was_standby = false;
   while (!stop_) {
     auto result = RunCycle();
+    if (result && result->standby != was_standby && options_.log) {
+      options_.log(result->standby ? "standby: another hub leads the store; serving reads"
+                                   : "leading: this hub decides now");
+    }
+    if (result) was_standby = result->standby;
     if (!result) {
       if (options_.log) options_.log("cycle failed: " + result.error().ToString());
       if (options_.metrics != nullptr) options_.metrics->Add("berth_cycles_total", {{"result", "failed"}});

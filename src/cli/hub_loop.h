@@ -5,7 +5,10 @@
 // nodes, ManifestWorks, PlacementDecisions, and the deletions of preempted pods and stale
 // objects) in one store transaction: a cycle is committed whole or not at all. A write that
 // loses a race with a client (the object changed since the cycle read it) fails the commit,
-// and the next cycle decides again on the newer state. Cycles run when the store changes
+// and the next cycle decides again on the newer state. With a store several hubs share, only
+// the leader decides: a standby's cycle tries to take the lead and otherwise does nothing, so
+// a standby takes over within a period of its leader's lease lapsing and decides from the
+// same stored state. Cycles run when the store changes
 // (after a short debounce, so a burst of submissions is one cycle) and on a period. Lives in
 // cli because it joins io (decoding and writing objects), engine and store, which no lower
 // module may join (DESIGN.md module table). One thread; Stop joins it.
@@ -34,12 +37,15 @@ struct LoopOptions {
   std::function<void(const std::string&)> log;
   // The clock of the cycle (Kueue's condition times); empty: the system clock.
   std::function<int64_t()> now_unix_s;
-  // Kueue's metrics and berth_cycle_* are recorded here when set; replica_role labels them.
+  // Kueue's metrics and berth_cycle_* are recorded here when set; replica_role labels them
+  // ("standalone" for a store only this hub opens; empty: "leader" or "follower" as the
+  // store's lease says).
   server::MetricsRegistry* metrics = nullptr;
   std::string replica_role = "standalone";
 };
 
 struct CycleStats {
+  bool standby = false;      // another hub leads the shared store: nothing was decided
   int64_t read_rv = 0;       // the store's resourceVersion the cycle read at
   size_t objects_read = 0;
   size_t created = 0;

@@ -225,6 +225,9 @@ int Run(int argc, char** argv) {
                         "Run a scheduling cycle at least this often (and after every change)")
       ->capture_default_str();
   serve_cmd->add_flag("--no-loop", serve.no_loop, "Serve the API only: no scheduling cycles");
+  serve_cmd->add_option("--lease", serve.lease,
+                        "PostgreSQL: the leader's lease; a standby takes over once it lapses")
+      ->capture_default_str();
 
   CLI::App* version_cmd = app.add_subcommand("version", "Print the berth version");
 

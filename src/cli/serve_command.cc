@@ -254,7 +254,16 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   }
   PrintDiagnostics(diags, err);
 
-  auto store = store::OpenStore(flags.store, flags.data_dir);
+  auto lease_s = sim::ParseDuration(flags.lease);
+  if (!lease_s || *lease_s <= 0 || *lease_s > 600) {
+    err << "berth serve: --lease " << flags.lease << ": want a duration from 1s to 10m\n";
+    return ToInt(ExitCode::kFailed);
+  }
+  const bool shared_store = flags.store.rfind("postgres", 0) == 0;
+  store::OpenOptions open_options;
+  open_options.standby = true;  // PostgreSQL: serve reads while another hub leads
+  open_options.lease_ms = *lease_s * 1000;
+  auto store = store::OpenStore(flags.store, flags.data_dir, open_options);
   if (!store) {
     PrintError(store.error(), err);
     return ToInt(ExitCode::kFailed);
@@ -315,6 +324,7 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   LoopOptions loop_options;
   loop_options.period = std::chrono::seconds(*period_s);
   loop_options.metrics = &metrics;
+  loop_options.replica_role = shared_store ? "" : "standalone";
   loop_options.log = [&err, &log_mu](const std::string& line) {
     std::lock_guard lock(log_mu);
     err << "berth serve: " << line << '\n';
@@ -351,7 +361,11 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   http_options.tokens = &tokens;
   http_options.metrics = &metrics;
   std::atomic<bool> ready{false};
-  auto http = server::HttpServer::Start(handler, feed, http_options, [&ready] { return ready.load(); });
+  // Ready: serving, and (with a shared store) leading, so a load balancer sends writes here.
+  store::Store& store_ref = **store;
+  auto http = server::HttpServer::Start(handler, feed, http_options, [&ready, &store_ref] {
+    return ready.load() && store_ref.Leading();
+  });
   if (!http) {
     PrintError(http.error(), err);
     return ToInt(ExitCode::kFailed);

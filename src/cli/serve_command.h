@@ -22,7 +22,8 @@ struct ServeFlags {
   std::vector<std::string> files;        // -f: objects to apply at start
   bool demo = false;                     // --demo: apply the built-in demo fleet
   std::string loop_period = "5s";        // --loop-period: a scheduling cycle at least this often
-  bool no_loop = false;                  // --no-loop: serve the API only (a standby, tests)
+  bool no_loop = false;                  // --no-loop: serve the API only (tests)
+  std::string lease = "15s";             // --lease: PostgreSQL leader lease
 };
 
 int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& err);

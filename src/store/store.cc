@@ -1,5 +1,6 @@
 #include "store/store.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "store/postgres_store.h"
@@ -39,14 +40,20 @@ core::Result<StoredObject> Store::Delete(const ObjectKey& key, int64_t expected_
 }
 
 core::Result<std::unique_ptr<Store>> OpenStore(const std::string& spec,
-                                               const std::string& data_dir) {
+                                               const std::string& data_dir,
+                                               const OpenOptions& options) {
   std::string dir;
   if (spec.empty()) {
     dir = data_dir;
   } else if (spec.rfind("sqlite:", 0) == 0) {
     dir = spec.substr(7);
   } else if (spec.rfind("postgres://", 0) == 0 || spec.rfind("postgresql://", 0) == 0) {
-    BERTH_ASSIGN_OR_RETURN(auto postgres, PostgresStore::Open(spec));
+    PostgresStoreOptions pg;
+    pg.lease.lease_ms = options.lease_ms;
+    pg.lease.renew_every_ms = std::max<int64_t>(1, options.lease_ms / 5);
+    pg.lease.acquire_on_open = !options.standby;
+    BERTH_ASSIGN_OR_RETURN(auto postgres, PostgresStore::Open(spec, pg));
+    if (options.standby) (void)postgres->TryLead();  // a standby until the leader's lease lapses
     return std::unique_ptr<Store>(std::move(postgres));
   } else {
     return core::InvalidArgument("--store " + spec +

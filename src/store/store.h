@@ -114,6 +114,20 @@ class Store {
   virtual int64_t CurrentResourceVersion() = 0;
   // Events with RV <= this are gone; a watch must start at or after it.
   virtual int64_t CompactedResourceVersion() = 0;
+
+  // Leadership, for a store several hubs share (PostgreSQL: a lease row and a fencing epoch).
+  // Leading(): whether writes may succeed now. TryLead(): take the lead when it is free or
+  // expired; kUnavailable naming the holder when another hub's lease is live. A store only
+  // one hub can open (SQLite's directory lock) always leads.
+  virtual bool Leading() { return true; }
+  virtual core::Status TryLead() { return core::OkStatus(); }
+};
+
+struct OpenOptions {
+  // PostgreSQL: open even while another hub leads (a standby: reads served, writes refused
+  // until TryLead succeeds), with this lease length.
+  bool standby = false;
+  int64_t lease_ms = 15000;
 };
 
 // The factory for `berth serve --store SPEC`: "" opens SQLite in `data_dir`; "sqlite:DIR" opens
@@ -122,6 +136,7 @@ class Store {
 // replica leads); any other SPEC is kInvalidArgument naming the accepted forms. Open errors are
 // the implementation's.
 core::Result<std::unique_ptr<Store>> OpenStore(const std::string& spec,
-                                               const std::string& data_dir);
+                                               const std::string& data_dir,
+                                               const OpenOptions& options = {});
 
 }  // namespace berth::store
