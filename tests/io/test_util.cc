@@ -60,6 +60,8 @@ std::string MinimalBody(const model::KindInfo& k, std::string_view version) {
   static const std::map<std::string_view, std::string> kBodies = {
       {"Pod", "spec:\n  containers:\n  - name: c\n    image: i\n"},
       {"PriorityClass", "value: 10\n"},
+      {"ClusterRoleBinding", "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: r}\n"},
+      {"RoleBinding", "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: r}\n"},
       {"Job", "spec:\n  template:\n    " + containers},
       {"Deployment", "spec:\n  template:\n    " + containers},
       {"StatefulSet", "spec:\n  template:\n    " + containers},

@@ -191,8 +191,9 @@ def main():
               "the old leader's write is refused (fenced)", f"{st} {data[:300]}")
         st, data = call(port_b, "GET", WORKLOADS + "/w3")
         check(st == 404, "nothing of the refused write is stored", st)
-        err_a = open(os.path.join(WORK, "a.err")).read()
-        check("standby" in err_a, "the old leader logs that it stands by now", err_a[-800:])
+        err_path = os.path.join(WORK, "a.err")
+        check(wait(lambda: "standby" in open(err_path).read(), 10),
+              "the old leader logs that it stands by now", open(err_path).read()[-800:])
     finally:
         for h in hubs:
             try:

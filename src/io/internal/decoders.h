@@ -66,9 +66,9 @@ core::Status ValidateLabelMap(const core::Labels& labels, const std::string& fie
 core::Result<model::Condition> DecodeMetaCondition(dom::element e);
 
 // rbac.authorization.k8s.io/v1: checked only (the hub authorizes with them; the plan keeps
-// nothing of them). `namespaced`: Role and RoleBinding.
-core::Status ValidateRbacRole(dom::object obj, bool namespaced);
-core::Status ValidateRbacBinding(dom::object obj, bool namespaced);
+// nothing of them but the document). `namespaced`: Role and RoleBinding.
+core::Result<model::ObjectMeta> ValidateRbacRole(dom::object obj, bool namespaced);
+core::Result<model::ObjectMeta> ValidateRbacBinding(dom::object obj, bool namespaced);
 
 // core/v1
 core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& catalog);

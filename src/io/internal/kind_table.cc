@@ -42,6 +42,14 @@ core::Status KeepShared(core::Result<T>&& decoded, std::vector<T> Snapshot::*fie
   return core::OkStatus();
 }
 
+// Kinds the plan does not use (RBAC): the object is checked and its document recorded, so
+// it counts as read.
+core::Status KeepDocument(core::Result<model::ObjectMeta>&& meta, DecodeSink& sink) {
+  if (!meta.has_value()) return std::move(meta).error();
+  (void)sink.Store(*meta);
+  return core::OkStatus();
+}
+
 core::Status DecodePodRow(dom::object obj, std::string_view, DecodeSink& sink) {
   bool has_priority = false;
   auto pod = DecodePod(obj, sink.snapshot().resources, &has_priority);
@@ -167,17 +175,23 @@ constexpr KindRow kRows[] = {
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepShared(DecodePriorityClass(obj), &Snapshot::priority_classes, s);
      }},
-    // rbac.authorization.k8s.io
+    // rbac.authorization.k8s.io: checked, and only their documents kept
     {"rbac.authorization.k8s.io", "ClusterRole",
-     [](dom::object obj, std::string_view, DecodeSink&) { return ValidateRbacRole(obj, false); }},
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepDocument(ValidateRbacRole(obj, false), s);
+     }},
     {"rbac.authorization.k8s.io", "ClusterRoleBinding",
-     [](dom::object obj, std::string_view, DecodeSink&) {
-       return ValidateRbacBinding(obj, false);
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepDocument(ValidateRbacBinding(obj, false), s);
      }},
     {"rbac.authorization.k8s.io", "Role",
-     [](dom::object obj, std::string_view, DecodeSink&) { return ValidateRbacRole(obj, true); }},
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepDocument(ValidateRbacRole(obj, true), s);
+     }},
     {"rbac.authorization.k8s.io", "RoleBinding",
-     [](dom::object obj, std::string_view, DecodeSink&) { return ValidateRbacBinding(obj, true); }},
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepDocument(ValidateRbacBinding(obj, true), s);
+     }},
     // workloads
     {"batch", "Job", DecodeWorkloadRow<DecodeJob>, JobPodIdentity, nullptr, JobOwnership,
      SpecTemplate},

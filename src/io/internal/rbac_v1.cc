@@ -62,20 +62,23 @@ core::Status ValidateSubject(dom::element e, bool cluster_binding) {
 
 }  // namespace
 
-core::Status ValidateRbacRole(dom::object obj, bool namespaced) {
-  BERTH_RETURN_IF_ERROR(DecodeObjectMeta(obj, namespaced, /*name_required=*/true));
+core::Result<model::ObjectMeta> ValidateRbacRole(dom::object obj, bool namespaced) {
+  BERTH_ASSIGN_OR_RETURN(model::ObjectMeta meta,
+                         DecodeObjectMeta(obj, namespaced, /*name_required=*/true));
   std::vector<bool> checked;
-  return DecodeList<bool>(
+  BERTH_RETURN_IF_ERROR(DecodeList<bool>(
       obj, "rules",
       [&](dom::element e) -> core::Result<bool> {
         BERTH_RETURN_IF_ERROR(ValidateRule(e, namespaced));
         return true;
       },
-      &checked);
+      &checked));
+  return meta;
 }
 
-core::Status ValidateRbacBinding(dom::object obj, bool namespaced) {
-  BERTH_RETURN_IF_ERROR(DecodeObjectMeta(obj, namespaced, /*name_required=*/true));
+core::Result<model::ObjectMeta> ValidateRbacBinding(dom::object obj, bool namespaced) {
+  BERTH_ASSIGN_OR_RETURN(model::ObjectMeta meta,
+                         DecodeObjectMeta(obj, namespaced, /*name_required=*/true));
   dom::object ref;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "roleRef", &ref, &found));
@@ -95,13 +98,14 @@ core::Status ValidateRbacBinding(dom::object obj, bool namespaced) {
   }
   if (name.empty()) return FieldError("roleRef.name", "Required value");
   std::vector<bool> checked;
-  return DecodeList<bool>(
+  BERTH_RETURN_IF_ERROR(DecodeList<bool>(
       obj, "subjects",
       [&](dom::element e) -> core::Result<bool> {
         BERTH_RETURN_IF_ERROR(ValidateSubject(e, !namespaced));
         return true;
       },
-      &checked);
+      &checked));
+  return meta;
 }
 
 }  // namespace berth::io::internal
