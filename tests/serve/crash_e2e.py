@@ -16,11 +16,14 @@ import re
 import shutil
 import signal
 import ssl
-import subprocess
 import sys
 import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hub_harness  # noqa: E402
+from hub_harness import check, port_of, start_hub, stop_hub  # noqa: E402
 
 BERTH = sys.argv[1]
 CREATES = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
@@ -32,29 +35,13 @@ PATH = "/apis/kueue.x-k8s.io/v1beta2/namespaces/default/localqueues"
 CTX = ssl.create_default_context()
 CTX.check_hostname = False
 CTX.verify_mode = ssl.CERT_NONE
-failures = []
-
-
-def check(cond, what, detail=""):
-    print(("ok   " if cond else "FAIL ") + what + ("" if cond or not detail else "\n     " + str(detail)[:1500]))
-    if not cond:
-        failures.append(what)
 
 
 def start():
-    hub = subprocess.Popen([BERTH, "serve", "--data", DATA, "--listen", "127.0.0.1:0", "--no-loop"],
-                           stdout=subprocess.PIPE, stderr=open(os.path.join(WORK, "hub.err"), "a"), text=True)
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        line = hub.stdout.readline()
-        m = re.search(r"listening on https://127.0.0.1:(\d+)", line or "")
-        if m:
-            token = re.search(r"token: (\S+)", open(os.path.join(DATA, "kubeconfig")).read()).group(1)
-            return hub, int(m.group(1)), token
-        if not line:
-            break
-    hub.kill()
-    raise SystemExit("berth serve did not start")
+    hub, url = start_hub(BERTH, ["--data", DATA, "--listen", "127.0.0.1:0", "--no-loop"],
+                         os.path.join(WORK, "hub.err"))
+    token = re.search(r"token: (\S+)", open(os.path.join(DATA, "kubeconfig")).read()).group(1)
+    return hub, port_of(url), token
 
 
 def request(port, token, method, path, body=None, timeout=10):
@@ -177,15 +164,11 @@ def main():
     st, data = request(port, token, "POST", PATH, body("after-all"))
     check(st == 201 and int(json.loads(data)["metadata"]["resourceVersion"]) > rv,
           "a create after the last restart gets a newer resourceVersion")
-    hub.send_signal(signal.SIGTERM)
-    hub.wait(timeout=20)
+    stop_hub(hub)
 
 
 try:
     main()
 finally:
     shutil.rmtree(WORK, ignore_errors=True)
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
-print("all checks passed")
+sys.exit(hub_harness.exit_code())

@@ -24,7 +24,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import ssl
 import subprocess
 import sys
@@ -33,6 +32,10 @@ import threading
 import time
 import urllib.error
 import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hub_harness  # noqa: E402
+from hub_harness import check, stop_hub  # noqa: E402
 
 BERTH = sys.argv[1]
 CHROMIUM = os.environ.get("BERTH_CHROMIUM") or next(
@@ -45,22 +48,12 @@ if CHROMIUM is None:
 WORK = tempfile.mkdtemp(prefix="berth-dashboard-")
 # The hub's certificate is self-signed; the test talks to its own loopback hub only.
 TLS = ssl._create_unverified_context()
-failures = []
-
 KUEUE = "/apis/kueue.x-k8s.io/v1beta2"
 OCM_V1 = "/apis/cluster.open-cluster-management.io/v1"
 OCM_V1BETA1 = "/apis/cluster.open-cluster-management.io/v1beta1"
 OCM_V1BETA2 = "/apis/cluster.open-cluster-management.io/v1beta2"
 A100 = "NVIDIA-A100-SXM4-80GB"  # examples/demo-fleet/11-nodes-a100.yaml
 H100 = "NVIDIA-H100-80GB-HBM3"  # examples/demo-fleet/12-nodes-h100.yaml
-
-
-def check(cond, what, detail=""):
-    if cond:
-        print("ok   " + what)
-    else:
-        print("FAIL " + what + ("\n     " + detail.replace("\n", "\n     ") if detail else ""))
-        failures.append(what)
 
 
 class Hub:
@@ -93,36 +86,9 @@ class Hub:
 
 
 def start_hub():
-    err = open(os.path.join(WORK, "hub.err"), "a+")
-    hub = subprocess.Popen([BERTH, "serve", "--demo", "--listen", "127.0.0.1:0", "--data",
-                            os.path.join(WORK, "data"), "--loop-period", "1s"],
-                           stdout=subprocess.PIPE, stderr=err, text=True)
-    deadline = time.time() + 30
-    url = None
-    while time.time() < deadline and url is None:
-        line = hub.stdout.readline()
-        if not line:
-            break
-        m = re.search(r"listening on (https://\S+)", line)
-        if m:
-            url = m.group(1)
-    if url is None:
-        hub.kill()
-        hub.wait()
-        raise SystemExit("berth serve did not start; its stderr:\n" + open(err.name).read()[-2000:])
-    # Keep reading stdout so the hub never blocks on a full pipe.
-    threading.Thread(target=lambda: [None for _ in hub.stdout], daemon=True).start()
-    return hub, url
-
-
-def stop_hub(hub):
-    hub.send_signal(signal.SIGTERM)
-    try:
-        return hub.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        hub.kill()
-        hub.wait()
-        return None
+    return hub_harness.start_hub(BERTH, ["--demo", "--listen", "127.0.0.1:0", "--data",
+                                         os.path.join(WORK, "data"), "--loop-period", "1s"],
+                                 os.path.join(WORK, "hub.err"))
 
 
 def admin_token():
@@ -451,10 +417,7 @@ def main():
     finally:
         code = stop_hub(hub_proc)
         check(code == 0, "the hub stops on SIGTERM with status 0", str(code))
-    if failures:
-        print("%d check(s) failed" % len(failures))
-        return 1
-    return 0
+    return hub_harness.exit_code()
 
 
 if __name__ == "__main__":

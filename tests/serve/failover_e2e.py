@@ -12,7 +12,6 @@ import http.client
 import json
 import os
 import pwd
-import re
 import shutil
 import signal
 import socket
@@ -21,6 +20,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hub_harness  # noqa: E402
+from hub_harness import check, port_of, start_hub, stop_hub, wait_for  # noqa: E402
 
 BERTH = sys.argv[1]
 PG_BIN = "/usr/lib/postgresql/15/bin"
@@ -41,13 +44,6 @@ CTX = ssl.create_default_context()
 CTX.check_hostname = False
 CTX.verify_mode = ssl.CERT_NONE
 TOKEN = "t-" + os.urandom(8).hex()
-failures = []
-
-
-def check(cond, what, detail=""):
-    print(("ok   " if cond else "FAIL ") + what + ("" if cond or not detail else "\n     " + str(detail)[:1500]))
-    if not cond:
-        failures.append(what)
 
 
 def pg(*argv, timeout=60):
@@ -83,21 +79,12 @@ def start_pg():
     return pgdir, f"postgres://postgres@127.0.0.1:{port}/berth"
 
 
-def start_hub(name, url):
-    data = os.path.join(WORK, name)
-    hub = subprocess.Popen([BERTH, "serve", "--store", url, "--data", data, "--listen", "127.0.0.1:0",
-                            "--tokens", os.path.join(WORK, "tokens.csv"), "--lease", LEASE, "--loop-period", "1s"],
-                           stdout=subprocess.PIPE, stderr=open(os.path.join(WORK, name + ".err"), "w"), text=True)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        line = hub.stdout.readline()
-        m = re.search(r"listening on https://127.0.0.1:(\d+)", line or "")
-        if m:
-            return hub, int(m.group(1))
-        if not line:
-            break
-    hub.kill()
-    raise SystemExit(name + " did not start: " + open(os.path.join(WORK, name + ".err")).read()[-2000:])
+def start(name, url):
+    hub, hub_url = start_hub(BERTH, ["--store", url, "--data", os.path.join(WORK, name), "--listen",
+                                     "127.0.0.1:0", "--tokens", os.path.join(WORK, "tokens.csv"),
+                                     "--lease", LEASE, "--loop-period", "1s"],
+                             os.path.join(WORK, name + ".err"))
+    return hub, port_of(hub_url)
 
 
 def call(port, method, path, body=None, timeout=5):
@@ -112,15 +99,7 @@ def call(port, method, path, body=None, timeout=5):
 
 
 def wait(cond, seconds):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            if cond():
-                return True
-        except (OSError, http.client.HTTPException, ValueError, KeyError):
-            pass
-        time.sleep(0.2)
-    return False
+    return wait_for(cond, seconds, errors=(OSError, http.client.HTTPException, ValueError, KeyError))
 
 
 def ready(port):
@@ -158,10 +137,10 @@ def main():
     pgdir, url = start_pg()
     hubs = []
     try:
-        a, port_a = start_hub("a", url)
+        a, port_a = start("a", url)
         hubs.append(a)
         check(wait(lambda: ready(port_a), 15), "hub a leads and is ready")
-        b, port_b = start_hub("b", url)
+        b, port_b = start("b", url)
         hubs.append(b)
         time.sleep(1.5)
         check(not ready(port_b), "hub b stands by (not ready) while a's lease is live")
@@ -196,12 +175,7 @@ def main():
               "the old leader logs that it stands by now", open(err_path).read()[-800:])
     finally:
         for h in hubs:
-            try:
-                h.send_signal(signal.SIGCONT)
-                h.send_signal(signal.SIGTERM)
-                h.wait(timeout=15)
-            except (subprocess.TimeoutExpired, ProcessLookupError):
-                h.kill()
+            stop_hub(h)
         pg("pg_ctl", "-D", pgdir + "/data", "-m", "immediate", "-w", "-t", "30", "stop")
 
 
@@ -209,7 +183,4 @@ try:
     main()
 finally:
     shutil.rmtree(WORK, ignore_errors=True)
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
-print("all checks passed")
+sys.exit(hub_harness.exit_code())

@@ -12,7 +12,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -29,48 +28,19 @@ if KUBECTL is None or kubernetes is None:
     sys.exit(77)
 from kubernetes import client, config, watch  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hub_harness  # noqa: E402
+from hub_harness import check, stop_hub  # noqa: E402
+
 WORK = tempfile.mkdtemp(prefix="berth-serve-e2e-")
 ADMIN_TOKEN = "admin-" + os.urandom(8).hex()
 ALICE_TOKEN = "alice-" + os.urandom(8).hex()
-failures = []
 
 
-def check(cond, what, detail=""):
-    if cond:
-        print("ok   " + what)
-    else:
-        print("FAIL " + what + ("\n     " + detail.replace("\n", "\n     ") if detail else ""))
-        failures.append(what)
-
-
-def start_hub(extra=()):
-    out = open(os.path.join(WORK, "hub.out"), "a+")
-    hub = subprocess.Popen([BERTH, "serve", "--data", os.path.join(WORK, "data"),
-                            "--listen", "127.0.0.1:0", "--tokens", os.path.join(WORK, "tokens.csv"),
-                            *extra], stdout=subprocess.PIPE, stderr=out, text=True)
-    deadline = time.time() + 20
-    url = None
-    while time.time() < deadline and url is None:
-        line = hub.stdout.readline()
-        if not line:
-            break
-        m = re.search(r"listening on (https://\S+)", line)
-        if m:
-            url = m.group(1)
-    if url is None:
-        hub.kill()
-        raise SystemExit("berth serve did not start; its stderr is in " + out.name)
-    return hub, url
-
-
-def stop_hub(hub, timeout=15):
-    hub.send_signal(signal.SIGTERM)
-    try:
-        return hub.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        hub.kill()
-        hub.wait()
-        return None
+def start_hub():
+    return hub_harness.start_hub(BERTH, ["--data", os.path.join(WORK, "data"), "--listen", "127.0.0.1:0",
+                                         "--tokens", os.path.join(WORK, "tokens.csv")],
+                                 os.path.join(WORK, "hub.err"))
 
 
 def write_kubeconfig(name, url, token):
@@ -382,7 +352,4 @@ try:
     main()
 finally:
     shutil.rmtree(WORK, ignore_errors=True)
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
-print("all checks passed")
+sys.exit(hub_harness.exit_code())

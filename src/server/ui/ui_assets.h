@@ -1,5 +1,5 @@
 // The dashboard's static files (index.html, app.js, style.css from src/server/ui), compiled
-// into the binary by embed_ui.cmake and served by HttpServer under /ui. They hold no data:
+// into the binary by cmake/embed_files.cmake and served by HttpServer under /ui. They hold no data:
 // the page reads the API with the caller's token. Immutable; safe from any thread.
 #pragma once
 

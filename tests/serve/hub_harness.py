@@ -1,0 +1,84 @@
+"""What the hub's end-to-end tests share: check() with a failure count, and starting and
+stopping a real `berth serve` process (its address read from the line it prints, its stderr
+kept in a file, every wait bounded). Standard library only."""
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+
+failures = []
+
+
+def check(cond, what, detail=""):
+    """Prints ok/FAIL for one expectation; a failure is counted for exit_code()."""
+    if cond:
+        print("ok   " + what)
+    else:
+        text = str(detail)[:2000].replace("\n", "\n     ") if detail else ""
+        print("FAIL " + what + ("\n     " + text if text else ""))
+        failures.append(what)
+    return cond
+
+
+def exit_code():
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        return 1
+    print("all checks passed")
+    return 0
+
+
+def start_hub(berth, args, err_path, timeout_s=30):
+    """Runs `berth serve ARGS`; returns (process, url) once it prints its address. Its stdout is
+    drained afterwards so the hub never blocks on a full pipe."""
+    err = open(err_path, "a")
+    hub = subprocess.Popen([berth, "serve", *args], stdout=subprocess.PIPE, stderr=err, text=True)
+    deadline = time.time() + timeout_s
+    url = None
+    while time.time() < deadline and url is None:
+        line = hub.stdout.readline()
+        if not line:
+            break
+        m = re.search(r"listening on (https?://\S+)", line)
+        if m:
+            url = m.group(1)
+    if url is None:
+        hub.kill()
+        hub.wait()
+        raise SystemExit("berth serve did not start; its stderr:\n" + open(err_path).read()[-2000:])
+    threading.Thread(target=lambda: [None for _ in hub.stdout], daemon=True).start()
+    return hub, url
+
+
+def port_of(url):
+    return int(url.rsplit(":", 1)[1])
+
+
+def stop_hub(hub, timeout_s=15):
+    """SIGTERM (after SIGCONT, in case it was stopped); SIGKILL past the timeout. Returns the
+    exit status, or None when it had to be killed."""
+    try:
+        hub.send_signal(signal.SIGCONT)
+        hub.send_signal(signal.SIGTERM)
+        return hub.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        hub.kill()
+        hub.wait()
+        return None
+    except ProcessLookupError:
+        return hub.wait()
+
+
+def wait_for(cond, seconds, interval=0.2, errors=(OSError, ValueError, KeyError)):
+    """Polls cond() until it is true or `seconds` pass; exceptions count as not yet."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            if cond():
+                return True
+        except errors:
+            pass
+        time.sleep(interval)
+    return False
