@@ -15,7 +15,6 @@ import random
 import re
 import shutil
 import signal
-import ssl
 import sys
 import tempfile
 import threading
@@ -23,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hub_harness  # noqa: E402
-from hub_harness import check, port_of, start_hub, stop_hub  # noqa: E402
+from hub_harness import check, https_call, port_of, start_hub, stop_hub  # noqa: E402
 
 BERTH = sys.argv[1]
 CREATES = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
@@ -32,9 +31,6 @@ THREADS = 16
 WORK = tempfile.mkdtemp(prefix="berth-crash-e2e-")
 DATA = os.path.join(WORK, "data")
 PATH = "/apis/kueue.x-k8s.io/v1beta2/namespaces/default/localqueues"
-CTX = ssl.create_default_context()
-CTX.check_hostname = False
-CTX.verify_mode = ssl.CERT_NONE
 
 
 def start():
@@ -45,14 +41,7 @@ def start():
 
 
 def request(port, token, method, path, body=None, timeout=10):
-    conn = http.client.HTTPSConnection("127.0.0.1", port, context=CTX, timeout=timeout)
-    try:
-        conn.request(method, path, body=json.dumps(body) if body is not None else None,
-                     headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
-        resp = conn.getresponse()
-        return resp.status, resp.read()
-    finally:
-        conn.close()
+    return https_call(port, token, method, path, body, timeout)
 
 
 def body(name):
@@ -148,7 +137,7 @@ def main():
               f"kill {round_no}: resourceVersion did not go back ({rv} >= {max(top_acked, max_rv_seen)})")
         max_rv_seen = rv
         # A watch from before the kill resumes or answers 410.
-        conn = http.client.HTTPSConnection("127.0.0.1", port, context=CTX, timeout=5)
+        conn = http.client.HTTPSConnection("127.0.0.1", port, context=hub_harness.INSECURE_TLS, timeout=5)
         conn.request("GET", PATH + f"?watch=1&resourceVersion={watch_rv}&timeoutSeconds=1",
                      headers={"Authorization": "Bearer " + token})
         resp = conn.getresponse()

@@ -15,7 +15,6 @@ import pwd
 import shutil
 import signal
 import socket
-import ssl
 import subprocess
 import sys
 import tempfile
@@ -23,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hub_harness  # noqa: E402
-from hub_harness import check, port_of, start_hub, stop_hub, wait_for  # noqa: E402
+from hub_harness import check, https_call, port_of, start_hub, stop_hub, wait_for  # noqa: E402
 
 BERTH = sys.argv[1]
 PG_BIN = "/usr/lib/postgresql/15/bin"
@@ -40,9 +39,6 @@ if AS_ROOT:
 
 WORK = tempfile.mkdtemp(prefix="berth-failover-")
 LEASE = "3s"
-CTX = ssl.create_default_context()
-CTX.check_hostname = False
-CTX.verify_mode = ssl.CERT_NONE
 TOKEN = "t-" + os.urandom(8).hex()
 
 
@@ -88,14 +84,7 @@ def start(name, url):
 
 
 def call(port, method, path, body=None, timeout=5):
-    conn = http.client.HTTPSConnection("127.0.0.1", port, context=CTX, timeout=timeout)
-    try:
-        conn.request(method, path, body=json.dumps(body) if body is not None else None,
-                     headers={"Authorization": "Bearer " + TOKEN, "Content-Type": "application/json"})
-        r = conn.getresponse()
-        return r.status, r.read()
-    finally:
-        conn.close()
+    return https_call(port, TOKEN, method, path, body, timeout)
 
 
 def wait(cond, seconds):

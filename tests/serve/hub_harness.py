@@ -1,9 +1,11 @@
 """What the hub's end-to-end tests share: check() with a failure count, and starting and
 stopping a real `berth serve` process (its address read from the line it prints, its stderr
 kept in a file, every wait bounded). Standard library only."""
-import os
+import http.client
+import json
 import re
 import signal
+import ssl
 import subprocess
 import threading
 import time
@@ -82,3 +84,20 @@ def wait_for(cond, seconds, interval=0.2, errors=(OSError, ValueError, KeyError)
             pass
         time.sleep(interval)
     return False
+
+
+# The hub's certificate is self-signed; these tests talk to their own loopback hubs only.
+INSECURE_TLS = ssl._create_unverified_context()
+
+
+def https_call(port, token, method, path, body=None, timeout=10):
+    """One request to https://127.0.0.1:PORT with a bearer token and a JSON body; returns
+    (status, body bytes)."""
+    conn = http.client.HTTPSConnection("127.0.0.1", port, context=INSECURE_TLS, timeout=timeout)
+    try:
+        conn.request(method, path, body=json.dumps(body) if body is not None else None,
+                     headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+        r = conn.getresponse()
+        return r.status, r.read()
+    finally:
+        conn.close()
