@@ -170,11 +170,14 @@ def main():
         admin = write_kubeconfig("admin", url, ADMIN_TOKEN)
         alice = write_kubeconfig("alice", url, ALICE_TOKEN)
 
-        # `kubectl create namespace` sends protobuf, which berth does not read (docs/api.md);
+        # `kubectl create namespace` sends protobuf (berth reads it for metadata-only objects);
         # a manifest is JSON.
-        r = kubectl(admin, "create", "-f", "-", stdin=NAMESPACES)
-        check(r.returncode == 0 and "namespace/team-a created" in r.stdout, "kubectl create namespaces",
+        r = kubectl(admin, "create", "namespace", "team-a")
+        check(r.returncode == 0 and "namespace/team-a created" in r.stdout, "kubectl create namespace (protobuf)",
               r.stdout + r.stderr)
+        r = kubectl(admin, "create", "-f", "-", stdin=NAMESPACES)
+        check(r.returncode != 0 and "AlreadyExists" in r.stderr and "namespace/team-b created" in r.stdout,
+              "kubectl create -f of namespaces (one exists already)", r.stdout + r.stderr)
         r = kubectl(admin, "apply", "-f", "-", stdin=QUEUES)
         check(r.returncode == 0 and "clusterqueue.kueue.x-k8s.io/research created" in r.stdout,
               "kubectl apply of flavors, queues and a node", r.stdout + r.stderr)

@@ -7,6 +7,7 @@
 #include "server/api/list_watch.h"
 #include "server/api/object_meta.h"
 #include "server/api/patch.h"
+#include "server/api/protobuf_meta.h"
 #include "server/api/strategic_merge.h"
 #include "server/rest/rest_handler.h"
 #include "server/rest/stored_json.h"
@@ -108,6 +109,11 @@ ApiResult<Json> RestHandler::ReadBody(const HttpRequest& http) const {
   }
   const std::string_view type = http.Header("Content-Type");
   const std::string_view media = type.substr(0, type.find(';'));
+  if (media == "application/vnd.kubernetes.protobuf") {
+    // Typed clients (kubectl create namespace) send protobuf; berth reads it for objects that
+    // are only metadata and refuses the rest (protobuf_meta.h).
+    return MetadataObjectFromProtobuf(http.body);
+  }
   if (!media.empty() && media != "application/json" && media != "*/*") {
     return UnsupportedMediaTypeError(kJsonBody);
   }
