@@ -6,7 +6,9 @@
 //   2  a continue token: one that decodes encodes back to itself;
 //   3  "TARGET\nPATCH": the target JSON patched by merge, JSON and strategic merge patch;
 //      a merge patch applied twice gives what it gave once (RFC 7386 is idempotent);
-//   4  an Accept header and a patch Content-Type.
+//   4  an Accept header and a patch Content-Type;
+//   5  a protobuf request body (the k8s envelope; protobuf_meta.h): one that reads gives an
+//      object with a kind.
 // No ApiError may escape as an exception, nothing may crash or run away with memory.
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +21,7 @@
 #include "fuzz/fuzz_support.h"
 #include "model/kind_info.h"
 #include "server/api/list_options.h"
+#include "server/api/protobuf_meta.h"
 #include "server/api/media_type.h"
 #include "server/api/patch.h"
 #include "server/api/query.h"
@@ -91,17 +94,26 @@ void Headers(std::string_view text) {
   (void)berth::server::PatchTypeOf(text, "kueue.x-k8s.io");
 }
 
+void Protobuf(std::string_view text) {
+  auto object = berth::server::MetadataObjectFromProtobuf(text);
+  if (object && (!object->contains("kind") || !(*object)["kind"].is_string() ||
+                 (*object)["kind"].get<std::string>().empty())) {
+    PropertyFailed("a protobuf body read without a kind", text);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const std::string_view text = berth::fuzz::AsText(data + 1, size - 1);
-  switch (data[0] % 5) {
+  switch (data[0] % 6) {
     case 0: Request(text); break;
     case 1: LabelSelector(text); break;
     case 2: Continue(text); break;
     case 3: Patches(text); break;
-    default: Headers(text); break;
+    case 4: Headers(text); break;
+    default: Protobuf(text); break;
   }
   return 0;
 }

@@ -20,7 +20,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kMagic("k8s\0", 4);
-constexpr std::string_view kAccepted[] = {"application/json"};
+constexpr std::string_view kReadableTypes[] = {"application/json"};
 
 struct Field {
   uint32_t number = 0;
@@ -69,7 +69,7 @@ class Reader {
   size_t pos_ = 0;
 };
 
-ApiError Unsupported() { return UnsupportedMediaTypeError(kAccepted); }
+ApiError Unsupported() { return UnsupportedMediaTypeError(kReadableTypes); }
 
 // Go writes every field of a message, zero values included (an empty string, 0, an empty
 // message): a field or message of zero values says nothing and is skipped.
