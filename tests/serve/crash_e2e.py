@@ -156,8 +156,106 @@ def main():
     stop_hub(hub)
 
 
+CYCLE_DATA = os.path.join(WORK, "cycle-data")
+SETUP = [
+    ("/api/v1/nodes", {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "big"}}),
+    ("/apis/kueue.x-k8s.io/v1beta2/resourceflavors",
+     {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": "f"}}),
+    ("/apis/kueue.x-k8s.io/v1beta2/clusterqueues",
+     {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue", "metadata": {"name": "cq"},
+      "spec": {"namespaceSelector": {}, "resourceGroups": [{"coveredResources": ["cpu"], "flavors": [
+          {"name": "f", "resources": [{"name": "cpu", "nominalQuota": "100000"}]}]}]}}),
+    ("/apis/kueue.x-k8s.io/v1beta2/namespaces/default/localqueues",
+     {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "LocalQueue", "metadata": {"name": "q"},
+      "spec": {"clusterQueue": "cq"}}),
+]
+JOBS = "/apis/batch/v1/namespaces/default/jobs"
+
+
+def job(name):
+    return {"apiVersion": "batch/v1", "kind": "Job",
+            "metadata": {"name": name, "labels": {"kueue.x-k8s.io/queue-name": "q"}},
+            "spec": {"parallelism": 2, "completions": 2, "suspend": True, "template": {"spec": {
+                "restartPolicy": "Never",
+                "containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "1"}}}]}}}}
+
+
+def list_items(port, token, path):
+    status, data = request(port, token, "GET", path)
+    return json.loads(data)["items"] if status == 200 else None
+
+
+def cycles_whole(port, token):
+    """Every admitted Workload has both its pods bound, and every pod belongs to an admitted
+    Workload: what one cycle writes lands together or not at all."""
+    workloads = list_items(port, token, "/apis/kueue.x-k8s.io/v1beta2/namespaces/default/workloads")
+    pods = list_items(port, token, "/api/v1/namespaces/default/pods")
+    admitted = {w["metadata"]["name"][len("job-"):] for w in workloads
+                if w.get("status", {}).get("admission")}
+    bound = {}
+    for p in pods:
+        job_name = p["metadata"]["name"].rsplit("-", 1)[0]
+        if p.get("spec", {}).get("nodeName"):
+            bound[job_name] = bound.get(job_name, 0) + 1
+    broken = [j for j in admitted if bound.get(j, 0) != 2] + [j for j in bound if j not in admitted]
+    return len(admitted), broken
+
+
+def cycle_kills():
+    """The hub killed while its loop admits jobs: after each restart no cycle is half-written."""
+    os.makedirs(CYCLE_DATA, exist_ok=True)
+
+    def start_cycling(extra):
+        hub, url = start_hub(BERTH, ["--data", CYCLE_DATA, "--listen", "127.0.0.1:0", *extra],
+                             os.path.join(WORK, "cycle-hub.err"))
+        token = re.search(r"token: (\S+)", open(os.path.join(CYCLE_DATA, "kubeconfig")).read()).group(1)
+        return hub, port_of(url), token
+
+    hub, port, token = start_cycling(["--loop-period", "1s"])
+    for path, obj in SETUP:
+        request(port, token, "POST", path, obj)
+    status_patch = {"status": {"capacity": {"cpu": "100000", "pods": "100000"},
+                               "allocatable": {"cpu": "100000", "pods": "100000"}}}
+    conn_ok = request(port, token, "PATCH", "/api/v1/nodes/big/status", status_patch)[0]
+    check(conn_ok in (200, 201), "the node's capacity is written")
+    made = [0]  # jobs the hub acknowledged
+    for round_no in range(1, 4):
+        # Submissions keep coming while the loop admits them, so the kill lands at any point
+        # of a cycle: reading, planning, or committing.
+        stop = threading.Event()
+
+        def submit(port=port, token=token):
+            while not stop.is_set():
+                try:
+                    if request(port, token, "POST", JOBS, job(f"j{made[0]:05d}"), timeout=2)[0] == 201:
+                        made[0] += 1
+                except (OSError, http.client.HTTPException):
+                    return
+
+        submitter = threading.Thread(target=submit)
+        submitter.start()
+        time.sleep(random.Random(round_no).uniform(0.4, 1.2))
+        hub.send_signal(signal.SIGKILL)
+        hub.wait()
+        stop.set()
+        submitter.join()
+        hub, port, token = start_cycling(["--no-loop"])
+        n, broken = cycles_whole(port, token)
+        check(not broken, f"cycle kill {round_no}: {n} admitted workloads, every one with its pods "
+                          f"bound and no pod without one", broken[:10])
+        stop_hub(hub)
+        hub, port, token = start_cycling(["--loop-period", "1s"])
+    # Left alone, the loop admits what is left.
+    done = hub_harness.wait_for(lambda: cycles_whole(port, token)[0] >= made[0], 60)
+    n, broken = cycles_whole(port, token)
+    check(done and not broken, f"after the kills every job is admitted with its pods ({n} of {made[0]})",
+          broken[:10])
+    stop_hub(hub)
+
+
 try:
     main()
+    cycle_kills()
 finally:
     shutil.rmtree(WORK, ignore_errors=True)
 sys.exit(hub_harness.exit_code())

@@ -90,13 +90,15 @@ def wait_for(cond, seconds, interval=0.2, errors=(OSError, ValueError, KeyError)
 INSECURE_TLS = ssl._create_unverified_context()
 
 
-def https_call(port, token, method, path, body=None, timeout=10):
-    """One request to https://127.0.0.1:PORT with a bearer token and a JSON body; returns
-    (status, body bytes)."""
+def https_call(port, token, method, path, body=None, timeout=10, content_type=None):
+    """One request to https://127.0.0.1:PORT with a bearer token and a JSON body (a PATCH is a
+    merge patch unless told otherwise); returns (status, body bytes)."""
+    if content_type is None:
+        content_type = "application/merge-patch+json" if method == "PATCH" else "application/json"
     conn = http.client.HTTPSConnection("127.0.0.1", port, context=INSECURE_TLS, timeout=timeout)
     try:
         conn.request(method, path, body=json.dumps(body) if body is not None else None,
-                     headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+                     headers={"Authorization": "Bearer " + token, "Content-Type": content_type})
         r = conn.getresponse()
         return r.status, r.read()
     finally:
