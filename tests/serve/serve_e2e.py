@@ -188,6 +188,9 @@ def main():
         r = kubectl(admin, "patch", "node", "gpu-1", "--subresource=status", "--type=merge", "-p",
                     json.dumps({"status": {"capacity": NODE_CAPACITY, "allocatable": NODE_CAPACITY}}))
         check(r.returncode == 0, "kubectl patch --subresource=status of the node", r.stderr)
+        r = kubectl(admin, "apply", "--server-side", "-f", "-", stdin=QUEUES)
+        check(r.returncode == 0 and "serverside-applied" in r.stdout, "kubectl apply --server-side",
+              r.stdout + r.stderr)
         r = kubectl(admin, "create", "-f", "-", stdin=JOB)
         check(r.returncode == 0 and "job.batch/train created" in r.stdout, "kubectl create job",
               r.stdout + r.stderr)

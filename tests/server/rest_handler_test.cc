@@ -396,6 +396,25 @@ TEST_F(RestHandlerTest, DiscoveryAndOpenApi) {
   EXPECT_EQ(Call("GET", "/openapi/v3/apis/nope/v1").status, 404);
 }
 
+TEST_F(RestHandlerTest, ServerSideApplyCreatesThenRemovesWhatTheManagerDropped) {
+  const std::string item = std::string(kLocalQueues) + "/lq-a?fieldManager=kubectl";
+  const std::string apply = "application/apply-patch+yaml";
+  Reply created = Call("PATCH", item, LocalQueue("lq-a", "team-a", R"({"x":"1","y":"2"})"), apply);
+  ASSERT_EQ(created.status, 201) << created.body.dump();
+  EXPECT_EQ(created.body["metadata"]["labels"]["y"], "2");
+  // Another writer's label stays; the label the manager no longer applies goes.
+  ASSERT_EQ(Call("PATCH", std::string(kLocalQueues) + "/lq-a", R"({"metadata":{"labels":{"z":"3"}}})",
+                 "application/merge-patch+json").status, 200);
+  Reply again = Call("PATCH", item, LocalQueue("lq-a", "team-b", R"({"x":"1"})"), apply);
+  ASSERT_EQ(again.status, 200) << again.body.dump();
+  EXPECT_EQ(again.body["spec"]["clusterQueue"], "team-b");
+  EXPECT_EQ(again.body["metadata"]["labels"].dump(), R"({"x":"1","z":"3"})");
+  EXPECT_EQ(Call("PATCH", std::string(kLocalQueues) + "/lq-a", LocalQueue("lq-a"), apply).status, 400)
+      << "fieldManager is required";
+  EXPECT_EQ(Call("PATCH", item, LocalQueue("other"), apply).status, 400) << "the name must match";
+  EXPECT_EQ(Call("PATCH", item, LocalQueue("lq-a", "bad"), apply).status, 422) << "validated";
+}
+
 TEST_F(RestHandlerTest, VisibilityPendingWorkloadsWithPositions) {
   ASSERT_EQ(Call("POST", "/api/v1/namespaces", R"({"metadata":{"name":"other"}})").status, 201);
   // Same-named LocalQueues in two namespaces, both feeding ClusterQueue cq.

@@ -87,6 +87,12 @@ class RestHandler {
   RestReply Update(const HttpRequest& http, const RequestInfo& info, const QueryParams& query);
   RestReply Patch(const HttpRequest& http, const RequestInfo& info, const QueryParams& query);
   RestReply Delete(const HttpRequest& http, const RequestInfo& info, const QueryParams& query);
+  // PATCH with application/apply-patch+yaml (server_side_apply.cc).
+  RestReply ServerSideApply(const HttpRequest& http, const RequestInfo& info,
+                            const QueryParams& query);
+  // The create of an object already read from the body (POST, and an apply of a new object).
+  RestReply CreateObject(const HttpRequest& http, const RequestInfo& info,
+                         const QueryParams& query, nlohmann::ordered_json body);
   RestReply DeleteCollection(const HttpRequest& http, const RequestInfo& info,
                              const QueryParams& query);
 

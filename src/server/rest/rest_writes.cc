@@ -131,11 +131,16 @@ RestReply RestHandler::Create(const HttpRequest& http, const RequestInfo& info,
                               const QueryParams& query) {
   auto body = ReadBody(http);
   if (!body) return ErrorReply(body.error());
+  return CreateObject(http, info, query, std::move(body).value());
+}
+
+RestReply RestHandler::CreateObject(const HttpRequest& http, const RequestInfo& info,
+                                    const QueryParams& query, Json body) {
   CreateContext context;
   context.uid = NewUid();
   context.now = Now();
   context.generate_suffix = NewNameSuffix();
-  auto prepared = PrepareCreate(info, std::move(body).value(), context);
+  auto prepared = PrepareCreate(info, std::move(body), context);
   if (!prepared) return ErrorReply(prepared.error());
   Json object = std::move(prepared).value();
   const std::string name = StrAt(object, "metadata", "name");
@@ -236,6 +241,10 @@ RestReply RestHandler::Patch(const HttpRequest& http, const RequestInfo& info,
                              const QueryParams& query) {
   if (static_cast<int64_t>(http.body.size()) > options_.max_body_bytes) {
     return ErrorReply(RequestEntityTooLargeError(options_.max_body_bytes));
+  }
+  const std::string_view content_type = http.Header("Content-Type");
+  if (content_type.substr(0, content_type.find(';')) == "application/apply-patch+yaml") {
+    return ServerSideApply(http, info, query);
   }
   auto type = PatchTypeOf(http.Header("Content-Type"), info.group);
   if (!type) return ErrorReply(type.error());
