@@ -207,6 +207,41 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
   // 3. What differs from the store, as one transaction.
   std::vector<store::Mutation> batch;
   std::vector<std::pair<std::optional<Json>, const Json*>> workload_changes;  // before, after
+  // Kueue's job integration: a job runs (unsuspended) while its Workload is admitted and is
+  // held (suspended) otherwise, in the same transaction as the Workload's status.
+  auto sync_suspend = [&](const Json& wl) {
+    auto meta = wl.find("metadata");
+    if (meta == wl.end() || !meta->is_object()) return;
+    auto owners = meta->find("ownerReferences");
+    if (owners == meta->end() || !owners->is_array() || owners->empty()) return;
+    const Json& owner = owners->front();
+    const model::KindInfo* job_kind =
+        model::FindKindForApiVersion(owner.value("apiVersion", ""), owner.value("kind", ""));
+    if (job_kind == nullptr || job_kind->dispatch.suspend == model::SuspendField::kNone) return;
+    auto job = read.find(KeyString(job_kind->group, job_kind->kind, meta->value("namespace", ""),
+                                   owner.value("name", "")));
+    if (job == read.end()) return;
+    auto served_job = server::ServedObject(job->second, "");
+    if (!served_job) return;
+    Json job_json = std::move(served_job).value();
+    bool admitted = false;
+    if (auto st = wl.find("status"); st != wl.end() && st->is_object() && st->contains("conditions")) {
+      for (const Json& c : (*st)["conditions"]) {
+        admitted = admitted || (c.value("type", "") == "Admitted" && c.value("status", "") == "True");
+      }
+    }
+    Json& spec = job_json["spec"];
+    if (!spec.is_object()) return;
+    Json& holder = job_kind->dispatch.suspend == model::SuspendField::kSpecSuspend ? spec : spec["runPolicy"];
+    if (!holder.is_object()) holder = Json::object();
+    const bool suspended = holder.value("suspend", false);
+    if (suspended == !admitted) return;
+    holder["suspend"] = !admitted;
+    batch.push_back(store::Mutation::Update(job->second.key, server::StoredBody(job_json),
+                                            job->second.meta.resource_version,
+                                            server::LabelMap(job_json)));
+    ++stats.updated;
+  };
   for (const Json& item : decided["items"]) {
     if (!item.is_object()) continue;
     const std::string api_version = item.value("apiVersion", "");
@@ -218,6 +253,7 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
     const store::ObjectKey key = server::StoreKey(*kind, ns.empty() && kind->namespaced() ? "default" : ns, name);
     auto it = read.find(KeyString(key.group, key.kind, key.ns, key.name));
     const bool is_workload = key.group == "kueue.x-k8s.io" && key.kind == "Workload";
+    if (is_workload) sync_suspend(item);
     if (it == read.end()) {
       if (is_workload) workload_changes.emplace_back(std::nullopt, &item);
       // The body carries its uid and creationTimestamp, as the API's creates do (step 1

@@ -208,6 +208,8 @@ def main():
               and re.search(r"job-train\s+main\s+research\s+True", admitted) is not None,
               "the job's Workload is admitted within a loop period (kubectl get workloads)", admitted)
         check(bound.count("gpu-1") == 2, "its pods are bound to the node", bound)
+        r = kubectl(admin, "get", "job", "train", "-n", "team-a", "-o", "jsonpath={.spec.suspend}")
+        check(r.stdout == "false", "Kueue's job integration: the admitted job is unsuspended", r.stdout + r.stderr)
 
         r = kubectl(admin, "get", "localqueues", "-A")
         check(r.returncode == 0 and re.search(r"NAMESPACE\s+NAME\s+CLUSTERQUEUE", r.stdout) is not None,
