@@ -27,6 +27,7 @@ import argparse
 import copy
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -149,6 +150,9 @@ def mutate_tree(docs, rng):
     if op == "wrong-type":
         old = parent[key]
         choices = [v for v in WRONG_TYPES if type(v) is not type(old)]
+        if is_quantity(old):
+            # A quantity is int-or-string upstream: a number is another spelling, not a wrong type.
+            choices = [v for v in choices if isinstance(v, bool) or not isinstance(v, (int, float))]
         parent[key] = rng.choice(choices)
         return docs, op, i, path, op
     if op == "huge-list" and isinstance(parent[key], list) and parent[key]:
@@ -156,6 +160,18 @@ def mutate_tree(docs, rng):
         return docs, op, i, path, op
     parent[key] = rng.choice(HUGE)
     return docs, "huge", i, path, "huge"
+
+
+QUANTITY = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+|[numkMGTPE]|[KMGTPE]i)?$")
+
+
+def is_quantity(value):
+    """Whether a value is spelled like a resource quantity ("500m", "64Gi", 8)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    return isinstance(value, str) and QUANTITY.match(value) is not None
 
 
 def mutate_text(text, rng):

@@ -84,6 +84,21 @@ core::Status DecodeResources(dom::object container, model::ResourceCatalog& cata
   std::vector<NamedQuantity> limits;
   BERTH_IO_RETURN_IF_ERROR_AT(DecodeResourceList(resources, "limits", &limits), "resources");
   BERTH_IO_RETURN_IF_ERROR_AT(DecodeResourceList(resources, "requests", &requests), "resources");
+  // resources.claims[].name names a pod resource claim (DRA); the API server refuses an entry
+  // without a string name, and so does berth rather than ignore it.
+  dom::array claims;
+  bool claims_found = false;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetArray(resources, "claims", &claims, &claims_found), "resources");
+  size_t claim_index = 0;
+  for (dom::element claim : claims) {
+    const std::string at = "resources.claims" + IndexField(claim_index++);
+    auto obj = AsObject(claim);
+    BERTH_IO_RETURN_IF_ERROR_AT(obj, at);
+    std::string name;
+    bool named = false;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "name", &name, &named), at);
+    if (!named || name.empty()) return FieldError(at + ".name", "Required value");
+  }
   for (const NamedQuantity& limit : limits) {
     if (FindQuantity(requests, limit.name) == nullptr) requests.push_back(limit);
   }
@@ -127,6 +142,10 @@ core::Status DecodeContainers(dom::object spec, std::string_view key, bool init,
     BERTH_IO_RETURN_IF_ERROR_AT(c, field());
     model::Container container;
     BERTH_IO_RETURN_IF_ERROR_AT(GetString(*c, "name", &container.name), field());
+    // Not planned with, but printed (-o wide, ManifestWorks) and refused by the API server
+    // when it is not a string.
+    std::string image;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*c, "image", &image), field());
     BERTH_IO_RETURN_IF_ERROR_AT(DecodeResources(*c, catalog, &container), field());
     if (init) {
       std::string restart_policy;
@@ -453,6 +472,13 @@ core::Status DecodePodSpec(dom::object spec, model::ResourceCatalog& catalog, mo
   BERTH_RETURN_IF_ERROR(ToResourceVector(overhead, "overhead", catalog, &pod->overhead));
   BERTH_RETURN_IF_ERROR(GetString(spec, "nodeName", &pod->node_name));
   BERTH_RETURN_IF_ERROR(GetString(spec, "schedulerName", &pod->scheduler_name));
+  std::string restart_policy;
+  BERTH_RETURN_IF_ERROR(GetString(spec, "restartPolicy", &restart_policy));
+  if (!restart_policy.empty() && restart_policy != "Always" && restart_policy != "OnFailure" &&
+      restart_policy != "Never") {
+    return InvalidValue("restartPolicy", restart_policy,
+                        R"(supported values: "Always", "Never", "OnFailure")");
+  }
   if (pod->scheduler_name.empty()) pod->scheduler_name = "default-scheduler";
   BERTH_RETURN_IF_ERROR(GetStringMap(spec, "nodeSelector", &pod->node_selector));
   BERTH_RETURN_IF_ERROR(ValidateLabelMap(pod->node_selector, "nodeSelector"));
