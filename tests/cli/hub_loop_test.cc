@@ -1,0 +1,146 @@
+// SchedulingLoop::RunCycle over a real SqliteStore: a queued job is admitted, its pods bound
+// and the job unsuspended in one cycle; an unchanged store gives a cycle that writes nothing;
+// a standby (a store that does not lead) decides nothing; and IoValidator refuses what io
+// refuses, at the same field.
+#include "cli/hub_loop.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/serve_validator.h"
+#include "store/sqlite_store.h"
+#include "store/temp_dir.h"
+
+namespace berth::cli {
+namespace BERTH_UNITY_ID {
+
+using Json = nlohmann::ordered_json;
+
+void Put(store::Store& s, const std::string& group, const std::string& kind, const std::string& ns,
+         const std::string& name, const std::string& body) {
+  ASSERT_TRUE(s.Commit({store::Mutation::Create({group, kind, ns, name}, body)}).has_value())
+      << kind << "/" << name;
+}
+
+void Fleet(store::Store& s) {
+  Put(s, "", "Namespace", "", "team", R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team"}})");
+  Put(s, "", "Node", "", "n1",
+      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n1","creationTimestamp":"2026-01-01T00:00:00Z"},)"
+      R"("status":{"allocatable":{"cpu":"8","memory":"32Gi","pods":"110"}}})");
+  Put(s, "kueue.x-k8s.io", "ResourceFlavor", "", "f",
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ResourceFlavor","metadata":{"name":"f"}})");
+  Put(s, "kueue.x-k8s.io", "ClusterQueue", "", "cq",
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":"cq"},"spec":)"
+      R"({"namespaceSelector":{},"resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"f",)"
+      R"("resources":[{"name":"cpu","nominalQuota":"8"}]}]}]}})");
+  Put(s, "kueue.x-k8s.io", "LocalQueue", "team", "q",
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"LocalQueue","metadata":{"name":"q","namespace":"team"},)"
+      R"("spec":{"clusterQueue":"cq"}})");
+  Put(s, "batch", "Job", "team", "train",
+      R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"train","namespace":"team","uid":"u-train",)"
+      R"("creationTimestamp":"2026-01-01T00:00:00Z","labels":{"kueue.x-k8s.io/queue-name":"q"}},)"
+      R"("spec":{"parallelism":2,"completions":2,"suspend":true,"template":{"spec":{"restartPolicy":"Never",)"
+      R"("containers":[{"name":"c","image":"x","resources":{"requests":{"cpu":"1"}}}]}}}})");
+}
+
+Json Body(store::Store& s, const std::string& group, const std::string& kind, const std::string& ns,
+          const std::string& name) {
+  auto got = s.Get({group, kind, ns, name});
+  return got ? Json::parse(got->json) : Json();
+}
+
+LoopOptions FixedClock() {
+  LoopOptions o;
+  o.now_unix_s = [] { return int64_t{1767225700}; };
+  return o;
+}
+
+TEST(SchedulingLoopTest, AdmitsBindsAndUnsuspendsInOneCycleThenWritesNothing) {
+  store::testing::TempDir dir;
+  auto opened = store::SqliteStore::Open(dir.Sub("db"));
+  ASSERT_TRUE(opened);
+  store::SqliteStore& s = **opened;
+  Fleet(s);
+  server::ChangeFeed feed;
+  SchedulingLoop loop(s, feed, FixedClock());
+  const int64_t before = s.CurrentResourceVersion();
+  auto first = loop.RunCycle();
+  ASSERT_TRUE(first) << first.error().ToString();
+  EXPECT_FALSE(first->standby);
+  EXPECT_GT(first->committed_rv, before);
+
+  const Json wl = Body(s, "kueue.x-k8s.io", "Workload", "team", "job-train");
+  ASSERT_TRUE(wl.is_object()) << "the Workload was created";
+  EXPECT_EQ(wl["status"]["admission"]["clusterQueue"], "cq");
+  EXPECT_FALSE(wl["metadata"].value("uid", "").empty()) << "created bodies carry their uid";
+  for (const char* pod : {"train-0", "train-1"}) {
+    EXPECT_EQ(Body(s, "", "Pod", "team", pod)["spec"]["nodeName"], "n1") << pod;
+  }
+  EXPECT_EQ(Body(s, "batch", "Job", "team", "train")["spec"]["suspend"], false);
+  // Every write of the cycle has one resourceVersion range and was published.
+  EXPECT_EQ(s.CurrentResourceVersion(), first->committed_rv);
+
+  auto second = loop.RunCycle();
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->created + second->updated + second->deleted, 0u);
+  EXPECT_EQ(second->committed_rv, 0);
+  EXPECT_EQ(s.CurrentResourceVersion(), first->committed_rv);
+}
+
+// A store another hub leads: Leading() false and TryLead() refused.
+class StandbyStore : public store::Store {
+ public:
+  explicit StandbyStore(store::Store& inner) : inner_(inner) {}
+  core::Result<std::vector<store::StoredObject>> Commit(std::vector<store::Mutation> m) override {
+    return inner_.Commit(std::move(m));
+  }
+  core::Result<store::StoredObject> Get(const store::ObjectKey& k) override { return inner_.Get(k); }
+  core::Result<store::ListPage> List(const store::ListOptions& o) override { return inner_.List(o); }
+  core::Result<store::EventPage> EventsSince(const store::WatchOptions& o) override {
+    return inner_.EventsSince(o);
+  }
+  core::Status Compact(const store::CompactOptions& o) override { return inner_.Compact(o); }
+  int64_t CurrentResourceVersion() override { return inner_.CurrentResourceVersion(); }
+  int64_t CompactedResourceVersion() override { return inner_.CompactedResourceVersion(); }
+  bool Leading() override { return false; }
+  core::Status TryLead() override {
+    return core::Error(core::ErrorCode::kUnavailable, "another hub leads");
+  }
+
+ private:
+  store::Store& inner_;
+};
+
+TEST(SchedulingLoopTest, AStandbyDecidesNothing) {
+  store::testing::TempDir dir;
+  auto opened = store::SqliteStore::Open(dir.Sub("db"));
+  ASSERT_TRUE(opened);
+  Fleet(**opened);
+  StandbyStore standby(**opened);
+  server::ChangeFeed feed;
+  SchedulingLoop loop(standby, feed, FixedClock());
+  const int64_t before = standby.CurrentResourceVersion();
+  auto cycle = loop.RunCycle();
+  ASSERT_TRUE(cycle);
+  EXPECT_TRUE(cycle->standby);
+  EXPECT_EQ(standby.CurrentResourceVersion(), before);
+}
+
+TEST(IoValidatorTest, RefusesWhatPlanRefusesAtTheSameField) {
+  const model::KindInfo* job = model::FindKind("batch", "Job");
+  ASSERT_NE(job, nullptr);
+  IoValidator validator;
+  Json bad = Json::parse(
+      R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j","namespace":"team"},"spec":{"template":)"
+      R"({"spec":{"containers":[{"name":"c","image":"x","resources":{"requests":{"cpu":"one"}}}]}}}})");
+  auto errors = validator.Validate(*job, bad);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].location().field, "spec.template.spec.containers[0].resources.requests.cpu");
+  EXPECT_TRUE(errors[0].location().file.empty()) << "the request is not a file";
+  bad["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "1";
+  EXPECT_TRUE(validator.Validate(*job, bad).empty());
+}
+
+}  // namespace BERTH_UNITY_ID
+}  // namespace berth::cli
