@@ -225,6 +225,10 @@ int Run(int argc, char** argv) {
                         "Run a scheduling cycle at least this often (and after every change)")
       ->capture_default_str();
   serve_cmd->add_flag("--no-loop", serve.no_loop, "Serve the API only: no scheduling cycles");
+  serve_cmd->add_option("--keep-events", serve.keep_events,
+                        "Events the log keeps for watches to resume from (compacted each minute)")
+      ->check(CLI::Range(int64_t{1000}, int64_t{100000000}))
+      ->capture_default_str();
   serve_cmd->add_option("--lease", serve.lease,
                         "PostgreSQL: the leader's lease; a standby takes over once it lapses")
       ->capture_default_str();

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <utility>
 
+#include "cli/event_compactor.h"
 #include "cli/exit_code.h"
 #include "cli/hub_loop.h"
 #include "cli/input_loader.h"
@@ -331,6 +332,8 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   };
   SchedulingLoop loop(**store, feed, loop_options);
   if (!flags.no_loop) loop.Start();
+  EventCompactor compactor(**store, flags.keep_events, std::chrono::minutes(1), loop_options.log);
+  compactor.Start();
 
   server::HttpServerOptions http_options;
   http_options.host = listen->host;
@@ -396,6 +399,7 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   out.flush();
   (*http)->Stop();
   loop.Stop();  // finishes the cycle in progress
+  compactor.Stop();
   return ToInt(ExitCode::kOk);
 }
 

@@ -5,6 +5,7 @@
 // by main.cc; returns the process exit code (exit_code.h).
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@ struct ServeFlags {
   std::string loop_period = "5s";        // --loop-period: a scheduling cycle at least this often
   bool no_loop = false;                  // --no-loop: serve the API only (tests)
   std::string lease = "15s";             // --lease: PostgreSQL leader lease
+  int64_t keep_events = 100000;          // --keep-events: the event log's length (compacted each minute)
 };
 
 int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& err);

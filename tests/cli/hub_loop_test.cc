@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/event_compactor.h"
 #include "cli/serve_validator.h"
 #include "store/sqlite_store.h"
 #include "store/temp_dir.h"
@@ -125,6 +126,28 @@ TEST(SchedulingLoopTest, AStandbyDecidesNothing) {
   ASSERT_TRUE(cycle);
   EXPECT_TRUE(cycle->standby);
   EXPECT_EQ(standby.CurrentResourceVersion(), before);
+}
+
+TEST(EventCompactorTest, KeepsTheNewestEventsAndOnlyTheLeaderCompacts) {
+  store::testing::TempDir dir;
+  auto opened = store::SqliteStore::Open(dir.Sub("db"));
+  ASSERT_TRUE(opened);
+  store::SqliteStore& s = **opened;
+  std::vector<store::Mutation> batch;
+  for (int i = 0; i < 3000; ++i) {
+    batch.push_back(store::Mutation::Create({"", "Namespace", "", "ns-" + std::to_string(i)}, "{}"));
+  }
+  ASSERT_TRUE(s.Commit(std::move(batch)).has_value());
+  StandbyStore standby(s);
+  EventCompactor idle(standby, 1000, std::chrono::minutes(1), nullptr);
+  ASSERT_TRUE(idle.CompactOnce().ok());
+  EXPECT_EQ(s.CompactedResourceVersion(), 0);
+  EventCompactor compactor(s, 1000, std::chrono::minutes(1), nullptr);
+  ASSERT_TRUE(compactor.CompactOnce().ok());
+  EXPECT_EQ(s.CompactedResourceVersion(), s.CurrentResourceVersion() - 1000);
+  store::WatchOptions old;
+  old.since_rv = 1;
+  EXPECT_EQ(s.EventsSince(old).error().code(), core::ErrorCode::kOutOfRange);
 }
 
 TEST(IoValidatorTest, RefusesWhatPlanRefusesAtTheSameField) {
