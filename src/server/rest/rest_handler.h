@@ -49,8 +49,8 @@ struct RestOptions {
   // timeoutSeconds (capped here, as --min-request-timeout bounds upstream's).
   std::chrono::milliseconds bookmark_interval{60'000};
   int64_t max_watch_timeout_s = 1800;
-  // The clock of creationTimestamp (store-owned) aside: ages in Tables and generateName's
-  // randomness seed. Empty: the system clock.
+  // The clock of Tables' ages and of the creationTimestamp written into created bodies (the
+  // store stamps its own metadata). Empty: the system clock.
   std::function<core::Timestamp()> now;
 };
 
@@ -107,7 +107,7 @@ class RestHandler {
                                                 nlohmann::ordered_json updated, bool dry_run,
                                                 bool* conflict_retryable);
   // Every object of the request's kind and namespace passing `options`' selectors, read page
-  // by page; `limit` > 0 stops there and sets `*next` to the continue token.
+  // by page; `limit` > 0 stops there and sets `continue_token` when more may follow.
   struct Listed {
     std::vector<nlohmann::ordered_json> items;
     int64_t resource_version = 0;
