@@ -20,6 +20,7 @@
 #include "io/reader.h"
 #include "io/writer.h"
 #include "model/kind_info.h"
+#include "server/api/json_access.h"
 #include "server/metrics/kueue_metrics.h"
 #include "server/rest/stored_json.h"
 #include "server/rest/uuid.h"
@@ -36,13 +37,6 @@ std::string KeyString(std::string_view group, std::string_view kind, std::string
   out.reserve(group.size() + kind.size() + ns.size() + name.size() + 3);
   out.append(group).append("\x1f").append(kind).append("\x1f").append(ns).append("\x1f").append(name);
   return out;
-}
-
-std::string Str(const Json& obj, const char* a, const char* b) {
-  auto it = obj.find(a);
-  if (it == obj.end() || !it->is_object()) return "";
-  auto jt = it->find(b);
-  return jt != it->end() && jt->is_string() ? jt->get<std::string>() : "";
 }
 
 // Whether two objects say the same (key order aside).
@@ -248,8 +242,8 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
     const std::string kind_name = item.value("kind", "");
     const model::KindInfo* kind = model::FindKindForApiVersion(api_version, kind_name);
     if (kind == nullptr || !kind->served()) continue;
-    const std::string name = Str(item, "metadata", "name");
-    const std::string ns = kind->namespaced() ? Str(item, "metadata", "namespace") : "";
+    const std::string name = server::StringAt(item, {"metadata", "name"});
+    const std::string ns = kind->namespaced() ? server::StringAt(item, {"metadata", "namespace"}) : "";
     const store::ObjectKey key = server::StoreKey(*kind, ns.empty() && kind->namespaced() ? "default" : ns, name);
     auto it = read.find(KeyString(key.group, key.kind, key.ns, key.name));
     const bool is_workload = key.group == "kueue.x-k8s.io" && key.kind == "Workload";
@@ -259,10 +253,10 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
       // The body carries its uid and creationTimestamp, as the API's creates do (step 1
       // reads bodies as they are).
       Json created = item;
-      std::string uid = Str(created, "metadata", "uid");
+      std::string uid = server::StringAt(created, {"metadata", "uid"});
       if (uid.empty()) uid = server::NewUuid(uid_rng_);
       created["metadata"]["uid"] = uid;
-      if (Str(created, "metadata", "creationTimestamp").empty()) {
+      if (server::StringAt(created, {"metadata", "creationTimestamp"}).empty()) {
         created["metadata"]["creationTimestamp"] = core::Timestamp{now_s}.ToString();
       }
       store::Mutation m = store::Mutation::Create(key, server::StoredBody(created), server::LabelMap(item));

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string_view>
 #include <utility>
 
@@ -89,6 +90,7 @@ std::string StatusMessage(const server::HttpResponse& response) {
 int ApplyDocuments(server::RestHandler& handler, const io::DocumentStore& documents,
                    std::ostream& err) {
   int refused = 0;
+  std::set<std::string> namespaces;  // created (or found) already
   for (size_t i = 0; i < documents.size(); ++i) {
     const io::Document& doc = documents.Get(model::SourceRef{static_cast<int32_t>(i)});
     const model::KindInfo* kind = model::FindKindForApiVersion(doc.api_version, doc.kind);
@@ -110,7 +112,7 @@ int ApplyDocuments(server::RestHandler& handler, const io::DocumentStore& docume
         body["metadata"].erase(owned);
       }
     }
-    if (kind->namespaced()) {
+    if (kind->namespaced() && namespaces.insert(ns).second) {
       Json namespace_object = {{"apiVersion", "v1"}, {"kind", "Namespace"},
                                {"metadata", {{"name", ns}}}};
       (void)Call(handler, "POST", "/api/v1/namespaces", namespace_object.dump());
@@ -230,14 +232,22 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   }
   auto period_s = sim::ParseDuration(flags.loop_period);
   if (!period_s || *period_s <= 0 || *period_s > 3600) {
-    err << "berth serve: --loop-period " << flags.loop_period
-        << ": want a duration from 1s to 1h (5s, 30s, 2m)\n";
+    PrintError(core::InvalidArgument("--loop-period " + flags.loop_period +
+                                     ": want a duration from 1s to 1h (5s, 30s, 2m)"),
+               err);
+    return ToInt(ExitCode::kFailed);
+  }
+  auto lease_s = sim::ParseDuration(flags.lease);
+  if (!lease_s || *lease_s <= 0 || *lease_s > 600) {
+    PrintError(core::InvalidArgument("--lease " + flags.lease + ": want a duration from 1s to 10m"),
+               err);
     return ToInt(ExitCode::kFailed);
   }
   std::error_code ec;
   std::filesystem::create_directories(flags.data_dir, ec);
   if (ec) {
-    err << "berth serve: cannot create --data " << flags.data_dir << ": " << ec.message() << '\n';
+    PrintError(core::InvalidArgument("cannot create --data " + flags.data_dir + ": " + ec.message()),
+               err);
     return ToInt(ExitCode::kFailed);
   }
 
@@ -255,11 +265,6 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   }
   PrintDiagnostics(diags, err);
 
-  auto lease_s = sim::ParseDuration(flags.lease);
-  if (!lease_s || *lease_s <= 0 || *lease_s > 600) {
-    err << "berth serve: --lease " << flags.lease << ": want a duration from 1s to 10m\n";
-    return ToInt(ExitCode::kFailed);
-  }
   const bool shared_store = flags.store.rfind("postgres", 0) == 0;
   store::OpenOptions open_options;
   open_options.standby = true;  // PostgreSQL: serve reads while another hub leads
@@ -284,13 +289,14 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   if (!flags.tokens.empty()) {
     std::ifstream in(flags.tokens);
     if (!in) {
-      err << "berth serve: cannot read --tokens " << flags.tokens << '\n';
+      PrintError(core::NotFound("cannot read --tokens " + flags.tokens), err);
       return ToInt(ExitCode::kFailed);
     }
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     auto parsed = server::TokenAuthenticator::Parse(text);
     if (!parsed) {
-      err << "berth serve: --tokens " << flags.tokens << ": " << parsed.error().message() << '\n';
+      PrintError(core::InvalidArgument("--tokens " + flags.tokens + ": " + parsed.error().message()),
+                 err);
       return ToInt(ExitCode::kFailed);
     }
     tokens = std::move(parsed).value();

@@ -142,8 +142,11 @@ TEST_F(HttpServerTest, OversizedBodyIs413Status) {
   Start(o);
   Conn c(http_->port());
   const std::string body(4096, 'x');
-  c.Send("POST /api/v1/namespaces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-         "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
+  std::string request =
+      "POST /api/v1/namespaces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n";
+  request += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+  request += body;
+  c.Send(request);
   const std::string reply = c.Read(std::chrono::seconds(5), HasStatusBody);
   EXPECT_NE(reply.find("413"), std::string::npos) << reply;
   EXPECT_NE(reply.find("\"reason\":\"RequestEntityTooLarge\""), std::string::npos) << reply;

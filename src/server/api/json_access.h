@@ -42,4 +42,10 @@ inline const nlohmann::ordered_json* MemberAtPath(const nlohmann::ordered_json& 
   return cur;
 }
 
+// The string at obj[k1][k2]...; "" when a step is missing or the value is not a string.
+inline std::string StringAt(const nlohmann::ordered_json& obj,
+                            std::initializer_list<std::string_view> keys) {
+  const nlohmann::ordered_json* v = MemberAt(obj, keys);
+  return v != nullptr && v->is_string() ? v->get<std::string>() : std::string();
+}
 }  // namespace berth::server

@@ -1,6 +1,7 @@
 // The rules are the generic registry's (k8s.io/apiserver/pkg/registry/rest BeforeCreate,
 // BeforeUpdate) and apiextensions' customResourceStrategy (status subresource, generation,
 // AllowUnconditionalUpdate false), which the hub's kinds mostly are.
+#include "server/api/json_access.h"
 #include "server/api/object_meta.h"
 
 #include <string_view>
@@ -10,13 +11,6 @@ namespace berth::server {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::string StrAt(const Json& obj, const char* a, const char* b) {
-  auto it = obj.find(a);
-  if (it == obj.end() || !it->is_object()) return "";
-  auto jt = it->find(b);
-  return jt != it->end() && jt->is_string() ? jt->get<std::string>() : "";
-}
 
 Json& Meta(Json& obj) {
   Json& m = obj["metadata"];
@@ -83,7 +77,7 @@ ApiResult<Json> PrepareCreate(const RequestInfo& request, Json object,
   if (core::Status s = CheckTypeMeta(request, object); !s.ok()) return BadRequestError(s.error().message());
   Json& meta = Meta(object);
   const bool namespaced = request.kind->namespaced();
-  const std::string ns = StrAt(object, "metadata", "namespace");
+  const std::string ns = StringAt(object, {"metadata", "namespace"});
   if (namespaced) {
     if (!ns.empty() && ns != request.namespace_) {
       return BadRequestError("the namespace of the provided object does not match the namespace "
@@ -93,9 +87,9 @@ ApiResult<Json> PrepareCreate(const RequestInfo& request, Json object,
   } else {
     meta.erase("namespace");
   }
-  std::string name = StrAt(object, "metadata", "name");
+  std::string name = StringAt(object, {"metadata", "name"});
   if (name.empty()) {
-    const std::string prefix = StrAt(object, "metadata", "generateName");
+    const std::string prefix = StringAt(object, {"metadata", "generateName"});
     if (prefix.empty()) {
       const StatusCause cause{"FieldValueRequired", "Required value: name or generateName is required",
                               "metadata.name"};
@@ -104,7 +98,7 @@ ApiResult<Json> PrepareCreate(const RequestInfo& request, Json object,
     name = prefix + context.generate_suffix;
     meta["name"] = name;
   }
-  if (!StrAt(object, "metadata", "resourceVersion").empty()) {
+  if (!StringAt(object, {"metadata", "resourceVersion"}).empty()) {
     return BadRequestError("resourceVersion should not be set on objects to be created");
   }
   meta["uid"] = context.uid;
@@ -124,18 +118,18 @@ ApiResult<UpdateResult> PrepareUpdate(const RequestInfo& request, const Json& st
     return BadRequestError(s.error().message());
   }
   const GroupResource gr = request.group_resource();
-  const std::string name = StrAt(updated, "metadata", "name");
+  const std::string name = StringAt(updated, {"metadata", "name"});
   if (!name.empty() && name != request.name) {
     return BadRequestError("the name of the object (" + name +
                            ") does not match the name on the URL (" + request.name + ")");
   }
-  const std::string ns = StrAt(updated, "metadata", "namespace");
+  const std::string ns = StringAt(updated, {"metadata", "namespace"});
   if (request.kind->namespaced() && !ns.empty() && ns != request.namespace_) {
     return BadRequestError("the namespace of the provided object does not match the namespace "
                            "sent on the request");
   }
-  const std::string stored_rv = StrAt(stored, "metadata", "resourceVersion");
-  const std::string rv = StrAt(updated, "metadata", "resourceVersion");
+  const std::string stored_rv = StringAt(stored, {"metadata", "resourceVersion"});
+  const std::string rv = StringAt(updated, {"metadata", "resourceVersion"});
   if (rv.empty() && !IsBuiltInGroup(request.group)) {
     const StatusCause cause{"FieldValueInvalid",
                             "Invalid value: 0: must be specified for an update",
@@ -143,8 +137,8 @@ ApiResult<UpdateResult> PrepareUpdate(const RequestInfo& request, const Json& st
     return InvalidError(request.group, request.kind->kind, request.name, std::span(&cause, 1));
   }
   if (!rv.empty() && rv != stored_rv) return StaleResourceVersionError(gr, request.name);
-  const std::string uid = StrAt(updated, "metadata", "uid");
-  const std::string stored_uid = StrAt(stored, "metadata", "uid");
+  const std::string uid = StringAt(updated, {"metadata", "uid"});
+  const std::string stored_uid = StringAt(stored, {"metadata", "uid"});
   if (!uid.empty() && uid != stored_uid) {
     return ConflictError(gr, request.name,
                          "Precondition failed: UID in precondition: " + uid +

@@ -15,8 +15,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-double KueueAmount(const model::ResourceCatalog& catalog, const std::string& resource, int64_t v) {
-  (void)catalog;
+double KueueAmount(const std::string& resource, int64_t v) {
   return resource == "cpu" ? static_cast<double>(v) / 1000.0 : static_cast<double>(v);
 }
 
@@ -132,7 +131,7 @@ void UpdateKueueGauges(const model::Snapshot& planned, const std::string& role,
       for (const auto& [resource, amount] : ps.resource_usage) {
         auto f = ps.flavors.find(resource);
         const std::string flavor = f == ps.flavors.end() ? "" : f->second;
-        const double v = KueueAmount(planned.resources, resource, amount);
+        const double v = KueueAmount(resource, amount);
         reservation[{cq, flavor, resource}] += v;
         if (is_admitted) usage[{cq, flavor, resource}] += v;
       }
@@ -185,12 +184,12 @@ void UpdateKueueGauges(const model::Snapshot& planned, const std::string& role,
         for (const model::ResourceQuota& q : fq.resources) {
           const std::string& resource = planned.resources.Name(q.resource);
           MetricLabels labels = res_labels(cq.meta.name, fq.flavor, resource);
-          nominal.push_back({labels, KueueAmount(planned.resources, resource, q.nominal)});
+          nominal.push_back({labels, KueueAmount(resource, q.nominal)});
           if (q.borrowing_limit) {
-            borrowing.push_back({labels, KueueAmount(planned.resources, resource, *q.borrowing_limit)});
+            borrowing.push_back({labels, KueueAmount(resource, *q.borrowing_limit)});
           }
           if (q.lending_limit) {
-            lending.push_back({labels, KueueAmount(planned.resources, resource, *q.lending_limit)});
+            lending.push_back({labels, KueueAmount(resource, *q.lending_limit)});
           }
         }
       }

@@ -34,6 +34,15 @@ store::ListCursor CursorOf(std::string_view start_key) {
 
 std::string KeyText(const store::ObjectKey& key) { return key.ns + "/" + key.name; }
 
+// A Table's includeObject query parameter (default Metadata); 400 for another value.
+ApiResult<IncludeObject> IncludeObjectOf(const QueryParams& query) {
+  auto value = query.Get("includeObject");
+  if (!value) return IncludeObject::kMetadata;
+  auto parsed = ParseIncludeObject(*value);
+  if (!parsed) return BadRequestError("invalid includeObject: " + std::string(*value));
+  return *parsed;
+}
+
 }  // namespace
 
 RestReply ErrorReply(const ApiError& error) {
@@ -91,15 +100,7 @@ RestReply RestHandler::Serve(const HttpRequest& http) {
   // system:discovery role); everything else is RBAC's to decide, before any other check, so
   // a refused user learns nothing about the object.
   if (info->is_discovery()) return ServeDiscovery(http, *info);
-  if (http.user != nullptr && authorizer_ != nullptr) {
-    const AuthorizationRequest asked = AuthorizationRequestOf(*info);
-    if (!authorizer_->Allowed(*http.user, asked)) {
-      return ErrorReply(ForbiddenError(info->group_resource(), info->name,
-                                       ForbiddenReason(http.user->name, asked.verb,
-                                                       info->group_resource(), asked.subresource,
-                                                       asked.ns)));
-    }
-  }
+  if (auto refused = Refused(http, AuthorizationRequestOf(*info))) return std::move(*refused);
   switch (info->verb) {
     case RequestVerb::kGet:
       return Get(http, *info, *query);
@@ -121,27 +122,29 @@ RestReply RestHandler::Serve(const HttpRequest& http) {
   return ErrorReply(MethodNotAllowedError());
 }
 
+std::optional<RestReply> RestHandler::Refused(const HttpRequest& http,
+                                             const AuthorizationRequest& asked) {
+  if (http.user == nullptr || authorizer_ == nullptr) return std::nullopt;
+  if (authorizer_->Allowed(*http.user, asked)) return std::nullopt;
+  const GroupResource gr{asked.group, asked.resource};
+  return ErrorReply(ForbiddenError(
+      gr, asked.name, ForbiddenReason(http.user->name, asked.verb, gr, asked.subresource, asked.ns)));
+}
+
 RestReply RestHandler::ServeVisibility(const HttpRequest& http, const QueryParams& query) {
   auto request = ParseVisibilityPath(http.path);
   if (!request) return ErrorReply(PathNotFoundError());
   if (http.method != "GET") return ErrorReply(MethodNotAllowedError());
   // As Kueue's RBAC for it: get on clusterqueues/pendingworkloads (cluster-wide: the
   // ClusterQueue view is an admin's) or localqueues/pendingworkloads in the namespace.
-  if (http.user != nullptr && authorizer_ != nullptr) {
-    AuthorizationRequest asked;
-    asked.verb = "get";
-    asked.group = "visibility.kueue.x-k8s.io";
-    asked.resource = request->cluster_queue.empty() ? "localqueues" : "clusterqueues";
-    asked.subresource = "pendingworkloads";
-    asked.ns = request->ns;
-    asked.name = request->cluster_queue.empty() ? request->local_queue : request->cluster_queue;
-    if (!authorizer_->Allowed(*http.user, asked)) {
-      const GroupResource gr{asked.group, asked.resource};
-      return ErrorReply(ForbiddenError(gr, asked.name,
-                                       ForbiddenReason(http.user->name, asked.verb, gr,
-                                                       asked.subresource, asked.ns)));
-    }
-  }
+  AuthorizationRequest asked;
+  asked.verb = "get";
+  asked.group = "visibility.kueue.x-k8s.io";
+  asked.resource = request->cluster_queue.empty() ? "localqueues" : "clusterqueues";
+  asked.subresource = "pendingworkloads";
+  asked.ns = request->ns;
+  asked.name = request->cluster_queue.empty() ? request->local_queue : request->cluster_queue;
+  if (auto refused = Refused(http, asked)) return std::move(*refused);
   auto summary = PendingWorkloads(store_, *request, query);
   if (!summary) return ErrorReply(summary.error());
   RestReply reply;
@@ -193,11 +196,9 @@ RestReply RestHandler::Respond(const HttpRequest& http, const RequestInfo& info,
   if (auto table_version = NegotiateTable(accept); table_version && info.subresource.empty()) {
     TableOptions options;
     options.now = Now();
-    if (auto io = query.Get("includeObject")) {
-      auto parsed = ParseIncludeObject(*io);
-      if (!parsed) return ErrorReply(BadRequestError("invalid includeObject: " + std::string(*io)));
-      options.include_object = *parsed;
-    }
+    auto include = IncludeObjectOf(query);
+    if (!include) return ErrorReply(include.error());
+    options.include_object = *include;
     std::span<const Json> rows;
     if (auto items = object.find("items"); items != object.end() && object.contains("kind") &&
                                            object["kind"].is_string() &&
@@ -308,11 +309,9 @@ RestReply RestHandler::StartWatch(const HttpRequest& http, const RequestInfo& in
   settings.now = [this] { return Now(); };
   if (auto table_version = NegotiateTable(http.Header("Accept"))) {
     settings.table_version = *table_version;
-    if (auto io = query.Get("includeObject")) {
-      auto parsed = ParseIncludeObject(*io);
-      if (!parsed) return ErrorReply(BadRequestError("invalid includeObject: " + std::string(*io)));
-      settings.include_object = *parsed;
-    }
+    auto include = IncludeObjectOf(query);
+    if (!include) return ErrorReply(include.error());
+    settings.include_object = *include;
   }
   int64_t timeout_s = options_.max_watch_timeout_s;
   if (options->timeout_s && *options->timeout_s > 0) {

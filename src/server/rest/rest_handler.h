@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -77,6 +78,9 @@ class RestHandler {
 
  private:
   RestReply ServeDiscovery(const HttpRequest& http, const RequestInfo& info);
+  // The 403 for `asked` when the authorizer refuses the request's user; nullopt when it may
+  // go on (allowed, or the hub's own request, or no authorizer).
+  std::optional<RestReply> Refused(const HttpRequest& http, const AuthorizationRequest& asked);
   // Kueue's visibility API (visibility.h), authorized as Kueue's RBAC for it.
   RestReply ServeVisibility(const HttpRequest& http, const QueryParams& query);
   RestReply Get(const HttpRequest& http, const RequestInfo& info, const QueryParams& query);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "server/api/json_access.h"
 #include "server/api/list_watch.h"
 #include "server/api/object_meta.h"
 #include "server/api/patch.h"
@@ -65,13 +66,6 @@ ApiError StoreError(const core::Error& error, const RequestInfo& info, std::stri
     default:
       return InternalApiError(error.ToString());
   }
-}
-
-std::string StrAt(const Json& object, const char* a, const char* b) {
-  auto it = object.find(a);
-  if (it == object.end() || !it->is_object()) return "";
-  auto jt = it->find(b);
-  return jt != it->end() && jt->is_string() ? jt->get<std::string>() : "";
 }
 
 int64_t GenerationOf(const Json& object) {
@@ -143,9 +137,9 @@ RestReply RestHandler::CreateObject(const HttpRequest& http, const RequestInfo& 
   auto prepared = PrepareCreate(info, std::move(body), context);
   if (!prepared) return ErrorReply(prepared.error());
   Json object = std::move(prepared).value();
-  const std::string name = StrAt(object, "metadata", "name");
+  const std::string name = StringAt(object, {"metadata", "name"});
   if (info.kind->group.empty() && info.kind->kind == "Namespace" &&
-      StrAt(object, "status", "phase").empty()) {
+      StringAt(object, {"status", "phase"}).empty()) {
     // The namespace strategy's PrepareForCreate: a new namespace is Active.
     object["status"] = Json{{"phase", "Active"}};
   }
@@ -223,7 +217,7 @@ RestReply RestHandler::Update(const HttpRequest& http, const RequestInfo& info,
   if (info.subresource == "scale") {
     auto scaled = ApplyScale(*info.kind, *served, updated);
     if (!scaled) return ErrorReply(scaled.error());
-    const std::string scale_rv = StrAt(updated, "metadata", "resourceVersion");
+    const std::string scale_rv = StringAt(updated, {"metadata", "resourceVersion"});
     updated = std::move(scaled).value();
     // The Scale's resourceVersion is the object's: it guards the write the same way.
     if (!scale_rv.empty()) updated["metadata"]["resourceVersion"] = scale_rv;
@@ -379,8 +373,8 @@ RestReply RestHandler::DeleteCollection(const HttpRequest& http, const RequestIn
   if (!listed) return ErrorReply(listed.error());
   std::vector<store::Mutation> batch;
   for (const Json& item : listed->items) {
-    const std::string ns = StrAt(item, "metadata", "namespace");
-    batch.push_back(store::Mutation::Delete(StoreKey(*info.kind, ns, StrAt(item, "metadata", "name"))));
+    const std::string ns = StringAt(item, {"metadata", "namespace"});
+    batch.push_back(store::Mutation::Delete(StoreKey(*info.kind, ns, StringAt(item, {"metadata", "name"}))));
   }
   std::vector<Json> deleted;
   int64_t rv = listed->resource_version;

@@ -5,9 +5,9 @@
 // user deleted from their file: fields the previous configuration set and the new one does
 // not are removed, then the new configuration is merged in. Other managers' fields are never
 // conflicts (as if every apply were --force-conflicts); lists are replaced whole.
-#include <cctype>
 #include <string>
 
+#include "core/ascii.h"
 #include "server/api/patch.h"
 #include "server/rest/rest_handler.h"
 #include "server/rest/stored_json.h"
@@ -23,12 +23,11 @@ using Json = nlohmann::ordered_json;
 std::string AppliedAnnotation(std::string_view manager) {
   std::string name = "applied-";
   for (char c : manager) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '.' || c == '_' || c == '-';
+    const bool ok = core::IsAsciiAlnum(c) || c == '.' || c == '_' || c == '-';
     name += ok ? c : '_';
   }
   if (name.size() > 62) name.resize(62);
-  if (!std::isalnum(static_cast<unsigned char>(name.back()))) name += '0';
+  if (!core::IsAsciiAlnum(name.back())) name += '0';
   return "berth.dev/" + name;
 }
 

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "core/time.h"
+#include "server/api/list_options.h"
 
 namespace berth::server {
 
@@ -22,15 +23,8 @@ std::string StoredBody(Json object) {
 }
 
 std::map<std::string, std::string> LabelMap(const Json& object) {
-  std::map<std::string, std::string> out;
-  auto m = object.find("metadata");
-  if (m == object.end() || !m->is_object()) return out;
-  auto l = m->find("labels");
-  if (l == m->end() || !l->is_object()) return out;
-  for (auto it = l->begin(); it != l->end(); ++it) {
-    if (it->is_string()) out.emplace(it.key(), it->get<std::string>());
-  }
-  return out;
+  const core::Labels labels = LabelsOf(object);
+  return {labels.begin(), labels.end()};
 }
 
 ApiResult<Json> ServedObject(const store::StoredObject& stored, std::string_view api_version) {

@@ -71,11 +71,10 @@ std::optional<std::string> WatchSession::Next(std::chrono::milliseconds wait) {
   const auto timeout =
       std::chrono::duration_cast<std::chrono::milliseconds>(until - now) +
       std::chrono::milliseconds(1);
-  const int64_t published = feed_.WaitPast(since_rv_, timeout);
-
-  // Read the log when a local write was published, and also once per wait: another hub
-  // sharing the store (a PostgreSQL standby serving reads) publishes nothing here.
-  (void)published;
+  // The feed wakes the stream early for a local write; the log is read after every wait
+  // anyway, since another hub sharing the store (a PostgreSQL standby serving reads) publishes
+  // nothing here.
+  (void)feed_.WaitPast(since_rv_, timeout);
   {
     store::WatchOptions wo;
     wo.since_rv = since_rv_;
