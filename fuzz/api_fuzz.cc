@@ -8,8 +8,11 @@
 //      a merge patch applied twice gives what it gave once (RFC 7386 is idempotent);
 //   4  an Accept header and a patch Content-Type;
 //   5  a protobuf request body (the k8s envelope; protobuf_meta.h): one that reads gives an
-//      object with a kind.
+//      object with a kind;
+//   6  a token file (kube-apiserver's CSV; token_authenticator.h): one that parses holds no
+//      more users than lines, and an Authorization header made of the text is answered.
 // No ApiError may escape as an exception, nothing may crash or run away with memory.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -22,6 +25,7 @@
 #include "model/kind_info.h"
 #include "server/api/list_options.h"
 #include "server/api/protobuf_meta.h"
+#include "server/auth/token_authenticator.h"
 #include "server/api/media_type.h"
 #include "server/api/patch.h"
 #include "server/api/query.h"
@@ -102,18 +106,27 @@ void Protobuf(std::string_view text) {
   }
 }
 
+void TokenFile(std::string_view text) {
+  auto tokens = berth::server::TokenAuthenticator::Parse(text);
+  if (!tokens) return;
+  const size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  if (tokens->size() > lines) PropertyFailed("a token file read into more users than lines", text);
+  (void)tokens->Authenticate(std::string("Bearer ") + std::string(text.substr(0, text.find(','))));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const std::string_view text = berth::fuzz::AsText(data + 1, size - 1);
-  switch (data[0] % 6) {
+  switch (data[0] % 7) {
     case 0: Request(text); break;
     case 1: LabelSelector(text); break;
     case 2: Continue(text); break;
     case 3: Patches(text); break;
     case 4: Headers(text); break;
-    default: Protobuf(text); break;
+    case 5: Protobuf(text); break;
+    default: TokenFile(text); break;
   }
   return 0;
 }

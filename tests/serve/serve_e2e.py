@@ -163,6 +163,14 @@ subjects:
 
 
 def main():
+    # A token file that does not parse stops the hub before it serves, naming the line.
+    with open(os.path.join(WORK, "bad-tokens.csv"), "w") as f:
+        f.write("ok,user,1\n\"unclosed,user,2\n")
+    r = subprocess.run([BERTH, "serve", "--data", os.path.join(WORK, "bad"), "--listen", "127.0.0.1:0",
+                        "--tokens", os.path.join(WORK, "bad-tokens.csv")],
+                       capture_output=True, text=True, timeout=30)
+    check(r.returncode == 2 and "line 2: unterminated quoted field" in r.stderr,
+          "a malformed token file is refused with its line, exit 2", r.stderr)
     with open(os.path.join(WORK, "tokens.csv"), "w") as f:
         f.write(f'{ADMIN_TOKEN},admin,1,"system:masters"\n{ALICE_TOKEN},alice,2\n')
     hub, url = start_hub()
