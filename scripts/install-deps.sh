@@ -14,7 +14,7 @@ packages=(
   build-essential cmake pkg-config git
   libyaml-cpp-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev libre2-dev libsqlite3-dev libpq-dev
-  libcpp-httplib-dev libssl-dev
+  libcpp-httplib-dev libssl-dev libgoogle-perftools-dev
 )
 if [ "${1:-}" = "--test" ]; then
   packages+=(chromium ninja-build clang libclang-rt-14-dev postgresql-15 python3-kubernetes curl)

@@ -1,5 +1,6 @@
 // SchedulingLoop: the engine of `berth plan` driven on the hub's real clock (issue 15, part 4).
-// A cycle reads every object the store holds, runs the plan (admission, placement, dispatch,
+// A cycle sees every object the store holds (a mirror kept from the store's event log,
+// decoding only what changed since the last cycle), runs the plan (admission, placement, dispatch,
 // binding for the clusters the hub schedules itself) at the current time, and writes what the
 // plan decided that differs from what is stored (statuses, created Workloads, pods bound to
 // nodes, ManifestWorks, PlacementDecisions, and the deletions of preempted pods and stale
@@ -23,7 +24,9 @@
 #include <string>
 #include <thread>
 
+#include "cli/store_mirror.h"
 #include "core/result.h"
+#include "io/decode_cache.h"
 #include "server/metrics/metrics_registry.h"
 #include "server/rest/change_feed.h"
 #include "store/store.h"
@@ -48,12 +51,13 @@ struct CycleStats {
   bool standby = false;      // another hub leads the shared store: nothing was decided
   int64_t read_rv = 0;       // the store's resourceVersion the cycle read at
   size_t objects_read = 0;
+  size_t decoded = 0;        // of those, new or changed since the last cycle (decoded again)
   size_t created = 0;
   size_t updated = 0;
   size_t deleted = 0;
   int64_t committed_rv = 0;  // 0 when nothing was written
   double seconds = 0;
-  double read_seconds = 0;   // the store into the reader's List
+  double read_seconds = 0;   // the store's events since the last cycle into the mirror
   double plan_seconds = 0;   // decoding, the plan, printing what changed
   double write_seconds = 0;  // comparing with the store and the commit
 };
@@ -86,6 +90,8 @@ class SchedulingLoop {
   LoopOptions options_;
   std::mutex cycle_mu_;
   std::mt19937_64 uid_rng_{std::random_device{}()};  // under cycle_mu_
+  StoreMirror mirror_;                                // under cycle_mu_
+  io::DecodeCache decode_cache_;                      // under cycle_mu_
   mutable std::mutex stats_mu_;
   CycleStats last_;
   std::atomic<int64_t> cycles_{0};

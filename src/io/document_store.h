@@ -4,6 +4,7 @@
 // Model objects point here with SourceRef. Append-only; not thread-safe while reading.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -60,9 +61,20 @@ struct Document {
   DocumentText json;  // the object as JSON text, key order as read
 };
 
+// Move-only: documents are held by address (a copy would point into the original).
 class DocumentStore {
  public:
+  DocumentStore() = default;
+  DocumentStore(DocumentStore&&) noexcept = default;
+  DocumentStore& operator=(DocumentStore&&) noexcept = default;
+  DocumentStore(const DocumentStore&) = delete;
+  DocumentStore& operator=(const DocumentStore&) = delete;
+
   model::SourceRef Add(Document doc);
+  // A document `owner` holds (a cached decode, io::DecodeCache): referred to, not copied;
+  // `owner` is kept alive as long as the store.
+  model::SourceRef AddShared(std::shared_ptr<const void> owner, const Document* doc);
+  // Valid as long as the store; Add never moves a document.
   const Document& Get(model::SourceRef ref) const;
   size_t size() const { return docs_.size(); }
 
@@ -70,7 +82,8 @@ class DocumentStore {
   void KeepAlive(std::shared_ptr<const void> buffer) { buffers_.push_back(std::move(buffer)); }
 
  private:
-  std::vector<Document> docs_;
+  std::deque<Document> owned_;  // a deque: elements never move as it grows
+  std::vector<const Document*> docs_;
   std::vector<std::shared_ptr<const void>> buffers_;
 };
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -22,9 +23,11 @@
 #include <unordered_map>
 #include <utility>
 
+#include "core/parts_hash.h"
 #include "io/input_limits.h"
 #include "io/internal/berth_name_check.h"
 #include "io/internal/claim_templates.h"
+#include "io/internal/decoded_object.h"
 #include "io/internal/decoders.h"
 #include "io/internal/expand.h"
 #include "io/internal/json_duplicates.h"
@@ -38,13 +41,6 @@
 namespace berth::io {
 
 namespace internal {
-
-struct UnknownKind {
-  std::string api_version;
-  std::string kind;
-  std::string file;  // where it was first seen
-  size_t count = 0;
-};
 
 // Where an object was first read, to name both places when it is read again. Kept small
 // (no strings): one per object of the input, built on the hot path.
@@ -660,12 +656,7 @@ class FileReader final : public internal::DecodeSink {
       cluster = annotated;
     }
     if (cluster.empty()) cluster = "default";
-    uint64_t h = 14695981039346656037ULL;
-    HashPart(GroupOf(api_version), &h);
-    HashPart(kind, &h);
-    HashPart(ns, &h);
-    HashPart(name, &h);
-    HashPart(cluster, &h);
+    const uint64_t h = core::PartsHash().Add(GroupOf(api_version)).Add(kind).Add(ns).Add(name).Add(cluster).value();
     *key = h == 0 ? 1 : h;
     const internal::FirstRead* found = st_.first_reads.Find(*key);
     if (found == nullptr) return true;
@@ -778,14 +769,9 @@ class FileReader final : public internal::DecodeSink {
   }
 
   void CountUnknown(const std::string& api_version, const std::string& kind) {
-    for (internal::UnknownKind& u : st_.unknown_kinds) {
-      if (u.api_version == api_version && u.kind == kind) {
-        ++u.count;
-        return;
-      }
-    }
-    st_.unknown_kinds.push_back({api_version, kind, file_, 1});
+    internal::CountUnknownKind(&st_.unknown_kinds, api_version, kind, file_);
   }
+
 
   ReaderState& st_;
   core::Diagnostics& diags_;
@@ -862,6 +848,117 @@ void Reader::ReadText(std::string_view text, const std::string& file_name,
   ReadGuarded(*state_, diags_, file_name, text.size(), [&] {
     FileReader(*state_, diags_, file_name, options).ReadBuffer(text, /*padded=*/false);
   });
+}
+
+namespace {
+
+// Decodes one object on its own, into a state of its own whose resource ids come from the
+// cache's catalog, and keeps what the decode left there.
+std::shared_ptr<const internal::DecodedObject> DecodeAlone(std::string_view json,
+                                                           internal::DecodeCacheState& cache,
+                                                           const std::string& file) {
+  internal::ReaderState state;
+  std::swap(state.parser, cache.parser);
+  std::swap(state.input.snapshot.resources, cache.catalog);
+  core::Diagnostics diags;
+  ReadGuarded(state, diags, file, json.size(), [&] {
+    FileReader(state, diags, file, ReadOptions{}).ReadBuffer(json, /*padded=*/false);
+  });
+  std::swap(state.parser, cache.parser);
+  std::swap(state.input.snapshot.resources, cache.catalog);
+  auto out = std::make_shared<internal::DecodedObject>();
+  out->singleton = state.input.snapshot.scheduler_config.has_value() ||
+                   state.input.snapshot.kueue_config.has_value();
+  out->lists = internal::ListsUsed(state.input.snapshot);
+  out->extras = !state.pod_has_priority.empty() || !state.workload_sources.empty() ||
+                !state.unknown_kinds.empty() || !diags.entries().empty();
+  out->snapshot = std::move(state.input.snapshot);
+  out->documents = std::move(state.input.documents);
+  out->pod_has_priority = std::move(state.pod_has_priority);
+  out->workload_sources = std::move(state.workload_sources);
+  out->unknown_kinds = std::move(state.unknown_kinds);
+  out->diagnostics = diags.entries();
+  out->objects_read = state.input.objects_read;
+  return out;
+}
+
+}  // namespace
+
+void Reader::ReadCached(std::span<const SourceObject> objects, DecodeCache& cache,
+                        const std::string& file_name) {
+  BERTH_CHECK(!state_->finished, "Reader used after Finish()");
+  BERTH_CHECK(state_->input.documents.size() == 0 && state_->input.objects_read == 0,
+              "ReadCached must be a reader's only input");
+  internal::DecodeCacheState& c = *cache.state_;
+  const uint64_t generation = ++c.generation;
+  c.last_decoded = 0;
+  // 1. Decode what is new or changed. Entries are nodes of the map, so the pointers stay
+  // valid while other keys are added and while the unread ones are swept.
+  std::vector<const internal::DecodeCacheEntry*> entries;
+  entries.reserve(objects.size());
+  for (const SourceObject& object : objects) {
+    auto it = c.entries.find(object.key);
+    if (it == c.entries.end()) it = c.entries.try_emplace(std::string(object.key)).first;
+    internal::DecodeCacheEntry& entry = it->second;
+    BERTH_CHECK(entry.generation != generation, "ReadCached given one key twice");
+    entry.generation = generation;
+    if (entry.object == nullptr || entry.version != object.version) {
+      entry.object = DecodeAlone(object.json, c, file_name);
+      entry.version = object.version;
+      ++c.last_decoded;
+    }
+    entries.push_back(&entry);
+  }
+  // Keys are unique, so the cache holds more than was read only when some went away.
+  if (c.entries.size() > objects.size()) {
+    std::erase_if(c.entries, [&](const auto& kv) { return kv.second.generation != generation; });
+  }
+
+  // 2. Append them in the order given, as reading them as one List would have.
+  internal::ReaderState& st = *state_;
+  model::Snapshot& snap = st.input.snapshot;
+  snap.resources = c.catalog;
+  // Room for one object per list each cached object uses (nearly always exact): growing
+  // 100,000 Workloads by doubling would move them 17 times.
+  std::array<size_t, 32> counts{};
+  for (const internal::DecodeCacheEntry* entry : entries) {
+    for (uint32_t lists = entry->object->lists; lists != 0; lists &= lists - 1) {
+      ++counts[static_cast<size_t>(std::countr_zero(lists))];
+    }
+  }
+  internal::ReserveLists(counts, &snap);
+  for (size_t i = 0; i < objects.size(); ++i) {
+    const internal::DecodedObject& d = *entries[i]->object;
+    if (d.singleton) {
+      ReadGuarded(st, diags_, file_name, objects[i].json.size(), [&] {
+        FileReader(st, diags_, file_name, ReadOptions{}).ReadBuffer(objects[i].json, false);
+      });
+      continue;
+    }
+    const auto offset = static_cast<int32_t>(st.input.documents.size());
+    for (size_t doc = 0; doc < d.documents.size(); ++doc) {
+      // The cached object's own document, kept alive by the Input's store.
+      st.input.documents.AddShared(entries[i]->object,
+                                   &d.documents.Get(model::SourceRef{static_cast<int32_t>(doc)}));
+    }
+    internal::AppendLists(d.snapshot, d.lists, offset, &snap);
+    st.input.objects_read += d.objects_read;
+    if (!d.extras) continue;
+    st.pod_has_priority.insert(st.pod_has_priority.end(), d.pod_has_priority.begin(),
+                               d.pod_has_priority.end());
+    st.workload_sources.insert(st.workload_sources.end(), d.workload_sources.begin(),
+                               d.workload_sources.end());
+    for (const internal::UnknownKind& u : d.unknown_kinds) {
+      internal::CountUnknownKind(&st.unknown_kinds, u.api_version, u.kind, u.file, u.count);
+    }
+    for (const core::Diagnostic& diagnostic : d.diagnostics) {
+      if (diagnostic.severity == core::Severity::kError) {
+        diags_.Report(diagnostic.error);
+      } else {
+        diags_.Warn(diagnostic.error);
+      }
+    }
+  }
 }
 
 core::Status Reader::ReadPath(const std::string& path, const ReadOptions& options) {

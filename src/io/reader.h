@@ -10,11 +10,13 @@
 #include <cstdint>
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "core/diagnostics.h"
 #include "core/result.h"
+#include "io/decode_cache.h"
 #include "io/document_store.h"
 #include "io/input_limits.h"
 #include "model/snapshot.h"
@@ -58,6 +60,15 @@ class Reader {
   // Reads one text buffer (YAML or JSON, detected from the first non-space byte).
   void ReadText(std::string_view text, const std::string& file_name,
                 const ReadOptions& options = {});
+
+  // Reads `objects` as ReadText would read them as one List (same snapshot, documents and
+  // diagnostics, file `file_name`), decoding only the objects whose key is new to `cache` or
+  // whose version differs from the one cached; the others are copied from the cache, which
+  // afterwards holds exactly these objects. Keys must be unique. Must be the reader's only
+  // input (call it on a new Reader, then Finish). The Input's documents view texts `cache`
+  // keeps alive through the Input itself. O(objects) copies plus the decodes.
+  void ReadCached(std::span<const SourceObject> objects, DecodeCache& cache,
+                  const std::string& file_name);
 
   // Objects decoded so far (Input::objects_read before Finish): callers compare it around a
   // ReadPath to learn whether the path held any object.
