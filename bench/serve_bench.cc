@@ -11,7 +11,8 @@
 //  5. restart: store, handler and listener torn down and built again on the same data until
 //     /readyz answers 200 and the first list page is served;
 //  6. metrics: GET /metrics with M series;
-//  7. cycle: the scheduling loop's cycle with P pending workloads, then with one more.
+//  7. cycle: the scheduling loop's first cycle over P pending workloads, the cycle reading its
+//     writes back, then the cycle after one more workload (wall time: the steady state).
 //
 // It checks its answers (every create 201 and listed once, every stream saw the event, the
 // restarted hub lists the same objects) and exits 1 when one is wrong. Goals are printed

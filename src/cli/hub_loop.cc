@@ -74,10 +74,23 @@ uint64_t Fingerprint(const model::Workload& w) {
 uint64_t Fingerprint(const model::Pod& p) {
   core::PartsHash h;
   h.Add(p.node_name).Add(static_cast<int64_t>(p.phase));
+  if (p.deletion_timestamp.has_value()) h.Add("d").Add(p.deletion_timestamp->unix_s);
   for (const model::PodCondition& c : p.conditions) {
     h.Add(c.type).Add(c.status).Add(c.reason).Add(c.message);
   }
   return h.value();
+}
+
+// Whether a stored pod's metadata.deletionTimestamp is at or before `now_s`. Only bodies
+// that mention one are parsed.
+bool TerminatedBy(const store::StoredObject& pod, int64_t now_s) {
+  if (pod.json.find("\"deletionTimestamp\"") == std::string::npos) return false;
+  const Json body = Json::parse(pod.json, nullptr, /*allow_exceptions=*/false);
+  if (!body.is_object()) return false;
+  const std::string when = server::StringAt(body, {"metadata", "deletionTimestamp"});
+  if (when.empty()) return false;
+  auto at = core::Timestamp::Parse(when);
+  return at.has_value() && at->unix_s <= now_s;
 }
 
 int64_t SystemNow() {
@@ -123,9 +136,18 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
   auto refreshed = mirror_.Refresh();
   if (!refreshed) return refreshed.error();
   stats.read_rv = mirror_.resource_version();
+  const int64_t now_s = options_.now_unix_s ? options_.now_unix_s() : SystemNow();
   std::vector<io::SourceObject> sources;
   sources.reserve(mirror_.objects().size());
+  // The kubelets of the clusters the hub schedules itself are the hub's: a pod terminating
+  // past its deletionTimestamp (the plan writes it on the pods of a workload evicted in the
+  // cycle, at the cycle's time) is gone, and the next plan finishes the eviction.
+  std::vector<const store::StoredObject*> terminated;
   for (const auto& [key, o] : mirror_.objects()) {
+    if (o.key.kind == "Pod" && o.key.group.empty() && TerminatedBy(o, now_s)) {
+      terminated.push_back(&o);
+      continue;
+    }
     sources.push_back(io::SourceObject{key, o.meta.resource_version, o.json});
   }
   stats.objects_read = sources.size();
@@ -154,8 +176,8 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
     pod_before[ObjectId(p.cluster, p.meta.namespace_, p.meta.name)] = Fingerprint(p);
   }
   engine::PlanOptions plan_options;
-  const int64_t now_s = options_.now_unix_s ? options_.now_unix_s() : SystemNow();
   plan_options.now = core::Timestamp{now_s};
+  plan_options.cycles = options_.plan_cycles;
   const engine::Plan plan = engine::RunPlan(std::move(input.snapshot), plan_options);
   io::PlanItems items = PlanItemsOf(plan);
   std::vector<model::PodDecision> changed_pods;
@@ -207,12 +229,18 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
     auto served_job = server::ServedObject(*job, "");
     if (!served_job) return;
     Json job_json = std::move(served_job).value();
+    // Kueue's job reconciler stops the job of an evicted Workload (it still holds its
+    // admission until the job's pods are gone).
     bool admitted = false;
+    bool evicted = false;
     if (auto st = wl.find("status"); st != wl.end() && st->is_object() && st->contains("conditions")) {
       for (const Json& c : (*st)["conditions"]) {
-        admitted = admitted || (c.value("type", "") == "Admitted" && c.value("status", "") == "True");
+        const bool on = c.value("status", "") == "True";
+        admitted = admitted || (c.value("type", "") == "Admitted" && on);
+        evicted = evicted || (c.value("type", "") == "Evicted" && on);
       }
     }
+    admitted = admitted && !evicted;
     Json& spec = job_json["spec"];
     if (!spec.is_object()) return;
     Json& holder = job_kind->dispatch.suspend == model::SuspendField::kSpecSuspend ? spec : spec["runPolicy"];
@@ -279,6 +307,10 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
   }
   for (const model::ObjectDeletion& d : items.deleted_objects) {
     delete_if_stored(model::ApiGroupOf(d.api_version), d.kind, d.namespace_, d.name);
+  }
+
+  for (const store::StoredObject* pod : terminated) {
+    delete_if_stored(pod->key.group, pod->key.kind, pod->key.ns, pod->key.name);
   }
 
   if (!batch.empty()) {
@@ -350,6 +382,14 @@ void SchedulingLoop::Run() {
     if (!result) {
       if (options_.log) options_.log("cycle failed: " + result.error().ToString());
       if (options_.metrics != nullptr) options_.metrics->Add("berth_cycles_total", {{"result", "failed"}});
+    }
+    // With a cycle count, a cycle that decided something may have left work for the next
+    // (the next head of a queue, a preemptor whose victims' pods are gone now): it runs
+    // after the debounce, as Kueue's scheduler loops while it admits.
+    if (options_.plan_cycles.has_value() && result &&
+        result->created + result->updated + result->deleted > 0) {
+      std::this_thread::sleep_for(options_.debounce);
+      continue;
     }
     // Changes up to here are decided (or the next cycle retries them after a failure).
     const int64_t seen = store_.CurrentResourceVersion();

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -44,6 +45,12 @@ struct LoopOptions {
   // ("standalone" for a store only this hub opens; empty: "leader" or "follower" as the
   // store's lease says).
   server::MetricsRegistry* metrics = nullptr;
+  // engine::PlanOptions::cycles of every cycle. Unset (serve's choice): the settled plan, in
+  // which an eviction completes in the cycle that chose it (the victims' pods deleted in the
+  // preemptor's transaction). 1: one Kueue cycle per loop cycle, as time passes upstream
+  // (the preemptor waits while the victims' pods terminate); not serve's default because
+  // each cycle plans the whole snapshot, so a queue of N pending heads would take N plans.
+  std::optional<int32_t> plan_cycles;
   std::string replica_role = "standalone";
 };
 

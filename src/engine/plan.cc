@@ -7,6 +7,7 @@
 #include "engine/cluster_cycle.h"
 #include "engine/cluster_part.h"
 #include "engine/cycle_writes.h"
+#include "engine/eviction_completion.h"
 #include "engine/fleet_cycle.h"
 
 namespace berth::engine {
@@ -168,6 +169,7 @@ Plan PlanFleetCopying(const model::Snapshot& input, const PlanOptions& options) 
 }  // namespace
 
 Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options) {
+  if (HasEvictionsToComplete(snapshot)) return RunPlan(model::Snapshot(snapshot), options);
   if (IsFleet(snapshot)) return PlanFleetCopying(snapshot, options);
   Plan plan;
   plan.planned = snapshot;
@@ -177,6 +179,8 @@ Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options) {
 }
 
 Plan RunPlan(model::Snapshot&& snapshot, const PlanOptions& options) {
+  // The job reconciler's step before any cycle: evictions whose pods are gone are finished.
+  CompleteEvictions(snapshot, PlanTime(snapshot, options));
   if (IsFleet(snapshot)) return PlanFleetTakingInput(std::move(snapshot), options);
   Plan plan;
   plan.planned = std::move(snapshot);

@@ -139,6 +139,109 @@ TEST(SchedulingLoopTest, FollowsTheEventLogAndDecodesOnlyWhatChanged) {
   EXPECT_EQ(relisted->decoded, 2u) << "a relist decodes only objects whose version changed";
 }
 
+// A node of 2 cpu, a ClusterQueue of 2 cpu that preempts lower priorities, and a queued
+// job "low" of 2 cpu at priority 10 (its Workload is made and admitted by the first cycle).
+void PreemptionFleet(store::Store& s) {
+  Put(s, "", "Namespace", "", "team", R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team"}})");
+  Put(s, "", "Node", "", "n1",
+      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"2","pods":"110"}}})");
+  for (const auto& [name, value] : {std::pair{"low", 10}, std::pair{"high", 1000}}) {
+    Put(s, "scheduling.k8s.io", "PriorityClass", "", name,
+        std::string(R"({"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":")") +
+            name + R"("},"value":)" + std::to_string(value) + "}");
+  }
+  Put(s, "kueue.x-k8s.io", "ResourceFlavor", "", "f",
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ResourceFlavor","metadata":{"name":"f"}})");
+  Put(s, "kueue.x-k8s.io", "ClusterQueue", "", "cq",
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":"cq"},"spec":)"
+      R"({"namespaceSelector":{},"preemption":{"withinClusterQueue":"LowerPriority"},"resourceGroups":)"
+      R"([{"coveredResources":["cpu"],"flavors":[{"name":"f","resources":[{"name":"cpu","nominalQuota":"2"}]}]}]}})");
+  Put(s, "kueue.x-k8s.io", "LocalQueue", "team", "q",
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"LocalQueue","metadata":{"name":"q","namespace":"team"},)"
+      R"("spec":{"clusterQueue":"cq"}})");
+}
+
+void PutJob(store::Store& s, const std::string& name, const std::string& priority, const std::string& created) {
+  Put(s, "batch", "Job", "team", name,
+      R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":")" + name +
+          R"(","namespace":"team","uid":"u-)" + name + R"(","creationTimestamp":")" + created +
+          R"(","labels":{"kueue.x-k8s.io/queue-name":"q"}},"spec":{"suspend":true,"template":{"spec":)"
+          R"({"restartPolicy":"Never","priorityClassName":")" + priority +
+          R"(","containers":[{"name":"c","image":"x","resources":{"requests":{"cpu":"2"}}}]}}}})");
+}
+
+std::string ConditionOf(store::Store& s, const std::string& workload, const std::string& type) {
+  const Json wl = Body(s, "kueue.x-k8s.io", "Workload", "team", workload);
+  for (const Json& c : wl["status"].value("conditions", Json::array())) {
+    if (c.value("type", "") == type) return c.value("status", "");
+  }
+  return "";
+}
+
+// After the preemption: the victim requeued without quota, its pod gone and its job
+// stopped; the preemptor admitted, bound and running.
+void ExpectPreempted(store::Store& s) {
+  EXPECT_FALSE(s.Get({"", "Pod", "team", "low-0"}).has_value()) << "the victim's pod is gone";
+  EXPECT_EQ(ConditionOf(s, "job-low", "QuotaReserved"), "False");
+  EXPECT_EQ(ConditionOf(s, "job-low", "Requeued"), "True");
+  EXPECT_EQ(Body(s, "batch", "Job", "team", "low")["spec"]["suspend"], true);
+  EXPECT_EQ(ConditionOf(s, "job-high", "Admitted"), "True");
+  EXPECT_EQ(Body(s, "", "Pod", "team", "high-0")["spec"]["nodeName"], "n1");
+  EXPECT_EQ(Body(s, "batch", "Job", "team", "high")["spec"]["suspend"], false);
+}
+
+// serve's cycles (the settled plan): the preemption is one cycle, one transaction.
+TEST(SchedulingLoopTest, SettledCyclePreemptsAndAdmitsInOneTransaction) {
+  store::testing::TempDir dir;
+  auto opened = store::SqliteStore::Open(dir.Sub("db"));
+  ASSERT_TRUE(opened);
+  store::SqliteStore& s = **opened;
+  PreemptionFleet(s);
+  server::ChangeFeed feed;
+  SchedulingLoop loop(s, feed, FixedClock());
+  PutJob(s, "low", "low", "2026-01-01T00:00:00Z");
+  ASSERT_TRUE(loop.RunCycle());
+  EXPECT_EQ(ConditionOf(s, "job-low", "Admitted"), "True");
+  PutJob(s, "high", "high", "2026-01-01T00:01:00Z");
+  auto cycle = loop.RunCycle();
+  ASSERT_TRUE(cycle) << cycle.error().ToString();
+  ExpectPreempted(s);
+}
+
+// One Kueue cycle per loop cycle (LoopOptions::plan_cycles = 1): the high-priority job
+// evicts the running low one in one cycle and waits while the victim's pod terminates (its
+// Job stopped); the next cycle removes the terminated pod (the hub stands in for the
+// kubelet), finishes the eviction (engine/eviction_completion.h) and admits and binds the
+// preemptor.
+TEST(SchedulingLoopTest, OneCycleAtATimePreemptionCompletesOnceTheVictimsPodsAreGone) {
+  store::testing::TempDir dir;
+  auto opened = store::SqliteStore::Open(dir.Sub("db"));
+  ASSERT_TRUE(opened);
+  store::SqliteStore& s = **opened;
+  PreemptionFleet(s);
+  server::ChangeFeed feed;
+  LoopOptions options = FixedClock();
+  options.plan_cycles = 1;
+  SchedulingLoop loop(s, feed, options);
+  PutJob(s, "low", "low", "2026-01-01T00:00:00Z");
+  ASSERT_TRUE(loop.RunCycle());
+  EXPECT_EQ(ConditionOf(s, "job-low", "Admitted"), "True");
+  EXPECT_EQ(Body(s, "", "Pod", "team", "low-0")["spec"]["nodeName"], "n1");
+
+  PutJob(s, "high", "high", "2026-01-01T00:01:00Z");
+  auto evicting = loop.RunCycle();
+  ASSERT_TRUE(evicting) << evicting.error().ToString();
+  EXPECT_EQ(ConditionOf(s, "job-low", "Evicted"), "True");
+  EXPECT_NE(ConditionOf(s, "job-high", "Admitted"), "True") << "the preemptor waits for the victim's pod";
+  EXPECT_FALSE(Body(s, "", "Pod", "team", "low-0")["metadata"].value("deletionTimestamp", "").empty())
+      << "the victim's pod is terminating";
+  EXPECT_EQ(Body(s, "batch", "Job", "team", "low")["spec"]["suspend"], true) << "the evicted job is stopped";
+
+  auto admitting = loop.RunCycle();
+  ASSERT_TRUE(admitting) << admitting.error().ToString();
+  ExpectPreempted(s);
+}
+
 // A store another hub leads: Leading() false and TryLead() refused.
 class StandbyStore : public store::Store {
  public:
