@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "store/sqlite_store.h"
@@ -286,6 +287,46 @@ TEST_F(RestHandlerTest, TablesForKubectl) {
   Reply one = Call("GET", std::string(kLocalQueues) + "/lq-a", "", "", kTableAccept);
   EXPECT_EQ(one.body["rows"].size(), 1u);
   EXPECT_EQ(Call("GET", kLocalQueues, "", "", "application/yaml").status, 406);
+}
+
+// A selecting watch reports crossings as the watch cache does: an object relabelled out of
+// the selection is DELETED, one relabelled into it ADDED, and one outside it stays silent;
+// a watch without a resourceVersion starts its selection from the ADDED it sent.
+TEST_F(RestHandlerTest, SelectingWatchReportsObjectsLeavingAndEnteringTheSelection) {
+  Reply a = Call("POST", kLocalQueues, LocalQueue("lq-a", "team-a", R"({"w":"yes"})"));
+  ASSERT_EQ(a.status, 201);
+  ASSERT_EQ(Call("POST", kLocalQueues, LocalQueue("lq-b", "team-a", R"({"w":"no"})")).status, 201);
+  auto relabel = [&](const std::string& name, const std::string& value) {
+    ASSERT_EQ(Call("PATCH", std::string(kLocalQueues) + "/" + name,
+                   R"({"metadata":{"labels":{"w":")" + value + R"("}}})", "application/merge-patch+json")
+                  .status,
+              200);
+  };
+  for (const std::string from : {"rv", "now"}) {
+    Reply watch = Call("GET", std::string(kLocalQueues) + "?watch=1&labelSelector=w%3Dyes" +
+                                  (from == "rv" ? "&resourceVersion=" + Rv(a.body) : ""));
+    ASSERT_TRUE(watch.watch);
+    relabel("lq-a", "no");   // leaves: DELETED
+    relabel("lq-b", "yes");  // enters: ADDED
+    relabel("lq-b", "yes2"); // leaves again
+    relabel("lq-a", "maybe");  // outside before and after: nothing
+    std::vector<std::string> events;
+    for (int i = 0; i < 40 && events.size() < (from == "rv" ? 3u : 4u); ++i) {
+      auto chunk = watch.watch->Next(std::chrono::milliseconds(20));
+      ASSERT_TRUE(chunk.has_value());
+      std::istringstream lines(*chunk);
+      for (std::string line; std::getline(lines, line);) {
+        if (line.empty()) continue;
+        const Json e = Json::parse(line);
+        events.push_back(e["type"].get<std::string>() + " " + e["object"]["metadata"]["name"].get<std::string>());
+      }
+    }
+    std::vector<std::string> want = {"DELETED lq-a", "ADDED lq-b", "DELETED lq-b"};
+    if (from == "now") want.insert(want.begin(), "ADDED lq-a");  // the initial state
+    EXPECT_EQ(events, want) << "watch from " << from;
+    relabel("lq-a", "yes");
+    relabel("lq-b", "no");
+  }
 }
 
 TEST_F(RestHandlerTest, WatchFollowsTheLogAndFilters) {

@@ -3,10 +3,13 @@
 // a client gets the same error for the same mistake.
 #include "server/rest/rest_handler.h"
 
+#include "server/api/json_access.h"
+
 #include <span>
 #include <utility>
 
 #include "server/api/discovery.h"
+#include "server/api/json_access.h"
 #include "server/api/list_watch.h"
 #include "server/api/media_type.h"
 #include "server/api/openapi.h"
@@ -321,8 +324,24 @@ RestReply RestHandler::StartWatch(const HttpRequest& http, const RequestInfo& in
 
   std::deque<Json> initial;
   int64_t since = 0;
+  const bool selects = !options->label_selector.empty() || !options->field_selector.empty();
+  if (selects) settings.matching.emplace();
+  auto key_of = [](const Json& item) {
+    return StringAt(item, {"metadata", "namespace"}) + "/" + StringAt(item, {"metadata", "name"});
+  };
   if (options->resource_version_number && *options->resource_version_number > 0) {
     since = *options->resource_version_number;
+    if (selects) {
+      // What the selection holds now stands for what it held at `since`: a client lists,
+      // then watches from the list's RV, so the two are the same but for the events
+      // between, which the stream replays.
+      ListOptions all = *options;
+      all.limit = 0;
+      all.continue_token.reset();
+      auto listed = ListMatching(info, all);
+      if (!listed) return ErrorReply(listed.error());
+      for (const Json& item : listed->items) settings.matching->insert(key_of(item));
+    }
   } else {
     // "" or "0": the current state first, then what follows it.
     ListOptions all = *options;
@@ -331,7 +350,10 @@ RestReply RestHandler::StartWatch(const HttpRequest& http, const RequestInfo& in
     auto listed = ListMatching(info, all);
     if (!listed) return ErrorReply(listed.error());
     Listed all_items = std::move(listed).value();
-    for (Json& item : all_items.items) initial.push_back(std::move(item));
+    for (Json& item : all_items.items) {
+      if (selects) settings.matching->insert(key_of(item));
+      initial.push_back(std::move(item));
+    }
     since = all_items.resource_version;
   }
   RestReply reply;

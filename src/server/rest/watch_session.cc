@@ -50,6 +50,26 @@ std::string WatchSession::Line(std::string_view type, const Json& object) {
   return line.dump() + "\n";
 }
 
+const char* WatchSession::EventTypeFor(const store::WatchEvent& event, bool matches) {
+  if (!settings_.matching.has_value()) return matches ? store::EventTypeName(event.type) : nullptr;
+  std::unordered_set<std::string>& matching = *settings_.matching;
+  std::string key = event.object.key.ns + "/" + event.object.key.name;
+  if (event.type == store::EventType::kDeleted) {
+    const bool was = matching.erase(key) > 0;
+    return was || matches ? "DELETED" : nullptr;
+  }
+  const bool was = matching.contains(key);
+  if (matches && !was) {
+    matching.insert(std::move(key));
+    return "ADDED";
+  }
+  if (!matches && was) {
+    matching.erase(key);
+    return "DELETED";  // left the selection: gone for this watcher
+  }
+  return matches ? store::EventTypeName(event.type) : nullptr;
+}
+
 std::optional<std::string> WatchSession::Next(std::chrono::milliseconds wait) {
   if (ended_) return std::nullopt;
   std::string out;
@@ -99,8 +119,10 @@ std::optional<std::string> WatchSession::Next(std::chrono::milliseconds wait) {
     for (const store::WatchEvent& event : page->events) {
       since_rv_ = event.object.meta.resource_version;
       auto served = ServedObject(event.object, api_version);
-      if (!served || !settings_.options.Matches(*served)) continue;
-      out += Line(store::EventTypeName(event.type), *served);
+      if (!served) continue;
+      if (const char* type = EventTypeFor(event, settings_.options.Matches(*served))) {
+        out += Line(type, *served);
+      }
     }
     // A page short of the limit covers the log up to the RV the store read it at.
     if (static_cast<int64_t>(page->events.size()) < wo.limit) {

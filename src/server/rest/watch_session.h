@@ -13,6 +13,7 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <unordered_set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -38,6 +39,11 @@ struct WatchSettings {
   std::function<core::Timestamp()> now;
   // Events read from the store per step (bounds one chunk).
   int64_t events_per_read = 500;
+  // With a label or field selector: the objects ("ns/name") that match when the stream
+  // starts. The stream then reports crossings as the API server's watch cache does: an
+  // object modified out of the selection is DELETED, one modified into it ADDED. Unset
+  // without selectors (every event passes as it is).
+  std::optional<std::unordered_set<std::string>> matching;
 };
 
 class WatchSession {
@@ -57,6 +63,9 @@ class WatchSession {
 
  private:
   std::string Line(std::string_view type, const nlohmann::ordered_json& object);
+  // The type to send `event` as, given whether its object passes the selectors now; nullptr
+  // to send nothing. Keeps settings_.matching current.
+  const char* EventTypeFor(const store::WatchEvent& event, bool matches);
 
   store::Store& store_;
   ChangeFeed& feed_;
