@@ -1,5 +1,5 @@
-// The demo fleet: the files of examples/demo-fleet/ compiled into the binary, so that
-// `berth demo` runs anywhere. The definition is generated at build time by
+// The demo fleet: the files of examples/demo-fleet/ (and the hub layer, examples/demo-hub/)
+// compiled into the binary, so that `berth demo` and `berth serve --demo` run anywhere. The definition is generated at build time by
 // embed_files.cmake (edits under examples/ rebuild it). Immutable data; thread-safe.
 #pragma once
 
@@ -15,5 +15,9 @@ struct EmbeddedFile {
 
 // Every *.yaml, *.yml and *.json file of examples/demo-fleet/, in path order.
 std::span<const EmbeddedFile> DemoFleetFiles();
+
+// The same for examples/demo-hub/: the Kueue queues and queued jobs `berth serve --demo` adds
+// to the demo fleet (paths relative to examples/demo-hub).
+std::span<const EmbeddedFile> DemoHubFiles();
 
 }  // namespace berth::cli

@@ -173,10 +173,15 @@ int ExitCodeAfterPlan(const LoadedInput& loaded, const core::Diagnostics& engine
                                                                   : loaded.code);
 }
 
-io::Input LoadDemoFleet(core::Diagnostics& diags) {
+io::Input LoadDemoFleet(core::Diagnostics& diags, bool with_hub_layer) {
   io::Reader reader(diags);
   for (const EmbeddedFile& file : DemoFleetFiles()) {
     reader.ReadText(file.text, "<demo>/" + std::string(file.path));
+  }
+  if (with_hub_layer) {
+    for (const EmbeddedFile& file : DemoHubFiles()) {
+      reader.ReadText(file.text, "<demo-hub>/" + std::string(file.path));
+    }
   }
   return reader.Finish();
 }

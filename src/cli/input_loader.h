@@ -67,8 +67,9 @@ struct ClusterPath {
 // Parses one --cluster value: NAME=PATH with NAME a DNS label. InvalidArgument otherwise.
 core::Result<ClusterPath> ParseClusterFlag(const std::string& flag);
 
-// Reads the demo fleet (demo_fleet.h); files are named "<demo>/<path>".
-io::Input LoadDemoFleet(core::Diagnostics& diags);
+// Reads the demo fleet (demo_fleet.h); files are named "<demo>/<path>". With
+// `with_hub_layer` (berth serve --demo) also the hub layer's, named "<demo-hub>/<path>".
+io::Input LoadDemoFleet(core::Diagnostics& diags, bool with_hub_layer = false);
 
 // A copy of `diags` in which each entry that names an object ("Kind/ns/name") but no file
 // gets the file that object was read from: the engine reports problems in objects it

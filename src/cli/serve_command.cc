@@ -84,14 +84,17 @@ std::string StatusMessage(const server::HttpResponse& response) {
   return "HTTP " + std::to_string(response.status);
 }
 
-// Creates or replaces each object, as `kubectl apply` would, then writes the status it came
-// with (a cluster dump's pods stay Running). Namespaces the objects name are created first.
-// Returns the number of objects refused (each reported to `err` with its file).
-int ApplyDocuments(server::RestHandler& handler, const io::DocumentStore& documents,
+// Creates or replaces each of the first `count` documents' objects (the ones read from the
+// files; the reader's Finish appends what it makes itself, such as the pods a job would
+// create, which are the scheduling loop's to create), as `kubectl apply` would, then writes
+// the status it came with (a cluster dump's pods stay Running). Namespaces the objects name
+// are created first. Returns the number of objects refused (each reported to `err` with its
+// file).
+int ApplyDocuments(server::RestHandler& handler, const io::DocumentStore& documents, size_t count,
                    std::ostream& err) {
   int refused = 0;
   std::set<std::string> namespaces;  // created (or found) already
-  for (size_t i = 0; i < documents.size(); ++i) {
+  for (size_t i = 0; i < std::min(count, documents.size()); ++i) {
     const io::Document& doc = documents.Get(model::SourceRef{static_cast<int32_t>(i)});
     const model::KindInfo* kind = model::FindKindForApiVersion(doc.api_version, doc.kind);
     if (kind == nullptr || !kind->served()) continue;  // component configuration files
@@ -255,7 +258,7 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
   std::optional<io::Input> input;
   core::Diagnostics diags;
   if (flags.demo) {
-    input = LoadDemoFleet(diags);
+    input = LoadDemoFleet(diags, /*with_hub_layer=*/true);
   } else if (!flags.files.empty()) {
     input = LoadPaths(flags.files, diags);
     if (!input) {
@@ -323,7 +326,7 @@ int RunServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& er
     return ToInt(ExitCode::kFailed);
   }
   int refused = 0;
-  if (input) refused = ApplyDocuments(handler, input->documents, err);
+  if (input) refused = ApplyDocuments(handler, input->documents, input->objects_read, err);
 
   server::MetricsRegistry metrics;
   // The scheduling loop logs to stderr; the mutex keeps lines whole.

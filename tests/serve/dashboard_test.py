@@ -2,8 +2,9 @@
 """The hub's dashboard (/ui) in Debian's headless Chromium, against a real `berth serve --demo`
 on 127.0.0.1 (a free port).
 
-The demo fleet holds nodes and pods but no Kueue queues or OCM objects, so the test adds
-ResourceFlavors, two ClusterQueues, LocalQueues, Workloads (one too big to ever fit, so it
+The demo holds nodes, pods and the hub layer's queues (examples/demo-hub, whose jobs take the
+free A100s) but no OCM objects; the test adds its own ResourceFlavors, ClusterQueues,
+LocalQueues, Workloads (one too big to ever fit, so it
 stays pending with a reason), two ManagedClusters and a Placement through the API, waits for
 the hub's scheduling loop to decide them, and then checks:
   - /ui, /ui/app.js, /ui/style.css are served without a token, with no-cache and the CSP;
@@ -328,6 +329,13 @@ def check_initial_dom(hub, reason, decisions):
     row = element(dom, "data-clusterqueue", "spare-a100")
     check(row is not None and "0 / 8" in row and "borrowing" not in row.replace("not borrowing", ""),
           "spare-a100 shows 0 of 8 used, not borrowing", str(row))
+    # The demo's own hub layer (examples/demo-hub): team-vision borrows team-nlp's idle A100.
+    row = element(dom, "data-clusterqueue", "team-vision")
+    check(row is not None and "research" in row and "2 / 1" in row and "borrowing 1" in row,
+          "the demo's team-vision shows 2 of 1 A100s used, 1 borrowed", str(row))
+    pending = element(dom, "data-workload", "ml-research/job-seg-anything")
+    check(pending is not None and "1 of 1" in pending and "quota" in pending,
+          "the demo's job-seg-anything pending at position 1 of 1 for quota", str(pending))
     pending = element(dom, "data-workload", "ml-research/giant-pretrain")
     check(pending is not None and "1 of 2" in pending and reason[:40] in pending,
           "giant-pretrain (priority 100) pending at position 1 of 2 with the loop's reason",
