@@ -329,6 +329,63 @@ TEST_F(RestHandlerTest, SelectingWatchReportsObjectsLeavingAndEnteringTheSelecti
   }
 }
 
+// Finalizers hold a deleted object as the API server does: DELETE marks it (deletionTimestamp,
+// generation + 1) and it stays readable; a second DELETE changes nothing; no finalizer may be
+// added while it is being deleted (422 at metadata.finalizers); the update removing the
+// last finalizer deletes it, and a watch sees MODIFIED then DELETED. DELETE of a collection
+// marks such objects too.
+TEST_F(RestHandlerTest, FinalizersHoldADeletedObjectUntilTheyAreRemoved) {
+  const std::string held =
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"LocalQueue","metadata":{"name":"held",)"
+      R"("finalizers":["example.com/hold","example.com/other"]},"spec":{"clusterQueue":"team-a"}})";
+  Reply created = Call("POST", kLocalQueues, held);
+  ASSERT_EQ(created.status, 201) << created.body.dump();
+  Reply watch = Call("GET", std::string(kLocalQueues) + "?watch=1&resourceVersion=" + Rv(created.body));
+  ASSERT_TRUE(watch.watch);
+
+  Reply deleted = Call("DELETE", std::string(kLocalQueues) + "/held");
+  ASSERT_EQ(deleted.status, 200) << deleted.body.dump();
+  EXPECT_FALSE(deleted.body["metadata"].value("deletionTimestamp", "").empty());
+  EXPECT_EQ(deleted.body["metadata"]["generation"], 2);
+  Reply still = Call("GET", std::string(kLocalQueues) + "/held");
+  ASSERT_EQ(still.status, 200);
+  EXPECT_FALSE(still.body["metadata"].value("deletionTimestamp", "").empty());
+  Reply again = Call("DELETE", std::string(kLocalQueues) + "/held");
+  EXPECT_EQ(again.status, 200);
+  EXPECT_EQ(Rv(again.body), Rv(still.body)) << "a second delete writes nothing";
+
+  Reply added = Call("PATCH", std::string(kLocalQueues) + "/held",
+                     R"({"metadata":{"finalizers":["example.com/hold","example.com/other","example.com/new"]}})",
+                     "application/merge-patch+json");
+  EXPECT_EQ(added.status, 422) << added.body.dump();
+  EXPECT_EQ(added.body["details"]["causes"][0]["field"], "metadata.finalizers");
+  EXPECT_NE(added.body["message"].get<std::string>().find("no new finalizers"), std::string::npos);
+
+  Reply one_left = Call("PATCH", std::string(kLocalQueues) + "/held",
+                        R"({"metadata":{"finalizers":["example.com/other"]}})", "application/merge-patch+json");
+  EXPECT_EQ(one_left.status, 200);
+  EXPECT_EQ(Call("GET", std::string(kLocalQueues) + "/held").status, 200);
+  Reply last = Call("PATCH", std::string(kLocalQueues) + "/held", R"({"metadata":{"finalizers":null}})",
+                    "application/merge-patch+json");
+  EXPECT_EQ(last.status, 200) << last.body.dump();
+  EXPECT_EQ(Call("GET", std::string(kLocalQueues) + "/held").status, 404) << "the last finalizer removed: gone";
+  std::string stream;
+  for (int i = 0; i < 20 && stream.find("DELETED") == std::string::npos; ++i) {
+    stream += watch.watch->Next(std::chrono::milliseconds(20)).value_or("");
+  }
+  EXPECT_NE(stream.find("\"MODIFIED\""), std::string::npos) << stream;
+  EXPECT_NE(stream.find("\"DELETED\""), std::string::npos) << stream;
+
+  // A collection delete marks the held object and deletes the free one.
+  ASSERT_EQ(Call("POST", kLocalQueues, held).status, 201);
+  ASSERT_EQ(Call("POST", kLocalQueues, LocalQueue("free")).status, 201);
+  EXPECT_EQ(Call("DELETE", kLocalQueues).status, 200);
+  EXPECT_EQ(Call("GET", std::string(kLocalQueues) + "/free").status, 404);
+  Reply marked = Call("GET", std::string(kLocalQueues) + "/held");
+  ASSERT_EQ(marked.status, 200);
+  EXPECT_FALSE(marked.body["metadata"].value("deletionTimestamp", "").empty());
+}
+
 TEST_F(RestHandlerTest, WatchFollowsTheLogAndFilters) {
   Reply created = Call("POST", kLocalQueues, LocalQueue("lq-a", "team-a", R"({"w":"yes"})"));
   ASSERT_EQ(created.status, 201);

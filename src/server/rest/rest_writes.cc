@@ -20,6 +20,20 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
+// metadata.finalizers, in order (non-strings skipped: validation refuses them first).
+std::vector<std::string> FinalizersOf(const Json& object) {
+  std::vector<std::string> out;
+  auto meta = object.find("metadata");
+  if (meta == object.end() || !meta->is_object()) return out;
+  auto list = meta->find("finalizers");
+  if (list == meta->end() || !list->is_array()) return out;
+  for (const Json& f : *list) {
+    if (f.is_string()) out.push_back(f.get<std::string>());
+  }
+  return out;
+}
+
+
 constexpr std::string_view kJsonBody[] = {"application/json"};
 // A patch that loses a race with another write is re-applied to the newer object this many
 // times before the Conflict reaches the client (upstream's GuaranteedUpdate retries too).
@@ -192,6 +206,34 @@ ApiResult<Json> RestHandler::WriteUpdate(const RequestInfo& info, const store::S
     auto errors = validator_->Validate(*info.kind, object);
     if (!errors.empty()) return InvalidError(info.kind->group, info.kind->kind, info.name, errors);
   }
+  // An object being deleted waits for its finalizers: none may be added, and the update
+  // that removes the last one completes the deletion (the API server's graceful deletion).
+  if (stored.meta.deletion_unix_s != 0) {
+    const std::vector<std::string> before = FinalizersOf(served);
+    const std::vector<std::string> after = FinalizersOf(object);
+    std::string added;
+    for (const std::string& f : after) {
+      if (std::find(before.begin(), before.end(), f) != before.end()) continue;
+      added += (added.empty() ? "\"" : ", \"") + f + "\"";
+    }
+    if (!added.empty()) {
+      const core::Error error = core::InvalidArgument(
+          "Forbidden: no new finalizers can be added if the object is being deleted, found new "
+          "finalizers []string{" + added + "}",
+          core::Location{"", "", "metadata.finalizers"});
+      return InvalidError(info.kind->group, info.kind->kind, info.name, std::span(&error, 1));
+    }
+    if (after.empty()) {
+      if (dry_run) return object;
+      auto deleted = store_.Commit({store::Mutation::Delete(stored.key, stored.meta.resource_version)});
+      if (!deleted) {
+        *conflict_retryable = deleted.error().code() == store::kConflict;
+        return StoreError(deleted.error(), info, info.name);
+      }
+      Published(*deleted);
+      return ServedObject(deleted->front(), info.api_version());
+    }
+  }
   if (dry_run) return object;
   store::Mutation m = store::Mutation::Update(stored.key, StoredBody(object),
                                               stored.meta.resource_version, LabelMap(object));
@@ -329,10 +371,34 @@ RestReply RestHandler::Delete(const HttpRequest& http, const RequestInfo& info,
         "Precondition failed: ResourceVersion in precondition: " + std::to_string(expected_rv) +
             ", ResourceVersion in object meta: " + std::to_string(stored->meta.resource_version)));
   }
+  auto served = ServedObject(*stored, info.api_version());
+  if (!served) return ErrorReply(served.error());
+  const bool is_namespace =
+      !info.kind->namespaced() && info.kind->group.empty() && info.kind->kind == "Namespace";
+  // Finalizers hold the object: it is marked (deletionTimestamp, generation + 1) and stays
+  // until an update removes the last of them; deleting it again changes nothing.
+  if (!is_namespace && !FinalizersOf(*served).empty()) {
+    if (stored->meta.deletion_unix_s != 0) return Respond(http, info, query, 200, *served);
+    if (dry_run) {
+      Json marked = *served;
+      marked["metadata"]["deletionTimestamp"] = Now().ToString();
+      return Respond(http, info, query, 200, marked);
+    }
+    store::Mutation mark = store::Mutation::Update(key, stored->json, stored->meta.resource_version,
+                                                   stored->meta.labels);
+    mark.deletion_unix_s = Now().unix_s;
+    mark.bump_generation = true;
+    auto marked = store_.Commit({std::move(mark)});
+    if (!marked) return ErrorReply(StoreError(marked.error(), info, info.name));
+    Published(*marked);
+    auto pending = ServedObject(marked->front(), info.api_version());
+    if (!pending) return ErrorReply(pending.error());
+    return Respond(http, info, query, 200, *pending);
+  }
   std::vector<store::Mutation> batch;
   // A namespace takes its contents with it (upstream's namespace controller does this after
   // a Terminating phase; berth deletes in the same commit).
-  if (!info.kind->namespaced() && info.kind->group.empty() && info.kind->kind == "Namespace") {
+  if (is_namespace) {
     for (const model::KindInfo& kind : model::AllKinds()) {
       if (!kind.served() || !kind.namespaced()) continue;
       store::ListOptions so;
@@ -351,8 +417,6 @@ RestReply RestHandler::Delete(const HttpRequest& http, const RequestInfo& info,
   store::Mutation del = store::Mutation::Delete(key, stored->meta.resource_version);
   del.expected_uid = expected_uid;
   batch.push_back(std::move(del));
-  auto served = ServedObject(*stored, info.api_version());
-  if (!served) return ErrorReply(served.error());
   if (dry_run) return Respond(http, info, query, 200, *served);
   auto written = store_.Commit(std::move(batch));
   if (!written) return ErrorReply(StoreError(written.error(), info, info.name));
@@ -374,7 +438,19 @@ RestReply RestHandler::DeleteCollection(const HttpRequest& http, const RequestIn
   std::vector<store::Mutation> batch;
   for (const Json& item : listed->items) {
     const std::string ns = StringAt(item, {"metadata", "namespace"});
-    batch.push_back(store::Mutation::Delete(StoreKey(*info.kind, ns, StringAt(item, {"metadata", "name"}))));
+    const store::ObjectKey key = StoreKey(*info.kind, ns, StringAt(item, {"metadata", "name"}));
+    if (FinalizersOf(item).empty()) {
+      batch.push_back(store::Mutation::Delete(key));
+      continue;
+    }
+    // Held by finalizers: marked, as a single delete marks it (Delete above).
+    auto stored = store_.Get(key);
+    if (!stored || stored->meta.deletion_unix_s != 0) continue;
+    store::Mutation mark = store::Mutation::Update(key, stored->json, stored->meta.resource_version,
+                                                   stored->meta.labels);
+    mark.deletion_unix_s = Now().unix_s;
+    mark.bump_generation = true;
+    batch.push_back(std::move(mark));
   }
   std::vector<Json> deleted;
   int64_t rv = listed->resource_version;
