@@ -386,6 +386,32 @@ TEST_F(RestHandlerTest, FinalizersHoldADeletedObjectUntilTheyAreRemoved) {
   EXPECT_FALSE(marked.body["metadata"].value("deletionTimestamp", "").empty());
 }
 
+// A ClusterQueue written at v1beta1 is served at v1beta2 with v1beta2's field names (the
+// dashboard and kubectl read cohortName), and at v1beta1 as written.
+TEST_F(RestHandlerTest, KueueObjectsAreServedAtEitherVersion) {
+  const std::string v1beta1 = "/apis/kueue.x-k8s.io/v1beta1/clusterqueues";
+  const std::string v1beta2 = "/apis/kueue.x-k8s.io/v1beta2/clusterqueues";
+  Reply created = Call("POST", v1beta1,
+                       R"({"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"ClusterQueue","metadata":)"
+                       R"({"name":"old"},"spec":{"cohort":"research","namespaceSelector":{}}})");
+  ASSERT_EQ(created.status, 201) << created.body.dump();
+  Reply now = Call("GET", v1beta2 + "/old");
+  ASSERT_EQ(now.status, 200);
+  EXPECT_EQ(now.body["apiVersion"], "kueue.x-k8s.io/v1beta2");
+  EXPECT_EQ(now.body["spec"]["cohortName"], "research");
+  EXPECT_FALSE(now.body["spec"].contains("cohort"));
+  Reply listed = Call("GET", v1beta2);
+  ASSERT_EQ(listed.status, 200);
+  bool found = false;
+  for (const Json& item : listed.body["items"]) {
+    if (item["metadata"]["name"] == "old") found = item["spec"].value("cohortName", "") == "research";
+  }
+  EXPECT_TRUE(found) << listed.body.dump();
+  Reply then = Call("GET", v1beta1 + "/old");
+  EXPECT_EQ(then.body["spec"]["cohort"], "research");
+  EXPECT_FALSE(then.body["spec"].contains("cohortName"));
+}
+
 TEST_F(RestHandlerTest, WatchFollowsTheLogAndFilters) {
   Reply created = Call("POST", kLocalQueues, LocalQueue("lq-a", "team-a", R"({"w":"yes"})"));
   ASSERT_EQ(created.status, 201);

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "core/time.h"
+#include "server/api/kueue_conversion.h"
 #include "server/api/list_options.h"
 
 namespace berth::server {
@@ -32,7 +33,17 @@ ApiResult<Json> ServedObject(const store::StoredObject& stored, std::string_view
   if (!object.is_object()) {
     return InternalApiError("stored object " + stored.key.ToString() + " is not a JSON object");
   }
-  if (!api_version.empty()) object["apiVersion"] = std::string(api_version);
+  if (!api_version.empty()) {
+    // Kueue's kinds are served at any of their versions whatever version wrote them.
+    const std::string written = object.value("apiVersion", "");
+    const size_t slash = api_version.find('/');
+    if (slash != std::string_view::npos && api_version.substr(0, slash) == "kueue.x-k8s.io" &&
+        written.starts_with("kueue.x-k8s.io/")) {
+      ConvertKueueVersion(stored.key.kind, std::string_view(written).substr(slash + 1),
+                          api_version.substr(slash + 1), object);
+    }
+    object["apiVersion"] = std::string(api_version);
+  }
   Json& meta = object["metadata"];
   if (!meta.is_object()) meta = Json::object();
   // Store-owned fields, in the order kube-apiserver prints metadata when a body lacks them.
