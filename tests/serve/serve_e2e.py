@@ -199,6 +199,17 @@ def main():
         r = kubectl(admin, "apply", "--server-side", "-f", "-", stdin=QUEUES)
         check(r.returncode == 0 and "serverside-applied" in r.stdout, "kubectl apply --server-side",
               r.stdout + r.stderr)
+        # Another field manager changing a field kubectl applied: a conflict kubectl reports,
+        # until it forces.
+        other = ("apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\n"
+                 "metadata: {name: main, namespace: team-b}\nspec: {clusterQueue: elsewhere}\n")
+        r = kubectl(admin, "apply", "--server-side", "--field-manager=platform", "-f", "-", stdin=other)
+        check(r.returncode != 0 and 'Apply failed with 1 conflict: conflict with "kubectl": .spec.clusterQueue'
+              in r.stderr, "kubectl apply --server-side by another manager: the conflict", r.stderr)
+        r = kubectl(admin, "apply", "--server-side", "--field-manager=platform", "--force-conflicts",
+                    "-f", "-", stdin=other.replace("elsewhere", "research"))
+        check(r.returncode == 0 and "serverside-applied" in r.stdout, "--force-conflicts takes the field",
+              r.stdout + r.stderr)
         r = kubectl(admin, "create", "-f", "-", stdin=JOB)
         check(r.returncode == 0 and "job.batch/train created" in r.stdout, "kubectl create job",
               r.stdout + r.stderr)

@@ -539,6 +539,48 @@ TEST_F(RestHandlerTest, ServerSideApplyCreatesThenRemovesWhatTheManagerDropped) 
   EXPECT_EQ(Call("PATCH", item, LocalQueue("lq-a", "bad"), apply).status, 422) << "validated";
 }
 
+// Two appliers: a field one applied is its own; the other changing it is a 409 naming the
+// manager and the field (as upstream words it), applying the same value shares it, and a
+// forced apply takes the field over, so the first manager's next apply without it leaves it.
+TEST_F(RestHandlerTest, ServerSideApplyConflictsBetweenManagers) {
+  const std::string apply = "application/apply-patch+yaml";
+  const std::string as_a = std::string(kLocalQueues) + "/lq-a?fieldManager=team-a-ci";
+  const std::string as_b = std::string(kLocalQueues) + "/lq-a?fieldManager=platform";
+  ASSERT_EQ(Call("PATCH", as_a, LocalQueue("lq-a", "team-a", R"({"x":"1"})"), apply).status, 201);
+
+  Reply same = Call("PATCH", as_b, LocalQueue("lq-a", "team-a", R"({"y":"2"})"), apply);
+  EXPECT_EQ(same.status, 200) << "the same value is shared, not a conflict: " << same.body.dump();
+
+  Reply conflict = Call("PATCH", as_b, LocalQueue("lq-a", "team-b", R"({"x":"9","y":"2"})"), apply);
+  ASSERT_EQ(conflict.status, 409) << conflict.body.dump();
+  EXPECT_EQ(conflict.body["reason"], "Conflict");
+  EXPECT_EQ(conflict.body["message"],
+            "Apply failed with 2 conflicts: conflicts with \"team-a-ci\":\n- .metadata.labels.x\n- "
+            ".spec.clusterQueue");
+  ASSERT_EQ(conflict.body["details"]["causes"].size(), 2u);
+  EXPECT_EQ(conflict.body["details"]["causes"][1]["reason"], "FieldManagerConflict");
+  EXPECT_EQ(conflict.body["details"]["causes"][1]["field"], ".spec.clusterQueue");
+  EXPECT_EQ(conflict.body["details"]["causes"][1]["message"], "conflict with \"team-a-ci\"");
+  Reply one = Call("PATCH", as_b, LocalQueue("lq-a", "team-b", R"({"y":"2"})"), apply);
+  ASSERT_EQ(one.status, 409);
+  EXPECT_EQ(one.body["message"], "Apply failed with 1 conflict: conflict with \"team-a-ci\": .spec.clusterQueue");
+  EXPECT_EQ(Call("GET", std::string(kLocalQueues) + "/lq-a").body["spec"]["clusterQueue"], "team-a")
+      << "a conflict writes nothing";
+
+  Reply forced = Call("PATCH", as_b + "&force=true", LocalQueue("lq-a", "team-b", R"({"y":"2"})"), apply);
+  ASSERT_EQ(forced.status, 200) << forced.body.dump();
+  EXPECT_EQ(forced.body["spec"]["clusterQueue"], "team-b");
+  // team-a-ci no longer owns spec.clusterQueue: applying without it leaves platform's value,
+  // and applying its old value again is a conflict with platform now.
+  Reply without = Call("PATCH", as_a,
+                       R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"LocalQueue","metadata":{"name":"lq-a","labels":{"x":"1"}}})",
+                       apply);
+  ASSERT_EQ(without.status, 200) << without.body.dump();
+  EXPECT_EQ(without.body["spec"]["clusterQueue"], "team-b");
+  Reply back = Call("PATCH", as_a, LocalQueue("lq-a", "team-a", R"({"x":"1"})"), apply);
+  EXPECT_EQ(back.status, 409) << back.body.dump();
+}
+
 TEST_F(RestHandlerTest, VisibilityPendingWorkloadsWithPositions) {
   ASSERT_EQ(Call("POST", "/api/v1/namespaces", R"({"metadata":{"name":"other"}})").status, 201);
   // Same-named LocalQueues in two namespaces, both feeding ClusterQueue cq.

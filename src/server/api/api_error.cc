@@ -130,6 +130,14 @@ ApiError ConflictError(const GroupResource& gr, std::string_view name, std::stri
   return e;
 }
 
+ApiError ApplyConflictError(std::vector<StatusCause> causes, std::string message) {
+  ApiError e = Make(409, "Conflict", std::move(message));
+  StatusDetails details;
+  details.causes = std::move(causes);
+  e.details = std::move(details);
+  return e;
+}
+
 ApiError StaleResourceVersionError(const GroupResource& gr, std::string_view name) {
   return ConflictError(
       gr, name,

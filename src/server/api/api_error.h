@@ -76,6 +76,11 @@ ApiError AlreadyExistsError(const GroupResource& gr, std::string_view name);
 // 409 Conflict: `Operation cannot be fulfilled on workloads.kueue.x-k8s.io "w1": WHY`.
 ApiError ConflictError(const GroupResource& gr, std::string_view name, std::string_view why);
 // The Conflict a stale resourceVersion gets on update (the registry's optimistic lock).
+// 409 of a server-side apply that would change fields other managers own
+// (errors.NewApplyConflict): `message` as upstream words it ("Apply failed with 1 conflict:
+// conflict with \"mgr\": .spec.replicas"), one FieldManagerConflict cause per field, no name.
+ApiError ApplyConflictError(std::vector<StatusCause> causes, std::string message);
+
 ApiError StaleResourceVersionError(const GroupResource& gr, std::string_view name);
 // 422 Invalid from berth's validation errors: `Workload.kueue.x-k8s.io "w1" is invalid:
 // spec.queueName: MESSAGE`, one cause per error with its Location::field. Several errors
