@@ -364,8 +364,9 @@ void PhaseCycle(const Flags& f, const std::string& dir) {
   // The wall time, not the cycle's own figure: freeing the cycle's snapshot and plan comes
   // after the figure is taken and is as much a cost of the cycle.
   const double again_s = Seconds(Clock::now() - again_start);
-  Check(again.has_value() && again->decoded == 1 && again->created + again->updated == 1,
-        "the cycle after one more workload decodes it alone and writes its status");
+  // Its status, and its ClusterQueue's and LocalQueue's (one more pending).
+  Check(again.has_value() && again->decoded == 1 && again->created + again->updated == 3,
+        "the cycle after one more workload decodes it alone and writes its and its queues' status");
   if (first && settle && again) {
     std::printf("cycle       %d pending Workloads: first cycle %.3f s (%zu written), the next %.3f s "
                 "(%zu decoded); one more Workload: %.3f s (goal < %s; read %.3f, plan %.3f, write "

@@ -28,10 +28,6 @@ model::ResourceVector PodRequests(const model::Snapshot& snapshot, const model::
   return out;
 }
 
-bool IsBinaryResource(std::string_view name) {
-  return name == "memory" || name == "ephemeral-storage" || name.rfind("hugepages-", 0) == 0;
-}
-
 std::string FormatToleration(const core::Toleration& t) {
   std::string out = t.key;
   if (!t.value.empty()) out += "=" + t.value;
@@ -262,12 +258,7 @@ std::string FormatResources(const model::ResourceCatalog& catalog,
     const int64_t amount = amounts.Get(id);
     if (amount == 0) continue;
     const std::string& name = catalog.Name(id);
-    core::Quantity quantity =
-        id == model::kCpu ? core::Quantity::FromMilli(amount)
-        : IsBinaryResource(name)
-            ? core::Quantity::FromUnits(amount, core::Quantity::Format::kBinarySI)
-            : core::Quantity::FromUnits(amount);
-    out += (out.empty() ? "" : ", ") + name + " " + quantity.ToString();
+    out += (out.empty() ? "" : ", ") + name + " " + model::AmountQuantity(name, amount).ToString();
   }
   return out.empty() ? "none" : out;
 }

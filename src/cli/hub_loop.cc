@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/plan_items.h"
+#include "cli/queue_status.h"
 #include "core/diagnostics.h"
 #include "core/parts_hash.h"
 #include "engine/plan.h"
@@ -309,6 +310,21 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
     delete_if_stored(model::ApiGroupOf(d.api_version), d.kind, d.namespace_, d.name);
   }
 
+  // Kueue's queue controllers: every ClusterQueue's and LocalQueue's status, written when it
+  // changed (a condition that stays keeps its time).
+  for (QueueStatus& q : QueueStatuses(plan.planned, core::Timestamp{now_s})) {
+    const store::StoredObject* stored = mirror_.Find("kueue.x-k8s.io", q.kind, q.namespace_, q.name);
+    if (stored == nullptr) continue;
+    auto served = server::ServedObject(*stored, "");
+    if (!served) continue;
+    Json body = std::move(served).value();
+    KeepConditionTimes(body.value("status", Json::object()), q.status);
+    if (body.contains("status") && SameObject(body["status"], q.status)) continue;
+    body["status"] = std::move(q.status);
+    batch.push_back(store::Mutation::Update(stored->key, server::StoredBody(body),
+                                            stored->meta.resource_version, server::LabelMap(body)));
+    ++stats.updated;
+  }
   for (const store::StoredObject* pod : terminated) {
     delete_if_stored(pod->key.group, pod->key.kind, pod->key.ns, pod->key.name);
   }

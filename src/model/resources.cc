@@ -8,6 +8,16 @@
 
 namespace berth::model {
 
+bool IsBinaryResource(std::string_view name) {
+  return name == "memory" || name == "ephemeral-storage" || name.starts_with("hugepages-");
+}
+
+core::Quantity AmountQuantity(std::string_view name, int64_t amount) {
+  if (name == "cpu") return core::Quantity::FromMilli(amount);
+  return core::Quantity::FromUnits(amount, IsBinaryResource(name) ? core::Quantity::Format::kBinarySI
+                                                                  : core::Quantity::Format::kDecimalSI);
+}
+
 ResourceCatalog::ResourceCatalog() {
   // The fixed ids kCpu, kMemory, kEphemeralStorage and kPods depend on this order.
   for (const char* name : {"cpu", "memory", "ephemeral-storage", "pods"}) Intern(name);

@@ -12,6 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/quantity.h"
+
 namespace berth::model {
 
 struct ResourceId {
@@ -23,6 +25,13 @@ inline constexpr ResourceId kCpu{0};
 inline constexpr ResourceId kMemory{1};
 inline constexpr ResourceId kEphemeralStorage{2};
 inline constexpr ResourceId kPods{3};
+
+// Whether a resource's amounts read in binary units (memory, ephemeral-storage,
+// hugepages-*), as kubectl prints them ("64Gi").
+bool IsBinaryResource(std::string_view name);
+// An amount of resource `name` in ResourceVector units as the quantity Kubernetes writes it:
+// cpu from milli-cores ("500m", "2"), binary resources in binary SI, the rest decimal.
+core::Quantity AmountQuantity(std::string_view name, int64_t amount);
 
 // Interns resource names. The first four ids are fixed (cpu, memory, ephemeral-storage,
 // pods); others are assigned in first-seen order.

@@ -99,10 +99,16 @@ std::vector<std::string> Sample(const Map& m) {
 }
 
 // Explanations known wrong today, left out so the sweep still checks everything else; each
-// is a berth bug found by this test (remove its entries when it is fixed). None at present:
-// the invalid GPU fraction's explain (it threw std::bad_alloc) and the gang members' (they
-// met the state after their whole gang was bound) were fixed in #13.
-const std::set<std::string> kKnownWrong = {};
+// is a berth bug found by this test (remove its entries when it is fixed). The invalid GPU
+// fraction's explain (it threw std::bad_alloc) and the gang members' (they met the state
+// after their whole gang was bound) were fixed in #13. Open: a Workload read already
+// evicted and requeued (Evicted=True, no admission; here one whose eviction the plan just
+// finished, engine/eviction_completion.h) is "Preempted" by its conditions in the table and
+// the JSON but "Pending" in explain, whose outcome is this plan's decision only.
+const std::set<std::string> kKnownWrong = {
+    "kueue-eviction-completes-from-input workload/team-a/job-a1",
+    "kueue-eviction-completes-from-input workload/team-a/job-a2",
+};
 
 // RunExplainCommand for one target, false when it is known wrong; an exception (berth's main
 // reports it as an internal error) is a problem.

@@ -21,10 +21,6 @@ namespace {
 
 using OrderedJson = nlohmann::ordered_json;
 
-bool BinaryResource(const std::string& name) {
-  return name == "memory" || name == "ephemeral-storage" || name.rfind("hugepages-", 0) == 0;
-}
-
 OrderedJson DomainsJson(const model::TopologyAssignment& ta) {
   OrderedJson domains = OrderedJson::array();
   for (const model::TopologyDomainAssignment& d : ta.domains) {
@@ -224,11 +220,7 @@ bool SameAdmission(const OrderedJson& old, const model::Admission& admission) {
 }  // namespace
 
 std::string QuantityString(const std::string& resource, int64_t amount) {
-  if (resource == "cpu") return core::Quantity::FromMilli(amount).ToString();
-  return core::Quantity::FromUnits(amount, BinaryResource(resource)
-                                               ? core::Quantity::Format::kBinarySI
-                                               : core::Quantity::Format::kDecimalSI)
-      .ToString();
+  return model::AmountQuantity(resource, amount).ToString();
 }
 
 OrderedJson PatchedWorkload(const model::Workload& wl, const DocumentStore& documents) {

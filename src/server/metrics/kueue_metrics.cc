@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/time.h"
+#include "server/metrics/queue_counts.h"
 
 namespace berth::server {
 
@@ -17,11 +18,6 @@ using Json = nlohmann::ordered_json;
 
 double KueueAmount(const std::string& resource, int64_t v) {
   return resource == "cpu" ? static_cast<double>(v) / 1000.0 : static_cast<double>(v);
-}
-
-bool ConditionTrue(const model::Workload& w, const char* type) {
-  const model::WorkloadCondition* c = w.FindCondition(type);
-  return c != nullptr && c->status == "True";
 }
 
 // The condition `type` of a Workload's JSON when its status is "True"; null otherwise.
@@ -102,39 +98,26 @@ void UpdateKueueGauges(const model::Snapshot& planned, const std::string& role,
                        MetricsRegistry& registry) {
   std::map<std::string, std::string> cohort_of;  // cluster queue -> cohort
   for (const model::ClusterQueue& cq : planned.cluster_queues) cohort_of[cq.meta.name] = cq.cohort;
-  std::map<std::pair<std::string, std::string>, std::string> lq_cq;  // (ns, lq) -> cq
-  for (const model::LocalQueue& lq : planned.local_queues) {
-    lq_cq[{lq.meta.namespace_, lq.meta.name}] = lq.cluster_queue;
-  }
-
+  const FleetQueueCounts counts = CountQueues(planned);
   std::map<std::pair<std::string, std::string>, double> pending;  // (cq, status)
   std::map<std::tuple<std::string, std::string, std::string>, double> lq_pending;  // ns, lq, status
   std::map<std::string, double> reserving, admitted;
   using ResKey = std::tuple<std::string, std::string, std::string>;  // cq, flavor, resource
   std::map<ResKey, double> reservation, usage;
-  for (const model::Workload& w : planned.kueue_workloads) {
-    if (ConditionTrue(w, "Finished")) continue;
-    if (!w.admission) {
-      auto it = lq_cq.find({w.meta.namespace_, w.queue_name});
-      const model::WorkloadCondition* qr = w.FindCondition("QuotaReserved");
-      const std::string status =
-          qr != nullptr && qr->status == "False" && qr->reason == "Inadmissible" ? "inadmissible" : "active";
-      if (it != lq_cq.end()) pending[{it->second, status}] += 1;
-      lq_pending[{w.meta.namespace_, w.queue_name, status}] += 1;
-      continue;
+  for (const auto& [cq, q] : counts.cluster_queues) {
+    pending[{cq, "active"}] = static_cast<double>(q.pending_active);
+    pending[{cq, "inadmissible"}] = static_cast<double>(q.pending_inadmissible);
+    if (q.reserving > 0) reserving[cq] = static_cast<double>(q.reserving);
+    if (q.admitted > 0) admitted[cq] = static_cast<double>(q.admitted);
+    for (const auto& [key, amount] : q.reservation) {
+      reservation[{cq, key.first, key.second}] = KueueAmount(key.second, amount);
     }
-    const std::string& cq = w.admission->cluster_queue;
-    reserving[cq] += 1;
-    const bool is_admitted = ConditionTrue(w, "Admitted");
-    if (is_admitted) admitted[cq] += 1;
-    for (const model::PodSetAssignment& ps : w.admission->pod_set_assignments) {
-      for (const auto& [resource, amount] : ps.resource_usage) {
-        auto f = ps.flavors.find(resource);
-        const std::string flavor = f == ps.flavors.end() ? "" : f->second;
-        const double v = KueueAmount(resource, amount);
-        reservation[{cq, flavor, resource}] += v;
-        if (is_admitted) usage[{cq, flavor, resource}] += v;
-      }
+    for (const auto& [key, amount] : q.usage) usage[{cq, key.first, key.second}] = KueueAmount(key.second, amount);
+  }
+  for (const auto& [lq, q] : counts.local_queues) {
+    if (q.pending_active > 0) lq_pending[{lq.first, lq.second, "active"}] = static_cast<double>(q.pending_active);
+    if (q.pending_inadmissible > 0) {
+      lq_pending[{lq.first, lq.second, "inadmissible"}] = static_cast<double>(q.pending_inadmissible);
     }
   }
 
