@@ -79,6 +79,18 @@ TEST(SchedulingLoopTest, AdmitsBindsAndUnsuspendsInOneCycleThenWritesNothing) {
     EXPECT_EQ(Body(s, "", "Pod", "team", pod)["spec"]["nodeName"], "n1") << pod;
   }
   EXPECT_EQ(Body(s, "batch", "Job", "team", "train")["spec"]["suspend"], false);
+  // Kueue's queue status: counts, the reservation per flavor and resource, Active.
+  const Json cq = Body(s, "kueue.x-k8s.io", "ClusterQueue", "", "cq")["status"];
+  EXPECT_EQ(cq["admittedWorkloads"], 1);
+  EXPECT_EQ(cq["reservingWorkloads"], 1);
+  EXPECT_EQ(cq["pendingWorkloads"], 0);
+  EXPECT_EQ(cq["flavorsReservation"].dump(),
+            R"([{"name":"f","resources":[{"name":"cpu","total":"2","borrowed":"0"}]}])");
+  EXPECT_EQ(cq["conditions"][0]["type"], "Active");
+  EXPECT_EQ(cq["conditions"][0]["status"], "True");
+  const Json lq = Body(s, "kueue.x-k8s.io", "LocalQueue", "team", "q")["status"];
+  EXPECT_EQ(lq["admittedWorkloads"], 1);
+  EXPECT_EQ(lq["conditions"][0]["reason"], "Ready");
   // Every write of the cycle has one resourceVersion range and was published.
   EXPECT_EQ(s.CurrentResourceVersion(), first->committed_rv);
 
