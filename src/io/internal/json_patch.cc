@@ -8,16 +8,12 @@
 
 namespace berth::io::internal {
 
-namespace {
-
 using OrderedJson = nlohmann::ordered_json;
 
 std::string StringMember(const OrderedJson& obj, const char* key) {
   auto it = obj.find(key);
   return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
-
-}  // namespace
 
 OrderedJson ParseDocument(const DocumentStore& documents, model::SourceRef ref) {
   if (!ref.valid()) return OrderedJson();

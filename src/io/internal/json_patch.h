@@ -26,6 +26,9 @@ nlohmann::ordered_json DocumentOrMinimal(const DocumentStore& documents, model::
                                          const char* api_version, const char* kind,
                                          const model::ObjectMeta& meta);
 
+// obj[key] when it is a string, else "".
+std::string StringMember(const nlohmann::ordered_json& obj, const char* key);
+
 // obj[key], made an empty object first when it is absent or not an object.
 nlohmann::ordered_json& ObjectMember(nlohmann::ordered_json& obj, const char* key);
 

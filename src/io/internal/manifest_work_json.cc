@@ -28,12 +28,6 @@ using TemplatePatch = model::ManifestPatch::TemplatePatch;
 
 constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 
-// doc[key] when it is a string, else "".
-std::string StringMember(const OrderedJson& doc, const char* key) {
-  auto it = doc.find(key);
-  return it != doc.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 // obj[key] when obj is an object holding an object there, else nullptr.
 OrderedJson* ObjectAt(OrderedJson& obj, const char* key) {
   if (!obj.is_object()) return nullptr;
