@@ -31,5 +31,8 @@ function(berth_embed_files out_var)
     DEPENDS ${files} ${PROJECT_SOURCE_DIR}/cmake/embed_files.cmake
     COMMENT "${E_COMMENT}"
     VERBATIM)
+  # Each generated source names its tables kFile0.. in an anonymous namespace: two in one
+  # unity batch would collide, and they are compiled once anyway.
+  set_source_files_properties(${source} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
   set(${out_var} ${source} PARENT_SCOPE)
 endfunction()
