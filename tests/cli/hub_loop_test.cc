@@ -1,10 +1,14 @@
 // SchedulingLoop::RunCycle over a real SqliteStore: a queued job is admitted, its pods bound
-// and the job unsuspended in one cycle; an unchanged store gives a cycle that writes nothing;
-// a standby (a store that does not lead) decides nothing; and IoValidator refuses what io
-// refuses, at the same field.
+// and the job unsuspended in one cycle, and its queues' status written; an unchanged store
+// gives a cycle that writes nothing; cycles follow the event log and decode only what
+// changed; preemption settled in one cycle, or one Kueue cycle at a time; a standby (a store
+// that does not lead) decides nothing; and IoValidator refuses what io refuses, at the same
+// field.
 #include "cli/hub_loop.h"
 
 #include <gtest/gtest.h>
+
+#include <memory>
 
 #include <nlohmann/json.hpp>
 
@@ -57,14 +61,27 @@ LoopOptions FixedClock() {
   return o;
 }
 
-TEST(SchedulingLoopTest, AdmitsBindsAndUnsuspendsInOneCycleThenWritesNothing) {
-  store::testing::TempDir dir;
-  auto opened = store::SqliteStore::Open(dir.Sub("db"));
-  ASSERT_TRUE(opened);
-  store::SqliteStore& s = **opened;
+// Each test's store: a real SqliteStore in a temporary directory, and the feed its loop
+// publishes to.
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto opened = store::SqliteStore::Open(dir_.Sub("db"));
+    ASSERT_TRUE(opened) << opened.error().ToString();
+    store_ = std::move(opened).value();
+  }
+
+  store::testing::TempDir dir_;
+  std::unique_ptr<store::SqliteStore> store_;
+  server::ChangeFeed feed_;
+};
+class SchedulingLoopTest : public StoreTest {};
+class EventCompactorTest : public StoreTest {};
+
+TEST_F(SchedulingLoopTest, AdmitsBindsAndUnsuspendsInOneCycleThenWritesNothing) {
+  store::SqliteStore& s = *store_;
   Fleet(s);
-  server::ChangeFeed feed;
-  SchedulingLoop loop(s, feed, FixedClock());
+  SchedulingLoop loop(s, feed_, FixedClock());
   const int64_t before = s.CurrentResourceVersion();
   auto first = loop.RunCycle();
   ASSERT_TRUE(first) << first.error().ToString();
@@ -105,14 +122,10 @@ TEST(SchedulingLoopTest, AdmitsBindsAndUnsuspendsInOneCycleThenWritesNothing) {
 // once settled; a node added, then one deleted, each seen by the next cycle alone; and
 // after compaction dropped events the loop had not read, a full read again (every object
 // present, none lost).
-TEST(SchedulingLoopTest, FollowsTheEventLogAndDecodesOnlyWhatChanged) {
-  store::testing::TempDir dir;
-  auto opened = store::SqliteStore::Open(dir.Sub("db"));
-  ASSERT_TRUE(opened);
-  store::SqliteStore& s = **opened;
+TEST_F(SchedulingLoopTest, FollowsTheEventLogAndDecodesOnlyWhatChanged) {
+  store::SqliteStore& s = *store_;
   Fleet(s);
-  server::ChangeFeed feed;
-  SchedulingLoop loop(s, feed, FixedClock());
+  SchedulingLoop loop(s, feed_, FixedClock());
   auto first = loop.RunCycle();
   ASSERT_TRUE(first) << first.error().ToString();
   EXPECT_EQ(first->decoded, first->objects_read) << "the first cycle decodes everything";
@@ -203,14 +216,10 @@ void ExpectPreempted(store::Store& s) {
 }
 
 // serve's cycles (the settled plan): the preemption is one cycle, one transaction.
-TEST(SchedulingLoopTest, SettledCyclePreemptsAndAdmitsInOneTransaction) {
-  store::testing::TempDir dir;
-  auto opened = store::SqliteStore::Open(dir.Sub("db"));
-  ASSERT_TRUE(opened);
-  store::SqliteStore& s = **opened;
+TEST_F(SchedulingLoopTest, SettledCyclePreemptsAndAdmitsInOneTransaction) {
+  store::SqliteStore& s = *store_;
   PreemptionFleet(s);
-  server::ChangeFeed feed;
-  SchedulingLoop loop(s, feed, FixedClock());
+  SchedulingLoop loop(s, feed_, FixedClock());
   PutJob(s, "low", "low", "2026-01-01T00:00:00Z");
   ASSERT_TRUE(loop.RunCycle());
   EXPECT_EQ(ConditionOf(s, "job-low", "Admitted"), "True");
@@ -225,16 +234,12 @@ TEST(SchedulingLoopTest, SettledCyclePreemptsAndAdmitsInOneTransaction) {
 // Job stopped); the next cycle removes the terminated pod (the hub stands in for the
 // kubelet), finishes the eviction (engine/eviction_completion.h) and admits and binds the
 // preemptor.
-TEST(SchedulingLoopTest, OneCycleAtATimePreemptionCompletesOnceTheVictimsPodsAreGone) {
-  store::testing::TempDir dir;
-  auto opened = store::SqliteStore::Open(dir.Sub("db"));
-  ASSERT_TRUE(opened);
-  store::SqliteStore& s = **opened;
+TEST_F(SchedulingLoopTest, OneCycleAtATimePreemptionCompletesOnceTheVictimsPodsAreGone) {
+  store::SqliteStore& s = *store_;
   PreemptionFleet(s);
-  server::ChangeFeed feed;
   LoopOptions options = FixedClock();
   options.plan_cycles = 1;
-  SchedulingLoop loop(s, feed, options);
+  SchedulingLoop loop(s, feed_, options);
   PutJob(s, "low", "low", "2026-01-01T00:00:00Z");
   ASSERT_TRUE(loop.RunCycle());
   EXPECT_EQ(ConditionOf(s, "job-low", "Admitted"), "True");
@@ -278,14 +283,10 @@ class StandbyStore : public store::Store {
   store::Store& inner_;
 };
 
-TEST(SchedulingLoopTest, AStandbyDecidesNothing) {
-  store::testing::TempDir dir;
-  auto opened = store::SqliteStore::Open(dir.Sub("db"));
-  ASSERT_TRUE(opened);
-  Fleet(**opened);
-  StandbyStore standby(**opened);
-  server::ChangeFeed feed;
-  SchedulingLoop loop(standby, feed, FixedClock());
+TEST_F(SchedulingLoopTest, AStandbyDecidesNothing) {
+  Fleet(*store_);
+  StandbyStore standby(*store_);
+  SchedulingLoop loop(standby, feed_, FixedClock());
   const int64_t before = standby.CurrentResourceVersion();
   auto cycle = loop.RunCycle();
   ASSERT_TRUE(cycle);
@@ -293,11 +294,8 @@ TEST(SchedulingLoopTest, AStandbyDecidesNothing) {
   EXPECT_EQ(standby.CurrentResourceVersion(), before);
 }
 
-TEST(EventCompactorTest, KeepsTheNewestEventsAndOnlyTheLeaderCompacts) {
-  store::testing::TempDir dir;
-  auto opened = store::SqliteStore::Open(dir.Sub("db"));
-  ASSERT_TRUE(opened);
-  store::SqliteStore& s = **opened;
+TEST_F(EventCompactorTest, KeepsTheNewestEventsAndOnlyTheLeaderCompacts) {
+  store::SqliteStore& s = *store_;
   std::vector<store::Mutation> batch;
   for (int i = 0; i < 3000; ++i) {
     batch.push_back(store::Mutation::Create({"", "Namespace", "", "ns-" + std::to_string(i)}, "{}"));
