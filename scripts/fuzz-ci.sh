@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
 done
 
 all_targets="yaml_documents json_documents list_split quantity selector cel reader object
-  scheduler_config kueue_config trace openb scenario plan"
+  scheduler_config kueue_config trace openb scenario plan decode_cache"
 targets=${targets:-$all_targets}
 
 launcher=()
@@ -52,7 +52,7 @@ fi
 # the rest a line or a short file.
 max_len() {
   case $1 in
-    plan | reader | object | yaml_documents | json_documents | list_split) echo 16384 ;;
+    plan | reader | decode_cache | object | yaml_documents | json_documents | list_split) echo 16384 ;;
     trace | openb | scenario | scheduler_config | kueue_config | selector) echo 8192 ;;
     *) echo 4096 ;;
   esac
