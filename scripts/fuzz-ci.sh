@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
 done
 
 all_targets="yaml_documents json_documents list_split quantity selector cel reader object
-  scheduler_config kueue_config trace openb scenario plan decode_cache"
+  scheduler_config kueue_config trace openb scenario plan decode_cache api"
 targets=${targets:-$all_targets}
 
 launcher=()
