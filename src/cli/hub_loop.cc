@@ -47,10 +47,10 @@ uint64_t ObjectId(const std::string& cluster, const std::string& ns, const std::
 // What a cycle may change in a Workload and a pod, condition times aside (a condition that
 // stays keeps its time): a Workload or pod whose fingerprint is the same after the plan is
 // not printed, compared or written, so a cycle's write stage is proportional to what it
-// decided, not to how many objects wait. 64-bit hashes, not strings: a cycle takes one of every Workload and pod before and after
-// the plan, and building 200,000 strings cost 0.1 s of a 100,000-Workload cycle. A
-// collision (odds 2^-64 per object) would leave one unchanged-looking status unwritten
-// until the object next changes.
+// decided, not to how many objects wait. 64-bit hashes, not strings: a cycle takes one of
+// every Workload and pod before and after the plan, and building 200,000 strings cost 0.1 s
+// of a 100,000-Workload cycle. A collision (odds 2^-64 per object) would leave one
+// unchanged-looking status unwritten until the object next changes.
 uint64_t Fingerprint(const model::Workload& w) {
   core::PartsHash h;
   h.Add(w.cluster_name);
@@ -128,14 +128,12 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
     return stats;
   }
   const std::string role = !options_.replica_role.empty() ? options_.replica_role : "leader";
-  stats.read_rv = store_.CurrentResourceVersion();
 
   // 1. Everything the store holds: the mirror applies the events since the last cycle.
   // Bodies go to the reader as stored: they carry their uid and creationTimestamp (the API
   // writes them at create, and so does this loop), and the reader needs no
-  // resourceVersion, so nothing is parsed here.
-  auto refreshed = mirror_.Refresh();
-  if (!refreshed) return refreshed.error();
+  // resourceVersion, so only pods that mention a deletionTimestamp are parsed here.
+  BERTH_RETURN_IF_ERROR(mirror_.Refresh());
   stats.read_rv = mirror_.resource_version();
   const int64_t now_s = options_.now_unix_s ? options_.now_unix_s() : SystemNow();
   std::vector<io::SourceObject> sources;
@@ -206,8 +204,10 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
   }
 
   const auto plan_done = std::chrono::steady_clock::now();
+  // What each queue holds, counted once for Kueue's gauges and the queues' status.
+  const server::FleetQueueCounts queue_counts = server::CountQueues(plan.planned);
   if (options_.metrics != nullptr) {
-    server::UpdateKueueGauges(plan.planned, role, *options_.metrics);
+    server::UpdateKueueGauges(plan.planned, queue_counts, role, *options_.metrics);
   }
 
   // 3. What differs from the store, as one transaction.
@@ -312,7 +312,7 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
 
   // Kueue's queue controllers: every ClusterQueue's and LocalQueue's status, written when it
   // changed (a condition that stays keeps its time).
-  for (QueueStatus& q : QueueStatuses(plan.planned, core::Timestamp{now_s})) {
+  for (QueueStatus& q : QueueStatuses(plan.planned, queue_counts, core::Timestamp{now_s})) {
     const store::StoredObject* stored = mirror_.Find("kueue.x-k8s.io", q.kind, q.namespace_, q.name);
     if (stored == nullptr) continue;
     auto served = server::ServedObject(*stored, "");

@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <set>
 
-#include "server/metrics/queue_counts.h"
-
 namespace berth::cli {
 
 namespace {
@@ -50,8 +48,8 @@ Json FlavorAmounts(const model::ClusterQueue& cq, const model::ResourceCatalog& 
 
 }  // namespace
 
-std::vector<QueueStatus> QueueStatuses(const model::Snapshot& planned, core::Timestamp now) {
-  const server::FleetQueueCounts counts = server::CountQueues(planned);
+std::vector<QueueStatus> QueueStatuses(const model::Snapshot& planned,
+                                       const server::FleetQueueCounts& counts, core::Timestamp now) {
   std::set<std::string> flavors;
   for (const model::ResourceFlavor& f : planned.resource_flavors) flavors.insert(f.meta.name);
   std::map<std::string, const model::ClusterQueue*> by_name;

@@ -13,6 +13,7 @@
 
 #include "core/time.h"
 #include "model/snapshot.h"
+#include "server/metrics/queue_counts.h"
 
 namespace berth::cli {
 
@@ -23,8 +24,10 @@ struct QueueStatus {
   nlohmann::ordered_json status;
 };
 
-// One per ClusterQueue and LocalQueue of `planned`, conditions at `now`.
-std::vector<QueueStatus> QueueStatuses(const model::Snapshot& planned, core::Timestamp now);
+// One per ClusterQueue and LocalQueue of `planned`, from its `counts` (server::CountQueues
+// of the same snapshot), conditions at `now`.
+std::vector<QueueStatus> QueueStatuses(const model::Snapshot& planned,
+                                       const server::FleetQueueCounts& counts, core::Timestamp now);
 
 // Gives each condition of `next` the lastTransitionTime it has in `current` when its
 // status, reason and message are the same there (a condition that stays keeps its time).

@@ -51,7 +51,7 @@ const store::StoredObject* StoreMirror::Find(std::string_view group, std::string
   return it == objects_.end() ? nullptr : &it->second;
 }
 
-core::Result<MirrorRefresh> StoreMirror::Relist() {
+core::Status StoreMirror::Relist() {
   listed_ = false;
   objects_.clear();
   // Read before listing: the events after it, applied by the next refresh, bring whatever
@@ -75,16 +75,11 @@ core::Result<MirrorRefresh> StoreMirror::Relist() {
     }
   }
   listed_ = true;
-  MirrorRefresh out;
-  out.relisted = true;
-  return out;
+  return core::OkStatus();
 }
 
-core::Result<MirrorRefresh> StoreMirror::Refresh() {
-  MirrorRefresh out;
-  if (!listed_) {
-    BERTH_ASSIGN_OR_RETURN(out, Relist());
-  }
+core::Status StoreMirror::Refresh() {
+  if (!listed_) BERTH_RETURN_IF_ERROR(Relist());
   int relists = 0;
   while (true) {
     store::WatchOptions options;
@@ -94,7 +89,7 @@ core::Result<MirrorRefresh> StoreMirror::Refresh() {
     if (!page && page.error().code() == core::ErrorCode::kOutOfRange && ++relists <= 3) {
       // Compacted past what this copy has seen: only a full read is consistent again, and
       // the events after it bring what changed during it.
-      BERTH_ASSIGN_OR_RETURN(out, Relist());
+      BERTH_RETURN_IF_ERROR(Relist());
       continue;
     }
     if (!page) {
@@ -103,7 +98,7 @@ core::Result<MirrorRefresh> StoreMirror::Refresh() {
     }
     if (page->events.empty()) {
       rv_ = std::max(rv_, page->resource_version);
-      return out;
+      return core::OkStatus();
     }
     for (store::WatchEvent& e : page->events) {
       rv_ = std::max(rv_, e.object.meta.resource_version);
@@ -115,7 +110,6 @@ core::Result<MirrorRefresh> StoreMirror::Refresh() {
       } else {
         objects_.insert_or_assign(std::move(key), std::move(e.object));
       }
-      ++out.events;
     }
   }
 }

@@ -18,18 +18,13 @@
 
 namespace berth::cli {
 
-struct MirrorRefresh {
-  bool relisted = false;  // everything was read again
-  size_t events = 0;      // events applied otherwise
-};
-
 class StoreMirror {
  public:
   explicit StoreMirror(store::Store& store);
 
   // Brings the copy to the store's current resourceVersion. Errors are the store's; after
   // one the next refresh relists.
-  core::Result<MirrorRefresh> Refresh();
+  core::Status Refresh();
 
   // Every object, by OrderKey: iterate for the listing order.
   const std::map<std::string, store::StoredObject>& objects() const { return objects_; }
@@ -46,7 +41,7 @@ class StoreMirror {
   // no name contains one). Empty when the kind is not served.
   std::string OrderKey(std::string_view group, std::string_view kind, std::string_view ns,
                        std::string_view name) const;
-  core::Result<MirrorRefresh> Relist();
+  core::Status Relist();
 
   store::Store& store_;
   std::unordered_map<std::string, uint16_t> kind_order_;  // "group\x1fkind" of served kinds

@@ -19,7 +19,7 @@ model::SourceRef DocumentStore::AddShared(std::shared_ptr<const void> owner, con
 }
 
 const Document& DocumentStore::Get(model::SourceRef ref) const {
-  // Refs are handed out by Add only, and documents are never removed.
+  // Refs are handed out by Add and AddShared only, and documents are never removed.
   BERTH_CHECK(ref.valid() && static_cast<size_t>(ref.document) < docs_.size(),
               "DocumentStore::Get with a ref this store did not hand out");
   return *docs_[static_cast<size_t>(ref.document)];

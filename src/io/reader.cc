@@ -656,7 +656,8 @@ class FileReader final : public internal::DecodeSink {
       cluster = annotated;
     }
     if (cluster.empty()) cluster = "default";
-    const uint64_t h = core::PartsHash().Add(GroupOf(api_version)).Add(kind).Add(ns).Add(name).Add(cluster).value();
+    const uint64_t h =
+        core::PartsHash().Add(GroupOf(api_version)).Add(kind).Add(ns).Add(name).Add(cluster).value();
     *key = h == 0 ? 1 : h;
     const internal::FirstRead* found = st_.first_reads.Find(*key);
     if (found == nullptr) return true;
@@ -771,7 +772,6 @@ class FileReader final : public internal::DecodeSink {
   void CountUnknown(const std::string& api_version, const std::string& kind) {
     internal::CountUnknownKind(&st_.unknown_kinds, api_version, kind, file_);
   }
-
 
   ReaderState& st_;
   core::Diagnostics& diags_;
@@ -1159,7 +1159,7 @@ Input Reader::Finish(const ExpansionLimits& limits) {
       }
       queued = std::move(*created);
     }
-    // A copy: expansion adds documents, which may move the one this name lives in.
+    // A copy: the pending job below keeps it.
     std::string file = input.documents.Get(workload.source).file;
     std::vector<std::vector<int32_t>> pod_indices;
     if (!workload.suspended || queued.has_value()) {

@@ -28,6 +28,13 @@ void Put(store::Store& s, const std::string& group, const std::string& kind, con
       << kind << "/" << name;
 }
 
+// A 4-cpu node.
+void PutNode(store::Store& s, const std::string& name) {
+  Put(s, "", "Node", "", name,
+      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":")" + name +
+          R"("},"status":{"allocatable":{"cpu":"4","pods":"110"}}})");
+}
+
 void Fleet(store::Store& s) {
   Put(s, "", "Namespace", "", "team", R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team"}})");
   Put(s, "", "Node", "", "n1",
@@ -137,8 +144,7 @@ TEST_F(SchedulingLoopTest, FollowsTheEventLogAndDecodesOnlyWhatChanged) {
   EXPECT_EQ(settled->decoded, 0u);
   EXPECT_EQ(settled->objects_read, second->objects_read);
 
-  Put(s, "", "Node", "", "n2",
-      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n2"},"status":{"allocatable":{"cpu":"4","pods":"110"}}})");
+  PutNode(s, "n2");
   auto added = loop.RunCycle();
   ASSERT_TRUE(added);
   EXPECT_EQ(added->decoded, 1u);
@@ -152,8 +158,7 @@ TEST_F(SchedulingLoopTest, FollowsTheEventLogAndDecodesOnlyWhatChanged) {
   EXPECT_EQ(removed->decoded, 0u);
   EXPECT_EQ(removed->objects_read, settled->objects_read);
 
-  Put(s, "", "Node", "", "n3",
-      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n3"},"status":{"allocatable":{"cpu":"4","pods":"110"}}})");
+  PutNode(s, "n3");
   Put(s, "", "Namespace", "", "other", R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"other"}})");
   store::CompactOptions compact;
   compact.keep_last = 1;  // the loop has not read the node's event: gone

@@ -1,12 +1,14 @@
 // Conversion goes through v1beta2 (the storage version upstream): an object is first brought
 // up to v1beta2, then down to the version asked for, so each rename is written once per
-// direction.
+// direction. Fields are read type-checked (StringAt): a body of the wrong shape converts
+// as far as it can and never throws.
 #include "server/api/kueue_conversion.h"
 
 #include <string>
 #include <utility>
 
 #include "model/kueue.h"
+#include "server/api/json_access.h"
 
 namespace berth::server {
 
@@ -61,7 +63,7 @@ void ClusterQueueDown(Json& spec) {  // v1beta2 -> v1beta1
 void WorkloadUp(Json& spec) {
   auto name = spec.find("priorityClassName");
   if (name == spec.end()) return;
-  const std::string source = spec.value("priorityClassSource", "");
+  const std::string source = StringAt(spec, {"priorityClassSource"});
   if (!spec.contains("priorityClassRef") && name->is_string()) {
     const bool pod = source == model::kPodPriorityClassSource;
     spec["priorityClassRef"] = Json{{"group", pod ? "scheduling.k8s.io" : "kueue.x-k8s.io"},
@@ -76,8 +78,8 @@ void WorkloadDown(Json& spec) {
   auto ref = spec.find("priorityClassRef");
   if (ref == spec.end()) return;
   if (ref->is_object() && !spec.contains("priorityClassName")) {
-    const bool pod = ref->value("kind", "") == "PriorityClass";
-    spec["priorityClassName"] = ref->value("name", "");
+    const bool pod = StringAt(*ref, {"kind"}) == "PriorityClass";
+    spec["priorityClassName"] = StringAt(*ref, {"name"});
     spec["priorityClassSource"] = pod ? model::kPodPriorityClassSource : model::kWorkloadPriorityClassSource;
   }
   spec.erase("priorityClassRef");

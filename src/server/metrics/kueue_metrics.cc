@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "core/time.h"
-#include "server/metrics/queue_counts.h"
 
 namespace berth::server {
 
@@ -94,11 +93,10 @@ void DescribeKueueMetrics(MetricsRegistry& r) {
              KueueBuckets());
 }
 
-void UpdateKueueGauges(const model::Snapshot& planned, const std::string& role,
-                       MetricsRegistry& registry) {
+void UpdateKueueGauges(const model::Snapshot& planned, const FleetQueueCounts& counts,
+                       const std::string& role, MetricsRegistry& registry) {
   std::map<std::string, std::string> cohort_of;  // cluster queue -> cohort
   for (const model::ClusterQueue& cq : planned.cluster_queues) cohort_of[cq.meta.name] = cq.cohort;
-  const FleetQueueCounts counts = CountQueues(planned);
   std::map<std::pair<std::string, std::string>, double> pending;  // (cq, status)
   std::map<std::tuple<std::string, std::string, std::string>, double> lq_pending;  // ns, lq, status
   std::map<std::string, double> reserving, admitted;

@@ -14,15 +14,18 @@
 
 #include "model/snapshot.h"
 #include "server/metrics/metrics_registry.h"
+#include "server/metrics/queue_counts.h"
 
 namespace berth::server {
 
 // Declares the families (help, type, Kueue's buckets) once per registry.
 void DescribeKueueMetrics(MetricsRegistry& registry);
 
-// Replaces the gauge families from `planned` (the state a cycle leaves).
-void UpdateKueueGauges(const model::Snapshot& planned, const std::string& replica_role,
-                       MetricsRegistry& registry);
+// Replaces the gauge families from `planned` (the state a cycle leaves) and its queues'
+// `counts` (CountQueues of the same snapshot, which the caller also writes the queues'
+// status from).
+void UpdateKueueGauges(const model::Snapshot& planned, const FleetQueueCounts& counts,
+                       const std::string& replica_role, MetricsRegistry& registry);
 
 // Records what changed between a Workload as stored (`before`, null when the cycle created
 // it) and as the cycle wrote it (`after`): quota reserved and admitted (counters, and the

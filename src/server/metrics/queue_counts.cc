@@ -1,5 +1,7 @@
 #include "server/metrics/queue_counts.h"
 
+#include <unordered_map>
+
 namespace berth::server {
 
 namespace {
@@ -13,25 +15,32 @@ bool ConditionTrue(const model::Workload& w, const char* type) {
 
 FleetQueueCounts CountQueues(const model::Snapshot& planned) {
   FleetQueueCounts out;
-  std::map<std::pair<std::string, std::string>, std::string> lq_cq;  // (ns, lq) -> cq
   for (const model::ClusterQueue& cq : planned.cluster_queues) out.cluster_queues[cq.meta.name];
+  // Each LocalQueue's counts and its ClusterQueue's (null when that does not exist), found by
+  // one lookup per Workload: map nodes keep their addresses.
+  struct Queues {
+    QueueCounts* local = nullptr;
+    QueueCounts* cluster = nullptr;
+  };
+  std::unordered_map<std::string, Queues> by_local_queue;  // "ns\x1fname"
   for (const model::LocalQueue& lq : planned.local_queues) {
-    lq_cq[{lq.meta.namespace_, lq.meta.name}] = lq.cluster_queue;
-    out.local_queues[{lq.meta.namespace_, lq.meta.name}];
+    Queues& q = by_local_queue[lq.meta.namespace_ + '\x1f' + lq.meta.name];
+    q.local = &out.local_queues[{lq.meta.namespace_, lq.meta.name}];
+    auto cq = out.cluster_queues.find(lq.cluster_queue);
+    if (cq != out.cluster_queues.end()) q.cluster = &cq->second;
   }
+  std::string key;
   for (const model::Workload& w : planned.kueue_workloads) {
     if (ConditionTrue(w, "Finished")) continue;
-    QueueCounts* lq = nullptr;
-    if (auto it = out.local_queues.find({w.meta.namespace_, w.queue_name}); it != out.local_queues.end()) {
-      lq = &it->second;
-    }
+    key.assign(w.meta.namespace_).append(1, '\x1f').append(w.queue_name);
+    auto found = by_local_queue.find(key);
+    const Queues queues = found == by_local_queue.end() ? Queues{} : found->second;
+    QueueCounts* lq = queues.local;
     if (!w.admission) {
       const model::WorkloadCondition* qr = w.FindCondition("QuotaReserved");
       const bool inadmissible = qr != nullptr && qr->status == "False" && qr->reason == "Inadmissible";
-      auto count = [&](QueueCounts& q) { (inadmissible ? q.pending_inadmissible : q.pending_active) += 1; };
-      if (lq != nullptr) count(*lq);
-      if (auto it = lq_cq.find({w.meta.namespace_, w.queue_name}); it != lq_cq.end()) {
-        if (auto cq = out.cluster_queues.find(it->second); cq != out.cluster_queues.end()) count(cq->second);
+      for (QueueCounts* q : {queues.local, queues.cluster}) {
+        if (q != nullptr) (inadmissible ? q->pending_inadmissible : q->pending_active) += 1;
       }
       continue;
     }

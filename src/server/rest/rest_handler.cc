@@ -9,7 +9,6 @@
 #include <utility>
 
 #include "server/api/discovery.h"
-#include "server/api/json_access.h"
 #include "server/api/list_watch.h"
 #include "server/api/media_type.h"
 #include "server/api/openapi.h"
@@ -329,32 +328,23 @@ RestReply RestHandler::StartWatch(const HttpRequest& http, const RequestInfo& in
   auto key_of = [](const Json& item) {
     return StringAt(item, {"metadata", "namespace"}) + "/" + StringAt(item, {"metadata", "name"});
   };
-  if (options->resource_version_number && *options->resource_version_number > 0) {
-    since = *options->resource_version_number;
-    if (selects) {
-      // What the selection holds now stands for what it held at `since`: a client lists,
-      // then watches from the list's RV, so the two are the same but for the events
-      // between, which the stream replays.
-      ListOptions all = *options;
-      all.limit = 0;
-      all.continue_token.reset();
-      auto listed = ListMatching(info, all);
-      if (!listed) return ErrorReply(listed.error());
-      for (const Json& item : listed->items) settings.matching->insert(key_of(item));
-    }
-  } else {
-    // "" or "0": the current state first, then what follows it.
+  const bool from_rv = options->resource_version_number && *options->resource_version_number > 0;
+  if (from_rv) since = *options->resource_version_number;
+  // "" or "0": the current state first, then what follows it. From a resourceVersion with a
+  // selector, what the selection holds now stands for what it held then: a client lists,
+  // then watches from the list's RV, so the two differ only by the events the stream replays.
+  if (!from_rv || selects) {
     ListOptions all = *options;
     all.limit = 0;
     all.continue_token.reset();
     auto listed = ListMatching(info, all);
     if (!listed) return ErrorReply(listed.error());
-    Listed all_items = std::move(listed).value();
-    for (Json& item : all_items.items) {
+    Listed current = std::move(listed).value();
+    for (Json& item : current.items) {
       if (selects) settings.matching->insert(key_of(item));
-      initial.push_back(std::move(item));
+      if (!from_rv) initial.push_back(std::move(item));
     }
-    since = all_items.resource_version;
+    if (!from_rv) since = current.resource_version;
   }
   RestReply reply;
   // The stream parameter keeps cpp-httplib from gzipping the stream (it compresses only the

@@ -102,6 +102,9 @@ class RestHandler {
 
   // The body as a JSON object, or 413/400/415.
   ApiResult<nlohmann::ordered_json> ReadBody(const HttpRequest& http) const;
+  // The update that marks `stored` as being deleted while finalizers hold it: its
+  // deletionTimestamp now, generation + 1, body and labels as they are.
+  store::Mutation MarkDeleted(const store::StoredObject& stored) const;
   // The write of `updated` over `stored` (PUT, PATCH, /status, /scale): PrepareUpdate,
   // validation, a conditional store update. `conflict_retryable` is set when the store
   // refused it as stale (the patch path retries then).

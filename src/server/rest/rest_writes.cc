@@ -33,7 +33,6 @@ std::vector<std::string> FinalizersOf(const Json& object) {
   return out;
 }
 
-
 constexpr std::string_view kJsonBody[] = {"application/json"};
 // A patch that loses a race with another write is re-applied to the newer object this many
 // times before the Conflict reaches the client (upstream's GuaranteedUpdate retries too).
@@ -192,6 +191,14 @@ RestReply RestHandler::CreateObject(const HttpRequest& http, const RequestInfo& 
   auto served = ServedObject(written->front(), info.api_version());
   if (!served) return ErrorReply(served.error());
   return Respond(http, info, query, 201, *served);
+}
+
+store::Mutation RestHandler::MarkDeleted(const store::StoredObject& stored) const {
+  store::Mutation mark = store::Mutation::Update(stored.key, stored.json, stored.meta.resource_version,
+                                                 stored.meta.labels);
+  mark.deletion_unix_s = Now().unix_s;
+  mark.bump_generation = true;
+  return mark;
 }
 
 ApiResult<Json> RestHandler::WriteUpdate(const RequestInfo& info, const store::StoredObject& stored,
@@ -384,11 +391,7 @@ RestReply RestHandler::Delete(const HttpRequest& http, const RequestInfo& info,
       marked["metadata"]["deletionTimestamp"] = Now().ToString();
       return Respond(http, info, query, 200, marked);
     }
-    store::Mutation mark = store::Mutation::Update(key, stored->json, stored->meta.resource_version,
-                                                   stored->meta.labels);
-    mark.deletion_unix_s = Now().unix_s;
-    mark.bump_generation = true;
-    auto marked = store_.Commit({std::move(mark)});
+    auto marked = store_.Commit({MarkDeleted(*stored)});
     if (!marked) return ErrorReply(StoreError(marked.error(), info, info.name));
     Published(*marked);
     auto pending = ServedObject(marked->front(), info.api_version());
@@ -446,11 +449,7 @@ RestReply RestHandler::DeleteCollection(const HttpRequest& http, const RequestIn
     // Held by finalizers: marked, as a single delete marks it (Delete above).
     auto stored = store_.Get(key);
     if (!stored || stored->meta.deletion_unix_s != 0) continue;
-    store::Mutation mark = store::Mutation::Update(key, stored->json, stored->meta.resource_version,
-                                                   stored->meta.labels);
-    mark.deletion_unix_s = Now().unix_s;
-    mark.bump_generation = true;
-    batch.push_back(std::move(mark));
+    batch.push_back(MarkDeleted(*stored));
   }
   std::vector<Json> deleted;
   int64_t rv = listed->resource_version;

@@ -56,7 +56,9 @@ void Leaves(const Json& value, const std::string& path, std::vector<std::pair<st
   }
 }
 
-// The value at a Leaves path in `object` (const or not); nullptr when absent.
+// The value at a Leaves path in `object` (const or not); nullptr when absent. Not
+// MemberAtPath (api/json_access.h): a path step here may be a key holding dots (a label
+// such as app.kubernetes.io/name), and Drop needs the member to erase from.
 template <typename J>
 J* At(J& object, const std::string& path) {
   J* at = &object;
