@@ -10,7 +10,10 @@
 //   5  a protobuf request body (the k8s envelope; protobuf_meta.h): one that reads gives an
 //      object with a kind;
 //   6  a token file (kube-apiserver's CSV; token_authenticator.h): one that parses holds no
-//      more users than lines, and an Authorization header made of the text is answered.
+//      more users than lines, and an Authorization header made of the text is answered;
+//   7  a stored Kueue object's JSON served at another version (kueue_conversion.h), every
+//      kind that converts, every pair of versions: whatever its shape, nothing throws, and
+//      converting to a version twice changes nothing the second time.
 // No ApiError may escape as an exception, nothing may crash or run away with memory.
 #include <algorithm>
 #include <cstddef>
@@ -23,6 +26,7 @@
 #include "core/selector_text.h"
 #include "fuzz/fuzz_support.h"
 #include "model/kind_info.h"
+#include "server/api/kueue_conversion.h"
 #include "server/api/list_options.h"
 #include "server/api/protobuf_meta.h"
 #include "server/auth/token_authenticator.h"
@@ -114,19 +118,36 @@ void TokenFile(std::string_view text) {
   (void)tokens->Authenticate(std::string("Bearer ") + std::string(text.substr(0, text.find(','))));
 }
 
+void KueueConversion(std::string_view text) {
+  const nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(text, nullptr, false);
+  if (!parsed.is_object()) return;
+  for (const char* kind : {"ClusterQueue", "Workload", "Cohort"}) {
+    for (const char* from : {"v1alpha1", "v1beta1", "v1beta2"}) {
+      for (const char* to : {"v1alpha1", "v1beta1", "v1beta2"}) {
+        nlohmann::ordered_json once = parsed;
+        berth::server::ConvertKueueVersion(kind, from, to, once);
+        nlohmann::ordered_json twice = once;
+        berth::server::ConvertKueueVersion(kind, to, to, twice);
+        if (twice != once) PropertyFailed("converting to the same version changed the object", text);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const std::string_view text = berth::fuzz::AsText(data + 1, size - 1);
-  switch (data[0] % 7) {
+  switch (data[0] % 8) {
     case 0: Request(text); break;
     case 1: LabelSelector(text); break;
     case 2: Continue(text); break;
     case 3: Patches(text); break;
     case 4: Headers(text); break;
     case 5: Protobuf(text); break;
-    default: TokenFile(text); break;
+    case 6: TokenFile(text); break;
+    default: KueueConversion(text); break;
   }
   return 0;
 }

@@ -2,8 +2,8 @@
 // and the job unsuspended in one cycle, and its queues' status written; an unchanged store
 // gives a cycle that writes nothing; cycles follow the event log and decode only what
 // changed; preemption settled in one cycle, or one Kueue cycle at a time; a standby (a store
-// that does not lead) decides nothing; and IoValidator refuses what io refuses, at the same
-// field.
+// that does not lead) decides nothing; and IoValidator refuses what io refuses (finalizers
+// included), at the same field.
 #include "cli/hub_loop.h"
 
 #include <gtest/gtest.h>
@@ -330,6 +330,17 @@ TEST(IoValidatorTest, RefusesWhatPlanRefusesAtTheSameField) {
   EXPECT_EQ(errors[0].location().field, "spec.template.spec.containers[0].resources.requests.cpu");
   EXPECT_TRUE(errors[0].location().file.empty()) << "the request is not a file";
   bad["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "1";
+  EXPECT_TRUE(validator.Validate(*job, bad).empty());
+  // Finalizers, which the hub's deletes wait for, are checked as the API server checks them.
+  for (const char* finalizers : {R"("hold")", R"(["hold"])", R"([7])", R"([null])", R"(["example.com/a b"])"}) {
+    Json held = bad;
+    held["metadata"]["finalizers"] = Json::parse(finalizers);
+    auto refused = validator.Validate(*job, held);
+    ASSERT_EQ(refused.size(), 1u) << finalizers;
+    EXPECT_EQ(refused[0].location().field.rfind("metadata.finalizers", 0), 0u)
+        << finalizers << ": " << refused[0].ToString();
+  }
+  bad["metadata"]["finalizers"] = Json::parse(R"(["example.com/hold", "foregroundDeletion"])");
   EXPECT_TRUE(validator.Validate(*job, bad).empty());
 }
 

@@ -84,6 +84,15 @@ TEST(ObjectMetaValidationTest, LabelsAnnotationsAndNodeSelectors) {
        "spec.nodeSelector"},
       {"nodeSelector value", Pod("  name: p\n", "  nodeSelector:\n    zone: \"-x\"\n"),
        "spec.nodeSelector"},
+      {"finalizers a string", Pod("  name: p\n  finalizers: example.com/hold\n"), "metadata.finalizers"},
+      {"finalizer a number", Pod("  name: p\n  finalizers: [7]\n"), "metadata.finalizers[0]"},
+      {"finalizer null", Pod("  name: p\n  finalizers: [null]\n"), "metadata.finalizers[0]"},
+      {"finalizer without a domain", Pod("  name: p\n  finalizers: [hold]\n"),
+       "metadata.finalizers[0]"},
+      {"finalizer not a qualified name", Pod("  name: p\n  finalizers: [\"example.com/a b\"]\n"),
+       "metadata.finalizers[0]"},
+      {"finalizer 1 MB", Pod("  name: p\n  finalizers: [example.com/" + std::string(1 << 20, 'f') + "]\n"),
+       "metadata.finalizers[0]"},
       {"template label",
        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n"
        "    metadata:\n      labels:\n        \"a b\": x\n    spec:\n      containers:\n"
@@ -97,6 +106,13 @@ TEST(ObjectMetaValidationTest, LabelsAnnotationsAndNodeSelectors) {
                             std::string(100000, 'x') + "\n"),
                         diags);
   EXPECT_FALSE(diags.has_errors()) << testing::Dump(diags);
+  // Standard finalizers need no domain; a null list is no list.
+  core::Diagnostics finalizer_diags;
+  ReadString(Pod("  name: p\n  finalizers: [kubernetes, foregroundDeletion, orphan, "
+                 "batch.kubernetes.io/job-tracking]\n"),
+             finalizer_diags);
+  ReadString(Pod("  name: q\n  finalizers: null\n"), finalizer_diags);
+  EXPECT_FALSE(finalizer_diags.has_errors()) << testing::Dump(finalizer_diags);
 }
 
 TEST(ObjectMetaValidationTest, ErrorsQuoteABoundedExcerpt) {

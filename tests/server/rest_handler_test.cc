@@ -567,6 +567,9 @@ TEST_F(RestHandlerTest, ServerSideApplyConflictsBetweenManagers) {
   EXPECT_EQ(Call("GET", std::string(kLocalQueues) + "/lq-a").body["spec"]["clusterQueue"], "team-a")
       << "a conflict writes nothing";
 
+  EXPECT_EQ(Call("PATCH", as_b + "&force=false", LocalQueue("lq-a", "team-b", R"({"y":"2"})"), apply).status,
+            409)
+      << "force=false does not force";
   Reply forced = Call("PATCH", as_b + "&force=true", LocalQueue("lq-a", "team-b", R"({"y":"2"})"), apply);
   ASSERT_EQ(forced.status, 200) << forced.body.dump();
   EXPECT_EQ(forced.body["spec"]["clusterQueue"], "team-b");

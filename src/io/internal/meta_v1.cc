@@ -13,6 +13,26 @@ namespace {
 
 // apimachinery's ValidateAnnotations: keys are qualified names once lowercased, and keys and
 // values together hold at most 256 KiB.
+// metadata.finalizers as apimachinery's ValidateFinalizerName checks them: a list of
+// qualified names, one without a domain only if it is a standard finalizer (the hub's
+// deletes wait for them, server/rest/rest_writes.cc).
+core::Status ValidateFinalizers(dom::object md) {
+  std::vector<std::string> finalizers;
+  BERTH_RETURN_IF_ERROR(GetStringList(md, "finalizers", &finalizers));
+  for (size_t i = 0; i < finalizers.size(); ++i) {
+    const std::string& f = finalizers[i];
+    const std::string field = "finalizers" + IndexField(i);
+    if (std::string problem = core::QualifiedNameProblem(f); !problem.empty()) {
+      return InvalidValue(field, f, problem);
+    }
+    if (f.find('/') == std::string::npos && f != "kubernetes" && f != "orphan" &&
+        f != "foregroundDeletion") {
+      return InvalidValue(field, f, "name is neither a standard finalizer name nor is it fully qualified");
+    }
+  }
+  return core::OkStatus();
+}
+
 core::Status ValidateAnnotations(const core::Labels& annotations) {
   size_t total = 0;
   for (const auto& [key, value] : annotations) {
@@ -44,6 +64,7 @@ core::Status DecodeMetadataFields(dom::object md, model::ObjectMeta* meta) {
   BERTH_RETURN_IF_ERROR(ValidateLabelMap(meta->labels, "labels"));
   BERTH_RETURN_IF_ERROR(GetStringMap(md, "annotations", &meta->annotations));
   BERTH_RETURN_IF_ERROR(ValidateAnnotations(meta->annotations));
+  BERTH_RETURN_IF_ERROR(ValidateFinalizers(md));
   std::string created;
   BERTH_RETURN_IF_ERROR(GetString(md, "creationTimestamp", &created));
   if (!created.empty()) {

@@ -197,7 +197,7 @@ RestReply RestHandler::ServerSideApply(const HttpRequest& http, const RequestInf
   }
   // Fields other appliers own whose value this configuration changes: conflicts, or, when
   // forced, taken from them.
-  const bool force = query.Get("force").value_or("") == "true";
+  const bool force = QueryBool(query, "force");
   std::vector<std::pair<std::string, const Json*>> mine;
   Leaves(record, "", &mine);
   std::map<std::string, std::vector<std::string>> conflicts;  // manager -> paths, sorted
