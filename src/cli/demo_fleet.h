@@ -20,4 +20,7 @@ std::span<const EmbeddedFile> DemoFleetFiles();
 // to the demo fleet (paths relative to examples/demo-hub).
 std::span<const EmbeddedFile> DemoHubFiles();
 
+// The same for examples/fleet/ (hub/ and clusters/NAME/): `berth up --demo`'s fleet.
+std::span<const EmbeddedFile> FleetExampleFiles();
+
 }  // namespace berth::cli

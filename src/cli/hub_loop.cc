@@ -23,6 +23,7 @@
 #include "engine/plan.h"
 #include "io/reader.h"
 #include "io/writer.h"
+#include "model/berth_names.h"
 #include "model/kind_info.h"
 #include "server/api/json_access.h"
 #include "server/metrics/kueue_metrics.h"
@@ -143,12 +144,22 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
   // cycle, at the cycle's time) is gone, and the next plan finishes the eviction.
   std::vector<const store::StoredObject*> terminated;
   for (const auto& [key, o] : mirror_.objects()) {
+    if (InventorySources::IsInventory(o)) continue;  // read through inventories_ below
     if (o.key.kind == "Pod" && o.key.group.empty() && TerminatedBy(o, now_s)) {
       terminated.push_back(&o);
       continue;
     }
     sources.push_back(io::SourceObject{key, o.meta.resource_version, o.json});
   }
+  // The member clusters' objects their agents report: read like the hub's own, never
+  // written back (their clusters' own controllers write them).
+  inventories_.AppendTo(mirror_, sources);
+  const std::unordered_set<std::string>& members = inventories_.member_clusters();
+  auto is_member_object = [&members](const Json& item) {
+    if (members.empty()) return false;
+    const std::string cluster = server::StringAt(item, {"metadata", "annotations", model::kBerthClusterKey});
+    return !cluster.empty() && members.contains(cluster);
+  };
   stats.objects_read = sources.size();
   const auto read_done = std::chrono::steady_clock::now();
 
@@ -158,7 +169,7 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
   io::Reader reader(diags);
   reader.ReadCached(sources, decode_cache_, "<hub>");
   stats.decoded = decode_cache_.last_decoded();
-  io::Input input = reader.Finish();
+  io::Input input = reader.Finish(options_.expansion);
   if (options_.log) {
     for (const core::Diagnostic& d : diags.entries()) {
       if (d.severity == core::Severity::kError) options_.log("cycle: " + d.error.ToString());
@@ -205,7 +216,7 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
 
   const auto plan_done = std::chrono::steady_clock::now();
   // What each queue holds, counted once for Kueue's gauges and the queues' status.
-  const server::FleetQueueCounts queue_counts = server::CountQueues(plan.planned);
+  const server::FleetQueueCounts queue_counts = server::CountQueues(plan.planned, &members);
   if (options_.metrics != nullptr) {
     server::UpdateKueueGauges(plan.planned, queue_counts, role, *options_.metrics);
   }
@@ -241,7 +252,11 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
         evicted = evicted || (c.value("type", "") == "Evicted" && on);
       }
     }
-    admitted = admitted && !evicted;
+    // A Workload a fleet check dispatched runs on its member cluster: the hub's copy of the
+    // job stays suspended (MultiKueue marks it managedBy instead, so no local pod starts;
+    // the hub has no Job controller to tell, and a pod made here would wait forever).
+    const bool remote = !server::StringAt(wl, {"status", "clusterName"}).empty();
+    admitted = admitted && !evicted && !remote;
     Json& spec = job_json["spec"];
     if (!spec.is_object()) return;
     Json& holder = job_kind->dispatch.suspend == model::SuspendField::kSpecSuspend ? spec : spec["runPolicy"];
@@ -259,7 +274,7 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
     const std::string api_version = item.value("apiVersion", "");
     const std::string kind_name = item.value("kind", "");
     const model::KindInfo* kind = model::FindKindForApiVersion(api_version, kind_name);
-    if (kind == nullptr || !kind->served()) continue;
+    if (kind == nullptr || !kind->served() || is_member_object(item)) continue;
     const std::string name = server::StringAt(item, {"metadata", "name"});
     const std::string ns = kind->namespaced() ? server::StringAt(item, {"metadata", "namespace"}) : "";
     const store::ObjectKey key = server::StoreKey(*kind, ns.empty() && kind->namespaced() ? "default" : ns, name);
@@ -286,10 +301,15 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
     auto served = server::ServedObject(*stored, "");
     if (!served) continue;
     if (!SameObject(item, *served)) {
+      // metadata.generation follows the spec, as the API server keeps it (an agent tells a
+      // ManifestWork's new spec from its generation).
+      const bool spec_changed = item.contains("spec") && served->contains("spec") &&
+                                !SameObject(item["spec"], (*served)["spec"]);
       if (is_workload) workload_changes.emplace_back(std::move(served).value(), &item);
       store::Mutation m = store::Mutation::Update(key, server::StoredBody(item),
                                                   stored->meta.resource_version,
                                                   server::LabelMap(item));
+      m.bump_generation = spec_changed;
       batch.push_back(std::move(m));
       ++stats.updated;
     }
@@ -304,6 +324,7 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
   };
   for (const model::PodDeletion& d : items.deleted_pods) {
     const model::Pod& pod = plan.planned.pod(d.pod);
+    if (members.contains(pod.cluster)) continue;
     delete_if_stored("", "Pod", pod.meta.namespace_, pod.meta.name);
   }
   for (const model::ObjectDeletion& d : items.deleted_objects) {
@@ -312,7 +333,7 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
 
   // Kueue's queue controllers: every ClusterQueue's and LocalQueue's status, written when it
   // changed (a condition that stays keeps its time).
-  for (QueueStatus& q : QueueStatuses(plan.planned, queue_counts, core::Timestamp{now_s})) {
+  for (QueueStatus& q : QueueStatuses(plan.planned, queue_counts, core::Timestamp{now_s}, &members)) {
     const store::StoredObject* stored = mirror_.Find("kueue.x-k8s.io", q.kind, q.namespace_, q.name);
     if (stored == nullptr) continue;
     auto served = server::ServedObject(*stored, "");
@@ -390,6 +411,7 @@ void SchedulingLoop::Run() {
   bool was_standby = false;
   while (!stop_) {
     auto result = RunCycle();
+    if (options_.after_cycle) options_.after_cycle();
     if (result && result->standby != was_standby && options_.log) {
       options_.log(result->standby ? "standby: another hub leads the store; serving reads"
                                    : "leading: this hub decides now");

@@ -25,9 +25,11 @@
 #include <string>
 #include <thread>
 
+#include "cli/inventory_sources.h"
 #include "cli/store_mirror.h"
 #include "core/result.h"
 #include "io/decode_cache.h"
+#include "io/reader.h"
 #include "server/metrics/metrics_registry.h"
 #include "server/rest/change_feed.h"
 #include "store/store.h"
@@ -52,6 +54,12 @@ struct LoopOptions {
   // each cycle plans the whole snapshot, so a queue of N pending heads would take N plans.
   std::optional<int32_t> plan_cycles;
   std::string replica_role = "standalone";
+  // How the reader expands workloads into pods (a simulated member cluster turns creation
+  // off: its own controllers make the pods).
+  io::ExpansionLimits expansion;
+  // Runs after each committed cycle on the loop's thread (a simulated cluster's controllers
+  // and kubelet, server/member); its writes are its own. Empty: nothing.
+  std::function<void()> after_cycle;
 };
 
 struct CycleStats {
@@ -99,6 +107,7 @@ class SchedulingLoop {
   std::mt19937_64 uid_rng_{std::random_device{}()};  // under cycle_mu_
   StoreMirror mirror_;                                // under cycle_mu_
   io::DecodeCache decode_cache_;                      // under cycle_mu_
+  InventorySources inventories_;                      // under cycle_mu_
   mutable std::mutex stats_mu_;
   CycleStats last_;
   std::atomic<int64_t> cycles_{0};

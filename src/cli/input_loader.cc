@@ -186,4 +186,31 @@ io::Input LoadDemoFleet(core::Diagnostics& diags, bool with_hub_layer) {
   return reader.Finish();
 }
 
+io::Input LoadFleetExample(core::Diagnostics& diags, const std::vector<std::string>& prefixes,
+                           const std::vector<std::string>& skip, const io::ExpansionLimits& expansion) {
+  io::Reader reader(diags);
+  for (const EmbeddedFile& file : FleetExampleFiles()) {
+    const std::string_view path = file.path;
+    bool wanted = false;
+    for (const std::string& p : prefixes) wanted = wanted || path.starts_with(p);
+    const std::string_view base = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
+    for (const std::string& name : skip) wanted = wanted && base != name;
+    if (wanted) reader.ReadText(file.text, "<fleet>/" + std::string(path));
+  }
+  return reader.Finish(expansion);
+}
+
+std::vector<std::string> FleetExampleClusters() {
+  std::set<std::string> names;
+  constexpr std::string_view kPrefix = "clusters/";
+  for (const EmbeddedFile& file : FleetExampleFiles()) {
+    std::string_view path = file.path;
+    if (!path.starts_with(kPrefix)) continue;
+    path.remove_prefix(kPrefix.size());
+    const size_t slash = path.find('/');
+    if (slash != std::string_view::npos) names.emplace(path.substr(0, slash));
+  }
+  return {names.begin(), names.end()};
+}
+
 }  // namespace berth::cli

@@ -71,6 +71,15 @@ core::Result<ClusterPath> ParseClusterFlag(const std::string& flag);
 // `with_hub_layer` (berth serve --demo) also the hub layer's, named "<demo-hub>/<path>".
 io::Input LoadDemoFleet(core::Diagnostics& diags, bool with_hub_layer = false);
 
+// Files of examples/fleet (compiled in) whose path starts with one of `prefixes` ("hub/",
+// "clusters/eu-1/"), except those whose name is in `skip` ("jobs.yaml"), read as one input.
+// `expansion` as the reader's Finish takes it.
+io::Input LoadFleetExample(core::Diagnostics& diags, const std::vector<std::string>& prefixes,
+                           const std::vector<std::string>& skip = {},
+                           const io::ExpansionLimits& expansion = {});
+// The member cluster names examples/fleet holds (clusters/NAME/), in name order.
+std::vector<std::string> FleetExampleClusters();
+
 // A copy of `diags` in which each entry that names an object ("Kind/ns/name") but no file
 // gets the file that object was read from: the engine reports problems in objects it
 // knows by name, and users look for them by file. Linear in entries plus documents.

@@ -6,6 +6,8 @@
 #include <iostream>
 #include <string>
 
+#include "cli/agent_command.h"
+#include "cli/cluster_command.h"
 #include "cli/demo_command.h"
 #include "cli/exit_code.h"
 #include "cli/explain_command.h"
@@ -14,6 +16,7 @@
 #include "cli/plan_command.h"
 #include "cli/serve_command.h"
 #include "cli/simulate_command.h"
+#include "cli/up_command.h"
 #include "cli/version.h"
 
 namespace {
@@ -232,6 +235,62 @@ int Run(int argc, char** argv) {
   serve_cmd->add_option("--lease", serve.lease,
                         "PostgreSQL: the leader's lease; a standby takes over once it lapses")
       ->capture_default_str();
+  serve_cmd->add_option("--agent-lease", serve.agent_lease,
+                        "A member cluster whose agent is silent this long turns Available=Unknown")
+      ->capture_default_str();
+  serve_cmd->add_option("--sync-period", serve.sync_period, "How often agents sync (told to them)")
+      ->capture_default_str();
+  serve_cmd->add_flag("--auto-accept", serve.auto_accept,
+                      "Accept every cluster whose agent registers (else: set spec.hubAcceptsClient)");
+
+  berth::cli::AgentFlags agent;
+  CLI::App* agent_cmd = app.add_subcommand(
+      "agent", "Run beside a member cluster: register it with the hub, sync its inventory, apply its works");
+  agent_cmd->add_option("--hub", agent.hub, "The hub's URL (https://HOST:PORT)");
+  agent_cmd->add_option("--token", agent.token, "Bearer token for the hub");
+  agent_cmd->add_option("--token-file", agent.token_file, "File holding the hub token (re-read when it changes)");
+  agent_cmd->add_option("--hub-ca", agent.hub_ca, "PEM file of the CA that signs the hub's certificate");
+  agent_cmd->add_flag("--hub-insecure-skip-tls-verify", agent.hub_insecure,
+                      "Do not check the hub's certificate (tests only)");
+  agent_cmd->add_option("--hub-kubeconfig", agent.hub_kubeconfig,
+                        "A kubeconfig of the hub (server, CA, token), instead of --hub/--token/--hub-ca");
+  agent_cmd->add_option("--cluster", agent.cluster, "This member cluster's name on the hub")->required();
+  agent_cmd->add_option("--kubeconfig", agent.kubeconfig,
+                        "The member cluster's kubeconfig (default: the pod's service account)");
+  agent_cmd->add_option("--context", agent.context, "The kubeconfig context (default: its current one)");
+  agent_cmd->add_option("--state", agent.state_dir, "Folder where the agent keeps what it applied");
+  agent_cmd->add_option("--claim", agent.claims, "NAME=VALUE: a ClusterClaim reported to the hub; repeatable");
+  agent_cmd->add_option("--orphan-grace", agent.orphan_grace,
+                        "How long a work the hub no longer has keeps running before it is removed")
+      ->capture_default_str();
+
+  berth::cli::ClusterFlags cluster;
+  CLI::App* cluster_cmd = app.add_subcommand(
+      "cluster", "Serve a simulated member cluster: its API, scheduler, controllers and kubelet");
+  cluster_cmd->add_flag("--simulate", cluster.simulate, "Simulate the cluster (the only mode)");
+  cluster_cmd->add_option("--nodes", cluster.nodes, "File or folder of the cluster's Nodes (and other objects)");
+  cluster_cmd->add_option("--demo", cluster.demo, "An example cluster of examples/fleet: eu-1, us-2 or ap-1");
+  cluster_cmd->add_option("--name", cluster.name, "The cluster's name (default: --demo's)");
+  cluster_cmd->add_option("--data", cluster.data_dir, "Folder of its store and kubeconfig");
+  cluster_cmd->add_option("--listen", cluster.listen, "HOST:PORT to serve on (port 0: any free)")
+      ->capture_default_str();
+  cluster_cmd->add_option("--pod-duration", cluster.pod_duration,
+                          "How long pods without berth.dev/simulated-duration run: none, 30s, "
+                          "uniform:10s-60s, exp:30s")
+      ->capture_default_str();
+  cluster_cmd->add_option("--seed", cluster.seed, "Seed of the sampled durations")->capture_default_str();
+
+  berth::cli::UpFlags up;
+  CLI::App* up_cmd = app.add_subcommand(
+      "up", "Run a whole demo fleet here: a hub, three simulated clusters and their agents");
+  up_cmd->add_flag("--demo", up.demo, "The example fleet (examples/fleet)");
+  up_cmd->add_option("--data", up.data_dir, "Folder of every store and the fleet's kubeconfig")
+      ->capture_default_str();
+  up_cmd->add_option("--port", up.port, "The hub's port; the clusters take the next ones (0: any free)")
+      ->capture_default_str();
+  up_cmd->add_option("--sync-period", up.sync_period, "How often the agents sync")->capture_default_str();
+  up_cmd->add_option("--agent-lease", up.agent_lease, "A silent agent's cluster turns Unknown after")
+      ->capture_default_str();
 
   CLI::App* version_cmd = app.add_subcommand("version", "Print the berth version");
 
@@ -265,6 +324,9 @@ int Run(int argc, char** argv) {
   if (*inventory_cmd) return berth::cli::RunInventoryCommand(inventory, std::cout, std::cerr);
   if (*simulate_cmd) return berth::cli::RunSimulateCommand(simulate, std::cout, std::cerr);
   if (*serve_cmd) return berth::cli::RunServeCommand(serve, std::cout, std::cerr);
+  if (*agent_cmd) return berth::cli::RunAgentCommand(agent, std::cout, std::cerr);
+  if (*cluster_cmd) return berth::cli::RunClusterCommand(cluster, std::cout, std::cerr);
+  if (*up_cmd) return berth::cli::RunUpCommand(up, std::cout, std::cerr);
   if (*version_cmd) {
     std::cout << berth::cli::VersionString() << '\n';
     return 0;

@@ -49,12 +49,17 @@ Json FlavorAmounts(const model::ClusterQueue& cq, const model::ResourceCatalog& 
 }  // namespace
 
 std::vector<QueueStatus> QueueStatuses(const model::Snapshot& planned,
-                                       const server::FleetQueueCounts& counts, core::Timestamp now) {
+                                       const server::FleetQueueCounts& counts, core::Timestamp now,
+                                       const std::unordered_set<std::string>* skip_clusters) {
+  auto skipped = [skip_clusters](const std::string& cluster) {
+    return skip_clusters != nullptr && skip_clusters->contains(cluster);
+  };
   std::set<std::string> flavors;
   for (const model::ResourceFlavor& f : planned.resource_flavors) flavors.insert(f.meta.name);
   std::map<std::string, const model::ClusterQueue*> by_name;
   std::vector<QueueStatus> out;
   for (const model::ClusterQueue& cq : planned.cluster_queues) {
+    if (skipped(cq.cluster)) continue;
     by_name[cq.meta.name] = &cq;
     const server::QueueCounts& q = counts.cluster_queues.at(cq.meta.name);
     std::string missing;
@@ -78,6 +83,7 @@ std::vector<QueueStatus> QueueStatuses(const model::Snapshot& planned,
     out.push_back({"ClusterQueue", "", cq.meta.name, std::move(status)});
   }
   for (const model::LocalQueue& lq : planned.local_queues) {
+    if (skipped(lq.cluster)) continue;
     const server::QueueCounts& q = counts.local_queues.at({lq.meta.namespace_, lq.meta.name});
     auto cq = by_name.find(lq.cluster_queue);
     Json status = Json::object();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -26,8 +27,10 @@ struct QueueStatus {
 
 // One per ClusterQueue and LocalQueue of `planned`, from its `counts` (server::CountQueues
 // of the same snapshot), conditions at `now`.
+// Queues of the clusters in `skip_clusters` get none (their own Kueue writes it).
 std::vector<QueueStatus> QueueStatuses(const model::Snapshot& planned,
-                                       const server::FleetQueueCounts& counts, core::Timestamp now);
+                                       const server::FleetQueueCounts& counts, core::Timestamp now,
+                                       const std::unordered_set<std::string>* skip_clusters = nullptr);
 
 // Gives each condition of `next` the lastTransitionTime it has in `current` when its
 // status, reason and message are the same there (a condition that stays keeps its time).

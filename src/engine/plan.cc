@@ -8,6 +8,7 @@
 #include "engine/cluster_part.h"
 #include "engine/cycle_writes.h"
 #include "engine/eviction_completion.h"
+#include "engine/remote_status.h"
 #include "engine/fleet_cycle.h"
 
 namespace berth::engine {
@@ -181,6 +182,9 @@ Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options) {
 Plan RunPlan(model::Snapshot&& snapshot, const PlanOptions& options) {
   // The job reconciler's step before any cycle: evictions whose pods are gone are finished.
   CompleteEvictions(snapshot, PlanTime(snapshot, options));
+  // MultiKueue's step: dispatched workloads whose job finished on its worker, or whose worker
+  // is lost, before the hub's Kueue looks at its queues.
+  ReflectRemoteStatus(snapshot, PlanTime(snapshot, options));
   if (IsFleet(snapshot)) return PlanFleetTakingInput(std::move(snapshot), options);
   Plan plan;
   plan.planned = std::move(snapshot);

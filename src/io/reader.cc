@@ -1165,8 +1165,14 @@ Input Reader::Finish(const ExpansionLimits& limits) {
     if (!workload.suspended || queued.has_value()) {
       internal::ExistingPods owned;
       const bool has_owned = ownership.Existing(w, workload, sources, snap, &owned);
+      if (!limits.create_missing_pods) {
+        // Only the pods that exist: their controller makes the others.
+        for (std::vector<int32_t>& missing : owned.missing) missing.clear();
+        if (!has_owned) owned.live.assign(workload.pod_sets.size(), {});
+        if (owned.missing.size() < workload.pod_sets.size()) owned.missing.resize(workload.pod_sets.size());
+      }
       internal::ExpandWorkload(workload, sources, file, &existing, &snap, &input.documents,
-                               &pod_indices, has_owned ? &owned : nullptr);
+                               &pod_indices, has_owned || !limits.create_missing_pods ? &owned : nullptr);
     }
     workloads.push_back(std::move(workload));
     if (queued.has_value()) {

@@ -35,6 +35,11 @@ struct Input {
 struct ExpansionLimits {
   int64_t pods_per_workload = kMaxPodsPerWorkload;
   int64_t pods = kMaxExpandedPods;
+  // Off: workloads are not expanded into the pods they would make; each is tied only to the
+  // pods that exist and name it as their owner. A simulated member cluster turns it off,
+  // because its own workload controllers create the pods (server/member), as a real
+  // cluster's do.
+  bool create_missing_pods = true;
 };
 
 struct ReadOptions {

@@ -8,6 +8,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/taint.h"
@@ -75,6 +77,28 @@ struct ManifestMeta {
   std::string api_version, kind, name, namespace_;
 };
 
+// status.resourceStatus.manifests[]: what the work agent reports about one manifest it
+// applied (its identity, conditions Applied/Available/StatusFeedbackSynced, and the values
+// of the feedback rules as text: Integer and Boolean printed, String as is, JsonRaw raw).
+struct ManifestStatus {
+  std::string group, version, kind, resource, name, namespace_;
+  std::vector<Condition> conditions;
+  std::vector<std::pair<std::string, std::string>> feedback;
+
+  const std::string* Feedback(std::string_view value_name) const {
+    for (const auto& [n, v] : feedback) {
+      if (n == value_name) return &v;
+    }
+    return nullptr;
+  }
+  const Condition* FindCondition(std::string_view type) const {
+    for (const Condition& c : conditions) {
+      if (c.type == type) return &c;
+    }
+    return nullptr;
+  }
+};
+
 struct ManifestWork {
   ObjectMeta meta;  // namespace_: the managed cluster's name
   // What the engine planned (created works): rendered by io from the source documents.
@@ -84,6 +108,9 @@ struct ManifestWork {
   std::vector<ManifestConfig> manifest_configs;
   std::string delete_propagation;  // spec.deleteOption.propagationPolicy; "" = Foreground
   bool created = false;            // planned by the engine: printed whole
+  // What the work agent reported (status.conditions and status.resourceStatus.manifests).
+  std::vector<Condition> conditions;
+  std::vector<ManifestStatus> manifest_statuses;
   std::string cluster = "default";
   SourceRef source;
 };

@@ -81,6 +81,7 @@ class PostgresStore final : public Store {
   // it over since; this store then stops writing (Epoch() becomes 0).
   core::Status Renew();
   int64_t Epoch() const { return epoch_.load(); }  // 0 = not the leader
+  int64_t LeaderEpoch() override { return Epoch(); }
   bool Leading() override { return Epoch() != 0; }
   core::Status TryLead() override { return Acquire(); }
   const std::string& Holder() const { return holder_; }

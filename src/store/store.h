@@ -121,6 +121,10 @@ class Store {
   // one hub can open (SQLite's directory lock) always leads.
   virtual bool Leading() { return true; }
   virtual core::Status TryLead() { return core::OkStatus(); }
+  // The fencing epoch of this hub's lead (PostgreSQL's lease row): grows each time the lead
+  // changes hands, so agents can tell an older leader's answer from a newer one's. 1 for a
+  // store only one hub opens; 0 while not leading.
+  virtual int64_t LeaderEpoch() { return 1; }
 };
 
 struct OpenOptions {

@@ -5,6 +5,7 @@
 // each must decode as an object with a kind and a metadata.name, generateName not allowed),
 // since the hub would have refused a work that breaks them. Of each manifest only its
 // identity is kept: the object itself stays in the document store, printed as read.
+#include <cstdint>
 #include <set>
 #include <string>
 #include <utility>
@@ -101,6 +102,60 @@ core::Result<model::ManifestConfig> DecodeManifestConfig(dom::element e) {
   return config;
 }
 
+// statusFeedback.values[]: {name, fieldValue {type, integer|string|boolean|jsonRaw}}; the
+// value is kept as text (api:work/v1/types.go FieldValue).
+core::Result<std::pair<std::string, std::string>> DecodeFeedbackValue(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  std::pair<std::string, std::string> value;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "name", &value.first, &found));
+  if (!found) return FieldError("name", "Required value");
+  dom::object field;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "fieldValue", &field, &found));
+  if (!found) return FieldError("fieldValue", "Required value");
+  std::string type;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetString(field, "type", &type), "fieldValue");
+  if (type == "Integer") {
+    int64_t n = 0;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetInt64(field, "integer", &n), "fieldValue");
+    value.second = std::to_string(n);
+  } else if (type == "String") {
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(field, "string", &value.second), "fieldValue");
+  } else if (type == "Boolean") {
+    bool b = false;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetBool(field, "boolean", &b), "fieldValue");
+    value.second = b ? "true" : "false";
+  } else if (type == "JsonRaw") {
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(field, "jsonRaw", &value.second), "fieldValue");
+  } else {
+    return Unsupported("fieldValue.type", type, "\"Integer\", \"String\", \"Boolean\", \"JsonRaw\"");
+  }
+  return value;
+}
+
+core::Result<model::ManifestStatus> DecodeManifestStatus(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  model::ManifestStatus status;
+  dom::object part;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "resourceMeta", &part, &found));
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "group", &status.group), "resourceMeta");
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "version", &status.version), "resourceMeta");
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "kind", &status.kind), "resourceMeta");
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "resource", &status.resource), "resourceMeta");
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "name", &status.name), "resourceMeta");
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "namespace", &status.namespace_), "resourceMeta");
+  }
+  BERTH_RETURN_IF_ERROR(DecodeList(obj, "conditions", DecodeMetaCondition, &status.conditions));
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "statusFeedback", &part, &found));
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(part, "values", DecodeFeedbackValue, &status.feedback),
+                                "statusFeedback");
+  }
+  return status;
+}
+
 }  // namespace
 
 core::Result<model::ManifestWork> DecodeManifestWork(dom::object obj) {
@@ -134,6 +189,22 @@ core::Result<model::ManifestWork> DecodeManifestWork(dom::object obj) {
         policy != "SelectivelyOrphan") {
       return Unsupported("spec.deleteOption.propagationPolicy", policy,
                          "\"Foreground\", \"Orphan\", \"SelectivelyOrphan\"");
+    }
+  }
+  // What the work agent reported. The status is the agent's to write, so a malformed entry
+  // is refused with its field like any other.
+  dom::object status;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "status", &status, &found));
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(
+        DecodeList(status, "conditions", DecodeMetaCondition, &work.conditions), "status");
+    dom::object resource_status;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetObject(status, "resourceStatus", &resource_status, &found),
+                                "status");
+    if (found) {
+      BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(resource_status, "manifests", DecodeManifestStatus,
+                                             &work.manifest_statuses),
+                                  "status.resourceStatus");
     }
   }
   return work;

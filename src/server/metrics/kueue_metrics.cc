@@ -95,6 +95,7 @@ void DescribeKueueMetrics(MetricsRegistry& r) {
 
 void UpdateKueueGauges(const model::Snapshot& planned, const FleetQueueCounts& counts,
                        const std::string& role, MetricsRegistry& registry) {
+  const FleetQueueCounts& cq_counts = counts;
   std::map<std::string, std::string> cohort_of;  // cluster queue -> cohort
   for (const model::ClusterQueue& cq : planned.cluster_queues) cohort_of[cq.meta.name] = cq.cohort;
   std::map<std::pair<std::string, std::string>, double> pending;  // (cq, status)
@@ -121,7 +122,9 @@ void UpdateKueueGauges(const model::Snapshot& planned, const FleetQueueCounts& c
 
   auto cq_labels = [&](const std::string& cq) { return MetricLabels{{"cluster_queue", cq}, {"replica_role", role}}; };
   std::vector<std::pair<MetricLabels, double>> out;
+  // Only the queues counted (a member cluster's own queues are its Kueue's to report).
   for (const model::ClusterQueue& cq : planned.cluster_queues) {
+    if (!counts.cluster_queues.contains(cq.meta.name)) continue;
     for (const char* status : {"active", "inadmissible"}) {
       auto it = pending.find({cq.meta.name, status});
       out.push_back({{{"cluster_queue", cq.meta.name}, {"status", status}, {"replica_role", role}},
@@ -140,6 +143,7 @@ void UpdateKueueGauges(const model::Snapshot& planned, const FleetQueueCounts& c
                                 std::pair{"kueue_admitted_active_workloads", &admitted}}) {
     out.clear();
     for (const model::ClusterQueue& cq : planned.cluster_queues) {
+      if (!cq_counts.cluster_queues.contains(cq.meta.name)) continue;
       auto it = counts->find(cq.meta.name);
       out.push_back({cq_labels(cq.meta.name), it == counts->end() ? 0 : it->second});
     }
@@ -159,6 +163,7 @@ void UpdateKueueGauges(const model::Snapshot& planned, const FleetQueueCounts& c
   }
   std::vector<std::pair<MetricLabels, double>> nominal, borrowing, lending, status;
   for (const model::ClusterQueue& cq : planned.cluster_queues) {
+    if (!counts.cluster_queues.contains(cq.meta.name)) continue;
     status.push_back({{{"cluster_queue", cq.meta.name}, {"status", "active"}, {"replica_role", role}}, 1});
     for (const model::ResourceGroup& rg : cq.resource_groups) {
       for (const model::FlavorQuotas& fq : rg.flavors) {

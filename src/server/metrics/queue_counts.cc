@@ -13,9 +13,15 @@ bool ConditionTrue(const model::Workload& w, const char* type) {
 
 }  // namespace
 
-FleetQueueCounts CountQueues(const model::Snapshot& planned) {
+FleetQueueCounts CountQueues(const model::Snapshot& planned,
+                             const std::unordered_set<std::string>* skip_clusters) {
+  auto skipped = [skip_clusters](const std::string& cluster) {
+    return skip_clusters != nullptr && skip_clusters->contains(cluster);
+  };
   FleetQueueCounts out;
-  for (const model::ClusterQueue& cq : planned.cluster_queues) out.cluster_queues[cq.meta.name];
+  for (const model::ClusterQueue& cq : planned.cluster_queues) {
+    if (!skipped(cq.cluster)) out.cluster_queues[cq.meta.name];
+  }
   // Each LocalQueue's counts and its ClusterQueue's (null when that does not exist), found by
   // one lookup per Workload: map nodes keep their addresses.
   struct Queues {
@@ -24,6 +30,7 @@ FleetQueueCounts CountQueues(const model::Snapshot& planned) {
   };
   std::unordered_map<std::string, Queues> by_local_queue;  // "ns\x1fname"
   for (const model::LocalQueue& lq : planned.local_queues) {
+    if (skipped(lq.cluster)) continue;
     Queues& q = by_local_queue[lq.meta.namespace_ + '\x1f' + lq.meta.name];
     q.local = &out.local_queues[{lq.meta.namespace_, lq.meta.name}];
     auto cq = out.cluster_queues.find(lq.cluster_queue);
@@ -31,7 +38,7 @@ FleetQueueCounts CountQueues(const model::Snapshot& planned) {
   }
   std::string key;
   for (const model::Workload& w : planned.kueue_workloads) {
-    if (ConditionTrue(w, "Finished")) continue;
+    if (ConditionTrue(w, "Finished") || skipped(w.cluster)) continue;
     key.assign(w.meta.namespace_).append(1, '\x1f').append(w.queue_name);
     auto found = by_local_queue.find(key);
     const Queues queues = found == by_local_queue.end() ? Queues{} : found->second;

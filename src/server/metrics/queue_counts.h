@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_set>
+#include <unordered_set>
 #include <utility>
 
 #include "model/snapshot.h"
@@ -34,7 +36,10 @@ struct FleetQueueCounts {
 
 // Finished Workloads count nowhere; a pending one counts for its LocalQueue and, when that
 // exists, its ClusterQueue; one holding quota for the ClusterQueue of its admission and its
-// LocalQueue. O(workloads log queues).
-FleetQueueCounts CountQueues(const model::Snapshot& planned);
+// LocalQueue. Queues and Workloads of the clusters in `skip_clusters` (member clusters an
+// agent reports to the hub, whose queues are their own Kueue's) count nowhere.
+// O(workloads log queues).
+FleetQueueCounts CountQueues(const model::Snapshot& planned,
+                             const std::unordered_set<std::string>* skip_clusters = nullptr);
 
 }  // namespace berth::server

@@ -91,7 +91,14 @@ core::Timestamp RestHandler::Now() const {
                              .count()};
 }
 
+void RestHandler::Mount(std::string prefix, std::function<RestReply(const HttpRequest&)> handler) {
+  mounts_.emplace_back(std::move(prefix), std::move(handler));
+}
+
 RestReply RestHandler::Serve(const HttpRequest& http) {
+  for (const auto& [prefix, handler] : mounts_) {
+    if (http.path.starts_with(prefix)) return handler(http);
+  }
   if (http.path.starts_with("/openapi/v3") && http.method == "GET") return ServeOpenApi(http.path);
   auto query = ParseQuery(http.raw_query);
   if (!query) return ErrorReply(query.error());

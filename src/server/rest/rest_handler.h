@@ -18,6 +18,8 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -71,6 +73,11 @@ class RestHandler {
               RestOptions options, RbacAuthorizer* authorizer = nullptr);
 
   RestReply Serve(const HttpRequest& request);
+
+  // Serves every request whose path starts with `prefix` with `handler` (berth's own APIs
+  // beside Kubernetes': the agents' sync, agent/agent_hub.h), which authorizes for itself.
+  // Call before serving; not thread-safe against Serve.
+  void Mount(std::string prefix, std::function<RestReply(const HttpRequest&)> handler);
 
   // The namespaces a fresh hub has, as a cluster has them (default, kube-system,
   // kube-public, kube-node-lease): created when absent. Called once at start.
@@ -137,6 +144,7 @@ class RestHandler {
 
   store::Store& store_;
   ChangeFeed& feed_;
+  std::vector<std::pair<std::string, std::function<RestReply(const HttpRequest&)>>> mounts_;
   std::string openapi_index_;
   std::map<std::string, std::string, std::less<>> openapi_documents_;
   const ObjectValidator* validator_;

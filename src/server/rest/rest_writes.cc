@@ -11,6 +11,7 @@
 #include "server/api/protobuf_meta.h"
 #include "server/api/strategic_merge.h"
 #include "server/rest/rest_handler.h"
+#include "server/api/json_depth.h"
 #include "server/rest/stored_json.h"
 #include "server/rest/uuid.h"
 
@@ -37,29 +38,6 @@ constexpr std::string_view kJsonBody[] = {"application/json"};
 // A patch that loses a race with another write is re-applied to the newer object this many
 // times before the Conflict reaches the client (upstream's GuaranteedUpdate retries too).
 constexpr int kPatchAttempts = 5;
-
-// The deepest nesting of arrays and objects in `text`, stopping once past `limit` (strings
-// are skipped, escapes included). O(n), no allocation: run before the parser sees a body.
-int NestingDepth(std::string_view text, int limit) {
-  int depth = 0, max_depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') in_string = true;
-    else if (c == '{' || c == '[') {
-      max_depth = std::max(max_depth, ++depth);
-      if (max_depth > limit) return max_depth;
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return max_depth;
-}
 
 bool DryRun(const QueryParams& query) {
   auto v = query.Get("dryRun");
@@ -124,7 +102,7 @@ ApiResult<Json> RestHandler::ReadBody(const HttpRequest& http) const {
   if (!media.empty() && media != "application/json" && media != "*/*") {
     return UnsupportedMediaTypeError(kJsonBody);
   }
-  if (NestingDepth(http.body, options_.max_json_depth) > options_.max_json_depth) {
+  if (JsonNestingDepth(http.body, options_.max_json_depth) > options_.max_json_depth) {
     return BadRequestError("the request body nests deeper than " +
                            std::to_string(options_.max_json_depth) + " levels");
   }
@@ -291,7 +269,7 @@ RestReply RestHandler::Patch(const HttpRequest& http, const RequestInfo& info,
   }
   auto type = PatchTypeOf(http.Header("Content-Type"), info.group);
   if (!type) return ErrorReply(type.error());
-  if (NestingDepth(http.body, options_.max_json_depth) > options_.max_json_depth) {
+  if (JsonNestingDepth(http.body, options_.max_json_depth) > options_.max_json_depth) {
     return ErrorReply(BadRequestError("the patch nests deeper than " +
                                       std::to_string(options_.max_json_depth) + " levels"));
   }

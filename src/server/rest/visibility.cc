@@ -23,7 +23,7 @@ struct Pending {
   Json metadata;
 };
 
-std::vector<std::string_view> Segments(std::string_view path) {
+std::vector<std::string_view> VisibilitySegments(std::string_view path) {
   std::vector<std::string_view> out;
   while (!path.empty()) {
     const size_t slash = path.find('/');
@@ -82,7 +82,7 @@ ApiResult<int64_t> IntParam(const QueryParams& query, const char* key, int64_t f
 
 std::optional<VisibilityRequest> ParseVisibilityPath(std::string_view path) {
   if (!path.starts_with(kVisibilityPrefix)) return std::nullopt;
-  const std::vector<std::string_view> s = Segments(path.substr(kVisibilityPrefix.size()));
+  const std::vector<std::string_view> s = VisibilitySegments(path.substr(kVisibilityPrefix.size()));
   VisibilityRequest r;
   if (s.empty() || (s[0] != "v1beta1" && s[0] != "v1beta2")) return std::nullopt;
   r.version = std::string(s[0]);

@@ -1,0 +1,178 @@
+// Why the job's terminal state is read from the ManifestWork's feedback: that is the only
+// thing a hub learns of a member cluster's job (the agent reports it with the work's status,
+// OCM's way), and the feedback rules dispatch writes for each kind (model/kind_info.cc) are
+// chosen so a success and a failure are both visible. Kueue's own MultiKueue reads the
+// remote Workload's Finished condition instead; the reasons written here are the ones the
+// job integration would have put there (jobframework: Succeeded / Failed).
+//
+// Why "lost" is measured from the Available condition and not from a check's time: Kueue
+// refreshes its check's lastTransitionTime while the remote reserves and counts the timeout
+// from the last refresh, i.e. from the last moment the worker was seen; the hub's lease
+// controller sets Available to Unknown at exactly that moment's lease expiry, and the
+// condition keeps that time until the cluster comes back.
+#include "engine/remote_status.h"
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "engine/fleet_checks.h"
+#include "queueing/workload_status.h"
+
+namespace berth::engine {
+
+namespace {
+
+struct FinishRule {
+  const char* kind;
+  const char* value_name;
+  const char* success;  // the value that means it succeeded ("" = none)
+  const char* failure;  // the value that means it failed ("" = none)
+};
+
+// The feedback values dispatch asks for (model/kind_info.cc) and what they say at the end.
+constexpr FinishRule kFinishRules[] = {
+    {"Job", "JobComplete", "True", ""},
+    {"Job", "JobFailed", "", "True"},
+    {"JobSet", "Completed", "True", ""},
+    {"JobSet", "Failed", "", "True"},
+    {"JobSet", "TerminalState", "Completed", "Failed"},
+    {"PyTorchJob", "Succeeded", "True", ""},
+    {"PyTorchJob", "Failed", "", "True"},
+    {"MPIJob", "Succeeded", "True", ""},
+    {"MPIJob", "Failed", "", "True"},
+    {"RayJob", "JobStatus", "SUCCEEDED", "FAILED"},
+};
+
+std::string WorkloadKey(const std::string& ns, const std::string& name) { return ns + "." + name; }
+
+bool IsAvailable(const model::ManagedCluster& cluster) {
+  const model::Condition* c = cluster.FindCondition(model::kConditionClusterAvailable);
+  return c != nullptr && c->status == model::ConditionStatus::kTrue;
+}
+
+// How long the cluster has been unavailable at `now`; nullopt when it is available or the
+// condition carries no time (a hand-written fixture: never lost by this rule).
+std::optional<int64_t> UnavailableFor(const model::ManagedCluster& cluster, core::Timestamp now) {
+  if (IsAvailable(cluster)) return std::nullopt;
+  const model::Condition* c = cluster.FindCondition(model::kConditionClusterAvailable);
+  if (c == nullptr || !c->last_transition_time.has_value()) return std::nullopt;
+  return now.unix_s - c->last_transition_time->unix_s;
+}
+
+// The kind and name of the job a hub Workload was made for.
+bool JobOf(const model::Snapshot& snapshot, const model::Workload& w, std::string* kind,
+           std::string* name) {
+  if (w.owner.has_value()) {
+    *kind = w.owner->kind;
+    *name = w.owner->name;
+    return true;
+  }
+  if (w.owner_workload.has_value()) {
+    const model::WorkloadObject& job = snapshot.workloads[static_cast<size_t>(*w.owner_workload)];
+    *kind = job.kind;
+    *name = job.meta.name;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<RemoteFinish> FinishedFromFeedback(const std::string& kind,
+                                                 const model::ManifestStatus& status,
+                                                 const std::string& cluster) {
+  std::optional<RemoteFinish> success;
+  for (const FinishRule& rule : kFinishRules) {
+    if (kind != rule.kind) continue;
+    const std::string* value = status.Feedback(rule.value_name);
+    if (value == nullptr) continue;
+    // A failure wins over a success read in the same report (a Job cannot be both; a JobSet's
+    // terminal state and its conditions agree): the worse outcome is the one to explain.
+    if (*rule.failure != '\0' && *value == rule.failure) {
+      return RemoteFinish{"Failed", kind + " failed on cluster \"" + cluster + "\""};
+    }
+    if (*rule.success != '\0' && *value == rule.success) {
+      success = RemoteFinish{"Succeeded", kind + " finished successfully on cluster \"" + cluster + "\""};
+    }
+  }
+  return success;
+}
+
+RemoteStatusCounts ReflectRemoteStatus(model::Snapshot& snapshot, core::Timestamp now) {
+  RemoteStatusCounts counts;
+  bool any = false;
+  for (const model::Workload& w : snapshot.kueue_workloads) {
+    if (!w.cluster_name.empty() && w.admission.has_value()) {
+      any = true;
+      break;
+    }
+  }
+  if (!any) return counts;
+
+  // The works that deliver hub workloads, by (cluster, "<ns>.<name>").
+  std::unordered_map<std::string, const model::ManifestWork*> works;
+  for (const model::ManifestWork& work : snapshot.manifest_works) {
+    auto it = work.meta.labels.find(model::kWorkloadLabel);
+    if (it == work.meta.labels.end()) continue;
+    works.emplace(work.meta.namespace_ + '\x1f' + it->second, &work);
+  }
+  std::unordered_map<std::string, const model::ManagedCluster*> clusters;
+  for (const model::ManagedCluster& c : snapshot.managed_clusters) clusters.emplace(c.meta.name, &c);
+  const int64_t lost_after_s = snapshot.kueue_config.has_value()
+                                   ? snapshot.kueue_config->multikueue_worker_lost_timeout_s
+                                   : model::KueueConfig{}.multikueue_worker_lost_timeout_s;
+
+  std::unordered_map<std::string, FleetChecks> checks_by_hub;
+  for (model::Workload& w : snapshot.kueue_workloads) {
+    if (w.cluster_name.empty() || !w.admission.has_value()) continue;
+    const model::WorkloadCondition* finished = w.FindCondition("Finished");
+    if (finished != nullptr && finished->status == "True") continue;
+    const model::WorkloadCondition* evicted = w.FindCondition("Evicted");
+    if (evicted != nullptr && evicted->status == "True") continue;
+
+    // 1. The worker reported the job finished.
+    std::string kind;
+    std::string name;
+    if (JobOf(snapshot, w, &kind, &name)) {
+      auto work = works.find(w.cluster_name + '\x1f' + WorkloadKey(w.meta.namespace_, w.meta.name));
+      if (work != works.end()) {
+        for (const model::ManifestStatus& status : work->second->manifest_statuses) {
+          if (status.kind != kind || status.name != name) continue;
+          if (auto done = FinishedFromFeedback(kind, status, w.cluster_name)) {
+            queueing::SetWorkloadCondition(w, "Finished", "True", done->reason, done->message, now);
+            ++counts.finished;
+          }
+          break;
+        }
+      }
+    }
+    if (const model::WorkloadCondition* f = w.FindCondition("Finished"); f != nullptr && f->status == "True") {
+      continue;
+    }
+
+    // 2. The worker is lost.
+    auto cluster = clusters.find(w.cluster_name);
+    if (cluster == clusters.end()) continue;
+    std::optional<int64_t> down_s = UnavailableFor(*cluster->second, now);
+    if (!down_s.has_value() || *down_s < lost_after_s) continue;
+    auto [it, fresh] = checks_by_hub.try_emplace(w.cluster);
+    if (fresh) it->second = FindFleetChecks(snapshot, w.cluster);
+    const FleetCheck* check = it->second.ForClusterQueue(w.admission->cluster_queue);
+    queueing::MarkEvicted(w, "AdmissionCheck", "At least one admission check is false", now);
+    queueing::FinishEviction(w, now);
+    // Kueue resets the checks on eviction and the cluster with the reservation.
+    for (model::AdmissionCheckStatus& s : w.admission_checks) {
+      if (check != nullptr && s.name != check->name) continue;
+      s.state = model::CheckState::kPending;
+      s.message = "Reset to Pending after eviction. Previously: Reserving remote lost";
+    }
+    w.cluster_name.clear();
+    w.nominated_cluster_names.clear();
+    ++counts.requeued;
+  }
+  return counts;
+}
+
+}  // namespace berth::engine
