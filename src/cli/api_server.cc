@@ -250,6 +250,15 @@ core::Status ApiServer::Build(std::ostream& err) {
   }
 
   LoopOptions loop_options = o.loop;
+  // Component configuration among the files (Kueue's Configuration, the scheduler's): not
+  // API objects, read by every cycle instead.
+  if (o.input != nullptr) {
+    for (size_t i = 0; i < std::min(o.input->objects_read, o.input->documents.size()); ++i) {
+      const io::Document& doc = o.input->documents.Get(model::SourceRef{static_cast<int32_t>(i)});
+      const model::KindInfo* kind = model::FindKindForApiVersion(doc.api_version, doc.kind);
+      if (kind != nullptr && !kind->served()) loop_options.configuration.emplace_back(doc.json.view());
+    }
+  }
   loop_options.period = o.loop_period;
   loop_options.metrics = &metrics_;
   loop_options.replica_role = shared_store ? "" : "standalone";

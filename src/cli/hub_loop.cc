@@ -154,6 +154,14 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
   // The member clusters' objects their agents report: read like the hub's own, never
   // written back (their clusters' own controllers write them).
   inventories_.AppendTo(mirror_, sources);
+  std::vector<std::string> config_keys;
+  config_keys.reserve(options_.configuration.size());
+  for (size_t i = 0; i < options_.configuration.size(); ++i) {
+    config_keys.push_back("configuration\x1f" + std::to_string(i));
+  }
+  for (size_t i = 0; i < options_.configuration.size(); ++i) {
+    sources.push_back(io::SourceObject{config_keys[i], 1, options_.configuration[i]});
+  }
   const std::unordered_set<std::string>& members = inventories_.member_clusters();
   auto is_member_object = [&members](const Json& item) {
     if (members.empty()) return false;

@@ -24,6 +24,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "cli/inventory_sources.h"
 #include "cli/store_mirror.h"
@@ -54,6 +55,10 @@ struct LoopOptions {
   // each cycle plans the whole snapshot, so a queue of N pending heads would take N plans.
   std::optional<int32_t> plan_cycles;
   std::string replica_role = "standalone";
+  // Component configuration read with every cycle, as JSON texts (the Kueue Configuration
+  // and KubeSchedulerConfiguration given to `berth serve -f`: not API objects, so not in the
+  // store).
+  std::vector<std::string> configuration;
   // How the reader expands workloads into pods (a simulated member cluster turns creation
   // off: its own controllers make the pods).
   io::ExpansionLimits expansion;

@@ -35,8 +35,9 @@ TEST(AppliedRecordTest, RoundTripsAsAnAppliedManifestWork) {
   EXPECT_EQ(doc["apiVersion"], "work.open-cluster-management.io/v1");
   EXPECT_EQ(doc["kind"], "AppliedManifestWork");
   EXPECT_EQ(doc["metadata"]["name"], r.hub_hash + "-train-cluster1");
-  EXPECT_EQ(doc["spec"], Json::parse(R"({"hubHash":")" + r.hub_hash +
-                                     R"(","agentID":"agent-7","manifestWorkName":"train-cluster1"})"));
+  EXPECT_EQ(doc["spec"],
+            Json::parse(R"({"hubHash":")" + r.hub_hash +
+                        R"(","agentID":"agent-7","manifestWorkName":"train-cluster1"})"));
   EXPECT_EQ(doc["status"]["appliedResources"][0],
             Json::parse(R"({"group":"","resource":"namespaces","name":"ns1","namespace":"",
                             "version":"v1","uid":"uid-ns1"})"));

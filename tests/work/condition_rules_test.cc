@@ -9,34 +9,41 @@ namespace berth::server::work {
 namespace BERTH_UNITY_ID {
 
 Json JobWith(const char* conditions) {
-  return Json::parse(std::string(R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"test"},
-      "status":{"conditions":)") + conditions + "}}");
+  return Json::parse(
+      std::string(R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"test"},
+      "status":{"conditions":)") +
+      conditions + "}}");
 }
 
 Json PodIn(const char* phase) {
   return Json::parse(std::string(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"test"},
-      "status":{"conditions":[{"status":"False","type":"Ready"}],"phase":")") + phase + "\"}}");
+      "status":{"conditions":[{"status":"False","type":"Ready"}],"phase":")") +
+                     phase + "\"}}");
 }
 
-const Json kCompleteRule = Json::parse(R"([{"type":"WellKnownConditions","condition":"Complete"}])");
+const Json kCompleteRule =
+    Json::parse(R"([{"type":"WellKnownConditions","condition":"Complete"}])");
 
 Json Expected(const char* status, const char* message,
               const char* reason = "ConditionRuleEvaluated") {
-  return Json::array({Json{{"type", "Complete"}, {"status", status}, {"reason", reason},
-                           {"message", message}}});
+  return Json::array(
+      {Json{{"type", "Complete"}, {"status", status}, {"reason", reason}, {"message", message}}});
 }
 
 TEST(ConditionRulesTest, UpstreamWellKnownTable) {
-  EXPECT_EQ(EvaluateConditionRules(
-                JobWith(R"([{"status":"True","type":"Complete"},{"status":"True","type":"Another"}])"),
-                kCompleteRule),
-            Expected("True", "Job is finished"));
-  EXPECT_EQ(EvaluateConditionRules(JobWith(R"([{"status":"True","type":"Failed"}])"), kCompleteRule),
-            Expected("True", "Job is finished"));
-  EXPECT_EQ(EvaluateConditionRules(
-                JobWith(R"([{"status":"False","type":"Complete"},{"status":"True","type":"Another"}])"),
-                kCompleteRule),
-            Expected("False", "Job is not finished"));
+  EXPECT_EQ(
+      EvaluateConditionRules(
+          JobWith(R"([{"status":"True","type":"Complete"},{"status":"True","type":"Another"}])"),
+          kCompleteRule),
+      Expected("True", "Job is finished"));
+  EXPECT_EQ(
+      EvaluateConditionRules(JobWith(R"([{"status":"True","type":"Failed"}])"), kCompleteRule),
+      Expected("True", "Job is finished"));
+  EXPECT_EQ(
+      EvaluateConditionRules(
+          JobWith(R"([{"status":"False","type":"Complete"},{"status":"True","type":"Another"}])"),
+          kCompleteRule),
+      Expected("False", "Job is not finished"));
   EXPECT_EQ(EvaluateConditionRules(PodIn("Succeeded"), kCompleteRule),
             Expected("True", "Pod is in phase Succeeded"));
   EXPECT_EQ(EvaluateConditionRules(PodIn("Failed"), kCompleteRule),
@@ -53,14 +60,16 @@ TEST(ConditionRulesTest, MissingFieldsAndOverrides) {
                 Json::parse(R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"}})"),
                 kCompleteRule),
             Expected("False", "no such key: status", "ConditionRuleExpressionError"));
-  EXPECT_EQ(EvaluateConditionRules(
-                Json::parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"status":{}})"),
-                kCompleteRule),
-            Expected("False", "no such key: phase", "ConditionRuleExpressionError"));
+  EXPECT_EQ(
+      EvaluateConditionRules(
+          Json::parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"status":{}})"),
+          kCompleteRule),
+      Expected("False", "no such key: phase", "ConditionRuleExpressionError"));
   // A rule's message replaces the built-in one.
   EXPECT_EQ(EvaluateConditionRules(
                 PodIn("Succeeded"),
-                Json::parse(R"([{"type":"WellKnownConditions","condition":"Complete","message":"done"}])")),
+                Json::parse(
+                    R"([{"type":"WellKnownConditions","condition":"Complete","message":"done"}])")),
             Expected("True", "done"));
 }
 

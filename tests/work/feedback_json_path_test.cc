@@ -68,8 +68,7 @@ TEST(FeedbackJsonPathTest, FieldsAndMissingKeys) {
 TEST(FeedbackJsonPathTest, IndexesAndWildcards) {
   EXPECT_EQ(Select(".status.conditions[0].type"), Values{"\"Ready\""});
   EXPECT_EQ(Select(".status.conditions[-1].type"), Values{"\"Scheduled\""});
-  EXPECT_EQ(Select(".status.conditions[*].status"),
-            (Values{"\"False\"", "\"True\"", "\"True\""}));
+  EXPECT_EQ(Select(".status.conditions[*].status"), (Values{"\"False\"", "\"True\"", "\"True\""}));
   EXPECT_EQ(Select(".metadata.labels.*"), Values{"\"trainer\""});
   EXPECT_EQ(EvalError(".status.conditions[3]"), "array index out of bounds: index 3, length 3");
   EXPECT_EQ(EvalError(".status.conditions[-4]"), "array index out of bounds: index -1, length 3");
@@ -95,17 +94,16 @@ TEST(FeedbackJsonPathTest, Filters) {
   EXPECT_EQ(Select(".items[?(@.on==true)].n", flags), Values{"\"a\""});
   EXPECT_EQ(EvalError(".status.conditions[?(@.type==1)].type"),
             "incompatible types for comparison");
-  EXPECT_EQ(EvalError(".status[?(@.type=='x')]"),
-            kPodObject["status"].dump().substr(0, 200) +
-                " is not array or slice and cannot be filtered");
+  EXPECT_EQ(
+      EvalError(".status[?(@.type=='x')]"),
+      kPodObject["status"].dump().substr(0, 200) + " is not array or slice and cannot be filtered");
 }
 
 TEST(FeedbackJsonPathTest, RefusesSyntaxOutsideTheSubset) {
-  for (const char* path :
-       {"", "status.phase", ".status..phase", ".status.conditions[0:2]",
-        ".status.conditions[0,1]", ".status.conditions[?(@.type=~'R.*')]",
-        ".status.conditions[?(type=='x')]", ".status.conditions[?(@.type=='x')",
-        ".status.conditions['unterminated]", ".status.", ".a[?(@.x==y)]"}) {
+  for (const char* path : {"", "status.phase", ".status..phase", ".status.conditions[0:2]",
+                           ".status.conditions[0,1]", ".status.conditions[?(@.type=~'R.*')]",
+                           ".status.conditions[?(type=='x')]", ".status.conditions[?(@.type=='x')",
+                           ".status.conditions['unterminated]", ".status.", ".a[?(@.x==y)]"}) {
     auto parsed = FeedbackJsonPath::Parse(path);
     EXPECT_FALSE(parsed) << "parsed: " << path;
   }

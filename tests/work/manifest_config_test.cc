@@ -96,7 +96,8 @@ TEST(ManifestConfigTest, ServerSideApplySettings) {
   EXPECT_EQ(c.ignore_fields[0].condition, "OnSpokeChange");
   EXPECT_EQ(c.ignore_fields[0].json_paths, std::vector<std::string>{".spec.replicas"});
   EXPECT_EQ(c.ignore_fields[1].condition, "OnSpokePresent");  // the API's default
-  EXPECT_EQ(c.ignore_fields[1].json_pointers, std::vector<std::string>{"/metadata/annotations/a~1b"});
+  EXPECT_EQ(c.ignore_fields[1].json_pointers,
+            std::vector<std::string>{"/metadata/annotations/a~1b"});
   EXPECT_EQ(c.ignore_fields[1].jq_path_expressions, std::vector<std::string>{".x"});
   // An empty type is the API's default, Update; no fieldManager is upstream's default.
   c = FindManifestConfig(meta, Json::parse(R"([

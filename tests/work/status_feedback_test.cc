@@ -108,21 +108,24 @@ TEST(StatusFeedbackTest, UpstreamErrorMessages) {
             std::vector<std::string>{
                 "cannot find the wellknown statuses for resource with gvk extensions/v1, "
                 "Kind=Deployment"});
-  EXPECT_EQ(errors(kDeploymentJson,
-                   R"({"type":"JSONPaths","jsonPaths":[{"name":"c","path":".status.conditions"}]})"),
-            std::vector<std::string>{"the type []interface {} of the value for c is not found"});
+  EXPECT_EQ(
+      errors(kDeploymentJson,
+             R"({"type":"JSONPaths","jsonPaths":[{"name":"c","path":".status.conditions"}]})"),
+      std::vector<std::string>{"the type []interface {} of the value for c is not found"});
   EXPECT_EQ(errors(kDeploymentJson, R"({"type":"JSONPaths","jsonPaths":[
                        {"name":"c","path":".status.conditions","version":"v1beta1"}]})"),
             std::vector<std::string>{
                 "version set in the path c is not matched for the related resource"});
-  EXPECT_EQ(errors(kPodJson, R"({"type":"JSONPaths","jsonPaths":[{"name":"s","path":".status"}]})",
-                   true),
-            std::vector<std::string>{
-                "the length of returned json raw string for s is larger than the maximum "
-                "length 40"});
-  const auto parse = errors(kPodJson, R"({"type":"JSONPaths","jsonPaths":[{"name":"s","path":".a[0:1]"}]})");
+  EXPECT_EQ(
+      errors(kPodJson, R"({"type":"JSONPaths","jsonPaths":[{"name":"s","path":".status"}]})", true),
+      std::vector<std::string>{
+          "the length of returned json raw string for s is larger than the maximum "
+          "length 40"});
+  const auto parse =
+      errors(kPodJson, R"({"type":"JSONPaths","jsonPaths":[{"name":"s","path":".a[0:1]"}]})");
   ASSERT_EQ(parse.size(), 1u);
-  EXPECT_EQ(parse[0].rfind("failed to parse json path .a[0:1] of s with error: ", 0), 0u) << parse[0];
+  EXPECT_EQ(parse[0].rfind("failed to parse json path .a[0:1] of s with error: ", 0), 0u)
+      << parse[0];
   const auto bounds = errors(kPodJson, R"({"type":"JSONPaths","jsonPaths":[
                                 {"name":"s","path":".status.conditions[5]"}]})");
   ASSERT_EQ(bounds.size(), 1u);
@@ -163,11 +166,13 @@ TEST(StatusFeedbackTest, DaemonSetAndScalarTypes) {
       {"name":"DesiredNumberScheduled","fieldValue":{"type":"Integer","integer":4}},
       {"name":"NumberAvailable","fieldValue":{"type":"Integer","integer":3}}])"));
 
-  const Json obj = Json::parse(R"({"apiVersion":"v1","kind":"Pod","status":{"f":1.5,"b":false,"o":{"z":1,"a":2}}})");
+  const Json obj = Json::parse(
+      R"({"apiVersion":"v1","kind":"Pod","status":{"f":1.5,"b":false,"o":{"z":1,"a":2}}})");
   const Json rule = Json::parse(R"({"type":"JSONPaths","jsonPaths":[
       {"name":"f","path":".status.f"},{"name":"b","path":".status.b"},{"name":"o","path":".status.o"}]})");
   FeedbackRuleResult plain = EvaluateFeedbackRule(obj, rule, {});
-  EXPECT_EQ(plain.values, Json::parse(R"([{"name":"b","fieldValue":{"type":"Boolean","boolean":false}}])"));
+  EXPECT_EQ(plain.values,
+            Json::parse(R"([{"name":"b","fieldValue":{"type":"Boolean","boolean":false}}])"));
   EXPECT_EQ(plain.errors, (std::vector<std::string>{
                               "the type float64 of the value for f is not found",
                               "the type map[string]interface {} of the value for o is not found"}));
@@ -183,7 +188,8 @@ TEST(StatusFeedbackTest, DaemonSetAndScalarTypes) {
 }
 
 TEST(StatusFeedbackTest, SyncedCondition) {
-  const Json deploy = Json::parse(R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"deploy1"},
+  const Json deploy =
+      Json::parse(R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"deploy1"},
       "status":{"readyReplicas":2,"replicas":3,"availableReplicas":2}})");
   StatusFeedback none = EvaluateStatusFeedback(deploy, nullptr, {});
   EXPECT_EQ(none.condition, Json::parse(R"({"type":"StatusFeedbackSynced","status":"True",
@@ -199,19 +205,19 @@ TEST(StatusFeedbackTest, SyncedCondition) {
 
   // A path selecting nothing adds no value and is no failure.
   StatusFeedback missing = EvaluateStatusFeedback(
-      deploy, Json::parse(R"([{"type":"JSONPaths","jsonPaths":[{"name":"x","path":".status.nope"}]}])"),
+      deploy,
+      Json::parse(R"([{"type":"JSONPaths","jsonPaths":[{"name":"x","path":".status.nope"}]}])"),
       {});
   EXPECT_EQ(missing.condition["status"], "True");
   EXPECT_TRUE(missing.values.empty());
 
   // "get wrong json path": the well-known values still come, the map path fails the sync.
-  const Json wrong = Json::parse(R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"deploy1"},
+  const Json wrong =
+      Json::parse(R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"deploy1"},
       "status":{"replicas":3,"conditions":{"status":"True"}}})");
-  StatusFeedback failed = EvaluateStatusFeedback(
-      wrong,
-      Json::parse(R"([{"type":"WellKnownStatus"},
+  StatusFeedback failed = EvaluateStatusFeedback(wrong, Json::parse(R"([{"type":"WellKnownStatus"},
           {"type":"JSONPaths","jsonPaths":[{"name":"condition","path":".status.conditions"}]}])"),
-      {});
+                                                 {});
   EXPECT_EQ(failed.values,
             Json::parse(R"([{"name":"Replicas","fieldValue":{"type":"Integer","integer":3}}])"));
   EXPECT_EQ(failed.condition, Json::parse(R"({"type":"StatusFeedbackSynced","status":"False",
@@ -219,13 +225,14 @@ TEST(StatusFeedbackTest, SyncedCondition) {
       "message":"Sync status feedback failed with error the type map[string]interface {} of the value for condition is not found"})"));
 
   // Two failures read as Go's aggregate: "[a, b]".
-  StatusFeedback two = EvaluateStatusFeedback(
-      wrong, Json::parse(R"([{"type":"JSONPaths","jsonPaths":[
+  StatusFeedback two =
+      EvaluateStatusFeedback(wrong, Json::parse(R"([{"type":"JSONPaths","jsonPaths":[
           {"name":"a","path":".status.conditions"},{"name":"b","path":".status.conditions"}]}])"),
-      {});
-  EXPECT_EQ(two.condition["message"],
-            "Sync status feedback failed with error [the type map[string]interface {} of the value "
-            "for a is not found, the type map[string]interface {} of the value for b is not found]");
+                             {});
+  EXPECT_EQ(
+      two.condition["message"],
+      "Sync status feedback failed with error [the type map[string]interface {} of the value "
+      "for a is not found, the type map[string]interface {} of the value for b is not found]");
 }
 
 }  // namespace BERTH_UNITY_ID

@@ -24,12 +24,14 @@ namespace BERTH_UNITY_ID {
 
 class NegativeReplicasValidator : public ObjectValidator {
  public:
-  std::vector<core::Error> Validate(const model::KindInfo& kind, const Json& object) const override {
+  std::vector<core::Error> Validate(const model::KindInfo& kind,
+                                    const Json& object) const override {
     std::vector<core::Error> out;
     auto spec = object.find("spec");
     if (kind.kind == "Deployment" && spec != object.end() && spec->is_object()) {
       auto replicas = spec->find("replicas");
-      if (replicas != spec->end() && replicas->is_number_integer() && replicas->get<int64_t>() < 0) {
+      if (replicas != spec->end() && replicas->is_number_integer() &&
+          replicas->get<int64_t>() < 0) {
         out.push_back(core::InvalidArgument(
             "Invalid value: " + replicas->dump() + ": must be greater than or equal to 0",
             core::Location{"", "", "spec.replicas"}));
@@ -80,17 +82,18 @@ std::string List(std::initializer_list<std::string> items) {
 Json Work(const std::string& name, int64_t generation, const std::string& manifests,
           const std::string& spec_extra = "") {
   return Json::parse(R"({"apiVersion":"work.open-cluster-management.io/v1","kind":"ManifestWork",
-      "metadata":{"name":")" + name + R"(","namespace":"cluster1","generation":)" +
+      "metadata":{"name":")" +
+                     name + R"(","namespace":"cluster1","generation":)" +
                      std::to_string(generation) + R"(},
-      "spec":{"workload":{"manifests":)" + manifests + "}" +
-                     (spec_extra.empty() ? "" : "," + spec_extra) + "}}");
+      "spec":{"workload":{"manifests":)" +
+                     manifests + "}" + (spec_extra.empty() ? "" : "," + spec_extra) + "}}");
 }
 
 std::string Strategy(const std::string& group, const std::string& resource, const std::string& ns,
                      const std::string& name, const std::string& strategy) {
   return R"({"resourceIdentifier":{"group":")" + group + R"(","resource":")" + resource +
-         R"(","namespace":")" + ns + R"(","name":")" + name + R"("},"updateStrategy":)" +
-         strategy + "}";
+         R"(","namespace":")" + ns + R"(","name":")" + name + R"("},"updateStrategy":)" + strategy +
+         "}";
 }
 
 kube::Resource Deployments() { return {"apps", "v1", "deployments", "Deployment", true}; }
@@ -183,7 +186,8 @@ class WorkApplierTest : public ::testing::Test {
 TEST_F(WorkApplierTest, CreatesManifestsNamespacesFirstAndReportsApplied) {
   // The Namespace comes second in the spec: it is still applied first (kind order), or the
   // Deployment would be refused for a missing namespace.
-  const Json work = Work("w1", 3, List({DeploymentManifest("ns1", "web", 2), NamespaceManifest("ns1")}));
+  const Json work =
+      Work("w1", 3, List({DeploymentManifest("ns1", "web", 2), NamespaceManifest("ns1")}));
   WorkApplyResult r = Apply(work);
   EXPECT_TRUE(r.errors.empty()) << r.errors.front();
   const Json deploy = Live(Deployments(), "ns1", "web");
@@ -243,7 +247,8 @@ TEST_F(WorkApplierTest, UpdateWritesOnlyWhenTheSpecChanges) {
   EXPECT_NE(rv1, rv2);
 
   // A new generation changes replicas and adds a label; the removal key drops "app".
-  Json changed = Work("w1", 2, List({ns, DeploymentManifest("ns1", "web", 5, R"(,"tier":"gold","app-":"")")}));
+  Json changed =
+      Work("w1", 2, List({ns, DeploymentManifest("ns1", "web", 5, R"(,"tier":"gold","app-":"")")}));
   WorkApplyResult updated = Apply(WithStatus(changed, again), again.record, kT2);
   EXPECT_TRUE(updated.errors.empty());
   const Json live = Live(Deployments(), "ns1", "web");
@@ -264,13 +269,14 @@ TEST_F(WorkApplierTest, CreateOnlyCreatesButNeverUpdates) {
   const std::string configs =
       "\"manifestConfigs\":[" +
       Strategy("apps", "deployments", "ns*", "*", R"({"type":"CreateOnly"})") + "]";
-  WorkApplyResult r = Apply(Work("w1", 1,
-                                 List({DeploymentManifest("ns1", "existing", 5), DeploymentManifest("ns1", "fresh", 3)}),
-                                 configs));
+  WorkApplyResult r = Apply(
+      Work("w1", 1,
+           List({DeploymentManifest("ns1", "existing", 5), DeploymentManifest("ns1", "fresh", 3)}),
+           configs));
   EXPECT_TRUE(r.errors.empty());
   EXPECT_EQ(ManifestCondition(r, 0, "Applied")["status"], "True");
   const Json existing = Live(Deployments(), "ns1", "existing");
-  EXPECT_EQ(existing["spec"]["replicas"], 1);  // never updated
+  EXPECT_EQ(existing["spec"]["replicas"], 1);      // never updated
   EXPECT_TRUE(IsMarkedBy(existing, Owner("w1")));  // but marked, as upstream patches its owner
   EXPECT_EQ(Live(Deployments(), "ns1", "fresh")["spec"]["replicas"], 3);
   const std::string rv = Rv(existing);
@@ -305,8 +311,9 @@ TEST_F(WorkApplierTest, ServerSideApplyConflictsUnlessForced) {
   WorkApplyResult forced = Apply(Work(
       "w1", 2, manifests,
       "\"manifestConfigs\":[" +
-          Strategy("apps", "deployments", "ns1", "web",
-                   R"({"type":"ServerSideApply","serverSideApply":{"force":true,"fieldManager":"work-agent-b"}})") +
+          Strategy(
+              "apps", "deployments", "ns1", "web",
+              R"({"type":"ServerSideApply","serverSideApply":{"force":true,"fieldManager":"work-agent-b"}})") +
           "]"));
   EXPECT_EQ(ManifestCondition(forced, 0, "Applied")["status"], "True");
   const Json live = Live(Deployments(), "ns1", "web");
@@ -351,13 +358,16 @@ TEST_F(WorkApplierTest, ReadOnlyNeverWritesButReadsStatus) {
       "\"manifestConfigs\":[" +
       Strategy("apps", "deployments", "ns1", "*", R"({"type":"ReadOnly"})") + "," +
       R"({"resourceIdentifier":{"group":"apps","resource":"deployments","namespace":"ns1","name":"*"},
-          "feedbackRules":[{"type":"WellKnownStatus"}]})" + "]";
+          "feedbackRules":[{"type":"WellKnownStatus"}]})" +
+      "]";
   Create(Deployments(), "ns1", DeploymentManifest("ns1", "present", 1));
-  SetStatus(Deployments(), "ns1", "present", R"({"replicas":1,"readyReplicas":1,"availableReplicas":1})");
+  SetStatus(Deployments(), "ns1", "present",
+            R"({"replicas":1,"readyReplicas":1,"availableReplicas":1})");
   const std::string rv = Rv(Live(Deployments(), "ns1", "present"));
-  WorkApplyResult r = Apply(Work("w1", 1,
-                                 List({DeploymentManifest("ns1", "present", 4), DeploymentManifest("ns1", "absent", 4)}),
-                                 configs));
+  WorkApplyResult r = Apply(
+      Work("w1", 1,
+           List({DeploymentManifest("ns1", "present", 4), DeploymentManifest("ns1", "absent", 4)}),
+           configs));
   EXPECT_TRUE(r.errors.empty());
   EXPECT_EQ(Rv(Live(Deployments(), "ns1", "present")), rv);  // untouched, unmarked
   EXPECT_FALSE(IsMarkedBy(Live(Deployments(), "ns1", "present"), Owner("w1")));
@@ -382,8 +392,10 @@ TEST_F(WorkApplierTest, ReadOnlyNeverWritesButReadsStatus) {
 }
 
 TEST_F(WorkApplierTest, RefusedManifestKeepsTheServersMessageAndTheOthersApply) {
-  WorkApplyResult r = Apply(Work("w1", 4,
-                                 List({NamespaceManifest("ns1"), DeploymentManifest("ns1", "bad", -1), JobManifest("ns1", "train"), DeploymentManifest("nope", "orphan", 1)})));
+  WorkApplyResult r =
+      Apply(Work("w1", 4,
+                 List({NamespaceManifest("ns1"), DeploymentManifest("ns1", "bad", -1),
+                       JobManifest("ns1", "train"), DeploymentManifest("nope", "orphan", 1)})));
   EXPECT_EQ(ManifestCondition(r, 1, "Applied"), Json::parse(R"({"type":"Applied","status":"False",
       "observedGeneration":4,"lastTransitionTime":"2027-01-15T08:00:00Z",
       "reason":"AppliedManifestFailed",
@@ -398,14 +410,17 @@ TEST_F(WorkApplierTest, RefusedManifestKeepsTheServersMessageAndTheOthersApply) 
   EXPECT_EQ(WorkCondition(r, "Applied")["message"], "Failed to apply manifest work");
   EXPECT_EQ(WorkCondition(r, "Available")["message"], "2 of 4 resources are not available");
   ASSERT_EQ(r.errors.size(), 2u);
-  EXPECT_EQ(r.errors[0].rfind("manifest 1 (Deployment ns1/bad): Deployment.apps", 0), 0u) << r.errors[0];
+  EXPECT_EQ(r.errors[0].rfind("manifest 1 (Deployment ns1/bad): Deployment.apps", 0), 0u)
+      << r.errors[0];
   ASSERT_EQ(r.record.resources.size(), 2u);  // the namespace and the Job
 }
 
 TEST_F(WorkApplierTest, UnknownKindIsReportedAsUpstreamWordsIt) {
   const std::string config_map =
       R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cfg","namespace":"ns1"},"data":{"a":"b"}})";
-  WorkApplyResult r = Apply(Work("w1", 1, List({config_map, NamespaceManifest("ns1"), R"({"apiVersion":"v1"})", R"("text")"})));
+  WorkApplyResult r = Apply(
+      Work("w1", 1,
+           List({config_map, NamespaceManifest("ns1"), R"({"apiVersion":"v1"})", R"("text")"})));
   EXPECT_EQ(Manifest(r, 0)["resourceMeta"], Json::parse(R"({"ordinal":0,"group":"","version":"v1",
       "kind":"ConfigMap","resource":"","name":"cfg","namespace":"ns1"})"));
   EXPECT_EQ(ManifestCondition(r, 0, "Applied")["message"],
@@ -448,7 +463,8 @@ TEST_F(WorkApplierTest, FeedbackAndWellKnownCompleteReadFromTheLiveObject) {
       {"name":"JobComplete","fieldValue":{"type":"String","string":"True"}},
       {"name":"JobSucceeded","fieldValue":{"type":"Integer","integer":1}}])"));
   // New values restart StatusFeedbackSynced's clock although it stays True.
-  EXPECT_EQ(ManifestCondition(done, 1, "StatusFeedbackSynced")["lastTransitionTime"], kT2.ToString());
+  EXPECT_EQ(ManifestCondition(done, 1, "StatusFeedbackSynced")["lastTransitionTime"],
+            kT2.ToString());
   EXPECT_EQ(ManifestCondition(done, 1, "Complete"), Json::parse(R"({"type":"Complete",
       "status":"True","observedGeneration":1,"lastTransitionTime":"2027-01-15T08:10:00Z",
       "reason":"ConditionRuleEvaluated","message":"Job is finished"})"));
@@ -458,8 +474,8 @@ TEST_F(WorkApplierTest, FeedbackAndWellKnownCompleteReadFromTheLiveObject) {
 
   // A Complete work is not applied again, even when its spec changes.
   const std::string rv = Rv(Live(Jobs(), "ns1", "train"));
-  Json changed = Work("w1", 2, List({NamespaceManifest("ns1"), JobManifest("ns1", "train", 4)}),
-                      configs);
+  Json changed =
+      Work("w1", 2, List({NamespaceManifest("ns1"), JobManifest("ns1", "train", 4)}), configs);
   WorkApplyResult skipped = Apply(WithStatus(changed, done), done.record, kT2);
   EXPECT_TRUE(skipped.complete);
   EXPECT_EQ(Rv(Live(Jobs(), "ns1", "train")), rv);
@@ -471,16 +487,19 @@ TEST_F(WorkApplierTest, CompleteManifestIsNotReapplied) {
   const std::string configs = R"("manifestConfigs":[
       {"resourceIdentifier":{"group":"batch","resource":"jobs","namespace":"ns1","name":"*"},
        "conditionRules":[{"type":"WellKnownConditions","condition":"Complete"}]}])";
-  Json work = Work("w1", 1, List({NamespaceManifest("ns1"), JobManifest("ns1", "a"), JobManifest("ns1", "b")}),
-                   configs);
+  Json work = Work(
+      "w1", 1, List({NamespaceManifest("ns1"), JobManifest("ns1", "a"), JobManifest("ns1", "b")}),
+      configs);
   WorkApplyResult first = Apply(work);
   SetStatus(Jobs(), "ns1", "a", R"({"conditions":[{"type":"Failed","status":"True"}]})");
   WorkApplyResult second = Apply(WithStatus(work, first), first.record);
   EXPECT_EQ(ManifestCondition(second, 1, "Complete")["status"], "True");
   EXPECT_EQ(WorkCondition(second, "Complete")["status"], "False");  // b is still running
   const std::string rv_a = Rv(Live(Jobs(), "ns1", "a"));
-  Json changed = Work("w1", 2, List({NamespaceManifest("ns1"), JobManifest("ns1", "a", 3), JobManifest("ns1", "b", 3)}),
-                      configs);
+  Json changed =
+      Work("w1", 2,
+           List({NamespaceManifest("ns1"), JobManifest("ns1", "a", 3), JobManifest("ns1", "b", 3)}),
+           configs);
   WorkApplyResult third = Apply(WithStatus(changed, second), second.record);
   EXPECT_EQ(Rv(Live(Jobs(), "ns1", "a")), rv_a);  // Complete: left alone
   EXPECT_EQ(Live(Jobs(), "ns1", "b")["spec"]["parallelism"], 3);
@@ -489,7 +508,8 @@ TEST_F(WorkApplierTest, CompleteManifestIsNotReapplied) {
 
 TEST_F(WorkApplierTest, DroppedManifestIsDeletedUnlessOrphaned) {
   const std::string ns = NamespaceManifest("ns1");
-  Json work = Work("w1", 1, List({ns, DeploymentManifest("ns1", "a", 1), DeploymentManifest("ns1", "b", 1)}));
+  Json work = Work(
+      "w1", 1, List({ns, DeploymentManifest("ns1", "a", 1), DeploymentManifest("ns1", "b", 1)}));
   WorkApplyResult first = Apply(work);
   ASSERT_EQ(first.record.resources.size(), 3u);
   Json next = Work("w1", 2, List({ns, DeploymentManifest("ns1", "a", 1)}));
@@ -504,8 +524,9 @@ TEST_F(WorkApplierTest, DroppedManifestIsDeletedUnlessOrphaned) {
   // Orphaned at apply time: the mark is not written, so dropping it deletes nothing.
   const std::string orphan = R"("deleteOption":{"propagationPolicy":"SelectivelyOrphan",
       "selectivelyOrphans":{"orphaningRules":[{"group":"apps","resource":"deployments","namespace":"ns1","name":"c"}]}})";
-  Json with_c = Work("w1", 3, List({ns, DeploymentManifest("ns1", "a", 1), DeploymentManifest("ns1", "c", 1)}),
-                     orphan);
+  Json with_c = Work(
+      "w1", 3, List({ns, DeploymentManifest("ns1", "a", 1), DeploymentManifest("ns1", "c", 1)}),
+      orphan);
   WorkApplyResult third = Apply(WithStatus(with_c, second), second.record);
   EXPECT_FALSE(IsMarkedBy(Live(Deployments(), "ns1", "c"), Owner("w1")));
   EXPECT_TRUE(IsMarkedBy(Live(Deployments(), "ns1", "a"), Owner("w1")));
@@ -528,7 +549,10 @@ TEST_F(WorkApplierTest, RecreatedResourceIsNeverDeleted) {
     ASSERT_TRUE(recreated && recreated->status == 201);
     ASSERT_TRUE(IsMarkedBy(Live(Deployments(), "default", name), Owner("w1")));
   };
-  WorkApplyResult first = Apply(Work("w1", 1, List({DeploymentManifest("default", "web", 1), DeploymentManifest("default", "api", 1), JobManifest("default", "j")})));
+  WorkApplyResult first =
+      Apply(Work("w1", 1,
+                 List({DeploymentManifest("default", "web", 1),
+                       DeploymentManifest("default", "api", 1), JobManifest("default", "j")})));
   ASSERT_EQ(first.record.resources.size(), 3u);
   recreate("web");
   recreate("api");
@@ -550,12 +574,15 @@ TEST_F(WorkApplierTest, RecreatedResourceIsNeverDeleted) {
 }
 
 TEST_F(WorkApplierTest, DeleteWorkHonoursEachDeleteOption) {
-  const std::string manifests = List({NamespaceManifest("keep"), DeploymentManifest("keep", "a", 1), DeploymentManifest("keep", "b", 1)});
+  const std::string manifests = List({NamespaceManifest("keep"), DeploymentManifest("keep", "a", 1),
+                                      DeploymentManifest("keep", "b", 1)});
   // Foreground (default): everything marked goes.
   {
-    WorkApplyResult r = Apply(Work("fg", 1, List({DeploymentManifest("default", "fg-a", 1), JobManifest("default", "fg-j")})));
+    WorkApplyResult r = Apply(Work(
+        "fg", 1, List({DeploymentManifest("default", "fg-a", 1), JobManifest("default", "fg-j")})));
     ASSERT_EQ(r.record.resources.size(), 2u);
-    WorkDeleteResult d = DeleteWork(*client_, r.record, Json::parse(R"({"propagationPolicy":"Foreground"})"));
+    WorkDeleteResult d =
+        DeleteWork(*client_, r.record, Json::parse(R"({"propagationPolicy":"Foreground"})"));
     EXPECT_TRUE(d.done());
     EXPECT_TRUE(d.errors.empty());
     EXPECT_EQ(d.deleted, 2);
@@ -567,7 +594,8 @@ TEST_F(WorkApplierTest, DeleteWorkHonoursEachDeleteOption) {
     const std::string orphan = R"("deleteOption":{"propagationPolicy":"Orphan"})";
     WorkApplyResult r = Apply(Work("or", 1, manifests, orphan));
     EXPECT_FALSE(IsMarkedBy(Live(Deployments(), "keep", "a"), Owner("or")));
-    WorkDeleteResult d = DeleteWork(*client_, r.record, Json::parse(R"({"propagationPolicy":"Orphan"})"));
+    WorkDeleteResult d =
+        DeleteWork(*client_, r.record, Json::parse(R"({"propagationPolicy":"Orphan"})"));
     EXPECT_TRUE(d.done());
     EXPECT_EQ(d.deleted, 0);
     EXPECT_TRUE(Live(Deployments(), "keep", "a").is_object());
@@ -577,8 +605,10 @@ TEST_F(WorkApplierTest, DeleteWorkHonoursEachDeleteOption) {
   {
     const std::string selective = R"({"propagationPolicy":"SelectivelyOrphan","selectivelyOrphans":{
         "orphaningRules":[{"group":"apps","resource":"deployments","namespace":"default","name":"so-b"}]}})";
-    WorkApplyResult r = Apply(Work("so", 1, List({DeploymentManifest("default", "so-a", 1), DeploymentManifest("default", "so-b", 1)}),
-                                   "\"deleteOption\":" + selective));
+    WorkApplyResult r = Apply(Work(
+        "so", 1,
+        List({DeploymentManifest("default", "so-a", 1), DeploymentManifest("default", "so-b", 1)}),
+        "\"deleteOption\":" + selective));
     WorkDeleteResult d = DeleteWork(*client_, r.record, Json::parse(selective));
     EXPECT_TRUE(d.done());
     EXPECT_EQ(d.deleted, 1);
@@ -613,8 +643,8 @@ TEST_F(WorkApplierTest, FinalizerHeldDeletionStaysPending) {
   WorkDeleteResult still = DeleteWork(*client_, first.record, nullptr);
   EXPECT_FALSE(still.done());
   EXPECT_EQ(still.deleted, 0);  // deletionTimestamp set: waited on, not deleted again
-  auto released = client_->Patch(Jobs(), "default", "held", "merge",
-                                 R"({"metadata":{"finalizers":null}})");
+  auto released =
+      client_->Patch(Jobs(), "default", "held", "merge", R"({"metadata":{"finalizers":null}})");
   ASSERT_TRUE(released && released->ok());
   EXPECT_TRUE(DeleteWork(*client_, still.record, nullptr).done());
 }
@@ -630,6 +660,80 @@ class SilentTransport : public kube::Transport {
     return core::Error(core::ErrorCode::kUnavailable, "connection refused");
   }
 };
+
+// The member API server, except that the first `conflicts` writes of `method` answer 409 as
+// a write racing another would; counts every request of that method.
+class RacingTransport : public kube::Transport {
+ public:
+  RacingTransport(RestHandler& handler, std::string method, int conflicts)
+      : inner_(handler), method_(std::move(method)), conflicts_(conflicts) {}
+  core::Result<kube::Reply> Send(const kube::Request& request) override {
+    if (request.method != method_) return inner_.Send(request);
+    ++calls;
+    if (conflicts_ > 0) {
+      --conflicts_;
+      kube::Reply reply;
+      reply.status = 409;
+      reply.body = R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Conflict",
+          "message":"the object has been modified; please apply your changes to the latest version and try again","code":409})";
+      return reply;
+    }
+    return inner_.Send(request);
+  }
+  core::Result<int> Stream(const kube::Request& request,
+                           const std::function<bool(std::string_view)>& on_line) override {
+    return inner_.Stream(request, on_line);
+  }
+  int calls = 0;
+
+ private:
+  kube::InProcessTransport inner_;
+  std::string method_;
+  int conflicts_;
+};
+
+TEST_F(WorkApplierTest, ConflictingUpdatesAreRetriedButApplyConflictsAreNot) {
+  Apply(Work("w1", 1, List({DeploymentManifest("default", "web", 1)})));
+  auto racing = std::make_unique<RacingTransport>(*handler_, "PUT", 2);
+  RacingTransport* puts = racing.get();
+  kube::Client client(std::move(racing));
+  ApplyOptions options;
+  options.hub_hash = kHubHash;
+  auto r = ApplyWork(client, Work("w1", 2, List({DeploymentManifest("default", "web", 4)})), {},
+                     options);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(puts->calls, 3);  // two conflicts, then the write
+  EXPECT_EQ(ManifestCondition(*r, 0, "Applied")["status"], "True");
+  EXPECT_EQ(Live(Deployments(), "default", "web")["spec"]["replicas"], 4);
+
+  // Four conflicts exhaust the attempts: the last answer is the condition's message.
+  auto always = std::make_unique<RacingTransport>(*handler_, "PUT", 100);
+  RacingTransport* always_puts = always.get();
+  kube::Client stuck(std::move(always));
+  r = ApplyWork(stuck, Work("w1", 3, List({DeploymentManifest("default", "web", 6)})), {}, options);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(always_puts->calls, 4);
+  EXPECT_EQ(ManifestCondition(*r, 0, "Applied")["message"],
+            "Failed to apply manifest: the object has been modified; please apply your changes to "
+            "the latest version and try again");
+  EXPECT_EQ(r->errors.size(), 1u);
+
+  // A server-side apply conflict is another manager's field: asking again cannot help.
+  auto patches = std::make_unique<RacingTransport>(*handler_, "PATCH", 100);
+  RacingTransport* patch_calls = patches.get();
+  kube::Client ssa(std::move(patches));
+  r = ApplyWork(
+      ssa,
+      Work("w1", 4, List({DeploymentManifest("default", "web", 6)}),
+           "\"manifestConfigs\":[" +
+               Strategy("apps", "deployments", "default", "web", R"({"type":"ServerSideApply"})") +
+               "]"),
+      {}, options);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(patch_calls->calls, 1);
+  EXPECT_EQ(ManifestCondition(*r, 0, "Applied")["status"], "False");
+  EXPECT_TRUE(r->errors.empty());
+}
 
 TEST_F(WorkApplierTest, UnreachableClusterKeepsTheRecord) {
   WorkApplyResult first = Apply(Work("w1", 1, List({JobManifest("default", "j")})));
@@ -654,8 +758,9 @@ TEST_F(WorkApplierTest, UnreachableClusterKeepsTheRecord) {
   EXPECT_FALSE(d.done());
   EXPECT_EQ(d.record.resources, first.record.resources);
   ASSERT_EQ(d.errors.size(), 1u);
-  EXPECT_EQ(d.errors[0],
-            "failed to get resource batch/v1, Resource=jobs with key default/j: connection refused");
+  EXPECT_EQ(
+      d.errors[0],
+      "failed to get resource batch/v1, Resource=jobs with key default/j: connection refused");
 }
 
 TEST_F(WorkApplierTest, RefusesAWorkWithoutNameOrManifestList) {
@@ -663,11 +768,13 @@ TEST_F(WorkApplierTest, RefusesAWorkWithoutNameOrManifestList) {
   EXPECT_FALSE(ApplyWork(*client_, Json::array(), {}, options));
   EXPECT_FALSE(ApplyWork(*client_, Json::parse(R"({"metadata":{}})"), {}, options));
   auto bad = ApplyWork(*client_, Json::parse(R"({"metadata":{"name":"w"},
-      "spec":{"workload":{"manifests":{}}}})"), {}, options);
+      "spec":{"workload":{"manifests":{}}}})"),
+                       {}, options);
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().location().field, "spec.workload.manifests");
   // No manifests ever: no Applied condition, so no status at all, nothing recorded.
-  auto empty = ApplyWork(*client_, Json::parse(R"({"metadata":{"name":"w"},"spec":{}})"), {}, options);
+  auto empty =
+      ApplyWork(*client_, Json::parse(R"({"metadata":{"name":"w"},"spec":{}})"), {}, options);
   ASSERT_TRUE(empty);
   EXPECT_EQ(empty->status["conditions"], Json::array());
   EXPECT_TRUE(empty->record.resources.empty());

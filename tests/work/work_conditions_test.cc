@@ -24,8 +24,8 @@ Json Cond(const char* type, const char* status, const char* transition = nullptr
 
 Json Manifest(int ordinal, const char* resource, std::initializer_list<Json> conditions) {
   Json m = Json::object();
-  m["resourceMeta"] = Json{{"ordinal", ordinal}, {"group", ""}, {"version", "v1"}, {"kind", ""},
-                           {"resource", resource}, {"name", ""}, {"namespace", ""}};
+  m["resourceMeta"] = Json{{"ordinal", ordinal},   {"group", ""}, {"version", "v1"}, {"kind", ""},
+                           {"resource", resource}, {"name", ""},  {"namespace", ""}};
   m["conditions"] = Json::array();
   for (const Json& c : conditions) m["conditions"].push_back(c);
   return m;
@@ -72,9 +72,10 @@ TEST(WorkConditionsTest, UpstreamMergeStatusConditions) {
                                           kNow)),
             "one=False@2027-01-15T08:00:00Z;two=True@2027-01-15T08:00:00Z;");
   // "remove old status condition": an unchanged status keeps its time, others stay.
-  EXPECT_EQ(Summary(MergeStatusConditions(Json::array({Cond("one", "False", t), Cond("two", "True", t)}),
-                                          Json::array({Cond("one", "False")}), kNow)),
-            std::string("one=False@") + t + ";two=True@" + t + ";");
+  EXPECT_EQ(
+      Summary(MergeStatusConditions(Json::array({Cond("one", "False", t), Cond("two", "True", t)}),
+                                    Json::array({Cond("one", "False")}), kNow)),
+      std::string("one=False@") + t + ";two=True@" + t + ";");
   // A new observedGeneration replaces the condition whole, with a new time.
   EXPECT_EQ(Summary(MergeStatusConditions(Json::array({Cond("one", "True", t, 1)}),
                                           Json::array({Cond("one", "True", nullptr, 2)}), kNow)),
@@ -84,38 +85,37 @@ TEST(WorkConditionsTest, UpstreamMergeStatusConditions) {
 TEST(WorkConditionsTest, UpstreamMergeManifestConditions) {
   const char* t = "2023-11-14T22:13:20Z";
   // "add to empty"
-  Json merged = MergeManifestConditions(Json::array(),
-                                        Json::array({Manifest(0, "resource1", {Cond("one", "True")})}),
-                                        kNow);
+  Json merged = MergeManifestConditions(
+      Json::array(), Json::array({Manifest(0, "resource1", {Cond("one", "True")})}), kNow);
   ASSERT_EQ(merged.size(), 1u);
   EXPECT_EQ(Summary(merged[0]["conditions"]), "one=True@2027-01-15T08:00:00Z;");
   EXPECT_EQ(merged[0]["statusFeedback"], Json::object());
   // "add new condition"
-  merged = MergeManifestConditions(
-      Json::array({Manifest(0, "resource1", {Cond("one", "True", t)})}),
-      Json::array({Manifest(0, "resource1", {Cond("one", "True")}),
-                   Manifest(0, "resource2", {Cond("two", "True")})}),
-      kNow);
+  merged =
+      MergeManifestConditions(Json::array({Manifest(0, "resource1", {Cond("one", "True", t)})}),
+                              Json::array({Manifest(0, "resource1", {Cond("one", "True")}),
+                                           Manifest(0, "resource2", {Cond("two", "True")})}),
+                              kNow);
   ASSERT_EQ(merged.size(), 2u);
   EXPECT_EQ(Summary(merged[0]["conditions"]), std::string("one=True@") + t + ";");
   EXPECT_EQ(Summary(merged[1]["conditions"]), "two=True@2027-01-15T08:00:00Z;");
   // "update existing"
-  merged = MergeManifestConditions(Json::array({Manifest(0, "resource1", {Cond("one", "True", t)})}),
-                                   Json::array({Manifest(0, "resource1", {Cond("one", "False")})}),
-                                   kNow);
+  merged = MergeManifestConditions(
+      Json::array({Manifest(0, "resource1", {Cond("one", "True", t)})}),
+      Json::array({Manifest(0, "resource1", {Cond("one", "False")})}), kNow);
   EXPECT_EQ(Summary(merged[0]["conditions"]), "one=False@2027-01-15T08:00:00Z;");
   // "merge new"
-  merged = MergeManifestConditions(Json::array({Manifest(0, "resource1", {Cond("one", "True", t)})}),
-                                   Json::array({Manifest(0, "resource1", {Cond("two", "False")})}),
-                                   kNow);
+  merged = MergeManifestConditions(
+      Json::array({Manifest(0, "resource1", {Cond("one", "True", t)})}),
+      Json::array({Manifest(0, "resource1", {Cond("two", "False")})}), kNow);
   EXPECT_EQ(Summary(merged[0]["conditions"]),
             std::string("one=True@") + t + ";two=False@2027-01-15T08:00:00Z;");
   // "remove useless": resource2 moved from ordinal 1 to 0 and keeps its time; resource1 goes.
   Json old = Json::array({Manifest(0, "resource1", {Cond("one", "True", t)}),
                           Manifest(1, "resource2", {Cond("two", "True", t)})});
   old[1]["statusFeedback"] = Json{{"values", Json::array({Json{{"name", "x"}}})}};
-  merged = MergeManifestConditions(old, Json::array({Manifest(0, "resource2", {Cond("two", "True")})}),
-                                   kNow);
+  merged = MergeManifestConditions(
+      old, Json::array({Manifest(0, "resource2", {Cond("two", "True")})}), kNow);
   ASSERT_EQ(merged.size(), 1u);
   EXPECT_EQ(merged[0]["resourceMeta"]["ordinal"], 0);
   EXPECT_EQ(Summary(merged[0]["conditions"]), std::string("two=True@") + t + ";");
@@ -155,8 +155,8 @@ TEST(WorkConditionsTest, AggregatesAvailableAndRuleConditions) {
   const Json no = MakeCondition("Available", "False", "ResourceNotAvailable", "x");
   const Json unknown = MakeCondition("Available", "Unknown", "IncompleteResourceMeta", "x");
   EXPECT_EQ(available(Json::array({Manifest(0, "a", {yes})}))["reason"], "ResourcesAvailable");
-  const Json mixed = available(Json::array(
-      {Manifest(0, "a", {yes}), Manifest(1, "b", {no}), Manifest(2, "c", {unknown})}));
+  const Json mixed = available(
+      Json::array({Manifest(0, "a", {yes}), Manifest(1, "b", {no}), Manifest(2, "c", {unknown})}));
   EXPECT_EQ(mixed["status"], "False");
   EXPECT_EQ(mixed["message"], "1 of 3 resources are not available");
   const Json some_unknown =
@@ -168,8 +168,9 @@ TEST(WorkConditionsTest, AggregatesAvailableAndRuleConditions) {
   Json rule_true = MakeCondition("Progressing", "True", "ConditionRuleEvaluated", "rolling", 5);
   Json rule_false = MakeCondition("Progressing", "False", "ConditionRuleEvaluated", "done", 5);
   Json complete = MakeCondition("Complete", "True", "ConditionRuleEvaluated", "Job is finished", 5);
-  const Json all = AggregateManifestConditions(
-      5, Json::array({Manifest(0, "a", {yes, rule_true, complete}), Manifest(1, "b", {yes, rule_false})}));
+  const Json all =
+      AggregateManifestConditions(5, Json::array({Manifest(0, "a", {yes, rule_true, complete}),
+                                                  Manifest(1, "b", {yes, rule_false})}));
   ASSERT_EQ(all.size(), 3u);  // sorted by type
   EXPECT_EQ(all[0]["type"], "Available");
   EXPECT_EQ(all[1], Json::parse(R"({"type":"Complete","status":"True","observedGeneration":5,
@@ -180,10 +181,10 @@ TEST(WorkConditionsTest, AggregatesAvailableAndRuleConditions) {
 }
 
 TEST(WorkConditionsTest, PrunesRuleConditionsOfOldGenerations) {
-  Json conditions = Json::array(
-      {MakeCondition("Applied", "True", "AppliedManifestComplete", "", 1),
-       MakeCondition("Complete", "True", "ConditionRuleEvaluated", "", 1),
-       MakeCondition("Progressing", "True", "ConditionRulesAggregated", "", 2)});
+  Json conditions =
+      Json::array({MakeCondition("Applied", "True", "AppliedManifestComplete", "", 1),
+                   MakeCondition("Complete", "True", "ConditionRuleEvaluated", "", 1),
+                   MakeCondition("Progressing", "True", "ConditionRulesAggregated", "", 2)});
   PruneRuleConditions(conditions, 2);
   ASSERT_EQ(conditions.size(), 2u);
   EXPECT_EQ(conditions[0]["type"], "Applied");

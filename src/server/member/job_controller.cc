@@ -238,19 +238,20 @@ Json JobNewPod(MemberState& state, const Json& job, const JobShape& shape, int64
   if (const Json* t = MemberAt(job, {"spec", "template"}); t != nullptr && t->is_object()) {
     tmpl = *t;
   }
-  // The labels the API server adds to a Job's template (unless manualSelector).
-  Json& labels = EnsureObject(EnsureObject(tmpl, "metadata"), "labels");
+  // The labels the API server adds to a Job's template (unless manualSelector). Labels are
+  // set through SetLabel each time: a reference into an ordered_json object dies when a key
+  // is added beside it.
   const std::pair<const char*, std::string> defaults[] = {
       {kJobControllerUidLabel, uid}, {kJobNameLabel, name}, {"controller-uid", uid},
       {"job-name", name}};
   for (const auto& [key, value] : defaults) {
-    if (!labels.contains(key)) labels[key] = value;
+    if (LabelOf(tmpl, key).empty()) SetLabel(tmpl, key, value);
   }
   std::string prefix = name + "-";
   if (index >= 0) {
     const std::string ix = std::to_string(index);
-    EnsureObject(tmpl["metadata"], "annotations")[kJobCompletionIndexKey] = ix;
-    labels[kJobCompletionIndexKey] = ix;
+    SetAnnotation(tmpl, kJobCompletionIndexKey, ix);
+    SetLabel(tmpl, kJobCompletionIndexKey, ix);
     Json& spec = EnsureObject(tmpl, "spec");
     spec["hostname"] = name + "-" + ix;
     for (const char* list : {"initContainers", "containers"}) {

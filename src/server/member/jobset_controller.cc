@@ -471,20 +471,24 @@ void JobSetSync::Run() {
       if (rjob != nullptr && rjob->tmpl != nullptr) {
         const Json* pod_template = MemberAt(*rjob->tmpl, {"spec", "template"});
         if (pod_template != nullptr) {
+          // Each level is looked up again after the one above it gained a key (an
+          // ordered_json reference does not survive that).
           Json& target = EnsureObject(EnsureObject(copy, "spec"), "template");
-          Json& target_meta = EnsureObject(target, "metadata");
-          JsMergeMap(target_meta["labels"], MemberAt(*pod_template, {"metadata", "labels"}));
-          JsMergeMap(target_meta["annotations"], MemberAt(*pod_template, {"metadata", "annotations"}));
-          Json& target_spec = EnsureObject(target, "spec");
-          JsMergeMap(target_spec["nodeSelector"], MemberAt(*pod_template, {"spec", "nodeSelector"}));
-          JsMergeList(target_spec["tolerations"], MemberAt(*pod_template, {"spec", "tolerations"}));
-          JsMergeList(target_spec["schedulingGates"],
-                      MemberAt(*pod_template, {"spec", "schedulingGates"}));
-          for (const char* key : {"nodeSelector", "tolerations", "schedulingGates"}) {
-            if (target_spec[key].is_null() || target_spec[key].empty()) target_spec.erase(key);
-          }
+          EnsureObject(target, "metadata");
+          EnsureObject(target, "spec");
           for (const char* key : {"labels", "annotations"}) {
-            if (target_meta[key].is_null()) target_meta.erase(key);
+            JsMergeMap(target["metadata"][key], MemberAt(*pod_template, {"metadata", key}));
+            if (target["metadata"][key].is_null()) target["metadata"].erase(key);
+          }
+          for (const char* key : {"nodeSelector", "tolerations", "schedulingGates"}) {
+            if (std::string(key) == "nodeSelector") {
+              JsMergeMap(target["spec"][key], MemberAt(*pod_template, {"spec", key}));
+            } else {
+              JsMergeList(target["spec"][key], MemberAt(*pod_template, {"spec", key}));
+            }
+            if (target["spec"][key].is_null() || target["spec"][key].empty()) {
+              target["spec"].erase(key);
+            }
           }
         }
       }

@@ -237,7 +237,9 @@ void RunNodeFaults(MemberState& state, const ControllerOptions& options) {
     int64_t healthy = 0;
     if (total) {
       healthy = std::max<int64_t>(0, *total - fault.gpus_failed);
-      const std::optional<int64_t> now_allocatable = FaultQuantityUnits(allocatable);
+      // Writing capacity above may have moved allocatable: read it again.
+    allocatable = MemberAt(node, {"status", "allocatable", kFaultGpuResource});
+    const std::optional<int64_t> now_allocatable = FaultQuantityUnits(allocatable);
       if (now_allocatable != healthy) {
         EnsureObject(EnsureObject(node, "status"), "allocatable")[kFaultGpuResource] =
             std::to_string(healthy);

@@ -63,7 +63,8 @@ Json AppliedRecord::ToJson() const {
 }
 
 core::Result<AppliedRecord> AppliedRecord::FromJson(const Json& document) {
-  if (!document.is_object()) return core::InvalidArgument("an AppliedManifestWork must be an object");
+  if (!document.is_object())
+    return core::InvalidArgument("an AppliedManifestWork must be an object");
   std::string kind;
   BERTH_RETURN_IF_ERROR(RecordString(document, "kind", "", &kind));
   if (kind != kAppliedRecordKind) {
@@ -73,7 +74,8 @@ core::Result<AppliedRecord> AppliedRecord::FromJson(const Json& document) {
   AppliedRecord out;
   auto spec = document.find("spec");
   if (spec == document.end() || !spec->is_object()) {
-    return core::InvalidArgument("an AppliedManifestWork needs a spec", core::Location{"", "", "spec"});
+    return core::InvalidArgument("an AppliedManifestWork needs a spec",
+                                 core::Location{"", "", "spec"});
   }
   BERTH_RETURN_IF_ERROR(RecordString(*spec, "hubHash", "spec.", &out.hub_hash));
   BERTH_RETURN_IF_ERROR(RecordString(*spec, "agentID", "spec.", &out.agent_id));
@@ -89,7 +91,8 @@ core::Result<AppliedRecord> AppliedRecord::FromJson(const Json& document) {
   auto applied = status->find("appliedResources");
   if (applied == status->end() || applied->is_null()) return out;
   if (!applied->is_array()) {
-    return core::InvalidArgument("must be a list", core::Location{"", "", "status.appliedResources"});
+    return core::InvalidArgument("must be a list",
+                                 core::Location{"", "", "status.appliedResources"});
   }
   for (size_t i = 0; i < applied->size(); ++i) {
     const Json& item = (*applied)[i];
@@ -105,8 +108,9 @@ core::Result<AppliedRecord> AppliedRecord::FromJson(const Json& document) {
     BERTH_RETURN_IF_ERROR(RecordString(item, "namespace", field, &r.namespace_));
     BERTH_RETURN_IF_ERROR(RecordString(item, "name", field, &r.name));
     BERTH_RETURN_IF_ERROR(RecordString(item, "uid", field, &r.uid));
-    for (const auto& [value, key] : {std::pair{&r.resource, "resource"},
-                                     std::pair{&r.version, "version"}, std::pair{&r.name, "name"}}) {
+    for (const auto& [value, key] :
+         {std::pair{&r.resource, "resource"}, std::pair{&r.version, "version"},
+          std::pair{&r.name, "name"}}) {
       if (value->empty()) {
         return core::InvalidArgument("Required value", core::Location{"", "", field + key});
       }

@@ -7,11 +7,10 @@
 // Plain value; thread-compatible.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/result.h"
 
@@ -31,8 +30,8 @@ struct AppliedResource {
   bool operator==(const AppliedResource&) const = default;
   // The same object whatever its version and uid (OCM's ResourceIdentifier).
   bool SameIdentity(const AppliedResource& other) const {
-    return group == other.group && resource == other.resource &&
-           namespace_ == other.namespace_ && name == other.name;
+    return group == other.group && resource == other.resource && namespace_ == other.namespace_ &&
+           name == other.name;
   }
 };
 

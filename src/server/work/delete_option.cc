@@ -27,10 +27,9 @@ DeleteOption DeleteOption::FromJson(const Json& delete_option) {
   auto rules = selective->find("orphaningRules");
   if (rules == selective->end() || !rules->is_array()) return out;
   for (const Json& r : *rules) {
-    out.orphaning_rules.push_back(OrphaningRule{DeleteOptionString(r, "group"),
-                                                DeleteOptionString(r, "resource"),
-                                                DeleteOptionString(r, "namespace"),
-                                                DeleteOptionString(r, "name")});
+    out.orphaning_rules.push_back(
+        OrphaningRule{DeleteOptionString(r, "group"), DeleteOptionString(r, "resource"),
+                      DeleteOptionString(r, "namespace"), DeleteOptionString(r, "name")});
   }
   return out;
 }

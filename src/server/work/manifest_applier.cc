@@ -234,7 +234,8 @@ ManifestApplyOutcome ApplyUpdate(kube::Client& client, const kube::Resource& res
   const std::string name = ApplierMetaString(required, "name");
   auto got = client.Get(resource, ns, name);
   if (!got) return ApplierFailed(got.error().message());
-  if (got->status == 404) return ApplierCreate(client, resource, ns, std::move(required), owner, owned);
+  if (got->status == 404)
+    return ApplierCreate(client, resource, ns, std::move(required), owner, owned);
   ManifestApplyOutcome read = ApplierFromReply(got);
   if (!read.ok) return read;
   const Json& existing = read.object;
@@ -267,7 +268,8 @@ ManifestApplyOutcome ApplyCreateOnly(kube::Client& client, const kube::Resource&
   const std::string ns = ApplierMetaString(required, "namespace");
   auto got = client.Get(resource, ns, ApplierMetaString(required, "name"));
   if (!got) return ApplierFailed(got.error().message());
-  if (got->status == 404) return ApplierCreate(client, resource, ns, std::move(required), owner, owned);
+  if (got->status == 404)
+    return ApplierCreate(client, resource, ns, std::move(required), owner, owned);
   ManifestApplyOutcome read = ApplierFromReply(got);
   if (!read.ok) return read;
   return ApplierEnsureOwnerMark(client, resource, std::move(read.object), owner, owned);
@@ -311,7 +313,8 @@ core::Status ApplierRemoveByJsonPointer(Json& object, const std::string& pointer
   size_t pos = 1;
   while (true) {
     const size_t slash = pointer.find('/', pos);
-    std::string token = pointer.substr(pos, slash == std::string::npos ? std::string::npos : slash - pos);
+    std::string token =
+        pointer.substr(pos, slash == std::string::npos ? std::string::npos : slash - pos);
     std::string unescaped;
     for (size_t i = 0; i < token.size(); ++i) {
       if (token[i] == '~' && i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
@@ -373,15 +376,16 @@ ManifestApplyOutcome ApplyServerSide(kube::Client& client, const kube::Resource&
       for (const std::string& path : field.json_paths) ApplierRemoveByJsonPath(body, path);
       for (const std::string& pointer : field.json_pointers) {
         if (core::Status s = ApplierRemoveByJsonPointer(body, pointer); !s.ok()) {
-          ManifestApplyOutcome out = ApplierFailed(
-              "JSON Pointer error in '" + pointer + "': " + s.error().message());
+          ManifestApplyOutcome out =
+              ApplierFailed("JSON Pointer error in '" + pointer + "': " + s.error().message());
           out.ignore_field_error = true;
           return out;
         }
       }
       for (const std::string& expr : field.jq_path_expressions) {
-        ManifestApplyOutcome out = ApplierFailed(
-            "JQ expression error in '" + expr + "': jq path expressions are not supported by berth");
+        ManifestApplyOutcome out =
+            ApplierFailed("JQ expression error in '" + expr +
+                          "': jq path expressions are not supported by berth");
         out.ignore_field_error = true;
         return out;
       }
@@ -401,7 +405,8 @@ ManifestApplyOutcome ApplyServerSide(kube::Client& client, const kube::Resource&
       ManifestApplyOutcome read = ApplierFromReply(got);
       if (!read.ok) return read;
       const Json live = ApplierMetaMember(read.object, "annotations");
-      auto live_hash = live.is_object() ? live.find(std::string(kConfigSpecHashAnnotation)) : live.end();
+      auto live_hash =
+          live.is_object() ? live.find(std::string(kConfigSpecHashAnnotation)) : live.end();
       if (live_hash != live.end() && *live_hash == Json(hash)) {
         // Nothing the work controls changed: only the owner mark may need a write.
         return ApplierEnsureOwnerMark(client, resource, std::move(read.object), owner, owned);
@@ -411,9 +416,9 @@ ManifestApplyOutcome ApplyServerSide(kube::Client& client, const kube::Resource&
   kube::PatchOptions options;
   options.field_manager = config.field_manager;
   options.force = config.force;
-  ManifestApplyOutcome applied = ApplierFromReply(client.Patch(
-      resource, ns, name, "apply", body.dump(-1, ' ', false, Json::error_handler_t::replace),
-      options));
+  ManifestApplyOutcome applied = ApplierFromReply(
+      client.Patch(resource, ns, name, "apply",
+                   body.dump(-1, ' ', false, Json::error_handler_t::replace), options));
   if (!applied.ok) return applied;
   return ApplierEnsureOwnerMark(client, resource, std::move(applied.object), owner, owned);
 }

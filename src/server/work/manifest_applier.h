@@ -10,10 +10,9 @@
 // client is the caller's).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "server/kube/kube_client.h"
 #include "server/work/manifest_config.h"

@@ -7,11 +7,10 @@
 // thread-compatible.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "server/work/resource_meta.h"
 

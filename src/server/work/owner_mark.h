@@ -7,11 +7,10 @@
 // Pure functions; thread-compatible.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace berth::server::work {
 

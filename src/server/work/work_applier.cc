@@ -42,18 +42,38 @@ namespace {
 // listed come after every listed kind, unparsable manifests last.
 int WorkKindRank(std::string_view kind) {
   static constexpr std::pair<std::string_view, int> kRanks[] = {
-      {"PriorityClass", 0}, {"Namespace", 0}, {"CustomResourceDefinition", 0},
-      {"StorageClass", 0}, {"PersistentVolume", 0}, {"PodSecurityPolicy", 0},
-      {"ClusterRole", 1}, {"ClusterRoleBinding", 1}, {"Role", 1}, {"RoleBinding", 1},
-      {"NetworkPolicy", 2}, {"ResourceQuota", 2}, {"LimitRange", 2},
-      {"PodDisruptionBudget", 2}, {"ServiceAccount", 2},
-      {"Secret", 3}, {"ConfigMap", 3}, {"PersistentVolumeClaim", 3},
+      {"PriorityClass", 0},
+      {"Namespace", 0},
+      {"CustomResourceDefinition", 0},
+      {"StorageClass", 0},
+      {"PersistentVolume", 0},
+      {"PodSecurityPolicy", 0},
+      {"ClusterRole", 1},
+      {"ClusterRoleBinding", 1},
+      {"Role", 1},
+      {"RoleBinding", 1},
+      {"NetworkPolicy", 2},
+      {"ResourceQuota", 2},
+      {"LimitRange", 2},
+      {"PodDisruptionBudget", 2},
+      {"ServiceAccount", 2},
+      {"Secret", 3},
+      {"ConfigMap", 3},
+      {"PersistentVolumeClaim", 3},
       {"Service", 4},
-      {"DaemonSet", 5}, {"Pod", 5}, {"ReplicationController", 5}, {"ReplicaSet", 5},
-      {"Deployment", 5}, {"HorizontalPodAutoscaler", 5}, {"StatefulSet", 5}, {"Job", 5},
+      {"DaemonSet", 5},
+      {"Pod", 5},
+      {"ReplicationController", 5},
+      {"ReplicaSet", 5},
+      {"Deployment", 5},
+      {"HorizontalPodAutoscaler", 5},
+      {"StatefulSet", 5},
+      {"Job", 5},
       {"CronJob", 5},
-      {"APIService", 6}, {"MutatingWebhookConfiguration", 6},
-      {"ValidatingWebhookConfiguration", 6}, {"ValidatingAdmissionPolicy", 6},
+      {"APIService", 6},
+      {"MutatingWebhookConfiguration", 6},
+      {"ValidatingWebhookConfiguration", 6},
+      {"ValidatingAdmissionPolicy", 6},
       {"ValidatingAdmissionPolicyBinding", 6}};
   for (const auto& [name, rank] : kRanks) {
     if (name == kind) return rank;
@@ -195,7 +215,8 @@ ManifestResult ApplyOneManifest(kube::Client& client, const ParsedManifest& pars
     out.object = std::move(required);
     return out;
   }
-  const ManifestConfig config = FindManifestConfig(parsed.meta, WorkMember(spec, {"manifestConfigs"}));
+  const ManifestConfig config =
+      FindManifestConfig(parsed.meta, WorkMember(spec, {"manifestConfigs"}));
   const bool owned = delete_option.Owns(parsed.meta.group, parsed.meta.resource,
                                         parsed.meta.namespace_, parsed.meta.name);
   const bool ssa = config.strategy == "ServerSideApply";
@@ -234,8 +255,8 @@ void RecordAndCollect(kube::Client& client, const std::vector<ManifestResult>& r
   bool read_failed = false;
   for (const ManifestResult& r : results) {
     if (!r.meta.Complete()) continue;
-    AppliedResource a{r.meta.group, r.meta.version, r.meta.resource, r.meta.namespace_,
-                      r.meta.name, ""};
+    AppliedResource a{r.meta.group,      r.meta.version, r.meta.resource,
+                      r.meta.namespace_, r.meta.name,    ""};
     if (r.ok) a.uid = WorkObjectUid(r.object);
     if (a.uid.empty()) {
       auto got = client.Get(WorkResourceOf(r.meta), r.meta.namespace_, r.meta.name);
@@ -275,8 +296,8 @@ void RecordAndCollect(kube::Client& client, const std::vector<ManifestResult>& r
 }
 
 // Step 3 for one status entry: Available, feedback and rule conditions from the live object.
-void RefreshManifestStatus(kube::Client& client, Json& entry, const Json& spec,
-                           int64_t generation, const ApplyOptions& options) {
+void RefreshManifestStatus(kube::Client& client, Json& entry, const Json& spec, int64_t generation,
+                           const ApplyOptions& options) {
   const ResourceMeta meta = ResourceMeta::FromJson(WorkMember(entry, {"resourceMeta"}));
   Json& conditions = entry["conditions"];
   if (!conditions.is_array()) conditions = Json::array();
@@ -289,10 +310,10 @@ void RefreshManifestStatus(kube::Client& client, Json& entry, const Json& spec,
   }
   auto got = client.Get(WorkResourceOf(meta), meta.namespace_, meta.name);
   if (got && got->status == 404) {
-    SetCondition(conditions,
-                 MakeCondition("Available", "False", "ResourceNotAvailable",
-                               "Resource is not available"),
-                 options.now);
+    SetCondition(
+        conditions,
+        MakeCondition("Available", "False", "ResourceNotAvailable", "Resource is not available"),
+        options.now);
     return;
   }
   const Json object = got && got->ok() ? got->Parsed() : Json();
@@ -353,7 +374,8 @@ core::Result<WorkApplyResult> ApplyWork(kube::Client& client, const Json& manife
     return core::InvalidArgument("Required value", core::Location{"", "", "metadata.name"});
   }
   const Json generation_json = WorkMember(metadata, {"generation"});
-  const int64_t generation = generation_json.is_number_integer() ? generation_json.get<int64_t>() : 0;
+  const int64_t generation =
+      generation_json.is_number_integer() ? generation_json.get<int64_t>() : 0;
   const Json spec = WorkMember(manifest_work, {"spec"});
   const Json manifests = WorkMember(spec, {"workload", "manifests"});
   if (!manifests.is_null() && !manifests.is_array()) {
@@ -379,7 +401,8 @@ core::Result<WorkApplyResult> ApplyWork(kube::Client& client, const Json& manife
     // Step 1: apply in kind order; results and conditions in spec order.
     std::vector<ParsedManifest> parsed;
     if (manifests.is_array()) {
-      for (size_t i = 0; i < manifests.size(); ++i) parsed.push_back(ParseWorkManifest(i, manifests[i]));
+      for (size_t i = 0; i < manifests.size(); ++i)
+        parsed.push_back(ParseWorkManifest(i, manifests[i]));
     }
     std::vector<size_t> order(parsed.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -387,8 +410,8 @@ core::Result<WorkApplyResult> ApplyWork(kube::Client& client, const Json& manife
                      [&](size_t a, size_t b) { return parsed[a].rank < parsed[b].rank; });
     std::vector<ManifestResult> results(parsed.size());
     for (size_t i : order) {
-      results[i] = ApplyOneManifest(client, parsed[i], spec, manifest_status, delete_option, owner,
-                                    options);
+      results[i] =
+          ApplyOneManifest(client, parsed[i], spec, manifest_status, delete_option, owner, options);
     }
     Json fresh = Json::array();
     for (const ManifestResult& r : results) {

@@ -10,10 +10,9 @@
 // thread-compatible (the client is the caller's).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/result.h"
 #include "core/time.h"
@@ -28,7 +27,7 @@ using Json = nlohmann::ordered_json;
 struct ApplyOptions {
   std::string hub_hash;  // HubHash(the hub's address): the owner is "<hub_hash>-<work>"
   std::string agent_id;
-  core::Timestamp now;   // the lastTransitionTime of conditions that change
+  core::Timestamp now;  // the lastTransitionTime of conditions that change
   FeedbackOptions feedback;
   // Attempts at a manifest the server refuses with 409 Conflict (a write raced another),
   // as upstream's retry.RetryOnConflict(DefaultBackoff) makes; a server-side apply conflict
@@ -48,15 +47,14 @@ struct WorkApplyResult {
   // conflicts, which only a person can resolve), reads and deletions that failed.
   std::vector<std::string> errors;
   bool pending_deletions = false;  // dropped resources still being deleted
-  bool complete = false;  // the work was Complete: nothing applied, status refreshed only
+  bool complete = false;           // the work was Complete: nothing applied, status refreshed only
 };
 
 // One reconcile of `manifest_work` (the hub's object; its .status, when present, is the
 // status to update) given what the previous reconcile recorded. InvalidArgument when the
 // work has no metadata.name or its spec.workload.manifests is not a list.
 core::Result<WorkApplyResult> ApplyWork(kube::Client& client, const Json& manifest_work,
-                                        const AppliedRecord& previous,
-                                        const ApplyOptions& options);
+                                        const AppliedRecord& previous, const ApplyOptions& options);
 
 struct WorkDeleteResult {
   // What is still applied: resources whose deletion is pending or failed. The work is gone

@@ -75,10 +75,9 @@ Json AggregateAvailable(const ConditionTally& t, int64_t generation, size_t tota
                          generation);
   }
   if (t.unknown_count > 0) {
-    return MakeCondition("Available", "Unknown", "ResourcesStatusUnknown",
-                         std::to_string(t.unknown_count) + of_total +
-                             " resources have unknown status",
-                         generation);
+    return MakeCondition(
+        "Available", "Unknown", "ResourcesStatusUnknown",
+        std::to_string(t.unknown_count) + of_total + " resources have unknown status", generation);
   }
   if (t.true_count == 0) {
     // Upstream's message, trailing space included.
@@ -95,15 +94,15 @@ Json AggregateFromRules(const std::string& type, int64_t generation, const Condi
     // Progressing while any resource is.
     status = t.true_count > 0 ? "True" : (t.unknown_count > 0 ? "Unknown" : "False");
   } else {
-    status = t.false_count > 0 ? "False"
+    status = t.false_count > 0                            ? "False"
              : (t.unknown_count > 0 || t.true_count == 0) ? "Unknown"
                                                           : "True";
   }
   const int total = t.true_count + t.false_count + t.unknown_count;
-  const std::string message = total == 1 && !t.message.empty()
-                                  ? t.message
-                                  : "Aggregated from " + std::to_string(total) +
-                                        " manifest conditions";
+  const std::string message =
+      total == 1 && !t.message.empty()
+          ? t.message
+          : "Aggregated from " + std::to_string(total) + " manifest conditions";
   return MakeCondition(type, status, "ConditionRulesAggregated", message, generation);
 }
 
@@ -204,7 +203,8 @@ Json MergeManifestConditions(const Json& old_manifests, const Json& updates, cor
       old = jt->second;
     }
     Json entry = Json::object();
-    entry["resourceMeta"] = update.contains("resourceMeta") ? update["resourceMeta"] : Json::object();
+    entry["resourceMeta"] =
+        update.contains("resourceMeta") ? update["resourceMeta"] : Json::object();
     const Json empty_conditions = Json::array();
     const Json& new_conditions =
         update.contains("conditions") ? update["conditions"] : empty_conditions;
@@ -212,7 +212,8 @@ Json MergeManifestConditions(const Json& old_manifests, const Json& updates, cor
       entry["statusFeedback"] =
           old->contains("statusFeedback") ? (*old)["statusFeedback"] : Json::object();
       entry["conditions"] = MergeStatusConditions(
-          old->contains("conditions") ? (*old)["conditions"] : empty_conditions, new_conditions, now);
+          old->contains("conditions") ? (*old)["conditions"] : empty_conditions, new_conditions,
+          now);
     } else {
       entry["statusFeedback"] =
           update.contains("statusFeedback") ? update["statusFeedback"] : Json::object();

@@ -8,9 +8,8 @@
 #pragma once
 
 #include <cstdint>
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "core/time.h"
 
