@@ -143,9 +143,10 @@ TEST(DeploymentControllerTest, RollsOutAndBecomesAvailable) {
   EXPECT_EQ(IntAt(d, {"status", "observedGeneration"}, 0), 1);
   EXPECT_EQ(IntAt(d, {"status", "unavailableReplicas"}, 0), 3);
   EXPECT_EQ(StringAt(*Condition(c, "Available"), {"reason"}), "MinimumReplicasUnavailable");
-  EXPECT_EQ(StringAt(*Condition(c, "Progressing"), {"reason"}), "NewReplicaSetCreated");
+  // Created, then progressing as the ReplicaSet reported its pods (the next sync upstream).
+  EXPECT_EQ(StringAt(*Condition(c, "Progressing"), {"reason"}), "ReplicaSetUpdated");
   EXPECT_EQ(StringAt(*Condition(c, "Progressing"), {"message"}),
-            "Created new replica set \"web-" + hash + "\"");
+            "ReplicaSet \"web-" + hash + "\" is progressing.");
 
   c.Bind({"n1"});
   c.Round();
@@ -190,7 +191,11 @@ TEST(DeploymentControllerTest, ACrashLoopingRevisionNeverCompletesAndAGoodOneDoe
   EXPECT_EQ(stuck["status"]["unavailableReplicas"], 1);
   EXPECT_EQ(StringAt(*Condition(c, "Available"), {"status"}), "True");
   EXPECT_EQ(StringAt(*Condition(c, "Progressing"), {"status"}), "True");
-  c.Run(1, 10, {"n1"});
+  // The deadline passes once more than 600 s went by since the last progress (at kT0 + 20).
+  c.Round();
+  EXPECT_EQ(StringAt(*Condition(c, "Progressing"), {"status"}), "True");
+  c.Advance(1);
+  c.Round();
   EXPECT_EQ(StringAt(*Condition(c, "Progressing"), {"status"}), "False");
   EXPECT_EQ(StringAt(*Condition(c, "Progressing"), {"reason"}), "ProgressDeadlineExceeded");
   EXPECT_EQ(StringAt(*Condition(c, "Progressing"), {"message"}),
