@@ -1,6 +1,7 @@
 // The berth command: binds flags to the commands' flag structs with CLI11 and calls them.
 // No logic lives here (STYLE.md); CLI11's exceptions are caught here and nowhere else.
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -337,6 +338,11 @@ int Run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A peer that closes a connection (a hub restarting, a member API dropping an idle
+  // keep-alive socket) must be an error on that request, not the end of the process: the
+  // HTTP client's writes would otherwise raise SIGPIPE, whose default action kills berth
+  // silently (an agent died this way mid-sync).
+  std::signal(SIGPIPE, SIG_IGN);
   // berth code throws nothing; this catches what the libraries below it might (CLI11 on a
   // malformed option table, std::bad_alloc) so that no exception escapes main.
   try {

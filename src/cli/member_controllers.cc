@@ -1,11 +1,14 @@
-// Why one commit per object and not one per round: the scheduling loop writes the same
+// Why one commit per change and not one per round: the scheduling loop writes the same
 // cluster concurrently (pods it binds, Workloads it admits). A round's changes are
 // independent facts about different objects, as separate controllers would write them; one
-// stale object must not undo the others.
+// stale object must not undo the others. The exception is a batch the controllers mark (a
+// Job's status and the pods it counted), which is one fact and commits whole.
 #include "cli/member_controllers.h"
 
+#include <exception>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "model/kind_info.h"
 #include "server/api/json_access.h"
@@ -68,19 +71,53 @@ MemberRoundStats MemberControllers::RunRound(int64_t now_unix_s) {
   }
   server::member::ControllerOptions options = options_;
   options.now_unix_s = now_unix_s;
-  server::member::ControllerRound round = server::member::RunControllers(view, options);
+  server::member::ControllerRound round;
+  try {
+    round = server::member::RunControllers(view, options);
+  } catch (const std::exception& e) {
+    // The cli is the edge where a library exception becomes a message (STYLE.md); the
+    // cluster keeps serving and the next round tries again.
+    if (log_) log_(std::string("controllers: a round failed: ") + e.what());
+    return stats;
+  }
   for (const server::member::Diagnostic& d : round.diagnostics) {
     if (log_ && reported_.insert(d.object + '\x1f' + d.reason).second) {
       log_("controllers: " + d.object + ": " + d.reason + ": " + d.message);
     }
   }
   int64_t committed = 0;
-  for (const server::member::Change& change : round.changes) {
+  // Changes of one batch (a Job's status and the pods whose tracking finalizer it released)
+  // commit together; every other change alone.
+  std::vector<store::Mutation> batch;
+  std::string batch_label;
+  auto flush = [&] {
+    if (batch.empty()) return;
+    auto written = store_.Commit(std::move(batch));
+    batch.clear();
+    if (!written) {
+      if (written.error().code() == store::kConflict || written.error().code() == core::ErrorCode::kNotFound ||
+          written.error().code() == core::ErrorCode::kAlreadyExists) {
+        ++stats.conflicts;
+      } else if (log_) {
+        log_("controllers: " + batch_label + ": " + written.error().ToString());
+      }
+      return;
+    }
+    for (const store::StoredObject& o : *written) committed = std::max(committed, o.meta.resource_version);
+    stats.written += written->size();
+  };
+  for (size_t i = 0; i < round.changes.size(); ++i) {
+    const server::member::Change& change = round.changes[i];
+    if (i > 0 && change.batch != round.changes[i - 1].batch) flush();
+    if (!change.object.is_object()) {
+      if (log_) log_(std::string("controllers: a ") + server::member::OpName(change.op) + " change without an object");
+      continue;
+    }
     const model::KindInfo* kind = KindInfoOf(change.object);
     if (kind == nullptr) continue;
     const store::ObjectKey key = KeyOfObject(*kind, change.object);
+    batch_label = key.ToString();
     const int64_t read_rv = ResourceVersionOf(change.object);
-    std::vector<store::Mutation> batch;
     using Op = server::member::Change::Op;
     switch (change.op) {
       case Op::kCreate: {
@@ -92,12 +129,12 @@ MemberRoundStats MemberControllers::RunRound(int64_t now_unix_s) {
       }
       case Op::kUpdate:
       case Op::kUpdateStatus: {
+        auto stored = store_.Get(key);
+        if (!stored) continue;
         Json body = change.object;
         if (change.op == Op::kUpdateStatus) {
-          // Only the status: the rest as stored now (a newer spec is not overwritten; the
-          // resourceVersion check refuses a stale status anyway).
-          auto stored = store_.Get(key);
-          if (!stored) continue;
+          // Only the status: the rest as stored now (the resourceVersion check refuses a
+          // status decided on a stale object).
           auto served = server::ServedObject(*stored, "");
           if (!served) continue;
           body = std::move(served).value();
@@ -105,9 +142,13 @@ MemberRoundStats MemberControllers::RunRound(int64_t now_unix_s) {
         }
         store::Mutation m = store::Mutation::Update(key, server::StoredBody(body), read_rv,
                                                     server::LabelMap(body));
-        m.bump_generation = change.op == Op::kUpdate &&
-                            server::StringAt(change.object, {"kind"}) != "Pod" &&
-                            server::StringAt(change.object, {"kind"}) != "Node";
+        // The controllers write the generation the API server would give (one more when
+        // the spec changed); the store keeps its own counter, so bump it only then.
+        int64_t generation = 0;
+        if (auto md = change.object.find("metadata"); md != change.object.end() && md->is_object()) {
+          if (auto g = md->find("generation"); g != md->end() && g->is_number_integer()) generation = g->get<int64_t>();
+        }
+        m.bump_generation = change.op == Op::kUpdate && generation > stored->meta.generation;
         batch.push_back(std::move(m));
         break;
       }
@@ -121,16 +162,15 @@ MemberRoundStats MemberControllers::RunRound(int64_t now_unix_s) {
           Json body = std::move(served).value();
           if (!server::StringAt(body, {"metadata", "deletionTimestamp"}).empty()) continue;
           int64_t grace = 30;
-          if (auto g = change.object["metadata"].find("deletionGracePeriodSeconds");
-              g != change.object["metadata"].end() && g->is_number_integer()) {
+          const Json& md = change.object["metadata"];
+          if (auto g = md.find("deletionGracePeriodSeconds"); g != md.end() && g->is_number_integer()) {
             grace = g->get<int64_t>();
           }
           const std::string when = server::StringAt(change.object, {"metadata", "deletionTimestamp"});
-          body["metadata"]["deletionTimestamp"] =
-              when.empty() ? core::Timestamp{now_unix_s + grace}.ToString() : when;
+          body["metadata"]["deletionTimestamp"] = when.empty() ? core::Timestamp{now_unix_s + grace}.ToString() : when;
           body["metadata"]["deletionGracePeriodSeconds"] = grace;
-          store::Mutation m = store::Mutation::Update(key, server::StoredBody(body),
-                                                      stored->meta.resource_version, server::LabelMap(body));
+          store::Mutation m = store::Mutation::Update(key, server::StoredBody(body), stored->meta.resource_version,
+                                                      server::LabelMap(body));
           auto at = core::Timestamp::Parse(server::StringAt(body, {"metadata", "deletionTimestamp"}));
           m.deletion_unix_s = at.has_value() ? at->unix_s : now_unix_s + grace;
           batch.push_back(std::move(m));
@@ -140,19 +180,8 @@ MemberRoundStats MemberControllers::RunRound(int64_t now_unix_s) {
         break;
       }
     }
-    auto written = store_.Commit(std::move(batch));
-    if (!written) {
-      if (written.error().code() == store::kConflict || written.error().code() == core::ErrorCode::kNotFound ||
-          written.error().code() == core::ErrorCode::kAlreadyExists) {
-        ++stats.conflicts;
-      } else if (log_) {
-        log_("controllers: " + key.ToString() + ": " + written.error().ToString());
-      }
-      continue;
-    }
-    for (const store::StoredObject& o : *written) committed = std::max(committed, o.meta.resource_version);
-    ++stats.written;
   }
+  flush();
   if (committed > 0) feed_.Publish(committed);
   return stats;
 }

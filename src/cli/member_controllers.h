@@ -1,8 +1,8 @@
 // MemberControllers: a simulated member cluster's workload controllers and kubelet
 // (server/member) run against its store after each scheduling cycle: the objects they read
 // are listed from the store, one round runs (controllers repeated until nothing changes), and
-// each change is written as a controller writes it, one object at a time, conditional on the
-// resourceVersion the round read (a change that lost a race is dropped; the next round decides
+// each change is written as a controller writes it, one object (or one marked batch) at a
+// time, conditional on the resourceVersion the round read (a change that lost a race is dropped; the next round decides
 // again on the newer object). Pods are deleted gracefully: marked with a deletionTimestamp,
 // removed by the scheduling loop once it passes. Lives in cli because it joins the store and
 // server/member; called on the loop's thread only.

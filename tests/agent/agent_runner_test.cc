@@ -266,6 +266,42 @@ TEST_F(AgentRunnerTest, RepliesFromAnOlderEpochAreIgnored) {
   EXPECT_TRUE(MemberJob("train").has_value());
 }
 
+TEST_F(AgentRunnerTest, RefusedAndUnknownManifestsAreReportedAndOthersApplied) {
+  auto agent = MakeAgent();
+  // A work whose Job names a namespace the member does not have (the API refuses it), one of
+  // a kind berth does not serve, and a good one.
+  auto put = [&](const std::string& name, const Json& manifest) {
+    Json w = {{"apiVersion", "work.open-cluster-management.io/v1"},
+              {"kind", "ManifestWork"},
+              {"metadata", {{"name", name}, {"namespace", "eu-1"}}},
+              {"spec", {{"workload", {{"manifests", Json::array({manifest})}}}}}};
+    ASSERT_TRUE(hub_->store->Commit({store::Mutation::Create(
+        {"work.open-cluster-management.io", "ManifestWork", "eu-1", name}, StoredBody(w))}));
+  };
+  Json missing_ns = JobManifest("lost", 1);
+  missing_ns["metadata"]["namespace"] = "nowhere";
+  put("refused", missing_ns);
+  put("unknown", {{"apiVersion", "example.com/v1"}, {"kind", "Frobnicator"}, {"metadata", {{"name", "f"}, {"namespace", "default"}}}});
+  PutWork("good", "train");
+  ASSERT_TRUE(agent->Round());
+  ASSERT_TRUE(agent->Round());  // the statuses reach the hub
+  EXPECT_TRUE(MemberJob("train").has_value());
+  auto applied = [&](const std::string& work) -> Json {
+    for (const Json& c : HubWork(work)["status"].value("conditions", Json::array())) {
+      if (c["type"] == "Applied") return c;
+    }
+    return Json();
+  };
+  EXPECT_EQ(applied("good")["status"], "True");
+  Json refused = applied("refused");
+  EXPECT_EQ(refused["status"], "False") << HubWork("refused").dump();
+  const std::string refused_status = HubWork("refused")["status"].dump();
+  EXPECT_NE(refused_status.find("nowhere"), std::string::npos) << refused_status;  // the API server's words
+  Json unknown = applied("unknown");
+  EXPECT_EQ(unknown["status"], "False") << HubWork("unknown").dump();
+  EXPECT_NE(HubWork("unknown")["status"].dump().find("Frobnicator"), std::string::npos);
+}
+
 TEST_F(AgentRunnerTest, AnUnreachableHubChangesNothing) {
   PartitionProxy* proxy = nullptr;
   auto agent = MakeAgent(&proxy);

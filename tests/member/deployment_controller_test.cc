@@ -37,14 +37,10 @@ TEST(DeploymentControllerTest, ResolveFencepostsTable) {
     bool error;
   };
   const Case cases[] = {
-      {"0%", "0%", 0, 0, 1, false},
-      {"39%", "39%", 10, 4, 3, false},
-      {"oops", "39%", 10, 0, 0, true},
-      {"55%", "urg", 10, 0, 0, true},
-      {"5", "1", 7, 0, 0, true},
-      {nullptr, "39%", 10, 0, 3, false},
-      {"39%", nullptr, 10, 4, 0, false},
-      {nullptr, nullptr, 10, 0, 1, false},
+      {"0%", "0%", 0, 0, 1, false},      {"39%", "39%", 10, 4, 3, false},
+      {"oops", "39%", 10, 0, 0, true},   {"55%", "urg", 10, 0, 0, true},
+      {"5", "1", 7, 0, 0, true},         {nullptr, "39%", 10, 0, 3, false},
+      {"39%", nullptr, 10, 4, 0, false}, {nullptr, nullptr, 10, 0, 1, false},
   };
   for (const Case& c : cases) {
     const Json surge = c.max_surge != nullptr ? Json(c.max_surge) : Json();
@@ -158,7 +154,8 @@ TEST(DeploymentControllerTest, RollsOutAndBecomesAvailable) {
   EXPECT_EQ(MemberAt(ready, {"status", "unavailableReplicas"}), nullptr);
   EXPECT_EQ(StringAt(*Condition(c, "Available"), {"status"}), "True");
   EXPECT_EQ(StringAt(*Condition(c, "Available"), {"reason"}), "MinimumReplicasAvailable");
-  EXPECT_EQ(StringAt(*Condition(c, "Available"), {"message"}), "Deployment has minimum availability.");
+  EXPECT_EQ(StringAt(*Condition(c, "Available"), {"message"}),
+            "Deployment has minimum availability.");
   EXPECT_EQ(StringAt(*Condition(c, "Progressing"), {"reason"}), "NewReplicaSetAvailable");
   EXPECT_EQ(StringAt(*Condition(c, "Progressing"), {"message"}),
             "ReplicaSet \"web-" + hash + "\" has successfully progressed.");
@@ -206,8 +203,7 @@ TEST(DeploymentControllerTest, ACrashLoopingRevisionNeverCompletesAndAGoodOneDoe
   }
 
   // Revision 3 is good: it replaces both.
-  c.Replace(Retemplate(c.Get(Kind::kDeployment, "web"),
-                       PodTemplate("web", {{"version", "3"}})));
+  c.Replace(Retemplate(c.Get(Kind::kDeployment, "web"), PodTemplate("web", {{"version", "3"}})));
   c.Run(12, 30, {"n1"});
   sets = ReplicaSets(c);
   ASSERT_EQ(sets.size(), 3u);
@@ -253,10 +249,10 @@ TEST(DeploymentControllerTest, ReconcileOldReplicaSetsTable) {
     int64_t want_new;
   };
   const Case cases[] = {
-      {0, 0, 9, 1},   // both zero: one may be unavailable
+      {0, 0, 9, 1},  // both zero: one may be unavailable
       {2, 0, 8, 2},
-      {2, 2, 8, 2},   // the unhealthy old replicas are cleaned up first
-      {2, 1, 8, 2},   // one unhealthy cleaned up, one ready scaled down
+      {2, 2, 8, 2},  // the unhealthy old replicas are cleaned up first
+      {2, 1, 8, 2},  // one unhealthy cleaned up, one ready scaled down
   };
   for (const Case& tc : cases) {
     SCOPED_TRACE(tc.max_unavailable * 10 + tc.unready_old);
@@ -434,7 +430,8 @@ TEST(ReplicaSetControllerTest, KeepsItsReplicasAndReportsThem) {
   }
   c.Round();
   int active = 0;
-  for (const Json* p : c.PodsOf(c.Get(Kind::kReplicaSet, "front"))) active += PodIsActive(*p) ? 1 : 0;
+  for (const Json* p : c.PodsOf(c.Get(Kind::kReplicaSet, "front")))
+    active += PodIsActive(*p) ? 1 : 0;
   EXPECT_EQ(active, 1);
 }
 

@@ -90,11 +90,26 @@ TEST(DurationsTest, ParsesGoDurations) {
 TEST(DurationsTest, RefusesWhatGoRefuses) {
   const char* const cases[] = {
       // invalid
-      "", "3", "-", "s", ".", "-.", ".s", "+.s", "1d", "\x85\x85", "\xff\xff",
+      "",
+      "3",
+      "-",
+      "s",
+      ".",
+      "-.",
+      ".s",
+      "+.s",
+      "1d",
+      "\x85\x85",
+      "\xff\xff",
       "hello \xff\xff world",
       // overflow
-      "9223372036854775810ns", "9223372036854775808ns", "-9223372036854775809ns",
-      "9223372036854776us", "3000000h", "9223372036854775.808us", "9223372036854ms775us808ns",
+      "9223372036854775810ns",
+      "9223372036854775808ns",
+      "-9223372036854775809ns",
+      "9223372036854776us",
+      "3000000h",
+      "9223372036854775.808us",
+      "9223372036854ms775us808ns",
   };
   for (const char* text : cases) {
     EXPECT_FALSE(ParseGoDuration(text).has_value()) << text;

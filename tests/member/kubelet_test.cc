@@ -97,8 +97,9 @@ TEST(KubeletTest, StartsABoundPodAndEndsItAfterItsDuration) {
 TEST(KubeletTest, ANonZeroExitCodeFailsThePod) {
   SimCluster c;
   c.Add(MakeNode("n1"));
-  c.Add(BoundPod("p", "n1",
-                 {{"berth.dev/simulated-duration", "1m30s"}, {"berth.dev/simulated-exit-code", "3"}}));
+  c.Add(BoundPod(
+      "p", "n1",
+      {{"berth.dev/simulated-duration", "1m30s"}, {"berth.dev/simulated-exit-code", "3"}}));
   c.Round();
   c.Advance(90);
   c.Round();
@@ -107,7 +108,7 @@ TEST(KubeletTest, ANonZeroExitCodeFailsThePod) {
   EXPECT_EQ(StringAt(Container(c, "p"), {"state", "terminated", "reason"}), "Error");
 }
 
-TEST(KubeletTest, LeavesUnboundDeletedAndOrphanedPodsAlone) {
+TEST(KubeletTest, LeavesUnboundAndDeletedPodsAlone) {
   SimCluster c;
   c.Add(MakeNode("n1"));
   c.Add(BoundPod("unbound", "", Json::object()));
@@ -118,10 +119,12 @@ TEST(KubeletTest, LeavesUnboundDeletedAndOrphanedPodsAlone) {
   const ControllerRound round = c.Round();
   EXPECT_EQ(Phase(c, "unbound"), "Pending");
   EXPECT_EQ(Phase(c, "deleting"), "Pending");
-  EXPECT_EQ(Phase(c, "lost"), "Pending");
-  ASSERT_EQ(round.diagnostics.size(), 1u);
-  EXPECT_EQ(round.diagnostics[0].object, "Pod/default/lost");
-  EXPECT_EQ(round.diagnostics[0].reason, "NodeNotFound");
+  EXPECT_TRUE(round.diagnostics.empty());
+  // A pod bound to a node that does not exist is the pod garbage collector's: failed, deleted.
+  const Json& lost = c.Get(Kind::kPod, "lost");
+  EXPECT_EQ(StringAt(lost, {"status", "phase"}), "Failed");
+  EXPECT_TRUE(IsBeingDeleted(lost));
+  EXPECT_EQ(StringAt(*FindCondition(lost, "DisruptionTarget"), {"reason"}), "DeletionByPodGC");
 }
 
 TEST(KubeletTest, CrashLoopKeepsThePodRunningButNeverReady) {
@@ -132,8 +135,17 @@ TEST(KubeletTest, CrashLoopKeepsThePodRunningButNeverReady) {
   const struct {
     int64_t at;
     int64_t restarts;
-  } steps[] = {{0, 0}, {9, 0}, {10, 1}, {29, 1}, {30, 2}, {70, 3}, {150, 4}, {310, 5}, {610, 6},
-               {910, 7}, {910 + 300 * 100, 107}};
+  } steps[] = {{0, 0},
+               {9, 0},
+               {10, 1},
+               {29, 1},
+               {30, 2},
+               {70, 3},
+               {150, 4},
+               {310, 5},
+               {610, 6},
+               {910, 7},
+               {910 + 300 * 100, 107}};
   for (const auto& step : steps) {
     c.now = kT0 + step.at;
     c.Round();
@@ -253,10 +265,12 @@ TEST(KubeletTest, BadAnnotationsAreReportedAndThePodRunsUntilDeleted) {
   c.Add(MakeNode("n1"));
   c.Add(BoundPod("a", "n1", {{"berth.dev/simulated-duration", "soon"}}));
   c.Add(BoundPod("b", "n1", {{"berth.dev/simulated-duration", "-5s"}}));
-  c.Add(BoundPod("c", "n1",
-                 {{"berth.dev/simulated-duration", "5s"}, {"berth.dev/simulated-exit-code", "300"}}));
-  c.Add(BoundPod("d", "n1",
-                 {{"berth.dev/simulated-duration", "5s"}, {"berth.dev/simulated-failure", "explode"}}));
+  c.Add(
+      BoundPod("c", "n1",
+               {{"berth.dev/simulated-duration", "5s"}, {"berth.dev/simulated-exit-code", "300"}}));
+  c.Add(BoundPod(
+      "d", "n1",
+      {{"berth.dev/simulated-duration", "5s"}, {"berth.dev/simulated-failure", "explode"}}));
   const ControllerRound round = c.Round();
   ASSERT_EQ(round.diagnostics.size(), 4u);
   EXPECT_EQ(round.diagnostics[0].object, "Pod/default/a");

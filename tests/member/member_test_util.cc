@@ -16,8 +16,9 @@ Json MakeNode(const std::string& name, int64_t gpus) {
                {"kind", "Node"},
                {"metadata", {{"name", name}, {"uid", "uid-node-" + name}}},
                {"spec", Json::object()},
-               {"status", {{"capacity", {{"cpu", "32"}, {"memory", "256Gi"}}},
-                           {"allocatable", {{"cpu", "32"}, {"memory", "256Gi"}}}}}};
+               {"status",
+                {{"capacity", {{"cpu", "32"}, {"memory", "256Gi"}}},
+                 {"allocatable", {{"cpu", "32"}, {"memory", "256Gi"}}}}}};
   if (gpus > 0) {
     node["status"]["capacity"]["nvidia.com/gpu"] = std::to_string(gpus);
     node["status"]["allocatable"]["nvidia.com/gpu"] = std::to_string(gpus);
@@ -39,8 +40,9 @@ Json MakeObject(std::string_view api_version, std::string_view kind, const std::
 }
 
 Json PodTemplate(const std::string& app, Json annotations, const std::string& restart_policy) {
-  Json tmpl = {{"metadata", {{"labels", {{"app", app}}}}},
-               {"spec", {{"containers", Json::array({Json{{"name", "main"}, {"image", "busybox"}}})}}}};
+  Json tmpl = {
+      {"metadata", {{"labels", {{"app", app}}}}},
+      {"spec", {{"containers", Json::array({Json{{"name", "main"}, {"image", "busybox"}}})}}}};
   if (!annotations.empty()) tmpl["metadata"]["annotations"] = std::move(annotations);
   if (!restart_policy.empty()) tmpl["spec"]["restartPolicy"] = restart_policy;
   return tmpl;
@@ -83,10 +85,19 @@ ControllerRound SimCluster::Round() {
   ControllerRound round = RunControllers(view_, opts);
   EXPECT_TRUE(round.settled) << Describe(round.changes);
   view_ = ApplyChanges(view_, round.changes);
-  if (check_idempotent) {
+  // A deleted Job, ReplicaSet or other non-pod object leaves the store at once; its name (or
+  // its absence) is new state the next round may act on, as upstream's next sync after the
+  // delete event does. Only rounds that deleted none must be a fixed point of the next.
+  bool removed = false;
+  for (const Change& c : round.changes) {
+    if (c.op == Change::Op::kDelete && KindOf(c.object) != Kind::kPod) removed = true;
+  }
+  if (check_idempotent && !removed) {
     const ControllerRound again = RunControllers(view_, opts);
-    EXPECT_TRUE(again.changes.empty()) << "a second round changed:\n" << Describe(again.changes)
-                                       << (again.changes.empty() ? "" : again.changes[0].object.dump(2));
+    EXPECT_TRUE(again.changes.empty())
+        << "a second round changed:\n"
+        << Describe(again.changes)
+        << (again.changes.empty() ? "" : again.changes[0].object.dump(2));
   }
   return round;
 }

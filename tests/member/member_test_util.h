@@ -1,7 +1,8 @@
 // Test support for the member cluster's controllers: object builders and SimCluster, a
 // cluster driven the way the lead's loop drives it (a round, its changes applied, pending pods
 // bound, time passing, graceful deletions finishing). Every SimCluster round also checks the
-// level-triggered contract: the same round run again on its own result changes nothing.
+// level-triggered contract: the same round run again on its own result changes nothing
+// (unless it deleted a non-pod object, whose removal from the store is new state).
 #pragma once
 
 #include <gtest/gtest.h>

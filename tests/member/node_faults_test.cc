@@ -26,10 +26,11 @@ Json GpuPod(const std::string& name, const std::string& node, int64_t gpus) {
               {"metadata", {{"name", name}, {"namespace", "default"}, {"uid", "uid-" + name}}},
               {"spec",
                {{"nodeName", node},
-                {"containers", Json::array({Json{{"name", "main"},
-                                                 {"image", "cuda"},
-                                                 {"resources",
-                                                  {{"limits", {{"nvidia.com/gpu", std::to_string(gpus)}}}}}}})}}},
+                {"containers",
+                 Json::array({Json{
+                     {"name", "main"},
+                     {"image", "cuda"},
+                     {"resources", {{"limits", {{"nvidia.com/gpu", std::to_string(gpus)}}}}}}})}}},
               {"status", {{"phase", "Pending"}}}};
   return pod;
 }
@@ -133,7 +134,8 @@ TEST(NodeFaultsTest, AJobReplacesThePodItLostOnAnotherNode) {
   c.options.job_pod_failure_backoff_s = 0;
   c.Add(MakeNode("n1"));
   c.Add(MakeNode("n2"));
-  c.Add(MakeObject("batch/v1", "Job", "train", {{"template", PodTemplate("train", Json::object(), "Never")}}));
+  c.Add(MakeObject("batch/v1", "Job", "train",
+                   {{"template", PodTemplate("train", Json::object(), "Never")}}));
   c.Round();
   ASSERT_EQ(c.Bind({"n1"}), 1);
   c.Round();
@@ -170,7 +172,8 @@ TEST(NodeFaultsTest, GpuFailureTakesTheLastDevicesAndTheirPods) {
   // Devices in start order: a holds 0-3, b 4-5, c 6-7.
   c.Replace(WithFault(c.Get(Kind::kNode, "n1", ""), "gpu-failed=1"));
   c.Round();
-  EXPECT_EQ(StringAt(c.Get(Kind::kNode, "n1", ""), {"status", "allocatable", "nvidia.com/gpu"}), "7");
+  EXPECT_EQ(StringAt(c.Get(Kind::kNode, "n1", ""), {"status", "allocatable", "nvidia.com/gpu"}),
+            "7");
   EXPECT_EQ(StringAt(c.Get(Kind::kNode, "n1", ""), {"status", "capacity", "nvidia.com/gpu"}), "8");
   EXPECT_EQ(StringAt(c.Get(Kind::kPod, "c"), {"status", "phase"}), "Failed");
   EXPECT_EQ(StringAt(c.Get(Kind::kPod, "c"), {"status", "reason"}), "DeviceFailed");
@@ -180,7 +183,8 @@ TEST(NodeFaultsTest, GpuFailureTakesTheLastDevicesAndTheirPods) {
 
   c.Replace(WithFault(c.Get(Kind::kNode, "n1", ""), "gpu-failed=3"));
   c.Round();
-  EXPECT_EQ(StringAt(c.Get(Kind::kNode, "n1", ""), {"status", "allocatable", "nvidia.com/gpu"}), "5");
+  EXPECT_EQ(StringAt(c.Get(Kind::kNode, "n1", ""), {"status", "allocatable", "nvidia.com/gpu"}),
+            "5");
   EXPECT_EQ(StringAt(c.Get(Kind::kPod, "b"), {"status", "phase"}), "Failed");
   EXPECT_EQ(StringAt(c.Get(Kind::kPod, "a"), {"status", "phase"}), "Running");
   EXPECT_EQ(StringAt(c.Get(Kind::kPod, "cpu"), {"status", "phase"}), "Running");
@@ -189,7 +193,8 @@ TEST(NodeFaultsTest, GpuFailureTakesTheLastDevicesAndTheirPods) {
   healed["metadata"].erase("annotations");
   c.Replace(healed);
   c.Round();
-  EXPECT_EQ(StringAt(c.Get(Kind::kNode, "n1", ""), {"status", "allocatable", "nvidia.com/gpu"}), "8");
+  EXPECT_EQ(StringAt(c.Get(Kind::kNode, "n1", ""), {"status", "allocatable", "nvidia.com/gpu"}),
+            "8");
   EXPECT_EQ(StringAt(c.Get(Kind::kPod, "b"), {"status", "phase"}), "Failed");
 }
 
@@ -206,7 +211,8 @@ TEST(NodeFaultsTest, BadValuesAreReportedAndIgnored) {
             "berth.dev/simulated-fault: \"gpu-failed=lots\" is neither node-down nor gpu-failed=N; "
             "ignored");
   EXPECT_EQ(round.diagnostics[1].object, "Node/n2");
-  EXPECT_EQ(StringAt(c.Get(Kind::kNode, "n1", ""), {"status", "allocatable", "nvidia.com/gpu"}), "4");
+  EXPECT_EQ(StringAt(c.Get(Kind::kNode, "n1", ""), {"status", "allocatable", "nvidia.com/gpu"}),
+            "4");
   EXPECT_EQ(StringAt(c.Get(Kind::kPod, "a"), {"status", "phase"}), "Running");
   EXPECT_TRUE(ConditionIsTrue(c.Get(Kind::kNode, "n1", ""), "Ready"));
 }

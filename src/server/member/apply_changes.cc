@@ -35,7 +35,8 @@ MemberView ApplyChanges(const MemberView& view, const std::vector<Change>& chang
         if (key->kind == Kind::kPod && IsBeingDeleted(change.object)) {
           Json& meta = EnsureObject(it->second, "metadata");
           meta["deletionTimestamp"] = *MemberAt(change.object, {"metadata", "deletionTimestamp"});
-          if (const Json* grace = MemberAt(change.object, {"metadata", "deletionGracePeriodSeconds"})) {
+          if (const Json* grace =
+                  MemberAt(change.object, {"metadata", "deletionGracePeriodSeconds"})) {
             meta["deletionGracePeriodSeconds"] = *grace;
           }
         } else {

@@ -4,6 +4,7 @@
 // parse). Plain values.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "server/member/member_objects.h"
@@ -31,6 +32,12 @@ struct Change {
 
   Op op = Op::kUpdate;
   Json object;
+  // Changes with the same batch are adjacent and must be written together (one store
+  // transaction) or not at all: a Job's status with the count of the pods whose tracking
+  // finalizer the same round removes (written apart, a conflict on one side loses or doubles
+  // a count). Every other change is a batch of its own. The batch is the index in the round's
+  // list of its first change.
+  size_t batch = 0;
 };
 
 // "create", "update", "update-status", "delete".

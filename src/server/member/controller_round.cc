@@ -24,11 +24,16 @@ ControllerRound RunControllers(const MemberView& view, const ControllerOptions& 
   // JobSet's Jobs are synced in the pass that made them).
   using Step = void (*)(MemberState&, const ControllerOptions&);
   static constexpr Step kSteps[] = {
-      RunNodeFaults,           RunKubelet,
-      RunGarbageCollector,     RunJobSetController,
-      RunPyTorchJobController, RunLeaderWorkerSetController,
-      RunDeploymentController, RunReplicaSetController,
-      RunStatefulSetController, RunJobController,
+      RunNodeFaults,
+      RunKubelet,
+      RunGarbageCollector,
+      RunJobSetController,
+      RunPyTorchJobController,
+      RunLeaderWorkerSetController,
+      RunDeploymentController,
+      RunReplicaSetController,
+      RunStatefulSetController,
+      RunJobController,
   };
   round.settled = false;
   while (round.passes < options.max_passes) {

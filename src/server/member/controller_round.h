@@ -20,8 +20,8 @@ namespace berth::server::member {
 struct ControllerRound {
   std::vector<Change> changes;
   std::vector<Diagnostic> diagnostics;
-  int passes = 0;        // how many times the controllers ran
-  bool settled = true;   // false when options.max_passes ran out first (a bug: reported)
+  int passes = 0;       // how many times the controllers ran
+  bool settled = true;  // false when options.max_passes ran out first (a bug: reported)
 };
 
 ControllerRound RunControllers(const MemberView& view, const ControllerOptions& options);

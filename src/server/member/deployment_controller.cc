@@ -45,7 +45,8 @@ int64_t DeployRsCreated(const Json& rs) {
 // The template without the pod-template-hash label (EqualIgnoreHash), keys sorted.
 nlohmann::json DeployTemplateKey(const Json* tmpl) {
   if (tmpl == nullptr) return nullptr;
-  nlohmann::json t = nlohmann::json::parse(tmpl->dump(), nullptr, false);
+  nlohmann::json t = nlohmann::json::parse(
+      tmpl->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), nullptr, false);
   if (t.is_object() && t.contains("metadata") && t["metadata"].is_object() &&
       t["metadata"].contains("labels") && t["metadata"]["labels"].is_object()) {
     t["metadata"]["labels"].erase(kPodTemplateHashLabel);
@@ -54,8 +55,8 @@ nlohmann::json DeployTemplateKey(const Json* tmpl) {
   return t;
 }
 
-Json DeployCondition(const std::string& type, const std::string& status,
-                     const std::string& reason, const std::string& message, int64_t now) {
+Json DeployCondition(const std::string& type, const std::string& status, const std::string& reason,
+                     const std::string& message, int64_t now) {
   return Json{{"type", type},
               {"status", status},
               {"lastUpdateTime", TimeText(now)},
@@ -184,7 +185,20 @@ void DeploymentSync::LoadReplicaSets() {
   for (size_t i = 0; i < rs_.size(); ++i) {
     if (DeployTemplateKey(MemberAt(rs_[i], {"spec", "template"})) == want) {
       new_rs_ = i;  // FindNewReplicaSet: the oldest with the Deployment's template
-      break;
+      return;
+    }
+  }
+  // A store that normalises templates as it writes them (defaults added to the ReplicaSet's
+  // copy) would hide the match; the ReplicaSet this template would be created as still
+  // carries its hash, so one is never made twice.
+  const Json* tmpl = MemberAt(d_, {"spec", "template"});
+  const std::string hash = TemplateHash(tmpl != nullptr ? *tmpl : Json::object(),
+                                        IntAt(d_, {"status", "collisionCount"}, -1));
+  for (size_t i = 0; i < rs_.size(); ++i) {
+    if (NameOf(rs_[i]) == NameOf(d_) + "-" + hash &&
+        LabelOf(rs_[i], kPodTemplateHashLabel) == hash) {
+      new_rs_ = i;
+      return;
     }
   }
 }
@@ -227,7 +241,8 @@ bool DeploymentSync::SetReplicasAnnotations(Json& rs) const {
   const std::string desired = std::to_string(replicas_);
   const std::string max = std::to_string(replicas_ + max_surge_);
   bool changed = false;
-  if (AnnotationOf(rs, kDeployDesiredReplicas) != desired || !HasAnnotation(rs, kDeployDesiredReplicas)) {
+  if (AnnotationOf(rs, kDeployDesiredReplicas) != desired ||
+      !HasAnnotation(rs, kDeployDesiredReplicas)) {
     SetAnnotation(rs, kDeployDesiredReplicas, desired);
     changed = true;
   }
@@ -306,7 +321,8 @@ int64_t DeploymentSync::NewRsNewReplicas(int64_t new_rs_replicas) const {
 // `create`) the ReplicaSet made for the current template.
 void DeploymentSync::SyncNewReplicaSet(bool create) {
   int64_t max_old_revision = 0;
-  for (size_t i : OldIndexes()) max_old_revision = std::max(max_old_revision, DeployRsRevision(rs_[i]));
+  for (size_t i : OldIndexes())
+    max_old_revision = std::max(max_old_revision, DeployRsRevision(rs_[i]));
   const int64_t new_revision = max_old_revision + 1;
   Json& d_status = EnsureObject(d_, "status");
   if (new_rs_) {
@@ -318,12 +334,13 @@ void DeploymentSync::SyncNewReplicaSet(bool create) {
       update = true;
     }
     if (update) state_.Replace(rs);
-    SetAnnotation(d_, kDeploymentRevisionAnnotation, AnnotationOf(rs, kDeploymentRevisionAnnotation));
+    SetAnnotation(d_, kDeploymentRevisionAnnotation,
+                  AnnotationOf(rs, kDeploymentRevisionAnnotation));
     if (has_progress_deadline_ && DeployFindCondition(d_status, "Progressing") == nullptr) {
-      DeploySetCondition(d_status, DeployCondition("Progressing", "True", "FoundNewReplicaSet",
-                                                   "Found new replica set " +
-                                                       DeployQuote(NameOf(rs)),
-                                                   state_.now()));
+      DeploySetCondition(
+          d_status,
+          DeployCondition("Progressing", "True", "FoundNewReplicaSet",
+                          "Found new replica set " + DeployQuote(NameOf(rs)), state_.now()));
     }
     return;
   }
@@ -354,7 +371,8 @@ void DeploymentSync::SyncNewReplicaSet(bool create) {
   meta["labels"] = *MemberAt(tmpl, {"metadata", "labels"});
   meta["ownerReferences"] = Json::array({ControllerRefTo(d_, Kind::kDeployment)});
   Json selector = Json::object();
-  if (const Json* s = MemberAt(d_, {"spec", "selector"}); s != nullptr && s->is_object()) selector = *s;
+  if (const Json* s = MemberAt(d_, {"spec", "selector"}); s != nullptr && s->is_object())
+    selector = *s;
   EnsureObject(selector, "matchLabels")[kPodTemplateHashLabel] = hash;
   rs["spec"] = Json{{"replicas", 0},
                     {"minReadySeconds", IntAt(d_, {"spec", "minReadySeconds"}, 0)},
@@ -363,14 +381,14 @@ void DeploymentSync::SyncNewReplicaSet(bool create) {
   rs["spec"]["replicas"] = NewRsNewReplicas(0);
   SetNewReplicaSetAnnotations(rs, new_revision, false);
   if (!state_.Create(rs)) return;
-  rs_.push_back(*state_.Get(Kind::kReplicaSet, NamespaceOf(d_), name));
+  const Json* stored = state_.Get(Kind::kReplicaSet, NamespaceOf(d_), name);
+  rs_.push_back(stored != nullptr ? *stored : rs);
   new_rs_ = rs_.size() - 1;
   SetAnnotation(d_, kDeploymentRevisionAnnotation, std::to_string(new_revision));
   if (has_progress_deadline_) {
-    DeploySetCondition(d_status,
-                       DeployCondition("Progressing", "True", "NewReplicaSetCreated",
-                                       "Created new replica set " + DeployQuote(name),
-                                       state_.now()));
+    DeploySetCondition(
+        d_status, DeployCondition("Progressing", "True", "NewReplicaSetCreated",
+                                  "Created new replica set " + DeployQuote(name), state_.now()));
   }
 }
 
@@ -381,7 +399,8 @@ bool DeploymentSync::ScaleRs(size_t i, int64_t replicas) {
   if (!size_changed && !annotations_changed) return false;
   EnsureObject(rs, "spec")["replicas"] = replicas;
   state_.Replace(rs);
-  rs = *state_.Get(Kind::kReplicaSet, NamespaceOf(rs), NameOf(rs));
+  // The stored copy carries the generation the write counted.
+  if (const Json* stored = state_.Get(Kind::kReplicaSet, NamespaceOf(rs), NameOf(rs))) rs = *stored;
   return size_changed;
 }
 
@@ -408,7 +427,8 @@ void DeploymentSync::Scale() {
     const Json& rs = rs_[*new_rs_];
     const bool saturated =
         DeployParseInt(AnnotationOf(rs, kDeployDesiredReplicas), -1) == replicas_ &&
-        DeployRsReplicas(rs) == replicas_ && IntAt(rs, {"status", "availableReplicas"}, 0) == replicas_;
+        DeployRsReplicas(rs) == replicas_ &&
+        IntAt(rs, {"status", "availableReplicas"}, 0) == replicas_;
     if (saturated) {
       for (size_t i : ActiveIndexes(olds)) ScaleRs(i, 0);
       return;
@@ -549,15 +569,16 @@ Json DeploymentSync::CalculateStatus() const {
   if (const Json* c = Member(current, "conditions"); c != nullptr && c->is_array()) {
     status["conditions"] = *c;
   }
-  if (const Json* c = Member(current, "collisionCount"); c != nullptr) status["collisionCount"] = *c;
+  if (const Json* c = Member(current, "collisionCount"); c != nullptr)
+    status["collisionCount"] = *c;
   if (available >= replicas_ - max_unavailable_) {
-    DeploySetCondition(status, DeployCondition("Available", "True", "MinimumReplicasAvailable",
-                                               "Deployment has minimum availability.",
-                                               state_.now()));
+    DeploySetCondition(status,
+                       DeployCondition("Available", "True", "MinimumReplicasAvailable",
+                                       "Deployment has minimum availability.", state_.now()));
   } else {
-    DeploySetCondition(status, DeployCondition("Available", "False", "MinimumReplicasUnavailable",
-                                               "Deployment does not have minimum availability.",
-                                               state_.now()));
+    DeploySetCondition(
+        status, DeployCondition("Available", "False", "MinimumReplicasUnavailable",
+                                "Deployment does not have minimum availability.", state_.now()));
   }
   return status;
 }
@@ -576,8 +597,10 @@ void DeploymentSync::SyncRolloutStatus() {
     const std::string subject = new_rs_ ? "ReplicaSet " + DeployQuote(NameOf(rs_[*new_rs_]))
                                         : "Deployment " + DeployQuote(NameOf(d_));
     if (!finished) {
-      const int64_t old_old = IntAt(old_status_, {"replicas"}, 0) - IntAt(old_status_, {"updatedReplicas"}, 0);
-      const int64_t new_old = IntAt(status, {"replicas"}, 0) - IntAt(status, {"updatedReplicas"}, 0);
+      const int64_t old_old =
+          IntAt(old_status_, {"replicas"}, 0) - IntAt(old_status_, {"updatedReplicas"}, 0);
+      const int64_t new_old =
+          IntAt(status, {"replicas"}, 0) - IntAt(status, {"updatedReplicas"}, 0);
       const bool progressing =
           IntAt(status, {"updatedReplicas"}, 0) > IntAt(old_status_, {"updatedReplicas"}, 0) ||
           new_old < old_old ||
@@ -592,9 +615,9 @@ void DeploymentSync::SyncRolloutStatus() {
         }
       }
       if (Complete(status)) {
-        DeploySetCondition(status, DeployCondition("Progressing", "True", "NewReplicaSetAvailable",
-                                                   subject + " has successfully progressed.",
-                                                   state_.now()));
+        DeploySetCondition(
+            status, DeployCondition("Progressing", "True", "NewReplicaSetAvailable",
+                                    subject + " has successfully progressed.", state_.now()));
       } else if (progressing) {
         Json condition = DeployCondition("Progressing", "True", "ReplicaSetUpdated",
                                          subject + " is progressing.", state_.now());
@@ -609,21 +632,23 @@ void DeploymentSync::SyncRolloutStatus() {
         }
         DeploySetCondition(status, std::move(condition));
       } else if (timed_out) {
-        DeploySetCondition(status, DeployCondition("Progressing", "False", "ProgressDeadlineExceeded",
-                                                   subject + " has timed out progressing.",
-                                                   state_.now()));
+        DeploySetCondition(status,
+                           DeployCondition("Progressing", "False", "ProgressDeadlineExceeded",
+                                           subject + " has timed out progressing.", state_.now()));
       }
     }
   }
   DeployRemoveCondition(status, "ReplicaFailure");
-  if (const Json* c = Member(status, "conditions"); c != nullptr && c->empty()) status.erase("conditions");
+  if (const Json* c = Member(status, "conditions"); c != nullptr && c->empty())
+    status.erase("conditions");
   d_["status"] = std::move(status);
 }
 
 // syncDeploymentStatus: the status without judging progress (scaling, paused, deleted).
 void DeploymentSync::SyncStatusOnly() {
   Json status = CalculateStatus();
-  if (const Json* c = Member(status, "conditions"); c != nullptr && c->empty()) status.erase("conditions");
+  if (const Json* c = Member(status, "conditions"); c != nullptr && c->empty())
+    status.erase("conditions");
   d_["status"] = std::move(status);
 }
 
@@ -673,6 +698,11 @@ void DeploymentSync::RolloutRecreate() {
 void DeploymentSync::Run() {
   if (UidOf(d_).empty()) {
     state_.Report(d_, "InvalidDeployment", "the Deployment has no metadata.uid; it is not synced");
+    return;
+  }
+  const Json* tmpl = MemberAt(d_, {"spec", "template"});
+  if (tmpl == nullptr || !tmpl->is_object()) {
+    state_.Report(d_, "InvalidDeployment", "spec.template is not a pod template; not synced");
     return;
   }
   EnsureObject(d_, "status");

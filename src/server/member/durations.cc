@@ -111,16 +111,16 @@ core::Result<int64_t> ParseGoDuration(std::string_view text) {
     if (whole > limit / uunit) return DurInvalid("invalid duration", orig);
     uint64_t value = whole * uunit;
     if (frac > 0) {
-      value += static_cast<uint64_t>(static_cast<double>(frac) *
-                                     (static_cast<double>(unit) / scale));
+      value +=
+          static_cast<uint64_t>(static_cast<double>(frac) * (static_cast<double>(unit) / scale));
       if (value > limit) return DurInvalid("invalid duration", orig);
     }
     total += value;
     if (total > limit) return DurInvalid("invalid duration", orig);
     text.remove_prefix(u);
   }
-  if (negative) return total == limit ? std::numeric_limits<int64_t>::min()
-                                      : -static_cast<int64_t>(total);
+  if (negative)
+    return total == limit ? std::numeric_limits<int64_t>::min() : -static_cast<int64_t>(total);
   if (total > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
     return DurInvalid("invalid duration", orig);
   }
@@ -192,8 +192,7 @@ core::Result<DurationDistribution> DurationDistribution::Parse(std::string_view 
     BERTH_ASSIGN_OR_RETURN(d.first_ns_, parse_non_negative(arg.substr(0, dash)));
     BERTH_ASSIGN_OR_RETURN(d.second_ns_, parse_non_negative(arg.substr(dash + 1)));
     if (d.second_ns_ < d.first_ns_) {
-      return core::InvalidArgument("uniform bounds out of order in \"" + std::string(text) +
-                                   "\"");
+      return core::InvalidArgument("uniform bounds out of order in \"" + std::string(text) + "\"");
     }
     d.shape_ = Shape::kUniform;
     return d;

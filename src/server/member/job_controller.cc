@@ -119,8 +119,8 @@ struct JobCondition {
   std::string message;
 };
 
-Json JobNewCondition(const std::string& type, const std::string& status,
-                     const std::string& reason, const std::string& message, int64_t now) {
+Json JobNewCondition(const std::string& type, const std::string& status, const std::string& reason,
+                     const std::string& message, int64_t now) {
   Json c = {{"type", type},
             {"status", status},
             {"lastProbeTime", TimeText(now)},
@@ -241,9 +241,10 @@ Json JobNewPod(MemberState& state, const Json& job, const JobShape& shape, int64
   // The labels the API server adds to a Job's template (unless manualSelector). Labels are
   // set through SetLabel each time: a reference into an ordered_json object dies when a key
   // is added beside it.
-  const std::pair<const char*, std::string> defaults[] = {
-      {kJobControllerUidLabel, uid}, {kJobNameLabel, name}, {"controller-uid", uid},
-      {"job-name", name}};
+  const std::pair<const char*, std::string> defaults[] = {{kJobControllerUidLabel, uid},
+                                                          {kJobNameLabel, name},
+                                                          {"controller-uid", uid},
+                                                          {"job-name", name}};
   for (const auto& [key, value] : defaults) {
     if (LabelOf(tmpl, key).empty()) SetLabel(tmpl, key, value);
   }
@@ -264,11 +265,12 @@ Json JobNewPod(MemberState& state, const Json& job, const JobShape& shape, int64
           return StringAt(e, {"name"}) == "JOB_COMPLETION_INDEX";
         });
         if (!present) {
-          env.push_back(Json{
-              {"name", "JOB_COMPLETION_INDEX"},
-              {"valueFrom",
-               {{"fieldRef",
-                 {{"fieldPath", "metadata.labels['batch.kubernetes.io/job-completion-index']"}}}}}});
+          env.push_back(
+              Json{{"name", "JOB_COMPLETION_INDEX"},
+                   {"valueFrom",
+                    {{"fieldRef",
+                      {{"fieldPath",
+                        "metadata.labels['batch.kubernetes.io/job-completion-index']"}}}}}});
         }
       }
     }
@@ -286,10 +288,10 @@ Json JobNewPod(MemberState& state, const Json& job, const JobShape& shape, int64
 
 // The status object in upstream's field order, empty counters left out as omitempty does.
 Json JobOrderedStatus(const Json& status) {
-  static const char* const kOrder[] = {"conditions",  "startTime",        "completionTime",
-                                       "active",      "succeeded",        "failed",
-                                       "terminating", "completedIndexes", "failedIndexes",
-                                       "uncountedTerminatedPods", "ready"};
+  static const char* const kOrder[] = {
+      "conditions", "startTime",   "completionTime",   "active",        "succeeded",
+      "failed",     "terminating", "completedIndexes", "failedIndexes", "uncountedTerminatedPods",
+      "ready"};
   Json out = Json::object();
   for (const char* key : kOrder) {
     auto it = status.find(key);
@@ -299,7 +301,8 @@ Json JobOrderedStatus(const Json& status) {
         it->is_number_integer() && it->get<int64_t>() == 0) {
       continue;
     }
-    if (std::string(key) == "completedIndexes" && it->is_string() && it->get<std::string>().empty()) {
+    if (std::string(key) == "completedIndexes" && it->is_string() &&
+        it->get<std::string>().empty()) {
       continue;
     }
     out[key] = *it;
@@ -429,8 +432,8 @@ void JobSync::TrackAndFinish() {
   for (const Json* p : pods) {
     if (!HasFinalizer(*p, kJobTrackingFinalizer)) continue;
     const bool failed = JobPodConsideredFailed(*p, shape_);
-    const bool releasable = IsBeingDeleted(job_) || finished_.has_value() ||
-                            PodPhase(*p) == "Succeeded" || failed;
+    const bool releasable =
+        IsBeingDeleted(job_) || finished_.has_value() || PodPhase(*p) == "Succeeded" || failed;
     if (!releasable) continue;
     to_release.push_back(p);
     const std::string uid = UidOf(*p);
@@ -456,9 +459,8 @@ void JobSync::TrackAndFinish() {
   }
   Json& conditions = EnsureArray(status, "conditions");
   if (finished_ && finished_->type == "FailureTarget") {
-    conditions.push_back(
-        JobNewCondition("FailureTarget", "True", finished_->reason, finished_->message,
-                        state_.now()));
+    conditions.push_back(JobNewCondition("FailureTarget", "True", finished_->reason,
+                                         finished_->message, state_.now()));
     finished_->type = "Failed";
   }
   if (finished_ && finished_->type == "SuccessCriteriaMet") {
@@ -475,6 +477,7 @@ void JobSync::TrackAndFinish() {
     Json pod = *p;
     RemoveFinalizer(pod, kJobTrackingFinalizer);
     state_.Replace(std::move(pod));
+    state_.Bind(job_, *p);  // the count and the release are written together
     with_finalizer.erase(UidOf(*p));
   }
   auto flush = [&](std::set<std::string>& uncounted, const char* counter) {
@@ -517,6 +520,11 @@ void JobSync::Run() {
     state_.Report(job_, "InvalidJob", "the Job has no metadata.uid; it is not synced");
     return;
   }
+  if (const Json* tmpl = MemberAt(job_, {"spec", "template"});
+      tmpl == nullptr || !tmpl->is_object()) {
+    state_.Report(job_, "InvalidJob", "spec.template is not a pod template; it is not synced");
+    return;
+  }
   if (StringAt(job_, {"spec", "completionMode"}) == "Indexed" && !shape_.completions) {
     state_.Report(job_, "InvalidJob", "an Indexed Job needs spec.completions; it is not synced");
     return;
@@ -551,16 +559,16 @@ void JobSync::Run() {
   }
   succeeded_ = IntAt(status, {"succeeded"}, 0) + new_succeeded +
                static_cast<int64_t>(uncounted_succeeded_.size());
-  failed_ = IntAt(status, {"failed"}, 0) + new_failed +
-            static_cast<int64_t>(uncounted_failed_.size());
+  failed_ =
+      IntAt(status, {"failed"}, 0) + new_failed + static_cast<int64_t>(uncounted_failed_.size());
 
   if (!TimeAt(status, {"startTime"}) && !shape_.suspended) {
     status["startTime"] = TimeText(state_.now());
   }
   if (const Json* met = FindCondition(job_, "SuccessCriteriaMet");
       met != nullptr && StringAt(*met, {"status"}) == "True") {
-    finished_ = JobCondition{"SuccessCriteriaMet", StringAt(*met, {"reason"}),
-                             StringAt(*met, {"message"})};
+    finished_ =
+        JobCondition{"SuccessCriteriaMet", StringAt(*met, {"reason"}), StringAt(*met, {"message"})};
   } else if (const Json* target = FindCondition(job_, "FailureTarget");
              target != nullptr && StringAt(*target, {"status"}) == "True") {
     finished_ =
@@ -574,9 +582,9 @@ void JobSync::Run() {
         if (phase == "Running" || phase == "Pending") restarts += PodRestartCount(*p);
       }
     }
-    const bool past_restarts = shape_.restart_policy == "OnFailure" &&
-                               (shape_.backoff_limit == 0 ? restarts > 0
-                                                          : restarts >= shape_.backoff_limit);
+    const bool past_restarts =
+        shape_.restart_policy == "OnFailure" &&
+        (shape_.backoff_limit == 0 ? restarts > 0 : restarts >= shape_.backoff_limit);
     const std::optional<int64_t> started = TimeAt(status, {"startTime"});
     if (failed_ > shape_.backoff_limit || past_restarts) {
       finished_ = JobCondition{"FailureTarget", "BackoffLimitExceeded",

@@ -102,6 +102,9 @@ class JobSetSync {
 
   MemberState& state_;
   Json js_;
+  // A copy of js_.spec that nothing writes: rjobs_ point into it, and pointers into js_ would
+  // die the moment js_ gains its status (ordered_json keeps members in a vector).
+  Json spec_;
   std::string name_;
   std::string ns_;
   std::string uid_;
@@ -300,15 +303,17 @@ void JobSetSync::ExecuteFailurePolicy() {
   }
   const std::string first_failed = " (first failed job: " + NameOf(*matched) + ")";
   if (action == "FailJobSet") {
-    Fail("FailJobSetFailurePolicyAction", "applying FailJobSet failure policy action" + first_failed);
+    Fail("FailJobSetFailurePolicyAction",
+         "applying FailJobSet failure policy action" + first_failed);
     return;
   }
   Json& status = EnsureObject(js_, "status");
-  const bool counts = action != "RestartJobSetAndIgnoreMaxRestarts" &&
-                      action != "RestartJobAndIgnoreMaxRestarts";
+  const bool counts =
+      action != "RestartJobSetAndIgnoreMaxRestarts" && action != "RestartJobAndIgnoreMaxRestarts";
   const int64_t towards_max = IntAt(status, {"restartsCountTowardsMax"}, 0);
   if (counts && towards_max >= IntAt(*policy, {"maxRestarts"}, 0)) {
-    Fail("ReachedMaxRestarts", "jobset failed due to reaching max number of restarts" + first_failed);
+    Fail("ReachedMaxRestarts",
+         "jobset failed due to reaching max number of restarts" + first_failed);
     return;
   }
   status["restarts"] = restarts_ + 1;
@@ -363,7 +368,8 @@ void JobSetSync::Write() {
   for (auto it = status.begin(); it != status.end(); ++it) {
     if (!ordered.contains(it.key())) ordered[it.key()] = it.value();
   }
-  if (const Json* c = Member(ordered, "conditions"); c != nullptr && c->empty()) ordered.erase("conditions");
+  if (const Json* c = Member(ordered, "conditions"); c != nullptr && c->empty())
+    ordered.erase("conditions");
   for (const char* key : {"restarts", "restartsCountTowardsMax"}) {
     if (const Json* v = Member(ordered, key); v != nullptr && v->is_number() && *v == 0) {
       ordered.erase(key);
@@ -385,7 +391,8 @@ void JobSetSync::Run() {
   }
   restarts_ = IntAt(js_, {"status", "restarts"}, 0);
   suspended_ = BoolAt(js_, {"spec", "suspend"}, false);
-  if (const Json* list = MemberAt(js_, {"spec", "replicatedJobs"}); list != nullptr && list->is_array()) {
+  if (const Json* spec = Member(js_, "spec"); spec != nullptr) spec_ = *spec;
+  if (const Json* list = Member(spec_, "replicatedJobs"); list != nullptr && list->is_array()) {
     for (const Json& r : *list) {
       JsReplicatedJob rjob;
       rjob.name = StringAt(r, {"name"});
@@ -432,7 +439,8 @@ void JobSetSync::Run() {
     Write();
     return;
   }
-  const bool blocking = StringAt(js_, {"spec", "failurePolicy", "restartStrategy"}) == "BlockingRecreate";
+  const bool blocking =
+      StringAt(js_, {"spec", "failurePolicy", "restartStrategy"}) == "BlockingRecreate";
   if (!(blocking && !previous_.empty())) {
     for (const JsReplicatedJob& rjob : rjobs_) {
       if (!DependenciesReached(rjob, statuses)) continue;
@@ -464,7 +472,8 @@ void JobSetSync::Run() {
       if (rjob != nullptr && !DependenciesReached(*rjob, statuses)) continue;
       Json copy = *job;
       // A started Job's template is immutable: its startTime is cleared first.
-      if (Json* st = copy.contains("status") && copy["status"].is_object() ? &copy["status"] : nullptr;
+      if (Json* st =
+              copy.contains("status") && copy["status"].is_object() ? &copy["status"] : nullptr;
           st != nullptr) {
         st->erase("startTime");
       }

@@ -189,8 +189,8 @@ KubeletRun KubeletTimeline(const PodRunPlan& plan, bool restart_in_place, int64_
       r.ready_changed_s = plan.crashloop ? start_s : r.started_s;
       return r;
     }
-    const int64_t step = std::min(kKubeletBackoffBaseNs << std::min<int64_t>(doublings, 5),
-                                  kKubeletBackoffMaxNs);
+    const int64_t step =
+        std::min(kKubeletBackoffBaseNs << std::min<int64_t>(doublings, 5), kKubeletBackoffMaxNs);
     const int64_t backoff = run >= kKubeletBackoffResetNs ? kKubeletBackoffBaseNs : step;
     const int64_t next = run_end + backoff;
     if (elapsed < next) {
@@ -262,9 +262,9 @@ Json KubeletContainerStatus(const Json& pod, const Json& container, const Kubele
       break;
   }
   if (run.state == KubeletRun::State::kWaiting) {
-    status["lastState"]["terminated"] = KubeletTerminated(
-        run.exit_code, run.started_s, run.finished_s,
-        KubeletContainerId(pod, name, run.restart_count));
+    status["lastState"]["terminated"] =
+        KubeletTerminated(run.exit_code, run.started_s, run.finished_s,
+                          KubeletContainerId(pod, name, run.restart_count));
   } else if (run.has_last) {
     status["lastState"]["terminated"] =
         KubeletTerminated(run.exit_code, run.last_started_s, run.last_finished_s,
@@ -399,8 +399,8 @@ Json KubeletPodStatus(const Json& pod, const KubeletRun& run, int64_t start_s,
 
 // The host part of `ip` when it is in the /24 `prefix` ("10.244.3"); -1 otherwise.
 int KubeletHostOctet(const std::string& ip, const std::string& prefix) {
-  if (prefix.empty() || ip.size() <= prefix.size() + 1 || ip.compare(0, prefix.size(), prefix) != 0 ||
-      ip[prefix.size()] != '.') {
+  if (prefix.empty() || ip.size() <= prefix.size() + 1 ||
+      ip.compare(0, prefix.size(), prefix) != 0 || ip[prefix.size()] != '.') {
     return -1;
   }
   int octet = -1;
@@ -444,16 +444,16 @@ PodRunPlan PlanPodRun(MemberState& state, const Json& pod, const ControllerOptio
     if (ns.has_value() && *ns >= 0) {
       plan.run_ns = *ns;
     } else {
-      const std::string why = ns.has_value() ? "a duration may not be negative"
-                                             : ns.error().message();
+      const std::string why =
+          ns.has_value() ? "a duration may not be negative" : ns.error().message();
       state.Report(pod, "InvalidSimulatedDuration",
                    std::string(kSimulatedDurationAnnotation) + " \"" + v + "\": " + why +
                        "; the pod runs until deleted");
       invalid = true;
     }
   } else if (PodRestartPolicy(pod) != "Always") {
-    plan.run_ns = options.default_duration.Sample(UnitInterval(
-        StableHash({"simulated-duration", UidOf(pod), std::to_string(options.seed)})));
+    plan.run_ns = options.default_duration.Sample(
+        UnitInterval(StableHash({"simulated-duration", UidOf(pod), std::to_string(options.seed)})));
   }
   if (invalid) return PodRunPlan{};
   if (plan.crashloop) {
@@ -469,7 +469,8 @@ void RunKubelet(MemberState& state, const ControllerOptions& options) {
   // Addresses in use on each node, so a starting pod takes the lowest free one.
   std::map<std::string, std::set<int>> used_hosts;
   std::map<std::string, std::string> prefixes;
-  for (const Json* node : state.List(Kind::kNode)) prefixes[NameOf(*node)] = KubeletCidrPrefix(*node);
+  for (const Json* node : state.List(Kind::kNode))
+    prefixes[NameOf(*node)] = KubeletCidrPrefix(*node);
   for (const Json* pod : state.List(Kind::kPod)) {
     const std::string node = StringAt(*pod, {"spec", "nodeName"});
     if (node.empty() || PodIsTerminal(*pod)) continue;
@@ -482,11 +483,7 @@ void RunKubelet(MemberState& state, const ControllerOptions& options) {
     const std::string node_name = StringAt(*pod_ptr, {"spec", "nodeName"});
     if (node_name.empty()) continue;
     const Json* node = state.Get(Kind::kNode, "", node_name);
-    if (node == nullptr) {
-      state.Report(*pod_ptr, "NodeNotFound",
-                   "the pod is bound to node " + node_name + ", which does not exist");
-      continue;
-    }
+    if (node == nullptr) continue;  // the pod garbage collector fails and deletes it
     if (ParseNodeFault(*node).down) continue;
 
     const PodRunPlan plan = PlanPodRun(state, *pod_ptr, options);
@@ -512,10 +509,10 @@ void RunKubelet(MemberState& state, const ControllerOptions& options) {
       }
     }
     const KubeletRun run = KubeletTimeline(plan, restart_in_place, start_s, state.now());
+    Json status = KubeletPodStatus(*pod_ptr, run, start_s, KubeletHostIp(*node), pod_ip);
+    const Json* old = Member(*pod_ptr, "status");
+    if (old != nullptr && *old == status) continue;  // the common case: nothing to copy
     Json pod = *pod_ptr;
-    Json status = KubeletPodStatus(pod, run, start_s, KubeletHostIp(*node), pod_ip);
-    const Json* old = Member(pod, "status");
-    if (old != nullptr && *old == status) continue;
     pod["status"] = std::move(status);
     state.Replace(std::move(pod));
   }

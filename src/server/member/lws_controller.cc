@@ -125,7 +125,8 @@ bool LwsSync::GroupReady(const LwsGroup& g) const {
   }
   for (int64_t j = 1; j < size_; ++j) {
     auto it = g.workers.find(j);
-    if (it == g.workers.end() || !PodIsRunningAndReady(*it->second) || IsBeingDeleted(*it->second)) {
+    if (it == g.workers.end() || !PodIsRunningAndReady(*it->second) ||
+        IsBeingDeleted(*it->second)) {
       return false;
     }
   }
@@ -146,11 +147,12 @@ void LwsSync::DeleteGroup(const LwsGroup& g) {
 
 Json LwsSync::PodBody(int64_t group, int64_t worker, const std::string& revision) const {
   const std::string leader_name = name_ + "-" + std::to_string(group);
-  const std::string pod_name = worker == 0 ? leader_name : leader_name + "-" + std::to_string(worker);
+  const std::string pod_name =
+      worker == 0 ? leader_name : leader_name + "-" + std::to_string(worker);
   const Json* leader_tmpl = MemberAt(lws_, {"spec", "leaderWorkerTemplate", "leaderTemplate"});
   const Json* worker_tmpl = MemberAt(lws_, {"spec", "leaderWorkerTemplate", "workerTemplate"});
-  const Json* chosen = worker == 0 && leader_tmpl != nullptr && leader_tmpl->is_object() ? leader_tmpl
-                                                                                       : worker_tmpl;
+  const Json* chosen =
+      worker == 0 && leader_tmpl != nullptr && leader_tmpl->is_object() ? leader_tmpl : worker_tmpl;
   Json tmpl = chosen != nullptr && chosen->is_object() ? *chosen : Json::object();
   SetLabel(tmpl, kLwsNameKey, name_);
   SetLabel(tmpl, kLwsGroupIndexKey, std::to_string(group));
@@ -213,12 +215,15 @@ void LwsSync::WriteStatus() {
     LwsSetCondition(status, "Progressing", "GroupsProgressing", "Replicas are progressing",
                     generation, now);
   } else if (ready_count == replicas_ && updated_ready == current_count) {
-    LwsSetCondition(status, "Available", "AllGroupsReady", "All replicas are ready", generation, now);
+    LwsSetCondition(status, "Available", "AllGroupsReady", "All replicas are ready", generation,
+                    now);
   } else {
     LwsSetCondition(status, "Progressing", "GroupsProgressing", "Replicas are progressing",
                     generation, now);
   }
-  for (Json& c : EnsureArray(status, "conditions")) c["observedGeneration"] = generation;
+  for (Json& c : EnsureArray(status, "conditions")) {
+    if (c.is_object()) c["observedGeneration"] = generation;
+  }
   if (ready > 0) status["readyReplicas"] = ready;
   if (updated > 0) status["updatedReplicas"] = updated;
   status["replicas"] = leaders;
@@ -265,7 +270,8 @@ void LwsSync::Run() {
         bool broken = false;
         bool all_deleting = true;
         for (const Json* p : g.All()) {
-          if (PodPhase(*p) == "Failed" || PodRestartCount(*p) > 0 || IsBeingDeleted(*p)) broken = true;
+          if (PodPhase(*p) == "Failed" || PodRestartCount(*p) > 0 || IsBeingDeleted(*p))
+            broken = true;
           if (!IsBeingDeleted(*p)) all_deleting = false;
         }
         if (broken && !all_deleting) DeleteGroup(g);
@@ -281,7 +287,8 @@ void LwsSync::Run() {
     int64_t budget = max_unavailable - unready;
     for (int64_t i = replicas_ - 1; i >= 0; --i) {
       auto it = groups_.find(i);
-      if (it == groups_.end() || it->second.leader == nullptr || IsBeingDeleted(*it->second.leader)) {
+      if (it == groups_.end() || it->second.leader == nullptr ||
+          IsBeingDeleted(*it->second.leader)) {
         continue;
       }
       if (LabelOf(*it->second.leader, kLwsRevisionKey) == revision_) continue;

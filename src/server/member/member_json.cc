@@ -78,8 +78,7 @@ void SetLabel(Json& obj, std::string_view key, std::string value) {
 }
 
 void SetAnnotation(Json& obj, std::string_view key, std::string value) {
-  EnsureObject(EnsureObject(obj, "metadata"), "annotations")[std::string(key)] =
-      std::move(value);
+  EnsureObject(EnsureObject(obj, "metadata"), "annotations")[std::string(key)] = std::move(value);
 }
 
 void EraseAnnotation(Json& obj, std::string_view key) {
@@ -112,12 +111,9 @@ Json ControllerRefTo(const Json& owner, Kind owner_kind) {
   const KindInfo& info = InfoOf(owner_kind);
   std::string api_version = StringAt(owner, {"apiVersion"});
   if (api_version.empty()) api_version = std::string(info.api_version);
-  return Json{{"apiVersion", api_version},
-              {"kind", std::string(info.name)},
-              {"name", NameOf(owner)},
-              {"uid", UidOf(owner)},
-              {"controller", true},
-              {"blockOwnerDeletion", true}};
+  return Json{{"apiVersion", api_version}, {"kind", std::string(info.name)},
+              {"name", NameOf(owner)},     {"uid", UidOf(owner)},
+              {"controller", true},        {"blockOwnerDeletion", true}};
 }
 
 bool HasFinalizer(const Json& obj, std::string_view finalizer) {

@@ -15,8 +15,7 @@ namespace berth::server::member {
 
 // An integer at obj[k1][k2]...; `fallback` when absent or not an integer.
 int64_t IntAt(const Json& obj, std::initializer_list<std::string_view> keys, int64_t fallback);
-std::optional<int64_t> OptionalIntAt(const Json& obj,
-                                     std::initializer_list<std::string_view> keys);
+std::optional<int64_t> OptionalIntAt(const Json& obj, std::initializer_list<std::string_view> keys);
 bool BoolAt(const Json& obj, std::initializer_list<std::string_view> keys, bool fallback);
 // An RFC 3339 time at the path as Unix seconds; nullopt when absent or unparsable.
 std::optional<int64_t> TimeAt(const Json& obj, std::initializer_list<std::string_view> keys);

@@ -39,9 +39,7 @@ std::string_view GroupOfApiVersion(std::string_view api_version) {
 
 }  // namespace
 
-const KindInfo& InfoOf(Kind kind) {
-  return MemberKindTable()[static_cast<size_t>(kind)].info;
-}
+const KindInfo& InfoOf(Kind kind) { return MemberKindTable()[static_cast<size_t>(kind)].info; }
 
 const std::vector<Kind>& AllMemberKinds() {
   static const std::vector<Kind> kKinds = [] {

@@ -1,6 +1,7 @@
 #include "server/member/member_state.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "core/check.h"
 #include "server/api/json_access.h"
@@ -67,8 +68,7 @@ std::vector<const Json*> MemberState::List(Kind kind) const {
 }
 
 const Json* MemberState::Get(Kind kind, std::string_view ns, std::string_view name) const {
-  ObjectKey key{kind, InfoOf(kind).namespaced ? std::string(ns) : std::string(),
-                std::string(name)};
+  ObjectKey key{kind, InfoOf(kind).namespaced ? std::string(ns) : std::string(), std::string(name)};
   auto it = entries_.find(key);
   return it == entries_.end() || !it->second.listed ? nullptr : &it->second.current;
 }
@@ -125,8 +125,7 @@ void MemberState::IndexRemove(const Json& object) {
 }
 
 bool MemberState::NameFree(Kind kind, std::string_view ns, std::string_view name) const {
-  ObjectKey key{kind, InfoOf(kind).namespaced ? std::string(ns) : std::string(),
-                std::string(name)};
+  ObjectKey key{kind, InfoOf(kind).namespaced ? std::string(ns) : std::string(), std::string(name)};
   return entries_.find(key) == entries_.end();
 }
 
@@ -137,20 +136,20 @@ std::string MemberState::GenerateName(Kind kind, std::string_view ns, std::strin
   if (prefix.size() > 58) prefix = prefix.substr(0, 58);
   for (int64_t attempt = 0;; ++attempt) {
     std::string name(prefix);
-    name += NameSuffix(StableHash({"generateName", prefix, seed, now_text,
-                                   std::to_string(attempt)}));
+    name +=
+        NameSuffix(StableHash({"generateName", prefix, seed, now_text, std::to_string(attempt)}));
     if (NameFree(kind, ns, name)) return name;
   }
 }
 
 bool MemberState::Create(Json object) {
   std::optional<ObjectKey> key = KeyOf(object);
-  BERTH_CHECK(key.has_value(), "MemberState::Create of an object of no known kind or name");
-  if (entries_.find(*key) != entries_.end()) return false;
+  BERTH_DCHECK(key.has_value(), "MemberState::Create of an object of no known kind or name");
+  if (!key || entries_.find(*key) != entries_.end()) return false;
   Json& meta = EnsureObject(object, "metadata");
   if (UidOf(object).empty()) {
-    meta["uid"] = UidFromSeed(StableHash({"uid", InfoOf(key->kind).name, key->ns, key->name,
-                                          std::to_string(now_)}));
+    meta["uid"] = UidFromSeed(
+        StableHash({"uid", InfoOf(key->kind).name, key->ns, key->name, std::to_string(now_)}));
   }
   meta["creationTimestamp"] = TimeText(now_);
   if (key->kind != Kind::kPod && key->kind != Kind::kNode) meta["generation"] = 1;
@@ -164,10 +163,15 @@ bool MemberState::Create(Json object) {
 
 void MemberState::Replace(Json object) {
   std::optional<ObjectKey> key = KeyOf(object);
-  BERTH_CHECK(key.has_value(), "MemberState::Replace of an object of no known kind or name");
-  auto it = entries_.find(*key);
-  // Controllers replace only objects they listed this round.
-  BERTH_CHECK(it != entries_.end() && it->second.listed, "MemberState::Replace of an unlisted object");
+  auto it = key ? entries_.find(*key) : entries_.end();
+  // Controllers replace only objects they listed this round; a controller bug that breaks
+  // this is reported, not allowed to take the hub down.
+  BERTH_DCHECK(it != entries_.end() && it->second.listed,
+               "MemberState::Replace of an unlisted object");
+  if (it == entries_.end() || !it->second.listed) {
+    Report(object, "InternalError", "a controller updated an object no longer listed; ignored");
+    return;
+  }
   Entry& entry = it->second;
   if (entry.original && key->kind != Kind::kPod && key->kind != Kind::kNode) {
     const Json* before = MemberAt(*entry.original, {"metadata", "generation"});
@@ -202,9 +206,8 @@ void MemberState::Delete(const Json& object) {
       Touch(entry);
       return;
     }
-    const int64_t grace =
-        std::max<int64_t>(0, IntAt(entry.current, {"spec", "terminationGracePeriodSeconds"},
-                                   kStateDefaultGraceS));
+    const int64_t grace = std::max<int64_t>(
+        0, IntAt(entry.current, {"spec", "terminationGracePeriodSeconds"}, kStateDefaultGraceS));
     Json& meta = EnsureObject(entry.current, "metadata");
     meta["deletionTimestamp"] = TimeText(now_ + grace);
     meta["deletionGracePeriodSeconds"] = grace;
@@ -225,13 +228,47 @@ void MemberState::Report(const Json& object, std::string_view reason, std::strin
   diagnostics_.push_back(Diagnostic{std::move(name), std::string(reason), std::move(message)});
 }
 
-std::vector<Change> MemberState::Changes() const {
-  std::vector<const Entry*> touched;
-  for (const auto& [key, entry] : entries_) {
-    if (entry.order != 0) touched.push_back(&entry);
+void MemberState::Bind(const Json& a, const Json& b) {
+  const std::optional<ObjectKey> ka = KeyOf(a);
+  const std::optional<ObjectKey> kb = KeyOf(b);
+  if (!ka || !kb) return;
+  const ObjectKey ra = BatchRoot(*ka);
+  const ObjectKey rb = BatchRoot(*kb);
+  if (ra != rb) batch_parent_[rb] = ra;
+}
+
+ObjectKey MemberState::BatchRoot(const ObjectKey& key) const {
+  ObjectKey at = key;
+  for (auto it = batch_parent_.find(at); it != batch_parent_.end(); it = batch_parent_.find(at)) {
+    at = it->second;
   }
-  std::sort(touched.begin(), touched.end(),
-            [](const Entry* a, const Entry* b) { return a->order < b->order; });
+  return at;
+}
+
+std::vector<Change> MemberState::Changes() const {
+  // Each touched entry with the first-touch order of its batch, so a batch stays together at
+  // the place its earliest change would have had.
+  std::map<ObjectKey, uint64_t> batch_order;
+  for (const auto& [key, entry] : entries_) {
+    if (entry.order == 0) continue;
+    uint64_t& first = batch_order[BatchRoot(key)];
+    if (first == 0 || entry.order < first) first = entry.order;
+  }
+  struct Touched {
+    uint64_t batch_order;
+    uint64_t order;
+    ObjectKey root;
+    const Entry* entry;
+  };
+  std::vector<Touched> touched;
+  for (const auto& [key, entry] : entries_) {
+    if (entry.order == 0) continue;
+    const ObjectKey root = BatchRoot(key);
+    touched.push_back(Touched{batch_order[root], entry.order, root, &entry});
+  }
+  std::sort(touched.begin(), touched.end(), [](const Touched& a, const Touched& b) {
+    return std::tie(a.batch_order, a.order) < std::tie(b.batch_order, b.order);
+  });
   std::vector<Change> out;
   auto push_update = [&out](const Json& original, Json current) {
     if (current == original) return;
@@ -239,17 +276,24 @@ std::vector<Change> MemberState::Changes() const {
     out.push_back(Change{outside_status ? Change::Op::kUpdate : Change::Op::kUpdateStatus,
                          std::move(current)});
   };
-  for (const Entry* entry : touched) {
+  size_t batch_start = 0;
+  uint64_t batch_of_previous = 0;
+  for (const Touched& t : touched) {
+    const Entry* entry = t.entry;
+    if (out.empty() || t.batch_order != batch_of_previous) batch_start = out.size();
+    batch_of_previous = t.batch_order;
+    const size_t before = out.size();
     if (!entry->original) {
       if (entry->listed) out.push_back(Change{Change::Op::kCreate, entry->current});
-      continue;
-    }
-    if (entry->delete_requested) {
+    } else if (entry->delete_requested) {
       push_update(*entry->original, StateWithoutDeletion(entry->current, *entry->original));
       out.push_back(Change{Change::Op::kDelete, entry->current});
-      continue;
+    } else {
+      push_update(*entry->original, entry->current);
     }
-    push_update(*entry->original, entry->current);
+    // (An entry touched but back to what was read adds nothing; its batch then starts at the
+    // next entry's change, which is where batch_start already points.)
+    for (size_t i = before; i < out.size(); ++i) out[i].batch = batch_start;
   }
   return out;
 }

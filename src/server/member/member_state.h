@@ -3,10 +3,10 @@
 // deletes apply to it at once, so a later controller (or a later pass of the same one) sees
 // them, as an informer would after the write. Changes() is the difference between the view
 // and the state at the end of the round, one entry per object touched, in the order the
-// objects were first touched. Deleted pods stay listed with a deletionTimestamp (terminating,
-// as in a cluster until the kubelet and the loop remove them); deleted objects of other kinds
-// are gone at once. Single-threaded; pointers returned stay valid for the state's lifetime
-// (the objects they point at change when replaced).
+// objects were first touched (objects bound into one batch kept together). Deleted pods stay listed
+// with a deletionTimestamp (terminating, as in a cluster until the kubelet and the loop remove
+// them); deleted objects of other kinds are gone at once. Single-threaded; pointers returned stay
+// valid for the state's lifetime (the objects they point at change when replaced).
 #pragma once
 
 #include <cstdint>
@@ -38,12 +38,13 @@ class MemberState {
   // Listed objects of `kind` whose controller ownerReference has `owner_uid`, by name.
   std::vector<const Json*> Controlled(Kind kind, std::string_view owner_uid) const;
 
-  // Adds `object` (of a known kind, named). Fills metadata.uid when absent (derived from the
-  // key and the time, so a name reused later gets a new uid), creationTimestamp (now) and
-  // generation 1. False, and nothing added, when the name is taken (by a listed object, one
-  // deleted this round or one still terminating).
+  // Adds `object` (of a known kind, named; false otherwise). Fills metadata.uid when absent
+  // (derived from the key and the time, so a name reused later gets a new uid), creationTimestamp
+  // (now) and generation 1. False, and nothing added, when the name is taken (by a listed object,
+  // one deleted this round or one still terminating).
   bool Create(Json object);
-  // Replaces the object with the same key; nothing happens when it is equal. metadata.generation
+  // Replaces the listed object with the same key; nothing happens when it is equal (an
+  // unlisted one is reported as InternalError and left). metadata.generation
   // goes up by one when spec differs from what the round read (kinds other than Pod and Node),
   // as the API server counts it.
   void Replace(Json object);
@@ -51,6 +52,9 @@ class MemberState {
   // period) and deletionGracePeriodSeconds and stays listed; other kinds leave the listing. A
   // pod already being deleted is left alone.
   void Delete(const Json& object);
+
+  // Ties the changes of `a` and `b` into one write batch (Change::batch), when both change.
+  void Bind(const Json& a, const Json& b);
 
   // Whether an object of `kind` could be created under `name` now.
   bool NameFree(Kind kind, std::string_view ns, std::string_view name) const;
@@ -77,6 +81,7 @@ class MemberState {
   };
 
   void Touch(Entry& entry);
+  ObjectKey BatchRoot(const ObjectKey& key) const;
   void IndexAdd(const ObjectKey& key, const Json& object);
   void IndexRemove(const Json& object);
 
@@ -88,6 +93,7 @@ class MemberState {
   uint64_t next_order_ = 1;
   std::vector<Diagnostic> diagnostics_;
   std::set<std::pair<std::string, std::string>> reported_;
+  std::map<ObjectKey, ObjectKey> batch_parent_;  // union-find of Bind
 };
 
 }  // namespace berth::server::member

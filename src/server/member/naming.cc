@@ -1,8 +1,8 @@
 #include "server/member/naming.h"
 
-#include <random>
-
 #include <openssl/evp.h>
+
+#include <random>
 
 #include "server/rest/uuid.h"
 
@@ -84,8 +84,12 @@ std::string Sha1Hex(std::string_view text) {
 std::string TemplateHash(const Json& pod_template, int64_t collision_count) {
   // Canonical key order (nlohmann::json sorts keys), so a template whose keys a client sent
   // in another order hashes the same.
-  const nlohmann::json canonical = nlohmann::json::parse(pod_template.dump(), nullptr, false);
-  uint32_t h = NamingFnv32a(kFnv32Offset, canonical.dump());
+  // Invalid UTF-8 is replaced rather than thrown on (the API refuses it; a view built some
+  // other way might not have).
+  constexpr auto kLenient = nlohmann::json::error_handler_t::replace;
+  const nlohmann::json canonical =
+      nlohmann::json::parse(pod_template.dump(-1, ' ', false, kLenient), nullptr, false);
+  uint32_t h = NamingFnv32a(kFnv32Offset, canonical.dump(-1, ' ', false, kLenient));
   if (collision_count >= 0) {
     const auto c = static_cast<uint32_t>(collision_count);
     const char bytes[4] = {static_cast<char>(c & 0xff), static_cast<char>((c >> 8) & 0xff),

@@ -33,9 +33,9 @@ std::string UidFromSeed(uint64_t seed);
 std::string Sha1Hex(std::string_view text);
 
 // The pod-template-hash of a Deployment's template (and a StatefulSet's revision hash):
-// FNV-32a of the template's JSON (keys sorted), then of the collision count's four little-endian bytes when
-// one is given (>= 0), printed in decimal and SafeEncoded, as the deployment controller's
-// ComputeHash does over its object dump. Equal templates hash equal.
+// FNV-32a of the template's JSON (keys sorted), then of the collision count's four little-endian
+// bytes when one is given (>= 0), printed in decimal and SafeEncoded, as the deployment
+// controller's ComputeHash does over its object dump. Equal templates hash equal.
 std::string TemplateHash(const Json& pod_template, int64_t collision_count);
 
 }  // namespace berth::server::member

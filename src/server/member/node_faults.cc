@@ -56,9 +56,8 @@ void FaultSetUnreachableTaints(Json& node, bool down, const std::string& now_tex
   }
   if (down) {
     kept.push_back(Json{{"key", kFaultUnreachableTaint}, {"effect", "NoSchedule"}});
-    kept.push_back(Json{{"key", kFaultUnreachableTaint},
-                        {"effect", "NoExecute"},
-                        {"timeAdded", no_execute_added}});
+    kept.push_back(Json{
+        {"key", kFaultUnreachableTaint}, {"effect", "NoExecute"}, {"timeAdded", no_execute_added}});
   }
   if (kept.empty() && existing == nullptr) return;
   Json& spec = EnsureObject(node, "spec");
@@ -149,8 +148,7 @@ struct FaultGpuHolder {
   int64_t gpus;
 };
 
-void FaultFailLostGpuPods(MemberState& state, const Json& node, int64_t healthy,
-                          int64_t failed) {
+void FaultFailLostGpuPods(MemberState& state, const Json& node, int64_t healthy, int64_t failed) {
   const std::string node_name = NameOf(node);
   std::vector<FaultGpuHolder> holders;
   for (const Json* pod : state.List(Kind::kPod)) {
@@ -158,8 +156,8 @@ void FaultFailLostGpuPods(MemberState& state, const Json& node, int64_t healthy,
     const int64_t gpus = PodGpuCount(*pod);
     if (gpus <= 0) continue;
     // Pods hold devices in the order they started (pending ones after every running one).
-    const int64_t start = TimeAt(*pod, {"status", "startTime"})
-                              .value_or(std::numeric_limits<int64_t>::max());
+    const int64_t start =
+        TimeAt(*pod, {"status", "startTime"}).value_or(std::numeric_limits<int64_t>::max());
     holders.push_back({pod, start, NamespaceOf(*pod) + "/" + NameOf(*pod), gpus});
   }
   std::sort(holders.begin(), holders.end(), [](const FaultGpuHolder& a, const FaultGpuHolder& b) {
@@ -238,8 +236,8 @@ void RunNodeFaults(MemberState& state, const ControllerOptions& options) {
     if (total) {
       healthy = std::max<int64_t>(0, *total - fault.gpus_failed);
       // Writing capacity above may have moved allocatable: read it again.
-    allocatable = MemberAt(node, {"status", "allocatable", kFaultGpuResource});
-    const std::optional<int64_t> now_allocatable = FaultQuantityUnits(allocatable);
+      allocatable = MemberAt(node, {"status", "allocatable", kFaultGpuResource});
+      const std::optional<int64_t> now_allocatable = FaultQuantityUnits(allocatable);
       if (now_allocatable != healthy) {
         EnsureObject(EnsureObject(node, "status"), "allocatable")[kFaultGpuResource] =
             std::to_string(healthy);

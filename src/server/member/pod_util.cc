@@ -40,9 +40,7 @@ bool PodIsTerminating(const Json& pod) { return IsBeingDeleted(pod) && !PodIsTer
 
 bool PodIsReady(const Json& pod) { return ConditionIsTrue(pod, "Ready"); }
 
-bool PodIsRunningAndReady(const Json& pod) {
-  return PodPhase(pod) == "Running" && PodIsReady(pod);
-}
+bool PodIsRunningAndReady(const Json& pod) { return PodPhase(pod) == "Running" && PodIsReady(pod); }
 
 bool PodIsAvailable(const Json& pod, int64_t min_ready_s, int64_t now) {
   if (!PodIsReady(pod)) return false;
@@ -108,10 +106,8 @@ bool PodDeletesBefore(const Json* a, const Json* b) {
   const bool b_ready = PodIsReady(*b);
   if (a_ready != b_ready) return !a_ready;
   if (a_ready) {
-    const int64_t a_since =
-        TimeAt(*FindCondition(*a, "Ready"), {"lastTransitionTime"}).value_or(0);
-    const int64_t b_since =
-        TimeAt(*FindCondition(*b, "Ready"), {"lastTransitionTime"}).value_or(0);
+    const int64_t a_since = TimeAt(*FindCondition(*a, "Ready"), {"lastTransitionTime"}).value_or(0);
+    const int64_t b_since = TimeAt(*FindCondition(*b, "Ready"), {"lastTransitionTime"}).value_or(0);
     if (a_since != b_since) return a_since > b_since;
   }
   const int64_t a_restarts = PodRestartCount(*a);

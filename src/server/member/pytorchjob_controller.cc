@@ -97,6 +97,9 @@ class PyTorchJobSync {
 
   MemberState& state_;
   Json job_;
+  // A copy of job_.spec that nothing writes: replicas_ point into it (a pointer into job_
+  // would die when job_ gains its status).
+  Json spec_;
   std::string name_;
   std::string ns_;
   std::string uid_;
@@ -187,7 +190,8 @@ void PyTorchJobSync::ReconcilePods(const PtReplica& replica) {
     if (statuses != nullptr && statuses->is_array()) {
       for (const Json& s : *statuses) {
         if (StringAt(s, {"name"}) != "pytorch") continue;
-        if (const std::optional<int64_t> code = OptionalIntAt(s, {"state", "terminated", "exitCode"})) {
+        if (const std::optional<int64_t> code =
+                OptionalIntAt(s, {"state", "terminated", "exitCode"})) {
           exit_code = *code;
         }
       }
@@ -198,15 +202,15 @@ void PyTorchJobSync::ReconcilePods(const PtReplica& replica) {
       if (replica.restart_policy == "OnFailure" || replica.restart_policy == "Always" ||
           (replica.restart_policy == "ExitCode" && retryable)) {
         state_.Delete(*pod);
-        PtSetCondition(Status(), "Restarting", "True", "PyTorchJobRestarting",
-                       "job " + name_ + " is restarting because " + replica.type +
-                           " replica(s) failed.",
-                       state_.now());
+        PtSetCondition(
+            Status(), "Restarting", "True", "PyTorchJobRestarting",
+            "job " + name_ + " is restarting because " + replica.type + " replica(s) failed.",
+            state_.now());
       } else if (replica.restart_policy == "ExitCode") {
-        PtSetCondition(Status(), "Failed", "True", "PyTorchJobFailed",
-                       "job \"" + name_ + "\" is failing because \"" + replica.type +
-                           "\" replica(s) failed.",
-                       state_.now());
+        PtSetCondition(
+            Status(), "Failed", "True", "PyTorchJobFailed",
+            "job \"" + name_ + "\" is failing because \"" + replica.type + "\" replica(s) failed.",
+            state_.now());
       }
     }
     if (phase == "Running") {
@@ -246,7 +250,8 @@ void PyTorchJobSync::UpdateJobStatus() {
                          "PyTorchJob " + name_ + " is running.", state_.now());
         }
         if (expected == 0) {
-          if (!TimeAt(status, {"completionTime"})) status["completionTime"] = TimeText(state_.now());
+          if (!TimeAt(status, {"completionTime"}))
+            status["completionTime"] = TimeText(state_.now());
           PtSetCondition(status, "Succeeded", "True", "PyTorchJobSucceeded",
                          "PyTorchJob " + name_ + " is successfully completed.", state_.now());
           return;
@@ -292,7 +297,8 @@ void PyTorchJobSync::Write() {
     if (it != replica_status_.end()) counts[r.type] = it->second;
   }
   Json ordered = Json::object();
-  if (const Json* c = Member(status, "conditions"); c != nullptr && !c->empty()) ordered["conditions"] = *c;
+  if (const Json* c = Member(status, "conditions"); c != nullptr && !c->empty())
+    ordered["conditions"] = *c;
   ordered["replicaStatuses"] = std::move(counts);
   for (const char* key : {"startTime", "completionTime", "lastReconcileTime"}) {
     if (const Json* v = Member(status, key); v != nullptr) ordered[key] = *v;
@@ -308,10 +314,12 @@ void PyTorchJobSync::Run() {
   ns_ = NamespaceOf(job_);
   uid_ = UidOf(job_);
   if (uid_.empty()) {
-    state_.Report(job_, "InvalidPyTorchJob", "the PyTorchJob has no metadata.uid; it is not synced");
+    state_.Report(job_, "InvalidPyTorchJob",
+                  "the PyTorchJob has no metadata.uid; it is not synced");
     return;
   }
-  const Json* specs = MemberAt(job_, {"spec", "pytorchReplicaSpecs"});
+  if (const Json* spec = Member(job_, "spec"); spec != nullptr) spec_ = *spec;
+  const Json* specs = Member(spec_, "pytorchReplicaSpecs");
   if (specs != nullptr && specs->is_object()) {
     for (auto it = specs->begin(); it != specs->end(); ++it) {
       PtReplica r;
@@ -371,7 +379,8 @@ void PyTorchJobSync::Run() {
     status["startTime"] = TimeText(state_.now());
   }
   std::string failure;
-  if (const std::optional<int64_t> limit = OptionalIntAt(job_, {"spec", "runPolicy", "backoffLimit"})) {
+  if (const std::optional<int64_t> limit =
+          OptionalIntAt(job_, {"spec", "runPolicy", "backoffLimit"})) {
     int64_t restarts = 0;
     for (const Json* p : state_.Controlled(Kind::kPod, uid_)) {
       if (PodPhase(*p) != "Running") continue;
@@ -384,7 +393,8 @@ void PyTorchJobSync::Run() {
       failure = "Job " + name_ + " has failed because it has reached the specified backoff limit";
     }
   }
-  const std::optional<int64_t> deadline = OptionalIntAt(job_, {"spec", "runPolicy", "activeDeadlineSeconds"});
+  const std::optional<int64_t> deadline =
+      OptionalIntAt(job_, {"spec", "runPolicy", "activeDeadlineSeconds"});
   const std::optional<int64_t> started = TimeAt(status, {"startTime"});
   if (failure.empty() && deadline && started && state_.now() - *started >= *deadline) {
     failure = "Job " + name_ + " has failed because it was active longer than specified deadline";

@@ -64,7 +64,8 @@ void StatefulSetSync::CreatePod(int64_t ordinal, int64_t index) {
   if (!state_.NameFree(Kind::kPod, ns_, pod_name)) return;  // the old pod is still going
   std::string revision = update_revision_;
   Json tmpl = Json::object();
-  if (const Json* t = MemberAt(set_, {"spec", "template"}); t != nullptr && t->is_object()) tmpl = *t;
+  if (const Json* t = MemberAt(set_, {"spec", "template"}); t != nullptr && t->is_object())
+    tmpl = *t;
   if (index < partition_ && current_revision_ != update_revision_) {
     // Below the partition a pod keeps the current revision; its template is a sibling's.
     const Json* sibling = nullptr;
@@ -78,8 +79,10 @@ void StatefulSetSync::CreatePod(int64_t ordinal, int64_t index) {
           tmpl["metadata"][field] = *v;
         }
       }
-      if (const Json* spec = Member(*sibling, "spec"); spec != nullptr) tmpl["spec"] = *spec;
-      tmpl["spec"].erase("nodeName");
+      if (const Json* spec = Member(*sibling, "spec"); spec != nullptr && spec->is_object()) {
+        tmpl["spec"] = *spec;
+        tmpl["spec"].erase("nodeName");
+      }
       revision = current_revision_;
     } else {
       state_.Report(set_, "CurrentRevisionUnknown",
@@ -203,7 +206,8 @@ void StatefulSetSync::WriteStatus() {
   status["currentRevision"] = current_revision;
   status["updateRevision"] = update_revision_;
   status["collisionCount"] = IntAt(set_, {"status", "collisionCount"}, 0);
-  if (const Json* c = MemberAt(set_, {"status", "conditions"}); c != nullptr && c->is_array() && !c->empty()) {
+  if (const Json* c = MemberAt(set_, {"status", "conditions"});
+      c != nullptr && c->is_array() && !c->empty()) {
     status["conditions"] = *c;
   }
   status["availableReplicas"] = available;
@@ -215,22 +219,22 @@ void StatefulSetSync::Run() {
   ns_ = NamespaceOf(set_);
   uid_ = UidOf(set_);
   if (uid_.empty()) {
-    state_.Report(set_, "InvalidStatefulSet", "the StatefulSet has no metadata.uid; it is not synced");
+    state_.Report(set_, "InvalidStatefulSet",
+                  "the StatefulSet has no metadata.uid; it is not synced");
     return;
   }
   replicas_ = std::max<int64_t>(0, IntAt(set_, {"spec", "replicas"}, 1));
   start_ = std::max<int64_t>(0, IntAt(set_, {"spec", "ordinals", "start"}, 0));
   monotonic_ = StringAt(set_, {"spec", "podManagementPolicy"}) != "Parallel";
   on_delete_ = StringAt(set_, {"spec", "updateStrategy", "type"}) == "OnDelete";
-  partition_ = on_delete_ ? 0
-                          : std::max<int64_t>(0, IntAt(set_, {"spec", "updateStrategy",
-                                                               "rollingUpdate", "partition"},
-                                                       0));
+  partition_ =
+      on_delete_ ? 0
+                 : std::max<int64_t>(
+                       0, IntAt(set_, {"spec", "updateStrategy", "rollingUpdate", "partition"}, 0));
   min_ready_ = IntAt(set_, {"spec", "minReadySeconds"}, 0);
   Json tmpl = Json::object();
   if (const Json* t = MemberAt(set_, {"spec", "template"}); t != nullptr) tmpl = *t;
-  update_revision_ =
-      name_ + "-" + TemplateHash(tmpl, IntAt(set_, {"status", "collisionCount"}, 0));
+  update_revision_ = name_ + "-" + TemplateHash(tmpl, IntAt(set_, {"status", "collisionCount"}, 0));
   current_revision_ = StringAt(set_, {"status", "currentRevision"});
   if (current_revision_.empty()) current_revision_ = update_revision_;
   if (!IsBeingDeleted(set_)) Manage();
