@@ -36,6 +36,7 @@ constexpr const char* kFooter =
     "  berth explain pod/ml/train-0 -f dir  every node's filter verdicts and scores\n"
     "  berth inventory -f manifests/        GPUs per node: MIG layout, sharing, which pods\n"
     "  berth simulate --fleet f/ --trace philly.csv --report out/   replay a trace\n"
+    "  berth up --demo                      a whole fleet here: hub, 3 simulated clusters, agents\n"
     "\nExit codes: 0 all objects planned; 1 some objects were bad (the rest are planned);\n"
     "2 nothing could be planned (bad flags, unreadable input, unknown pod).";
 
