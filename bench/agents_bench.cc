@@ -169,6 +169,7 @@ void SyncLoad(const Flags& f, int port, int out_fd) {
     pool.emplace_back([&, t] {
       httplib::Client client("127.0.0.1", port);
       client.set_keep_alive(true);
+      client.set_tcp_nodelay(true);  // as the agent's transport: no Nagle delay on the body
       client.set_read_timeout(60, 0);
       std::mt19937_64 rng(static_cast<uint64_t>(t) + 7);
       std::vector<int> mine;

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "model/kind_info.h"
+#include "server/agent/sync_protocol.h"
 
 namespace berth::cli {
 
@@ -27,6 +29,8 @@ StoreMirror::StoreMirror(store::Store& store) : store_(store) {
     if (kind.served()) kind_order_.emplace(KindKey(kind.group, kind.kind), order);
     ++order;
   }
+  // The agents' inventories are stored beside the API's kinds without being served.
+  kind_order_.emplace(KindKey(server::agent::kInventoryGroup, server::agent::kInventoryKind), order);
 }
 
 std::string StoreMirror::OrderKey(std::string_view group, std::string_view kind,
@@ -57,11 +61,15 @@ core::Status StoreMirror::Relist() {
   // Read before listing: the events after it, applied by the next refresh, bring whatever
   // changed while the kinds were listed one after another.
   rv_ = store_.CurrentResourceVersion();
+  std::vector<std::pair<std::string, std::string>> kinds;
   for (const model::KindInfo& kind : model::AllKinds()) {
-    if (!kind.served()) continue;
+    if (kind.served()) kinds.emplace_back(kind.group, kind.kind);
+  }
+  kinds.emplace_back(server::agent::kInventoryGroup, server::agent::kInventoryKind);
+  for (const auto& [group, kind] : kinds) {
     store::ListOptions options;
-    options.group = std::string(kind.group);
-    options.kind = std::string(kind.kind);
+    options.group = group;
+    options.kind = kind;
     options.limit = 5000;
     while (true) {
       auto page = store_.List(options);

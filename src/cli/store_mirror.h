@@ -1,4 +1,5 @@
-// StoreMirror: the scheduling loop's copy of every object of a served kind the store holds,
+// StoreMirror: the scheduling loop's copy of every object of a served kind the store holds
+// (and of the agents' inventories, stored without being served),
 // kept current from the store's event log (the events since the last refresh), so a cycle
 // reads only what changed instead of listing the whole store. Relists everything on the
 // first refresh and whenever compaction dropped events it had not seen. Objects are kept in

@@ -94,11 +94,16 @@ model::ManifestPatch BaseManifest(const std::string& api_version, const std::str
 
 void AddConfig(const model::ManifestPatch& patch, const KindRules& rules,
                model::ManifestWork* work) {
-  if (rules.feedback_rules.empty()) return;
+  if (rules.feedback_rules.empty() && !rules.suspendable) return;
   model::ManifestConfig config;
   config.resource =
       model::ResourceIdentifier{rules.group, rules.resource, patch.name, patch.namespace_};
   config.feedback_rules = rules.feedback_rules;
+  // A batch job is created once: after that its suspend field and its pod template's
+  // scheduling fields belong to the member cluster's Kueue (it unsuspends the job and injects
+  // its flavor), and OCM's default Update strategy would put the work's copy back on every
+  // resync, suspending a running job. A job's template is immutable anyway.
+  if (rules.suspendable) config.update_strategy = "CreateOnly";
   work->manifest_configs.push_back(std::move(config));
 }
 
