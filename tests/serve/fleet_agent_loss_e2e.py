@@ -18,7 +18,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hub_harness import check, exit_code, failures  # noqa: E402
+from hub_harness import check, condition, exit_code, failures, wait_for  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FLEET = os.path.join(HERE, "..", "..", "examples", "fleet")
@@ -83,23 +83,8 @@ def get(kubeconfig, *args):
     return json.loads(out) if rc == 0 else None
 
 
-def wait_for(what, fn, timeout_s):
-    deadline = time.time() + timeout_s
-    last = None
-    while time.time() < deadline:
-        last = fn()
-        if last:
-            return last
-        time.sleep(0.5)
-    check(False, f"{what} within {timeout_s} s", last)
-    return None
 
 
-def condition(obj, ctype):
-    for c in (obj or {}).get("status", {}).get("conditions", []) or []:
-        if c.get("type") == ctype:
-            return c
-    return None
 
 
 def main():

@@ -18,7 +18,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hub_harness import check, exit_code  # noqa: E402
+from hub_harness import check, condition, exit_code, failures, wait_for  # noqa: E402
 
 
 def kubectl(kubeconfig, context, *args, stdin=None, timeout=30):
@@ -34,23 +34,8 @@ def get_json(kubeconfig, context, *args):
     return json.loads(out)
 
 
-def wait_for(what, fn, timeout_s):
-    deadline = time.time() + timeout_s
-    last = None
-    while time.time() < deadline:
-        last = fn()
-        if last:
-            return last
-        time.sleep(0.5)
-    check(False, what + f" within {timeout_s} s", last)
-    return None
 
 
-def condition(obj, ctype):
-    for c in (obj or {}).get("status", {}).get("conditions", []) or []:
-        if c.get("type") == ctype:
-            return c
-    return None
 
 
 def main():
@@ -153,15 +138,11 @@ def main():
             up.kill()
             up.wait()
             check(False, "berth up stops within 30 s of SIGTERM")
-        if failures_exist():
+        if failures:
             print(open(err_path).read()[-3000:])
         shutil.rmtree(work, ignore_errors=True)
     return exit_code()
 
-
-def failures_exist():
-    from hub_harness import failures
-    return bool(failures)
 
 
 if __name__ == "__main__":

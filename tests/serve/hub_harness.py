@@ -103,3 +103,25 @@ def https_call(port, token, method, path, body=None, timeout=10, content_type=No
         return r.status, r.read()
     finally:
         conn.close()
+
+
+def wait_for(what, fn, timeout_s):
+    """Calls fn() every half second until it returns something true (returned) or timeout_s
+    passes (a failed check naming `what`; None)."""
+    deadline = time.time() + timeout_s
+    last = None
+    while time.time() < deadline:
+        last = fn()
+        if last:
+            return last
+        time.sleep(0.5)
+    check(False, f"{what} within {timeout_s} s", last)
+    return None
+
+
+def condition(obj, ctype):
+    """The status condition of `ctype` in a Kubernetes object (dict), or None."""
+    for c in (obj or {}).get("status", {}).get("conditions", []) or []:
+        if c.get("type") == ctype:
+            return c
+    return None
