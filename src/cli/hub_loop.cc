@@ -149,7 +149,29 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
       terminated.push_back(&o);
       continue;
     }
+    if (o.meta.generation > 1) {
+      // The store counts generations beside the body (it bumps its column, not the text):
+      // a work's observedGeneration is compared with it, so the reader must see it. Patched
+      // once per resourceVersion and kept, as few objects are ever updated in their spec.
+      auto [it, fresh] = generation_bodies_.try_emplace(key);
+      if (fresh || it->second.first != o.meta.resource_version) {
+        Json body = Json::parse(o.json, nullptr, /*allow_exceptions=*/false);
+        if (body.is_object() && body["metadata"].is_object()) body["metadata"]["generation"] = o.meta.generation;
+        it->second = {o.meta.resource_version, body.is_object() ? body.dump() : o.json};
+      }
+      sources.push_back(io::SourceObject{key, o.meta.resource_version, it->second.second});
+      continue;
+    }
     sources.push_back(io::SourceObject{key, o.meta.resource_version, o.json});
+  }
+  // Bodies of objects gone from the store are dropped now and then (deletions are rare
+  // next to cycles, so a sweep when the copies outnumber twice their use is enough).
+  if (generation_bodies_.size() > 64) {
+    size_t used = 0;
+    for (const auto& [key, body] : generation_bodies_) used += mirror_.objects().contains(key) ? 1 : 0;
+    if (generation_bodies_.size() > 2 * used) {
+      std::erase_if(generation_bodies_, [this](const auto& entry) { return !mirror_.objects().contains(entry.first); });
+    }
   }
   // The member clusters' objects their agents report: read like the hub's own, never
   // written back (their clusters' own controllers write them).

@@ -24,6 +24,8 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "cli/inventory_sources.h"
@@ -113,6 +115,9 @@ class SchedulingLoop {
   StoreMirror mirror_;                                // under cycle_mu_
   io::DecodeCache decode_cache_;                      // under cycle_mu_
   InventorySources inventories_;                      // under cycle_mu_
+  // Bodies with the store's generation written in (generation > 1), by mirror key: the
+  // resourceVersion they were made at and the text.
+  std::unordered_map<std::string, std::pair<int64_t, std::string>> generation_bodies_;  // under cycle_mu_
   mutable std::mutex stats_mu_;
   CycleStats last_;
   std::atomic<int64_t> cycles_{0};

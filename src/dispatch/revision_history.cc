@@ -51,6 +51,22 @@ int64_t RevisionHistory::Record(const std::string& spec_hash, int64_t now_s,
   return revisions_.back().number;
 }
 
+void RevisionHistory::Load(Revision revision) {
+  // One revision per hash: of two stored revisions of one template (a write that raced a
+  // renumbering), the higher number is the one the template was last rolled out as.
+  for (const Revision& r : revisions_) {
+    if (r.spec_hash == revision.spec_hash && r.number > revision.number) return;
+  }
+  std::erase_if(revisions_, [&](const Revision& r) {
+    return r.number == revision.number || r.spec_hash == revision.spec_hash;
+  });
+  last_number_ = std::max(last_number_, revision.number);
+  auto at = std::upper_bound(revisions_.begin(), revisions_.end(), revision.number,
+                             [](int64_t n, const Revision& r) { return n < r.number; });
+  revisions_.insert(at, std::move(revision));
+  Prune();
+}
+
 void RevisionHistory::Prune() {
   // The current revision is not counted against the limit.
   while (revisions_.size() > limit_ + 1) revisions_.erase(revisions_.begin());

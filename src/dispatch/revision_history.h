@@ -61,6 +61,12 @@ class RevisionHistory {
   // revisions beyond the limit are dropped.
   int64_t Record(const std::string& spec_hash, int64_t now_s, std::string change_cause = "");
 
+  // A revision kept across plans (read back from a ControllerRevision), its number, hash and
+  // cluster records as stored: inserted in number order; the numbers Record gives next
+  // continue after the highest loaded. A revision of a number or hash already held replaces
+  // that one (the later of two with one hash wins). Then pruned to the limit.
+  void Load(Revision revision);
+
   // `cluster` took revision `number` at `at_s`: added with outcome Progressing, or (taken
   // again) its entry reset. NotFound when the revision is not in the history.
   core::Status RecordTaken(int64_t number, const std::string& cluster, int64_t at_s);

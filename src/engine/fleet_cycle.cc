@@ -14,10 +14,12 @@
 #include "dispatch/stale_works.h"
 #include "engine/cluster_cycle.h"
 #include "engine/cycle_writes.h"
+#include "engine/federated_learning.h"
 #include "engine/fleet_checks.h"
 #include "engine/fleet_dispatcher.h"
 #include "engine/fleet_measure.h"
 #include "engine/placement_stage.h"
+#include "engine/replica_sets.h"
 #include "placement/cluster_set_references.h"
 
 namespace berth::engine {
@@ -249,7 +251,8 @@ void WarnNoCapacity(const model::Snapshot& snapshot, const FleetWorkers& workers
 }  // namespace
 
 bool IsFleet(const model::Snapshot& snapshot) {
-  return !snapshot.managed_clusters.empty() || !snapshot.placements.empty();
+  return !snapshot.managed_clusters.empty() || !snapshot.placements.empty() ||
+         !snapshot.federated_learnings.empty() || !snapshot.manifest_work_replica_sets.empty();
 }
 
 void RunFleet(const model::Snapshot& snapshot, std::vector<ClusterPart>& parts,
@@ -296,6 +299,10 @@ void RunFleet(const model::Snapshot& snapshot, std::vector<ClusterPart>& parts,
   plan.placement_items = std::move(writes.placements);
   plan.placement_decision_items = std::move(writes.decisions);
   plan.deleted_objects = std::move(writes.deleted);
+
+  // Federated learning: clients where the data is, a server, the rounds' progress
+  // (federated_learning.h).
+  PlanFederatedLearning(snapshot, now, capacity, plan);
 
   // (3) The hub's Kueue, dispatching through fleet checks.
   FleetWorkers workers;
@@ -362,6 +369,8 @@ void RunFleet(const model::Snapshot& snapshot, std::vector<ClusterPart>& parts,
     write_workloads();
   }
   plan.dispatches = std::move(dispatcher).TakeDispatches();
+  // (5) ManifestWorkReplicaSets, over the Placements as decided above (replica_sets.h).
+  RunReplicaSets(now, plan);
 }
 
 }  // namespace berth::engine

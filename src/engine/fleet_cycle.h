@@ -1,6 +1,7 @@
 // FleetCycle: RunPlan for a fleet (the input has ManagedClusters; DESIGN.md "Fleet wiring").
 // Order: (1) every member cluster runs its own cycle (its pods, gangs, its own Kueue);
-// (2) their free capacity and caches are measured and every Placement is decided with it;
+// (2) their free capacity and caches are measured and every Placement is decided with it,
+// then every FederatedLearning (federated_learning.h);
 // (3) the hub runs Kueue, and each admission through a fleet admission check is dispatched to
 // the best-scored candidate cluster that fits (FleetDispatcher); (4) the hub Workloads get
 // status.clusterName and their check's state, and each dispatched workload a ManifestWork for
@@ -22,7 +23,8 @@ namespace berth::engine {
 // Objects without a member cluster live on the hub.
 inline constexpr const char* kHubCluster = "default";
 
-// Whether the input describes a fleet: it has ManagedClusters or Placements.
+// Whether the input describes a fleet: it has ManagedClusters, Placements,
+// FederatedLearnings or ManifestWorkReplicaSets.
 bool IsFleet(const model::Snapshot& snapshot);
 
 // Runs the fleet cycle over `parts` (SplitByCluster(snapshot)) into `plan`. `changed`: claim

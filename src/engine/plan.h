@@ -17,6 +17,7 @@
 #include "core/time.h"
 #include "model/decision.h"
 #include "model/snapshot.h"
+#include "engine/federated_learning_run.h"
 #include "engine/fleet_dispatcher.h"
 #include "engine/placement_stage.h"
 #include "queueing/admission.h"
@@ -90,6 +91,11 @@ struct Plan {
   std::vector<int32_t> manifest_work_items;
   // Objects of the input the cycle deletes (stale PlacementDecisions and ManifestWorks).
   std::vector<model::ObjectDeletion> deleted_objects;
+  // FederatedLearnings (engine/federated_learning.h): the ones decided, as indices into
+  // planned.federated_learnings in print order, and what was decided for each (the hub's
+  // gauges read these).
+  std::vector<int32_t> federated_learning_items;
+  std::vector<FederatedLearningRun> federated_learnings;
   // Problems the device allocator found in the DRA objects (a selector that does not
   // compile, an unknown DeviceClass, an invalid pool), each once: those objects were left
   // out and everything else was planned. Errors make the CLI exit 1.

@@ -199,12 +199,78 @@ void WriteManifestWorkTable(const model::Snapshot& planned, const std::vector<in
     for (const model::ManifestMeta& m : work.read_manifests) {
       manifests.push_back(ManifestName(m.kind, m.namespace_, m.name));
     }
+    for (const model::GeneratedJob& job : work.generated_jobs) {
+      manifests.push_back(ManifestName("Job", job.namespace_, job.name));
+    }
+    // A FederatedLearning's works name it in their own label.
     auto workload = work.meta.labels.find(model::kWorkloadLabel);
+    if (workload == work.meta.labels.end()) {
+      workload = work.meta.labels.find(model::kFederatedLearningLabel);
+    }
+    // A ManifestWorkReplicaSet's works name it in OCM's label.
+    if (workload == work.meta.labels.end()) {
+      workload = work.meta.labels.find(model::kMwrsOwnerLabel);
+    }
     rows.push_back({work.meta.namespace_, work.meta.name,
                     workload == work.meta.labels.end() ? "<none>" : OrNone(workload->second),
                     OrNone(Joined(manifests))});
   }
   PrintAligned(rows, out);
+}
+
+// The MANIFESTWORKREPLICASETS table: per MWRS its placements, the rollout's state, the
+// clusters holding the revision out of those its placements selected, the revision, and why
+// it paused or rolled back (else what is wrong with it).
+void WriteReplicaSetTable(const model::Snapshot& planned, const std::vector<int32_t>& replica_sets,
+                          std::ostream& out) {
+  std::vector<Row> rows;
+  rows.push_back({"NAMESPACE", "NAME", "PLACEMENT", "ROLLOUT", "APPLIED", "REVISION", "MESSAGE"});
+  for (int32_t index : replica_sets) {
+    const model::ManifestWorkReplicaSet& mwrs =
+        planned.manifest_work_replica_sets[static_cast<size_t>(index)];
+    std::vector<std::string> placements;
+    for (const model::MwrsPlacementRef& ref : mwrs.placement_refs) placements.push_back(ref.name);
+    const model::MwrsRolloutSummary& r = mwrs.rollout;
+    rows.push_back({mwrs.meta.namespace_, mwrs.meta.name, OrNone(Joined(placements)),
+                    OrNone(r.state),
+                    std::to_string(r.applied) + "/" + std::to_string(r.selected),
+                    r.revision > 0 ? std::to_string(r.revision) : "<none>", r.message});
+  }
+  PrintAligned(rows, out);
+}
+
+// The FEDERATED LEARNING table, then one row per cluster of each one's status.clients.
+void WriteFederatedLearningTables(const model::Snapshot& planned,
+                                  const std::vector<int32_t>& federated_learnings,
+                                  std::ostream& out) {
+  std::vector<Row> rows;
+  rows.push_back({"NAMESPACE", "NAME", "PHASE", "ROUND", "CLIENTS", "SERVER", "MESSAGE"});
+  std::vector<Row> clients;
+  clients.push_back({"FEDERATED LEARNING", "CLUSTER", "STATE", "DATA", "REASON"});
+  for (int32_t index : federated_learnings) {
+    const model::FederatedLearning& fl = planned.federated_learnings[static_cast<size_t>(index)];
+    const model::FederatedLearningStatus& st = fl.status ? *fl.status : fl.read_status;
+    int32_t training = 0;
+    for (const model::FlClientStatus& c : st.clients) {
+      if (c.state == model::FlClientState::kTraining) ++training;
+      std::string reason = c.reason;
+      if (!c.message.empty()) reason += (reason.empty() ? "" : ": ") + c.message;
+      clients.push_back({fl.meta.namespace_ + "/" + fl.meta.name, c.cluster,
+                         model::FlClientStateName(c.state), OrNone(c.data_config),
+                         reason});
+    }
+    std::string round = std::to_string(st.current_round);
+    if (fl.server.rounds > 0) round += "/" + std::to_string(fl.server.rounds);
+    rows.push_back({fl.meta.namespace_, fl.meta.name, model::FlPhaseName(st.phase), round,
+                    std::to_string(training) + "/" +
+                        std::to_string(fl.server.min_available_clients),
+                    OrNone(st.server_cluster), st.message});
+  }
+  PrintAligned(rows, out);
+  if (clients.size() > 1) {
+    out << '\n';
+    PrintAligned(clients, out);
+  }
 }
 
 void WriteDeletedObjects(const std::vector<model::ObjectDeletion>& deleted, std::ostream& out) {
@@ -292,8 +358,16 @@ void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std:
   }
   // The pods table, unless there are no pods and other tables follow (a hub plans no pods
   // of its own); each further table after a blank line.
+  const std::vector<int32_t> no_federated_learnings;
+  const std::vector<int32_t>& federated_learnings =
+      items.federated_learnings ? *items.federated_learnings : no_federated_learnings;
+  const std::vector<int32_t> no_replica_sets;
+  const std::vector<int32_t>& replica_sets =
+      items.replica_sets ? *items.replica_sets : no_replica_sets;
   const bool others = !claims.empty() || !workloads.empty() || !items.placements.empty() ||
-                      !items.manifest_works.empty() || !items.deleted_objects.empty();
+                      !items.manifest_works.empty() || !replica_sets.empty() ||
+                      !federated_learnings.empty() ||
+                      !items.deleted_objects.empty();
   bool printed = false;
   auto section = [&]() {
     if (printed) out << '\n';
@@ -318,6 +392,14 @@ void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std:
   if (!items.manifest_works.empty()) {
     section();
     WriteManifestWorkTable(planned, items.manifest_works, out);
+  }
+  if (!replica_sets.empty()) {
+    section();
+    WriteReplicaSetTable(planned, replica_sets, out);
+  }
+  if (!federated_learnings.empty()) {
+    section();
+    WriteFederatedLearningTables(planned, federated_learnings, out);
   }
   if (!items.deleted_objects.empty()) {
     section();

@@ -45,8 +45,17 @@ void WritePlanTable(const model::Snapshot& planned,
 //   SATISFIED (the PlacementSatisfied status and reason, `False (NoManagedClusterMatched)`),
 //   DECISIONS (the PlacementDecision names of every decision group, comma separated);
 // - MANIFESTWORKS (items.manifest_works): CLUSTER (the work's namespace), NAME, WORKLOAD (the
-//   berth.dev/workload label), MANIFESTS (`Job/team-a/train, ...`; `Kind/name` for
-//   cluster-scoped objects);
+//   berth.dev/workload label, else berth.dev/federated-learning, else the
+//   ManifestWorkReplicaSet's owner label), MANIFESTS (`Job/team-a/train, ...`; `Kind/name`
+//   for cluster-scoped objects);
+// - MANIFESTWORKREPLICASETS (items.replica_sets): NAMESPACE, NAME, PLACEMENT (the
+//   placementRefs), ROLLOUT (Progressing, Complete, Paused, RolledBack), APPLIED (clusters
+//   holding the revision / selected), REVISION, MESSAGE (why it paused or rolled back);
+// - FEDERATED LEARNING (items.federated_learnings): NAMESPACE, NAME, PHASE, ROUND (current,
+//   `/rounds` when set), CLIENTS (training / minAvailableClients), SERVER (its cluster),
+//   MESSAGE; then, after a blank line, one row per entry of each one's status.clients:
+//   FEDERATED LEARNING (namespace/name), CLUSTER, STATE, DATA (the data claim's value),
+//   REASON (`Reason: message`);
 // - DELETED (items.deleted_objects): a `DELETED` line, then one line per object,
 //   `Kind namespace/name: reason` (`Kind name: reason` when cluster-scoped).
 // Missing values print as "<none>".

@@ -70,6 +70,48 @@ void WriteJsonList(const model::Snapshot& planned, const PlanItems& plan,
   out << (first ? "]" : "\n  ]") << ",\n  \"metadata\": {\n    \"resourceVersion\": \"\"\n  }\n}\n";
 }
 
+// `items` with federated_learnings listed: the caller's list, else every FederatedLearning
+// the plan decided (its status set), copied into *storage only when there is one to add.
+const PlanItems& WithFederatedLearnings(const model::Snapshot& planned, const PlanItems& items,
+                                        PlanItems* storage) {
+  if (items.federated_learnings.has_value()) return items;
+  std::vector<int32_t> decided;
+  for (size_t i = 0; i < planned.federated_learnings.size(); ++i) {
+    if (planned.federated_learnings[i].status.has_value()) {
+      decided.push_back(static_cast<int32_t>(i));
+    }
+  }
+  if (decided.empty()) return items;
+  *storage = items;
+  storage->federated_learnings = std::move(decided);
+  return *storage;
+}
+
+// `items` with replica_sets and controller_revisions listed: the caller's lists, else the
+// MWRSs the plan stepped and the revisions it created or changed, copied into *storage only
+// when there is one to add.
+const PlanItems& WithReplicaSets(const model::Snapshot& planned, const PlanItems& items,
+                                 PlanItems* storage) {
+  std::vector<int32_t> stepped;
+  std::vector<int32_t> revisions;
+  if (!items.replica_sets.has_value()) {
+    for (size_t i = 0; i < planned.manifest_work_replica_sets.size(); ++i) {
+      if (planned.manifest_work_replica_sets[i].stepped) stepped.push_back(static_cast<int32_t>(i));
+    }
+  }
+  if (!items.controller_revisions.has_value()) {
+    for (size_t i = 0; i < planned.controller_revisions.size(); ++i) {
+      const model::ControllerRevision& r = planned.controller_revisions[i];
+      if (r.created || r.changed) revisions.push_back(static_cast<int32_t>(i));
+    }
+  }
+  if (stepped.empty() && revisions.empty()) return items;
+  *storage = items;
+  if (!items.replica_sets.has_value()) storage->replica_sets = std::move(stepped);
+  if (!items.controller_revisions.has_value()) storage->controller_revisions = std::move(revisions);
+  return *storage;
+}
+
 }  // namespace
 
 void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodDecision>& decisions,
@@ -86,8 +128,12 @@ void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodD
   WritePlan(planned, items, documents, format, out);
 }
 
-void WritePlan(const model::Snapshot& planned, const PlanItems& plan,
+void WritePlan(const model::Snapshot& planned, const PlanItems& items,
                const DocumentStore& documents, OutputFormat format, std::ostream& out) {
+  PlanItems storage;
+  PlanItems replica_set_storage;
+  const PlanItems& plan = WithReplicaSets(
+      planned, WithFederatedLearnings(planned, items, &storage), &replica_set_storage);
   if (format == OutputFormat::kTable) {
     WritePlanTable(planned, plan, out);
     return;

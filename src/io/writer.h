@@ -3,12 +3,15 @@
 // condition in status.conditions; for ResourceClaims status.allocation and
 // status.reservedFor; for Kueue Workloads status.admission, conditions, admissionChecks,
 // nominatedClusterNames and clusterName (created Workloads print whole); for OCM Placements
-// their status, for PlacementDecisions status.decisions (created ones whole); and the
-// ManifestWorks the engine planned, whole. Called by the CLI once per plan; stateless.
+// their status, for PlacementDecisions status.decisions (created ones whole); the
+// ManifestWorks the engine planned, whole; ManifestWorkReplicaSets' status and rollback
+// annotation, and their ControllerRevisions (replica_set_json.h). Called by the CLI once per
+// plan; stateless.
 // Output is deterministic (same input, same bytes).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <vector>
 
@@ -43,9 +46,9 @@ void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodD
                    OutputFormat format, std::ostream& out);
 
 // What a plan prints, in this order: pods (decisions, may be null for none), claims, Kueue
-// Workloads, Placements, PlacementDecisions and ManifestWorks (indices into the planned
-// snapshot's vectors of those kinds). Deletions are not objects of the List: only kTable
-// lists them.
+// Workloads, Placements, PlacementDecisions, ManifestWorks and FederatedLearnings (indices
+// into the planned snapshot's vectors of those kinds). Deletions are not objects of the
+// List: only kTable lists them.
 struct PlanItems {
   const std::vector<model::PodDecision>* pods = nullptr;
   std::vector<int32_t> claims;
@@ -53,6 +56,15 @@ struct PlanItems {
   std::vector<int32_t> placements;               // indices into planned.placements with status set
   std::vector<int32_t> placement_decisions;      // indices into planned.placement_decisions
   std::vector<int32_t> manifest_works;           // indices into planned.manifest_works
+  // Indices into planned.federated_learnings, printed after the ManifestWorks; nullopt (a
+  // caller that does not list them): every FederatedLearning the plan decided (status set),
+  // in snapshot order.
+  std::optional<std::vector<int32_t>> federated_learnings;
+  // Indices into planned.manifest_work_replica_sets and planned.controller_revisions,
+  // printed after the ManifestWorks; nullopt: every ManifestWorkReplicaSet the plan stepped
+  // (`stepped`) and every ControllerRevision it created or changed, in snapshot order.
+  std::optional<std::vector<int32_t>> replica_sets;
+  std::optional<std::vector<int32_t>> controller_revisions;
   std::vector<model::PodDeletion> deleted_pods;  // listed by kTable only
   std::vector<model::ObjectDeletion> deleted_objects;  // listed by kTable only
   // With `berth plan --cycles N`: the cycle that decided each of `workloads` (same order; 0
@@ -74,8 +86,12 @@ struct PlanItems {
 // internal/placement_json.h), the PlacementDecisions (status.decisions patched, or created
 // ones whole with an ownerReference to their Placement) and the ManifestWorks (given ones as
 // read, planned ones whole with their manifests rendered from the documents of the objects
-// they deliver, internal/manifest_work_json.h). kTable adds the WORKLOADS, PLACEMENTS,
-// MANIFESTWORKS and DELETED sections (table_writer.h).
+// they deliver, internal/manifest_work_json.h), the ManifestWorkReplicaSets (status and
+// rollback annotation patched) and ControllerRevisions (created whole, or revision and
+// berth's annotations patched, internal/replica_set_json.h), then the FederatedLearnings
+// (status patched, internal/federated_learning_json.h). kTable adds the WORKLOADS,
+// PLACEMENTS, MANIFESTWORKS, MANIFESTWORKREPLICASETS, FEDERATED LEARNING and DELETED
+// sections (table_writer.h).
 void WritePlan(const model::Snapshot& planned, const PlanItems& items,
                const DocumentStore& documents, OutputFormat format, std::ostream& out);
 

@@ -35,6 +35,19 @@ inline constexpr const char* kBerthCostClassKey = "berth.dev/cost-class";
 inline constexpr const char* kBerthFailRequestsGreaterThanOneKey =
     "berth.dev/gpu-sharing.fail-requests-greater-than-one";
 
+// FederatedLearnings (annotations): the data's compliance requirements, a round's timeout,
+// the rounds of growing loss that abort, the server's cluster (model/federated_learning.h).
+inline constexpr const char* kBerthDataComplianceKey = "berth.dev/data-compliance";
+inline constexpr const char* kBerthRoundTimeoutKey = "berth.dev/round-timeout";
+inline constexpr const char* kBerthDivergenceRoundsKey = "berth.dev/divergence-rounds";
+inline constexpr const char* kBerthServerClusterKey = "berth.dev/server-cluster";
+// ManifestWorks planned for a FederatedLearning (labels), and the progress its server
+// reports on its own Job (annotations read back as status feedback).
+inline constexpr const char* kBerthFederatedLearningKey = "berth.dev/federated-learning";
+inline constexpr const char* kBerthFederatedLearningRoleKey = "berth.dev/federated-learning-role";
+inline constexpr const char* kBerthFlCurrentRoundKey = "berth.dev/fl-current-round";
+inline constexpr const char* kBerthFlLossKey = "berth.dev/fl-loss";
+
 // Every key above, for the misspelling check.
 inline constexpr std::string_view kBerthNames[] = {
     kBerthClusterKey,       kBerthWorkloadKey,
@@ -42,6 +55,10 @@ inline constexpr std::string_view kBerthNames[] = {
     kBerthUserLocationsKey, kBerthModelsKey,
     kBerthDatasetsKey,      kBerthGpuHourPriceKey,
     kBerthCostClassKey,     kBerthFailRequestsGreaterThanOneKey,
+    kBerthDataComplianceKey, kBerthRoundTimeoutKey,
+    kBerthDivergenceRoundsKey, kBerthServerClusterKey,
+    kBerthFederatedLearningKey, kBerthFederatedLearningRoleKey,
+    kBerthFlCurrentRoundKey, kBerthFlLossKey,
 };
 
 }  // namespace berth::model

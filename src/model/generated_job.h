@@ -25,8 +25,8 @@ struct GeneratedVolume {
 struct GeneratedJob {
   std::string name;
   std::string namespace_;
-  core::Labels labels;       // metadata.labels, also on the pod template
-  std::string container;     // the one container's name
+  core::Labels labels;    // metadata.labels, also on the pod template
+  std::string container;  // the one container's name
   std::string image;
   std::vector<std::string> args;
   std::map<std::string, core::Quantity> requests;  // resources.requests, by resource name

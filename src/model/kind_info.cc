@@ -59,6 +59,8 @@ constexpr SV kVolcanoPg[] = {"pg", "podgroup-v1beta1"};
 constexpr SV kMcl[] = {"mcl", "mcls"};
 constexpr SV kMclset[] = {"mclset", "mclsets"};
 constexpr SV kMclsetbinding[] = {"mclsetbinding", "mclsetbindings"};
+constexpr SV kMwrs[] = {"mwrs"};
+constexpr SV kFl[] = {"fl"};
 
 // Status feedback rules (ocm.md §3). WellKnownStatus covers only Deployment, DaemonSet, Job
 // and Pod upstream, so every other kind gets JSONPaths, each to a scalar (a list or map
@@ -266,6 +268,18 @@ constexpr KindInfo kKinds[] = {
     // work.open-cluster-management.io
     {.group = "work.open-cluster-management.io", .versions = kV1, .kind = "ManifestWork",
      .resource = "manifestworks", .status_subresource = true},
+    {.group = "work.open-cluster-management.io", .versions = kV1alpha1,
+     .kind = "ManifestWorkReplicaSet", .resource = "manifestworkreplicasets",
+     .status_subresource = true, .short_names = kMwrs},
+    // apps/v1 ControllerRevision (no short name upstream): an MWRS's revision history, so
+    // its row follows the MWRS's and revisions print after the MWRS in a plan's List.
+    {.group = "apps", .versions = kV1, .kind = "ControllerRevision",
+     .resource = "controllerrevisions"},
+    // federation-ai.open-cluster-management.io: the federated-learning addon's CRD
+    // (addon-contrib federated-learning-controller, config/crd/bases)
+    {.group = "federation-ai.open-cluster-management.io", .versions = kV1alpha1,
+     .kind = "FederatedLearning", .resource = "federatedlearnings", .status_subresource = true,
+     .short_names = kFl},
 };
 // clang-format on
 

@@ -75,6 +75,9 @@ struct Condition {
   std::string reason;
   std::string message;
   std::optional<core::Timestamp> last_transition_time;
+  // metadata.generation the writer had observed (0: not set). The work agent sets it on a
+  // ManifestWork's conditions; the ManifestWorkReplicaSet rollout reads it.
+  int64_t observed_generation = 0;
 };
 
 struct ManagedCluster {

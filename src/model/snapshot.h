@@ -6,8 +6,10 @@
 #include <optional>
 #include <vector>
 
+#include "model/controller_revision.h"
 #include "model/device_class.h"
 #include "model/device_taint_rule.h"
+#include "model/federated_learning.h"
 #include "model/kueue.h"
 #include "model/node.h"
 #include "model/ocm.h"
@@ -19,6 +21,7 @@
 #include "model/resources.h"
 #include "model/scheduler_config.h"
 #include "model/work.h"
+#include "model/work_replica_set.h"
 #include "model/workload_object.h"
 
 namespace berth::model {
@@ -64,8 +67,15 @@ struct Snapshot {
 
   // Fleet delivery: ManifestWork (work.open-cluster-management.io) and MultiKueue.
   std::vector<ManifestWork> manifest_works;
+  // ManifestWorkReplicaSets (work/v1alpha1) and the ControllerRevisions (apps/v1) of every
+  // namespace: berth keeps an MWRS's revision history in the ones it owns.
+  std::vector<ManifestWorkReplicaSet> manifest_work_replica_sets;
+  std::vector<ControllerRevision> controller_revisions;
   std::vector<MultiKueueConfig> multikueue_configs;
   std::vector<MultiKueueCluster> multikueue_clusters;
+
+  // Federated learning (federation-ai.open-cluster-management.io), hub side.
+  std::vector<FederatedLearning> federated_learnings;
 
   const Node& node(NodeIndex i) const { return nodes[static_cast<size_t>(i.v)]; }
   const Pod& pod(PodIndex i) const { return pods[static_cast<size_t>(i.v)]; }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/taint.h"
+#include "model/generated_job.h"
 #include "model/object_meta.h"
 #include "model/ocm.h"
 
@@ -99,10 +100,29 @@ struct ManifestStatus {
   }
 };
 
+// A work spec that is a template held by another object's document: a
+// ManifestWorkReplicaSet's spec.manifestWorkTemplate, or the template a ControllerRevision
+// of its history keeps in data.spec.manifestWorkTemplate. io prints that JSON as the spec.
+struct WorkSpecSource {
+  SourceRef document;
+  std::vector<std::string> path;  // object keys from the document's root
+};
+
 struct ManifestWork {
   ObjectMeta meta;  // namespace_: the managed cluster's name
+  int64_t generation = 0;                             // metadata.generation
+  std::optional<core::Timestamp> deletion_timestamp;  // metadata.deletionTimestamp
+  // A canonical hash of spec (io/internal/canonical_hash.h): equal specs hash the same,
+  // whatever their key order, so a work is compared with a template by it.
+  std::string spec_hash;
+  // Set for works a ManifestWorkReplicaSet plans: the spec is that template, printed as
+  // written (manifests and manifest_configs stay empty).
+  std::optional<WorkSpecSource> spec_from;
   // What the engine planned (created works): rendered by io from the source documents.
   std::vector<ManifestPatch> manifests;
+  // Objects the engine made rather than read (a FederatedLearning's Jobs), printed after
+  // `manifests`.
+  std::vector<GeneratedJob> generated_jobs;
   // What a given ManifestWork holds (spec.workload.manifests[], identity only).
   std::vector<ManifestMeta> read_manifests;
   std::vector<ManifestConfig> manifest_configs;

@@ -441,15 +441,15 @@ TEST(ManifestWorkReaderTest, DefaultsAreLeftEmpty) {
 TEST(ManifestWorkReaderTest, OtherWorkVersionsAndKindsStayUnknown) {
   core::Diagnostics diags;
   Input in = ReadString(R"(
-apiVersion: work.open-cluster-management.io/v1alpha1
-kind: ManifestWorkReplicaSet
-metadata: {name: r, namespace: ml}
+apiVersion: work.open-cluster-management.io/v1
+kind: AppliedManifestWork
+metadata: {name: r}
 )",
                         diags);
   EXPECT_FALSE(diags.has_errors());
   EXPECT_TRUE(in.snapshot.manifest_works.empty());
   ASSERT_EQ(diags.entries().size(), 1u);
-  EXPECT_THAT(diags.entries()[0].error.message(), HasSubstr("unknown kind ManifestWorkReplicaSet"));
+  EXPECT_THAT(diags.entries()[0].error.message(), HasSubstr("unknown kind AppliedManifestWork"));
 }
 
 }  // namespace BERTH_UNITY_ID

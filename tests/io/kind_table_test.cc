@@ -183,7 +183,12 @@ TEST(KindTableTest, DiscoveryDataMatchesUpstream) {
             "status\n"
             "cluster.open-cluster-management.io/v1alpha1 addonplacementscores "
             "AddOnPlacementScore ns status\n"
-            "work.open-cluster-management.io/v1 manifestworks ManifestWork ns status\n");
+            "work.open-cluster-management.io/v1 manifestworks ManifestWork ns status\n"
+            "work.open-cluster-management.io/v1alpha1 manifestworkreplicasets "
+            "ManifestWorkReplicaSet ns status mwrs\n"
+            "apps/v1 controllerrevisions ControllerRevision ns\n"
+            "federation-ai.open-cluster-management.io/v1alpha1 federatedlearnings "
+            "FederatedLearning ns status fl\n");
   // Namespaces are the one kind without deletecollection.
   const KindInfo* ns = model::FindKind("", "Namespace");
   ASSERT_NE(ns, nullptr);
@@ -218,7 +223,8 @@ TEST(KindTableTest, IoRowsPairWithModelRowsOneToOne) {
   }
   EXPECT_EQ(written, (std::vector<std::string_view>{"Pod", "ResourceClaim", "Workload",
                                                     "Placement", "PlacementDecision",
-                                                    "ManifestWork"}));
+                                                    "ManifestWork", "ManifestWorkReplicaSet",
+                                                    "ControllerRevision", "FederatedLearning"}));
 }
 
 // Every version of every row reaches its decoder (no unknown-kind warning); the served

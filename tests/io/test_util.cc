@@ -101,10 +101,15 @@ std::string MinimalBody(const model::KindInfo& k, std::string_view version) {
       {"MultiKueueConfig", "spec:\n  clusters:\n  - a\n"},
       {"ClusterClaim", "spec:\n  value: v\n"},
       {"ManagedClusterSetBinding", "spec:\n  clusterSet: x\n"},
+      {"FederatedLearning", "spec:\n  server:\n    image: s\n  client:\n    image: c\n"},
       {"ManifestWork",
        "spec:\n  workload:\n    manifests:\n    - apiVersion: v1\n"
        "      kind: ConfigMap\n      metadata:\n        name: m\n"
        "        namespace: default\n"},
+      {"ManifestWorkReplicaSet",
+       "spec:\n  placementRefs:\n  - name: p\n  manifestWorkTemplate:\n    workload:\n"
+       "      manifests:\n      - {apiVersion: v1, kind: ConfigMap, metadata: {name: m}}\n"},
+      {"ControllerRevision", "data: {}\n"},
   };
   if (k.group == "batch.volcano.sh") {  // its Job is not batch's
     return "spec:\n  tasks:\n  - replicas: 1\n    template:\n      spec:\n        containers:\n"

@@ -18,7 +18,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hub_harness import check, condition, exit_code, failures, wait_for  # noqa: E402
+from hub_harness import check, condition, exit_code, failures, wait_until  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FLEET = os.path.join(HERE, "..", "..", "examples", "fleet")
@@ -131,7 +131,7 @@ def main():
                 return mc if ok else None
             return f
         for name in clusters:
-            wait_for(f"{name} joins with its inventory", available(name), 30)
+            wait_until(f"{name} joins with its inventory", available(name), 30)
 
         rc, out, e = kubectl(hub_kc, "create", "-f", "-", stdin=JOB)
         check(rc == 0, "the job is submitted to the hub", out + e)
@@ -148,8 +148,8 @@ def main():
                 running = [p for p in (pods or {}).get("items", []) if p["status"].get("phase") == "Running"]
                 return running or None
             return f
-        check(wait_for("the workload is placed on us-2", on("us-2"), 30) is not None, "placed on us-2 first")
-        check(wait_for("its pod runs on us-2", running_on("us-2"), 30) is not None, "running on us-2")
+        check(wait_until("the workload is placed on us-2", on("us-2"), 30) is not None, "placed on us-2 first")
+        check(wait_until("its pod runs on us-2", running_on("us-2"), 30) is not None, "running on us-2")
 
         # us-2's agent dies.
         agents["us-2"].send_signal(signal.SIGKILL)
@@ -162,24 +162,24 @@ def main():
             taints = [t["key"] for t in (mc or {}).get("spec", {}).get("taints", []) or []]
             return mc if c and c["status"] == "Unknown" and \
                 "cluster.open-cluster-management.io/unreachable" in taints else None
-        mc = wait_for("us-2 turns Unknown and tainted", lost, 20)
+        mc = wait_until("us-2 turns Unknown and tainted", lost, 20)
         check(mc is not None, "us-2 is Available=Unknown with the unreachable taint after the lease")
         if mc:
             print(f"     after {time.time() - killed:.1f} s (lease 3 s)")
-        check(wait_for("the workload is re-dispatched to eu-1", on("eu-1"), 30) is not None,
+        check(wait_until("the workload is re-dispatched to eu-1", on("eu-1"), 30) is not None,
               "re-dispatched to eu-1 after workerLostTimeout")
         print(f"     re-dispatched {time.time() - killed:.1f} s after the agent died")
-        check(wait_for("the job runs on eu-1", running_on("eu-1"), 30) is not None, "the job runs on eu-1")
+        check(wait_until("the job runs on eu-1", running_on("eu-1"), 30) is not None, "the job runs on eu-1")
         # While us-2 is cut off its copy may still run: the hub cannot reach it.
 
         # The agent comes back with its state: it learns its work is gone and removes it.
         agents["us-2"] = agent("us-2")
-        check(wait_for("us-2 is Available again", available("us-2"), 20) is not None, "us-2 is Available again")
+        check(wait_until("us-2 is Available again", available("us-2"), 20) is not None, "us-2 is Available again")
 
         def removed():
             jobs = get(clusters["us-2"], "jobs", "-n", "team-a")
             return jobs if jobs is not None and not jobs["items"] else None
-        check(wait_for("us-2's copy of the job is removed", removed, 20) is not None,
+        check(wait_until("us-2's copy of the job is removed", removed, 20) is not None,
               "the original is removed on reconnect")
         eu_jobs = get(clusters["eu-1"], "jobs", "-n", "team-a")
         check(eu_jobs is not None and [j["metadata"]["name"] for j in eu_jobs["items"]] == ["finetune"],

@@ -18,7 +18,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hub_harness import check, condition, exit_code, failures, wait_for  # noqa: E402
+from hub_harness import check, condition, exit_code, failures, wait_until  # noqa: E402
 
 
 def kubectl(kubeconfig, context, *args, stdin=None, timeout=30):
@@ -79,13 +79,13 @@ def main():
                   if (condition(m, "ManagedClusterConditionAvailable") or {}).get("status") == "True"
                   and (condition(m, "ManagedClusterJoined") or {}).get("status") == "True"}
             return ok if ok == {"eu-1", "us-2", "ap-1"} else None
-        check(wait_for("the three clusters join and are Available", available, 30) is not None,
+        check(wait_until("the three clusters join and are Available", available, 30) is not None,
               "the fleet is Available")
         def allocatable():
             mc = get_json(kubeconfig, "hub", "managedcluster", "us-2")
             gpus = (mc or {}).get("status", {}).get("allocatable", {}).get("nvidia.com/gpu")
             return mc if gpus == "32" else None
-        check(wait_for("us-2's inventory reaches the hub", allocatable, 30) is not None,
+        check(wait_until("us-2's inventory reaches the hub", allocatable, 30) is not None,
               "us-2's allocatable is summed from its agent's Nodes")
 
         job = os.path.join(data, "try-job.yaml")
@@ -95,14 +95,14 @@ def main():
         def placed():
             w = get_json(kubeconfig, "hub", "workload", "-n", "team-a", "job-finetune-demo")
             return w if w and w.get("status", {}).get("clusterName") else None
-        w = wait_for("the hub's Workload is admitted and placed", placed, 30)
+        w = wait_until("the hub's Workload is admitted and placed", placed, 30)
         check(w is not None and w["status"]["clusterName"] == "us-2",
               "placed on us-2, the cheapest cluster that fits", (w or {}).get("status"))
 
         def member_job():
             j = get_json(kubeconfig, "us-2", "job", "-n", "team-a", "finetune-demo")
             return j if j and (condition(j, "Complete") or {}).get("status") == "True" else None
-        j = wait_for("the job runs and completes on us-2", member_job, 60)
+        j = wait_until("the job runs and completes on us-2", member_job, 60)
         check(j is not None and j["status"].get("succeeded") == 2, "us-2's Job succeeded with 2 pods",
               (j or {}).get("status"))
         pods = get_json(kubeconfig, "us-2", "pods", "-n", "team-a")
@@ -115,7 +115,7 @@ def main():
             w = get_json(kubeconfig, "hub", "workload", "-n", "team-a", "job-finetune-demo")
             c = condition(w, "Finished")
             return w if c and c.get("status") == "True" else None
-        w = wait_for("the hub's Workload turns Finished", finished, 30)
+        w = wait_until("the hub's Workload turns Finished", finished, 30)
         check(w is not None and condition(w, "Finished")["reason"] == "Succeeded",
               "Finished with reason Succeeded", (w or {}).get("status"))
 
@@ -124,7 +124,7 @@ def main():
             usage = (cq or {}).get("status", {}).get("flavorsUsage", [])
             totals = [r.get("total") for f in usage for r in f.get("resources", [])]
             return cq if totals and all(t == "0" for t in totals) else None
-        check(wait_for("the ClusterQueue's usage returns to zero", usage_zero, 20) is not None,
+        check(wait_until("the ClusterQueue's usage returns to zero", usage_zero, 20) is not None,
               "ClusterQueue training uses nothing again")
         works = get_json(kubeconfig, "hub", "manifestworks", "-A")
         check(works is not None and not works["items"], "the finished workload's ManifestWork is removed",

@@ -105,9 +105,9 @@ def https_call(port, token, method, path, body=None, timeout=10, content_type=No
         conn.close()
 
 
-def wait_for(what, fn, timeout_s):
+def wait_until(what, fn, timeout_s):
     """Calls fn() every half second until it returns something true (returned) or timeout_s
-    passes (a failed check naming `what`; None)."""
+    passes (a failed check naming `what`; None). Unlike wait_for, the failure is a check."""
     deadline = time.time() + timeout_s
     last = None
     while time.time() < deadline:

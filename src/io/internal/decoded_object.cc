@@ -22,7 +22,7 @@ void AppendList(const std::vector<T>& from, int32_t document_offset, std::vector
 // ForEachList names every member of model::Snapshot; a member added there without a line
 // here would be dropped from every cached read. The size check makes that a compile error
 // (update the figure once the new list has its line).
-static_assert(sizeof(model::Snapshot) == 1152,
+static_assert(sizeof(model::Snapshot) == 1224,
               "model::Snapshot changed: give ForEachList its new member, then this size");
 
 // Calls f(member, bit) for every list of model::Snapshot, bit its index (< 32).
@@ -57,8 +57,11 @@ void ForEachList(F&& f) {
   each(&model::Snapshot::placement_decisions);
   each(&model::Snapshot::addon_placement_scores);
   each(&model::Snapshot::manifest_works);
+  each(&model::Snapshot::manifest_work_replica_sets);
+  each(&model::Snapshot::controller_revisions);
   each(&model::Snapshot::multikueue_configs);
   each(&model::Snapshot::multikueue_clusters);
+  each(&model::Snapshot::federated_learnings);
 }
 
 }  // namespace

@@ -25,8 +25,10 @@
 #include "core/result.h"
 #include "core/selector.h"
 #include "core/taint.h"
+#include "model/controller_revision.h"
 #include "model/device_class.h"
 #include "model/device_taint_rule.h"
+#include "model/federated_learning.h"
 #include "model/kueue.h"
 #include "model/node.h"
 #include "model/ocm.h"
@@ -38,6 +40,7 @@
 #include "model/resources.h"
 #include "model/scheduler_config.h"
 #include "model/work.h"
+#include "model/work_replica_set.h"
 #include "model/workload_object.h"
 
 namespace berth::io::internal {
@@ -62,7 +65,7 @@ core::Result<model::ObjectMeta> DecodeObjectMeta(dom::object obj, bool namespace
 // keys qualified names, values label values; the error at `field` quotes the bad one.
 core::Status ValidateLabelMap(const core::Labels& labels, const std::string& field);
 // A metav1.Condition (status.conditions[] of OCM and MultiKueue objects): type required,
-// status True|False|Unknown, lastTransitionTime RFC 3339.
+// status True|False|Unknown, lastTransitionTime RFC 3339, observedGeneration >= 0.
 core::Result<model::Condition> DecodeMetaCondition(dom::element e);
 
 // rbac.authorization.k8s.io/v1: checked only (the hub authorizes with them; the plan keeps
@@ -218,10 +221,31 @@ core::Result<model::ManagedClusterSetBinding> DecodeManagedClusterSetBinding(dom
 core::Result<model::AddOnPlacementScore> DecodeAddOnPlacementScore(dom::object obj);
 core::Result<model::Placement> DecodePlacement(dom::object obj);
 core::Result<model::PlacementDecision> DecodePlacementDecision(dom::object obj);
+// A Placement's spec (an object shaped as PlacementSpec) into *out, errors relative to it:
+// shared by Placement and by the client placement of a FederatedLearning.
+core::Status DecodePlacementSpec(dom::object spec, model::Placement* out);
 
 // work.open-cluster-management.io/v1 (ocm_work.cc): ManifestWork, with each manifest's
 // identity only (apiVersion, kind, metadata.name/namespace).
 core::Result<model::ManifestWork> DecodeManifestWork(dom::object obj);
+// A ManifestWorkSpec (a work's spec, an MWRS's spec.manifestWorkTemplate) into *work:
+// manifests' identities (at least one), manifestConfigs, deleteOption; errors relative to it.
+core::Status DecodeManifestWorkSpec(dom::object spec, model::ManifestWork* work);
+// metadata.generation (>= 0) and metadata.deletionTimestamp, left as they are when absent.
+core::Status DecodeGenerationAndDeletion(dom::object obj, int64_t* generation,
+                                         std::optional<core::Timestamp>* deletion);
+
+// work.open-cluster-management.io/v1alpha1 (ocm_work_v1alpha1.cc): ManifestWorkReplicaSet,
+// validated as its CRD and the work webhook validate it, with berth's rollout annotations.
+core::Result<model::ManifestWorkReplicaSet> DecodeManifestWorkReplicaSet(dom::object obj);
+
+// apps/v1 (apps_v1_controller_revision.cc): ControllerRevision, validated as the API server
+// validates it (data required, revision >= 0), with berth's revision records.
+core::Result<model::ControllerRevision> DecodeControllerRevision(dom::object obj);
+
+// federation-ai.open-cluster-management.io/v1alpha1 (ocm_federated_learning.cc):
+// FederatedLearning, with berth's annotations parsed and its status as read.
+core::Result<model::FederatedLearning> DecodeFederatedLearning(dom::object obj);
 
 // Pods a Job-shaped spec creates: parallelism (default 1) capped by completions when set.
 // Errors for negative values name "parallelism"/"completions".

@@ -333,6 +333,24 @@ constexpr KindRow kRows[] = {
        return KeepInCluster(DecodeManifestWork(obj), &Snapshot::manifest_works, s);
      },
      nullptr, &kManifestWorkStatus},
+    {"work.open-cluster-management.io", "ManifestWorkReplicaSet",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeManifestWorkReplicaSet(obj),
+                            &Snapshot::manifest_work_replica_sets, s);
+     },
+     nullptr, &kManifestWorkReplicaSetStatus},
+    // apps/v1 ControllerRevision: an MWRS's revision history, printed after the MWRS.
+    {"apps", "ControllerRevision",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeControllerRevision(obj), &Snapshot::controller_revisions, s);
+     },
+     nullptr, &kControllerRevisionStatus},
+    // federation-ai.open-cluster-management.io
+    {"federation-ai.open-cluster-management.io", "FederatedLearning",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeFederatedLearning(obj), &Snapshot::federated_learnings, s);
+     },
+     nullptr, &kFederatedLearningStatus},
 };
 
 // io rows by model row index. Built once; a row naming no model row, or a model row named

@@ -15,8 +15,10 @@
 
 #include "core/check.h"
 #include "io/internal/created_json.h"
+#include "io/internal/federated_learning_json.h"
 #include "io/internal/json_patch.h"
 #include "io/internal/kind_table.h"
+#include "io/internal/replica_set_json.h"
 #include "model/kind_info.h"
 
 namespace berth::io::internal {
@@ -29,7 +31,7 @@ using TemplatePatch = model::ManifestPatch::TemplatePatch;
 constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 
 // obj[key] when obj is an object holding an object there, else nullptr.
-OrderedJson* ObjectAt(OrderedJson& obj, const char* key) {
+OrderedJson* WorkJsonObjectAt(OrderedJson& obj, const char* key) {
   if (!obj.is_object()) return nullptr;
   auto it = obj.find(key);
   return it != obj.end() && it->is_object() ? &*it : nullptr;
@@ -37,13 +39,13 @@ OrderedJson* ObjectAt(OrderedJson& obj, const char* key) {
 
 void StripServerFields(OrderedJson& doc) {
   doc.erase("status");
-  OrderedJson* md = ObjectAt(doc, "metadata");
+  OrderedJson* md = WorkJsonObjectAt(doc, "metadata");
   if (md == nullptr) return;
   for (const char* key : {"uid", "resourceVersion", "generation", "creationTimestamp",
                           "managedFields", "ownerReferences"}) {
     md->erase(key);
   }
-  if (OrderedJson* annotations = ObjectAt(*md, "annotations")) {
+  if (OrderedJson* annotations = WorkJsonObjectAt(*md, "annotations")) {
     annotations->erase(model::kClusterAnnotation);
     if (annotations->empty()) md->erase("annotations");
   }
@@ -105,10 +107,10 @@ const TemplatePatch* FindPatch(const model::ManifestPatch& patch, const char* po
 void SplitLeaderTemplate(const model::ManifestPatch& patch, OrderedJson& doc) {
   const TemplatePatch* leader = FindPatch(patch, "leader");
   if (leader == nullptr) return;
-  OrderedJson* spec = ObjectAt(doc, "spec");
-  OrderedJson* lwt = spec != nullptr ? ObjectAt(*spec, "leaderWorkerTemplate") : nullptr;
-  if (lwt == nullptr || ObjectAt(*lwt, "leaderTemplate") != nullptr) return;
-  OrderedJson* worker_template = ObjectAt(*lwt, "workerTemplate");
+  OrderedJson* spec = WorkJsonObjectAt(doc, "spec");
+  OrderedJson* lwt = spec != nullptr ? WorkJsonObjectAt(*spec, "leaderWorkerTemplate") : nullptr;
+  if (lwt == nullptr || WorkJsonObjectAt(*lwt, "leaderTemplate") != nullptr) return;
+  OrderedJson* worker_template = WorkJsonObjectAt(*lwt, "workerTemplate");
   if (worker_template == nullptr) return;
   auto size = lwt->find("size");
   bool has_workers = size != lwt->end() && size->is_number() && size->get<double>() > 1;
@@ -245,6 +247,23 @@ OrderedJson RenderManifest(const model::ManifestPatch& patch, const DocumentStor
 }
 
 OrderedJson ManifestWorkJson(const model::ManifestWork& work, const DocumentStore& documents) {
+  if (work.spec_from.has_value()) {
+    // A ManifestWorkReplicaSet's work: the template is the spec, as written.
+    OrderedJson doc = work.created ? OrderedJson() : ParseDocument(documents, work.source);
+    if (doc.is_null()) {
+      doc = OrderedJson::object();
+      doc["apiVersion"] = "work.open-cluster-management.io/v1";
+      doc["kind"] = "ManifestWork";
+      doc["metadata"] = OrderedJson::object({{"name", work.meta.name},
+                                             {"namespace", work.meta.namespace_}});
+    }
+    if (!work.meta.labels.empty()) {
+      OrderedJson& labels = ObjectMember(ObjectMember(doc, "metadata"), "labels");
+      for (const auto& [k, v] : work.meta.labels) labels[k] = v;
+    }
+    doc["spec"] = WorkSpecJson(*work.spec_from, documents);
+    return doc;
+  }
   if (!work.created) {
     OrderedJson doc = ParseDocument(documents, work.source);
     if (!doc.is_null()) return doc;
@@ -261,6 +280,9 @@ OrderedJson ManifestWorkJson(const model::ManifestWork& work, const DocumentStor
   OrderedJson manifests = OrderedJson::array();
   for (const model::ManifestPatch& patch : work.manifests) {
     manifests.push_back(RenderManifest(patch, documents));
+  }
+  for (const model::GeneratedJob& job : work.generated_jobs) {
+    manifests.push_back(GeneratedJobJson(job));
   }
   OrderedJson spec = OrderedJson::object();
   spec["workload"] = OrderedJson::object({{"manifests", std::move(manifests)}});

@@ -14,10 +14,14 @@ namespace berth::io::internal {
 // A given ManifestWork (created false, with a document): its document as read. A created one
 // (or one without a document): apiVersion work.open-cluster-management.io/v1, kind
 // ManifestWork, metadata {name, namespace, labels and annotations when any}, and spec in
-// ManifestWorkSpec's field order: workload.manifests[] (RenderManifest of each patch),
+// ManifestWorkSpec's field order: workload.manifests[] (RenderManifest of each patch, then
+// each generated Job as GeneratedJobJson prints it),
 // deleteOption {propagationPolicy} when set, manifestConfigs[] when any (resourceIdentifier
 // {group, resource, name, namespace}, feedbackRules[] {type, jsonPaths[] {name, path} for
-// JSONPaths}, updateStrategy {type} when set).
+// JSONPaths}, updateStrategy {type} when set). A ManifestWorkReplicaSet's work (spec_from
+// set): its document as read when it is a given one (else {apiVersion, kind, metadata name
+// and namespace}), meta.labels set in metadata.labels, and spec the template spec_from names,
+// as written.
 nlohmann::ordered_json ManifestWorkJson(const model::ManifestWork& work,
                                         const DocumentStore& documents);
 

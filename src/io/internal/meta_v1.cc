@@ -169,6 +169,10 @@ core::Result<model::Condition> DecodeMetaCondition(dom::element e) {
   }
   BERTH_RETURN_IF_ERROR(GetString(obj, "reason", &c.reason));
   BERTH_RETURN_IF_ERROR(GetString(obj, "message", &c.message));
+  BERTH_RETURN_IF_ERROR(GetInt64(obj, "observedGeneration", &c.observed_generation));
+  if (c.observed_generation < 0) {
+    return FieldError("observedGeneration", "must be greater than or equal to 0");
+  }
   std::string time;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetString(obj, "lastTransitionTime", &time, &found));

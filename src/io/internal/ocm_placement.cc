@@ -187,29 +187,23 @@ core::Status DecodeIntOrPercent(dom::object obj, std::string_view key, model::In
 
 }  // namespace
 
-core::Result<model::Placement> DecodePlacement(dom::object obj) {
-  model::Placement p;
-  BERTH_ASSIGN_OR_RETURN(p.meta, DecodeObjectMeta(obj, true, true));
-  dom::object spec;
+core::Status DecodePlacementSpec(dom::object spec, model::Placement* out) {
+  model::Placement& p = *out;
   bool found = false;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));
-  if (!found) return p;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetStringList(spec, "clusterSets", &p.cluster_sets), "spec");
+  BERTH_RETURN_IF_ERROR(GetStringList(spec, "clusterSets", &p.cluster_sets));
   int32_t n = 0;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(spec, "numberOfClusters", &n, &found), "spec");
+  BERTH_RETURN_IF_ERROR(GetInt32(spec, "numberOfClusters", &n, &found));
   if (found) {
-    if (n < 0) return FieldError("spec.numberOfClusters", "must be greater than or equal to 0");
+    if (n < 0) return FieldError("numberOfClusters", "must be greater than or equal to 0");
     p.number_of_clusters = n;
   }
-  BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(spec, "predicates", DecodePredicate, &p.predicates),
-                              "spec");
-  BERTH_IO_RETURN_IF_ERROR_AT(
-      DecodeList(spec, "tolerations", DecodePlacementToleration, &p.tolerations), "spec");
+  BERTH_RETURN_IF_ERROR(DecodeList(spec, "predicates", DecodePredicate, &p.predicates));
+  BERTH_RETURN_IF_ERROR(DecodeList(spec, "tolerations", DecodePlacementToleration, &p.tolerations));
   dom::object part;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "prioritizerPolicy", &part, &found), "spec");
+  BERTH_RETURN_IF_ERROR(GetObject(spec, "prioritizerPolicy", &part, &found));
   if (found) {
     std::string mode;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "mode", &mode), "spec.prioritizerPolicy");
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(part, "mode", &mode), "prioritizerPolicy");
     p.prioritizer_policy.mode_text = mode;
     if (mode.empty() || mode == "Additive") {
       p.prioritizer_policy.mode = model::PrioritizerMode::kAdditive;
@@ -220,21 +214,20 @@ core::Result<model::Placement> DecodePlacement(dom::object obj) {
     }
     BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(part, "configurations", DecodePrioritizerConfig,
                                            &p.prioritizer_policy.configurations),
-                                "spec.prioritizerPolicy");
+                                "prioritizerPolicy");
   }
-  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "spreadPolicy", &part, &found), "spec");
+  BERTH_RETURN_IF_ERROR(GetObject(spec, "spreadPolicy", &part, &found));
   if (found) {
     BERTH_IO_RETURN_IF_ERROR_AT(
         DecodeList(part, "spreadConstraints", DecodeSpreadConstraint, &p.spread_constraints, 8),
-        "spec.spreadPolicy");
+        "spreadPolicy");
   }
-  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "decisionStrategy", &part, &found), "spec");
+  BERTH_RETURN_IF_ERROR(GetObject(spec, "decisionStrategy", &part, &found));
   if (found) {
     dom::object gs;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetObject(part, "groupStrategy", &gs, &found),
-                                "spec.decisionStrategy");
+    BERTH_IO_RETURN_IF_ERROR_AT(GetObject(part, "groupStrategy", &gs, &found), "decisionStrategy");
     if (found) {
-      const char* prefix = "spec.decisionStrategy.groupStrategy";
+      const char* prefix = "decisionStrategy.groupStrategy";
       BERTH_IO_RETURN_IF_ERROR_AT(
           DecodeList(gs, "decisionGroups", DecodeDecisionGroup, &p.group_strategy.decision_groups),
           prefix);
@@ -243,6 +236,17 @@ core::Result<model::Placement> DecodePlacement(dom::object obj) {
                                   prefix);
     }
   }
+  return core::OkStatus();
+}
+
+core::Result<model::Placement> DecodePlacement(dom::object obj) {
+  model::Placement p;
+  BERTH_ASSIGN_OR_RETURN(p.meta, DecodeObjectMeta(obj, true, true));
+  dom::object spec;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));
+  if (!found) return p;
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodePlacementSpec(spec, &p), "spec");
   return p;
 }
 

@@ -6,10 +6,12 @@
 // since the hub would have refused a work that breaks them. Of each manifest only its
 // identity is kept: the object itself stays in the document store, printed as read.
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 
+#include "io/internal/canonical_hash.h"
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
 #include "io/internal/object_fields.h"
@@ -158,39 +160,68 @@ core::Result<model::ManifestStatus> DecodeManifestStatus(dom::element e) {
 
 }  // namespace
 
+core::Status DecodeManifestWorkSpec(dom::object spec, model::ManifestWork* work) {
+  dom::object workload;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(spec, "workload", &workload, &found));
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(
+        DecodeList(workload, "manifests", DecodeManifestIdentity, &work->read_manifests),
+        "workload");
+  }
+  if (work->read_manifests.empty()) {
+    return FieldError("workload.manifests", "Required value: manifests should not be empty");
+  }
+  BERTH_RETURN_IF_ERROR(
+      DecodeList(spec, "manifestConfigs", DecodeManifestConfig, &work->manifest_configs));
+  dom::object option;
+  BERTH_RETURN_IF_ERROR(GetObject(spec, "deleteOption", &option, &found));
+  if (found) {
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(option, "propagationPolicy", &work->delete_propagation),
+                                "deleteOption");
+    const std::string& policy = work->delete_propagation;
+    if (!policy.empty() && policy != "Foreground" && policy != "Orphan" &&
+        policy != "SelectivelyOrphan") {
+      return Unsupported("deleteOption.propagationPolicy", policy,
+                         "\"Foreground\", \"Orphan\", \"SelectivelyOrphan\"");
+    }
+  }
+  return core::OkStatus();
+}
+
+core::Status DecodeGenerationAndDeletion(dom::object obj, int64_t* generation,
+                                         std::optional<core::Timestamp>* deletion) {
+  dom::object md;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "metadata", &md, &found));
+  if (!found) return core::OkStatus();
+  BERTH_IO_RETURN_IF_ERROR_AT(GetInt64(md, "generation", generation), "metadata");
+  if (*generation < 0) {
+    return FieldError("metadata.generation", "must be greater than or equal to 0");
+  }
+  std::string text;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetString(md, "deletionTimestamp", &text, &found), "metadata");
+  if (found) {
+    auto t = core::Timestamp::Parse(text);
+    if (!t.has_value()) return FieldError("metadata.deletionTimestamp", t.error().message());
+    *deletion = *t;
+  }
+  return core::OkStatus();
+}
+
 core::Result<model::ManifestWork> DecodeManifestWork(dom::object obj) {
   model::ManifestWork work;
   BERTH_ASSIGN_OR_RETURN(work.meta, DecodeObjectMeta(obj, /*namespaced=*/true,
                                                      /*name_required=*/true));
+  BERTH_RETURN_IF_ERROR(
+      DecodeGenerationAndDeletion(obj, &work.generation, &work.deletion_timestamp));
+  dom::element spec_value;
   dom::object spec;
-  dom::object workload;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec, &found));
-  if (found) {
-    BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "workload", &workload, &found), "spec");
-  }
-  if (found) {
-    BERTH_IO_RETURN_IF_ERROR_AT(
-        DecodeList(workload, "manifests", DecodeManifestIdentity, &work.read_manifests),
-        "spec.workload");
-  }
-  if (work.read_manifests.empty()) {
-    return FieldError("spec.workload.manifests", "Required value: manifests should not be empty");
-  }
-  BERTH_IO_RETURN_IF_ERROR_AT(
-      DecodeList(spec, "manifestConfigs", DecodeManifestConfig, &work.manifest_configs), "spec");
-  dom::object option;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "deleteOption", &option, &found), "spec");
-  if (found) {
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(option, "propagationPolicy", &work.delete_propagation),
-                                "spec.deleteOption");
-    const std::string& policy = work.delete_propagation;
-    if (!policy.empty() && policy != "Foreground" && policy != "Orphan" &&
-        policy != "SelectivelyOrphan") {
-      return Unsupported("spec.deleteOption.propagationPolicy", policy,
-                         "\"Foreground\", \"Orphan\", \"SelectivelyOrphan\"");
-    }
-  }
+  // No spec reads as an empty one, which has no manifests: refused below.
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeManifestWorkSpec(spec, &work), "spec");
+  if (Find(obj, "spec", &spec_value)) work.spec_hash = CanonicalJsonHash(spec_value);
   // What the work agent reported. The status is the agent's to write, so a malformed entry
   // is refused with its field like any other.
   dom::object status;

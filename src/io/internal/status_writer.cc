@@ -3,9 +3,11 @@
 // uids) are built lazily, so a plan without claims or PlacementDecisions never builds them.
 #include "io/internal/status_writer.h"
 
+#include "io/internal/federated_learning_json.h"
 #include "io/internal/manifest_work_json.h"
 #include "io/internal/placement_json.h"
 #include "io/internal/pod_json.h"
+#include "io/internal/replica_set_json.h"
 #include "io/internal/workload_json.h"
 
 namespace berth::io::internal {
@@ -83,6 +85,36 @@ const StatusWriter kManifestWorkStatus{
     [](PlanWriteContext& ctx, size_t i) {
       return ManifestWorkJson(ctx.planned().manifest_works[At(ctx.items().manifest_works, i)],
                               ctx.documents());
+    }};
+
+const StatusWriter kManifestWorkReplicaSetStatus{
+    [](const PlanItems& items) {
+      return items.replica_sets ? items.replica_sets->size() : size_t{0};
+    },
+    [](PlanWriteContext& ctx, size_t i) {
+      return PatchedManifestWorkReplicaSet(
+          ctx.planned().manifest_work_replica_sets[At(*ctx.items().replica_sets, i)],
+          ctx.documents());
+    }};
+
+const StatusWriter kControllerRevisionStatus{
+    [](const PlanItems& items) {
+      return items.controller_revisions ? items.controller_revisions->size() : size_t{0};
+    },
+    [](PlanWriteContext& ctx, size_t i) {
+      return ControllerRevisionJson(
+          ctx.planned().controller_revisions[At(*ctx.items().controller_revisions, i)],
+          ctx.documents());
+    }};
+
+const StatusWriter kFederatedLearningStatus{
+    [](const PlanItems& items) {
+      return items.federated_learnings ? items.federated_learnings->size() : size_t{0};
+    },
+    [](PlanWriteContext& ctx, size_t i) {
+      return PatchedFederatedLearning(
+          ctx.planned().federated_learnings[At(*ctx.items().federated_learnings, i)],
+          ctx.documents());
     }};
 
 }  // namespace berth::io::internal

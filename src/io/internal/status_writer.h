@@ -3,8 +3,8 @@
 // nlohmann tree or, where a faster printer exists, straight as JSON text. A row of
 // kind_table.h points at its kind's writer; writer.cc prints a plan by walking the rows in
 // table order, so the List holds pods, claims, Kueue Workloads, Placements,
-// PlacementDecisions, then ManifestWorks. Internal to io. The writers are constant; a
-// PlanWriteContext serves one WritePlan call on one thread.
+// PlacementDecisions, ManifestWorks, then FederatedLearnings. Internal to io. The writers
+// are constant; a PlanWriteContext serves one WritePlan call on one thread.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -72,5 +72,14 @@ extern const StatusWriter kPlacementStatus;
 extern const StatusWriter kPlacementDecisionStatus;
 // OCM ManifestWorks: given ones as read, planned ones whole (manifest_work_json.h).
 extern const StatusWriter kManifestWorkStatus;
+// ManifestWorkReplicaSets: status and berth's rollback annotation (replica_set_json.h);
+// PlanItems' replica_sets, which WritePlan resolves when the caller left it unset.
+extern const StatusWriter kManifestWorkReplicaSetStatus;
+// ControllerRevisions of an MWRS's history: created ones whole, changed ones patched
+// (replica_set_json.h); PlanItems' controller_revisions, resolved likewise.
+extern const StatusWriter kControllerRevisionStatus;
+// FederatedLearnings: status as decided (federated_learning_json.h); PlanItems'
+// federated_learnings, which WritePlan resolves when the caller left it unset.
+extern const StatusWriter kFederatedLearningStatus;
 
 }  // namespace berth::io::internal
