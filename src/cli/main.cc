@@ -6,6 +6,9 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "cli/agent_command.h"
 #include "cli/cluster_command.h"
@@ -15,6 +18,7 @@
 #include "cli/flags.h"
 #include "cli/inventory_command.h"
 #include "cli/plan_command.h"
+#include "cli/rollout_command.h"
 #include "cli/serve_command.h"
 #include "cli/simulate_command.h"
 #include "cli/up_command.h"
@@ -37,6 +41,7 @@ constexpr const char* kFooter =
     "  berth inventory -f manifests/        GPUs per node: MIG layout, sharing, which pods\n"
     "  berth simulate --fleet f/ --trace philly.csv --report out/   replay a trace\n"
     "  berth up --demo                      a whole fleet here: hub, 3 simulated clusters, agents\n"
+    "  berth rollout history mwrs/llm-serve -n serving   an MWRS's revisions and rollbacks\n"
     "\nExit codes: 0 all objects planned; 1 some objects were bad (the rest are planned);\n"
     "2 nothing could be planned (bad flags, unreadable input, unknown pod).";
 
@@ -48,6 +53,15 @@ constexpr const char* kPlanFooter =
     "one per allocated device, with -o table.\n"
     "\nExit codes: 0 all objects planned; 1 some objects were bad (the rest are planned);\n"
     "2 nothing could be planned (bad flags, unreadable input).";
+
+constexpr const char* kRolloutFooter =
+    "\nExamples (against the hub, as kubectl rollout against a cluster):\n"
+    "  berth rollout status mwrs/llm-serve -n serving --kubeconfig berth-data/kubeconfig --context hub\n"
+    "  berth rollout history mwrs/llm-serve -n serving [--revision 2]\n"
+    "  berth rollout undo mwrs/llm-serve -n serving [--to-revision 1]\n"
+    "  berth rollout pause|resume mwrs/llm-serve -n serving\n"
+    "\nExit codes: 0 done; 1 status: the rollout was rolled back, paused by berth or timed out;\n"
+    "2 an error (no such MWRS or revision, the hub unreachable, bad flags).";
 
 constexpr const char* kExplainFooter =
     "\nExamples:\n"
@@ -294,12 +308,49 @@ int Run(int argc, char** argv) {
   up_cmd->add_option("--agent-lease", up.agent_lease, "A silent agent's cluster turns Unknown after")
       ->capture_default_str();
 
+  berth::cli::RolloutFlags rollout;
+  CLI::App* rollout_cmd = app.add_subcommand(
+      "rollout", "Status, history, undo, pause and resume of a ManifestWorkReplicaSet's rollout on the hub");
+  rollout_cmd->require_subcommand(1);
+  rollout_cmd->footer(kRolloutFooter);
+  const std::pair<const char*, const char*> rollout_actions[] = {
+      {"status", "Show the rollout's status; wait until it finishes (--watch)"},
+      {"history", "The revisions: change cause, the clusters that took each, rollbacks"},
+      {"undo", "Put a previous revision's template back into the MWRS"},
+      {"pause", "Pause the rollout (rollout.berth.dev/paused)"},
+      {"resume", "Resume a paused rollout"}};
+  for (const auto& [action, help] : rollout_actions) {
+    CLI::App* sub = rollout_cmd->add_subcommand(action, help);
+    sub->add_option("target", rollout.target, "manifestworkreplicaset/NAME (or mwrs NAME)")->required()->expected(1, 2);
+    sub->add_option("-n,--namespace", rollout.ns, "The MWRS's namespace (default: the context's, else default)");
+    sub->add_option("--kubeconfig", rollout.kubeconfig, "The hub's kubeconfig (default: $KUBECONFIG, ~/.kube/config)");
+    sub->add_option("--context", rollout.context, "The kubeconfig context (default: its current one)");
+    if (std::string_view(action) == "status") {
+      sub->add_option("-w,--watch", rollout.watch, "Wait until the rollout finishes")->capture_default_str();
+      sub->add_option("--timeout", rollout.timeout, "Give up after this long (0s: never)")->capture_default_str();
+    }
+    if (std::string_view(action) == "history") {
+      sub->add_option("--revision", rollout.revision, "Show this revision in full");
+    }
+    if (std::string_view(action) == "undo") {
+      sub->add_option("--to-revision", rollout.to_revision,
+                      "The revision to go back to (default: the newest that is not the MWRS's template)");
+    }
+    sub->callback([&rollout, action = std::string(action)] { rollout.action = action; });
+  }
+
   CLI::App* version_cmd = app.add_subcommand("version", "Print the berth version");
 
   // One rule for every flag that takes a value, so a flag added later cannot forget it.
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-    for (CLI::Option* option : sub->get_options()) {
-      if (option->get_type_size() > 0) option->check(NonEmpty());
+    for (CLI::App* app_or_nested : [&] {
+           std::vector<CLI::App*> all{sub};
+           for (CLI::App* nested : sub->get_subcommands([](CLI::App*) { return true; })) all.push_back(nested);
+           return all;
+         }()) {
+      for (CLI::Option* option : app_or_nested->get_options()) {
+        if (option->get_type_size() > 0) option->check(NonEmpty());
+      }
     }
   }
 
@@ -329,6 +380,7 @@ int Run(int argc, char** argv) {
   if (*agent_cmd) return berth::cli::RunAgentCommand(agent, std::cout, std::cerr);
   if (*cluster_cmd) return berth::cli::RunClusterCommand(cluster, std::cout, std::cerr);
   if (*up_cmd) return berth::cli::RunUpCommand(up, std::cout, std::cerr);
+  if (*rollout_cmd) return berth::cli::RunRolloutCommand(rollout, std::cout, std::cerr);
   if (*version_cmd) {
     std::cout << berth::cli::VersionString() << '\n';
     return 0;

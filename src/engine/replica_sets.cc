@@ -223,18 +223,25 @@ int64_t MwrsTakenAt(const model::ManifestWork& work, int64_t now_s) {
 }
 
 // The first manifest status reporting feedback value `name`: the value and when its
-// feedback last started (or stopped) syncing, or nullopt.
+// feedback last started (or stopped) syncing, or nullopt. A value no manifest reports while
+// a manifest's feedback is synced reads as "0": Kubernetes leaves zero counts out of status
+// (a Deployment with no available pod has no status.availableReplicas) and OCM's agent
+// then reports nothing for the rule, so a broken revision would otherwise never break one.
 std::optional<std::pair<std::string, std::optional<int64_t>>> MwrsFeedback(
     const model::ManifestWork& work, const std::string& name) {
+  auto synced_at = [](const model::ManifestStatus& s) -> std::optional<int64_t> {
+    const model::Condition* c = s.FindCondition("StatusFeedbackSynced");
+    if (c == nullptr || !c->last_transition_time.has_value()) return std::nullopt;
+    return c->last_transition_time->unix_s;
+  };
   for (const model::ManifestStatus& s : work.manifest_statuses) {
     const std::string* value = s.Feedback(name);
     if (value == nullptr) continue;
-    std::optional<int64_t> synced;
-    if (const model::Condition* c = s.FindCondition("StatusFeedbackSynced");
-        c != nullptr && c->last_transition_time.has_value()) {
-      synced = c->last_transition_time->unix_s;
-    }
-    return std::make_pair(*value, synced);
+    return std::make_pair(*value, synced_at(s));
+  }
+  for (const model::ManifestStatus& s : work.manifest_statuses) {
+    const model::Condition* c = s.FindCondition("StatusFeedbackSynced");
+    if (c != nullptr && c->status == model::ConditionStatus::kTrue) return std::make_pair(std::string("0"), synced_at(s));
   }
   return std::nullopt;
 }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "io/internal/yaml_emitter.h"
 #include "io/internal/yaml_to_json.h"
 
 namespace berth::io {
@@ -29,6 +30,17 @@ core::Result<std::string> YamlDocumentAsJson(std::string_view text) {
   if (first) return std::move(*first);
   if (!status.ok()) return std::move(status).error();
   return core::InvalidArgument("no YAML document in the text");
+}
+
+core::Result<std::string> JsonAsYamlDocument(std::string_view json) {
+  // ordered_json keeps the keys as written: a revision's template prints as its author wrote
+  // it, not sorted.
+  const nlohmann::ordered_json value =
+      nlohmann::ordered_json::parse(json, nullptr, /*allow_exceptions=*/false);
+  if (!value.is_object()) return core::InvalidArgument("not one JSON object");
+  std::string out;
+  internal::EmitYaml(value, &out);
+  return out;
 }
 
 }  // namespace berth::io
