@@ -12,6 +12,7 @@
 // condition keeps that time until the cluster comes back.
 #include "engine/remote_status.h"
 
+#include <charconv>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -46,6 +47,64 @@ constexpr FinishRule kFinishRules[] = {
 };
 
 std::string WorkloadKey(const std::string& ns, const std::string& name) { return ns + "." + name; }
+
+// A member cluster's own Workload for the job the hub delivered there: (cluster, namespace,
+// job kind, job name), as the worker's Kueue names its owner.
+std::string RemoteKey(const std::string& cluster, const std::string& ns, const std::string& kind,
+                      const std::string& name) {
+  return cluster + '\x1f' + ns + '\x1f' + kind + '\x1f' + name;
+}
+
+bool IsTrue(const model::WorkloadCondition* c) { return c != nullptr && c->status == "True"; }
+
+// The remote Workload of this dispatch: one the worker made after the hub reserved quota for
+// the Workload now. An older one is the previous dispatch's copy, which the agent may report
+// until the worker deletes it; reading it would requeue the new dispatch for the old one's
+// eviction.
+const model::Workload* CurrentRemote(
+    const std::unordered_map<std::string, const model::Workload*>& remotes, const model::Workload& w,
+    const std::string& kind, const std::string& name) {
+  auto it = remotes.find(RemoteKey(w.cluster_name, w.meta.namespace_, kind, name));
+  if (it == remotes.end()) return nullptr;
+  const model::WorkloadCondition* reserved = w.FindCondition("QuotaReserved");
+  if (reserved != nullptr && it->second->meta.creation_timestamp.unix_s != 0 &&
+      it->second->meta.creation_timestamp.unix_s < reserved->last_transition_time.unix_s) {
+    return nullptr;
+  }
+  return it->second;
+}
+
+// PodsReady as Kueue's job reconciler writes it, from the delivered job's feedback when the
+// worker has no Kueue of its own: a Job's ready and succeeded pods against the pods the hub
+// admitted. nullopt when the feedback does not say (another kind, no counts yet).
+std::optional<bool> PodsReadyFromFeedback(const std::string& kind, const model::ManifestStatus& status,
+                                          const model::Workload& w) {
+  if (kind != "Job") return std::nullopt;
+  const std::string* ready = status.Feedback("JobReady");
+  const std::string* succeeded = status.Feedback("JobSucceeded");
+  if (ready == nullptr && succeeded == nullptr) return std::nullopt;
+  auto number = [](const std::string* v) -> int64_t {
+    int64_t n = 0;  // absent: Kubernetes leaves zero counts out of status
+    if (v != nullptr) std::from_chars(v->data(), v->data() + v->size(), n);
+    return n;
+  };
+  int64_t pods = 0;
+  for (const model::KueuePodSet& ps : w.pod_sets) pods += ps.count;
+  return number(ready) + number(succeeded) >= pods;
+}
+
+void SetPodsReady(model::Workload& w, bool ready, core::Timestamp now) {
+  if (ready) {
+    queueing::SetWorkloadCondition(w, "PodsReady", "True", "PodsReady",
+                                   "All pods reached readiness and the workload is running", now);
+    return;
+  }
+  // Kueue's reasons: never ready yet (WaitForStart) or ready once, then not (WaitForRecovery).
+  const model::WorkloadCondition* was = w.FindCondition("PodsReady");
+  const bool recovering = was != nullptr && (was->status == "True" || was->reason == "WaitForRecovery");
+  queueing::SetWorkloadCondition(w, "PodsReady", "False", recovering ? "WaitForRecovery" : "WaitForStart",
+                                 "Not all pods are ready or succeeded", now);
+}
 
 bool IsAvailable(const model::ManagedCluster& cluster) {
   const model::Condition* c = cluster.FindCondition(model::kConditionClusterAvailable);
@@ -118,6 +177,13 @@ RemoteStatusCounts ReflectRemoteStatus(model::Snapshot& snapshot, core::Timestam
     if (it == work.meta.labels.end()) continue;
     works.emplace(work.meta.namespace_ + '\x1f' + it->second, &work);
   }
+  // The member clusters' own Workloads (their agents report them), by the job they own.
+  std::unordered_map<std::string, const model::Workload*> remotes;
+  for (const model::Workload& r : snapshot.kueue_workloads) {
+    if (r.owner.has_value()) {
+      remotes.emplace(RemoteKey(r.cluster, r.meta.namespace_, r.owner->kind, r.owner->name), &r);
+    }
+  }
   std::unordered_map<std::string, const model::ManagedCluster*> clusters;
   for (const model::ManagedCluster& c : snapshot.managed_clusters) clusters.emplace(c.meta.name, &c);
   const int64_t lost_after_s = snapshot.kueue_config.has_value()
@@ -132,10 +198,13 @@ RemoteStatusCounts ReflectRemoteStatus(model::Snapshot& snapshot, core::Timestam
     const model::WorkloadCondition* evicted = w.FindCondition("Evicted");
     if (evicted != nullptr && evicted->status == "True") continue;
 
-    // 1. The worker reported the job finished.
+    // 1. The worker reported the job finished; else whether its pods are ready.
     std::string kind;
     std::string name;
+    const model::Workload* remote = nullptr;
     if (JobOf(snapshot, w, &kind, &name)) {
+      remote = CurrentRemote(remotes, w, kind, name);
+      std::optional<bool> pods_ready;
       auto work = works.find(w.cluster_name + '\x1f' + WorkloadKey(w.meta.namespace_, w.meta.name));
       if (work != works.end()) {
         for (const model::ManifestStatus& status : work->second->manifest_statuses) {
@@ -144,19 +213,39 @@ RemoteStatusCounts ReflectRemoteStatus(model::Snapshot& snapshot, core::Timestam
             queueing::SetWorkloadCondition(w, "Finished", "True", done->reason, done->message, now);
             ++counts.finished;
           }
+          pods_ready = PodsReadyFromFeedback(kind, status, w);
           break;
         }
       }
-    }
-    if (const model::WorkloadCondition* f = w.FindCondition("Finished"); f != nullptr && f->status == "True") {
-      continue;
+      if (IsTrue(w.FindCondition("Finished"))) continue;
+      // MultiKueue syncs the remote Workload's status into the local one: its PodsReady
+      // when the worker runs Kueue, else what the job's counts say.
+      if (const model::WorkloadCondition* c = remote ? remote->FindCondition("PodsReady") : nullptr) {
+        queueing::SetWorkloadCondition(w, "PodsReady", c->status, c->reason, c->message, now);
+      } else if (pods_ready.has_value()) {
+        SetPodsReady(w, *pods_ready, now);
+      }
     }
 
-    // 2. The worker is lost.
-    auto cluster = clusters.find(w.cluster_name);
-    if (cluster == clusters.end()) continue;
-    std::optional<int64_t> down_s = UnavailableFor(*cluster->second, now);
-    if (!down_s.has_value() || *down_s < lost_after_s) continue;
+    // 2. The worker's Kueue evicted its copy (preempted there, its PodsReady timeout, its
+    //    queue stopped): the hub requeues the Workload so it is dispatched again, and the
+    //    worker's copy goes with the stale work, as for a lost worker below.
+    std::string why;
+    if (remote != nullptr && !IsTrue(remote->FindCondition("Finished"))) {
+      if (const model::WorkloadCondition* ev = remote->FindCondition("Evicted"); IsTrue(ev)) {
+        why = "Evicted on worker cluster \"" + w.cluster_name + "\" (" + ev->reason + ")" +
+              (ev->message.empty() ? "" : ": " + ev->message);
+      }
+    }
+
+    // 3. The worker is lost.
+    if (why.empty()) {
+      auto cluster = clusters.find(w.cluster_name);
+      if (cluster == clusters.end()) continue;
+      std::optional<int64_t> down_s = UnavailableFor(*cluster->second, now);
+      if (!down_s.has_value() || *down_s < lost_after_s) continue;
+      why = "Reserving remote lost";
+    }
     auto [it, fresh] = checks_by_hub.try_emplace(w.cluster);
     if (fresh) it->second = FindFleetChecks(snapshot, w.cluster);
     const FleetCheck* check = it->second.ForClusterQueue(w.admission->cluster_queue);
@@ -166,11 +255,15 @@ RemoteStatusCounts ReflectRemoteStatus(model::Snapshot& snapshot, core::Timestam
     for (model::AdmissionCheckStatus& s : w.admission_checks) {
       if (check != nullptr && s.name != check->name) continue;
       s.state = model::CheckState::kPending;
-      s.message = "Reset to Pending after eviction. Previously: Reserving remote lost";
+      s.message = "Reset to Pending after eviction. Previously: " + why;
     }
     w.cluster_name.clear();
     w.nominated_cluster_names.clear();
-    ++counts.requeued;
+    if (why == "Reserving remote lost") {
+      ++counts.requeued;
+    } else {
+      ++counts.evicted_remotely;
+    }
   }
   return counts;
 }

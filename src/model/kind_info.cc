@@ -67,9 +67,11 @@ constexpr SV kFl[] = {"fl"};
 // would fail StatusFeedbackSynced); a condition is read through a filter on its type.
 constexpr FeedbackRuleInfo kWellKnown{};
 // JobComplete and JobSucceeded say nothing about a failed Job; the Failed condition does,
-// so a finished-with-failure run is seen on the hub too.
+// so a finished-with-failure run is seen on the hub too. JobReady (ready pods) with
+// JobSucceeded gives the hub's Workload its PodsReady where the worker has no Kueue.
 constexpr JsonPathInfo kJobPaths[] = {
-    {"JobFailed", ".status.conditions[?(@.type==\"Failed\")].status"}};
+    {"JobFailed", ".status.conditions[?(@.type==\"Failed\")].status"},
+    {"JobReady", ".status.ready"}};
 constexpr FeedbackRuleInfo kJobRules[] = {kWellKnown, {FeedbackRuleType::kJsonPaths, kJobPaths}};
 constexpr FeedbackRuleInfo kWellKnownRules[] = {kWellKnown};
 constexpr JsonPathInfo kStatefulSetPaths[] = {{"ReadyReplicas", ".status.readyReplicas"},

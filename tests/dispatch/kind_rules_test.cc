@@ -15,7 +15,7 @@ namespace BERTH_UNITY_ID {
 
 using model::FeedbackRuleType;
 
-TEST(KindRulesTest, JobUsesWellKnownStatusPlusItsFailedCondition) {
+TEST(KindRulesTest, JobUsesWellKnownStatusPlusItsFailedConditionAndReadyPods) {
   KindRules r = RulesForKind("batch/v1", "Job");
   EXPECT_EQ(r.group, "batch");
   EXPECT_EQ(r.resource, "jobs");
@@ -24,10 +24,12 @@ TEST(KindRulesTest, JobUsesWellKnownStatusPlusItsFailedCondition) {
   EXPECT_EQ(r.feedback_rules[0].type, FeedbackRuleType::kWellKnownStatus);
   EXPECT_TRUE(r.feedback_rules[0].json_paths.empty());
   EXPECT_EQ(r.feedback_rules[1].type, FeedbackRuleType::kJsonPaths);
-  ASSERT_EQ(r.feedback_rules[1].json_paths.size(), 1u);
+  ASSERT_EQ(r.feedback_rules[1].json_paths.size(), 2u);
   EXPECT_EQ(r.feedback_rules[1].json_paths[0].name, "JobFailed");
   EXPECT_EQ(r.feedback_rules[1].json_paths[0].path,
             ".status.conditions[?(@.type==\"Failed\")].status");
+  EXPECT_EQ(r.feedback_rules[1].json_paths[1].name, "JobReady");
+  EXPECT_EQ(r.feedback_rules[1].json_paths[1].path, ".status.ready");
 }
 
 TEST(KindRulesTest, DeploymentAndPodUseWellKnownStatusAndAreNotSuspended) {
