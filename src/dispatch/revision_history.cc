@@ -17,10 +17,23 @@ bool Revision::Good() const {
 }
 
 const RevisionCluster* Revision::FindCluster(std::string_view cluster) const {
-  for (const RevisionCluster& c : clusters) {
-    if (c.cluster == cluster) return &c;
+  // Appended entries are indexed as they are met; a shorter list (replaced) is indexed anew.
+  if (cluster_index_.size() > clusters.size()) cluster_index_.clear();
+  for (size_t i = cluster_index_.size(); i < clusters.size(); ++i) {
+    cluster_index_.emplace(clusters[i].cluster, i);
   }
-  return nullptr;
+  auto it = cluster_index_.find(std::string(cluster));
+  if (it == cluster_index_.end()) return nullptr;
+  if (it->second < clusters.size() && clusters[it->second].cluster == cluster) return &clusters[it->second];
+  // The list was replaced by one as long or longer: index it anew.
+  cluster_index_.clear();
+  for (size_t i = 0; i < clusters.size(); ++i) cluster_index_.emplace(clusters[i].cluster, i);
+  it = cluster_index_.find(std::string(cluster));
+  return it == cluster_index_.end() ? nullptr : &clusters[it->second];
+}
+
+RevisionCluster* Revision::FindCluster(std::string_view cluster) {
+  return const_cast<RevisionCluster*>(std::as_const(*this).FindCluster(cluster));
 }
 
 std::map<std::string, int64_t> Revision::TakenAt() const {
@@ -85,11 +98,9 @@ core::Status RevisionHistory::RecordTaken(int64_t number, const std::string& clu
   if (r == nullptr)
     return core::NotFound("revision " + std::to_string(number) + " is not in history");
   RevisionCluster entry{cluster, at_s, RolloutStatus::kProgressing, at_s, ""};
-  for (RevisionCluster& c : r->clusters) {
-    if (c.cluster == cluster) {
-      c = std::move(entry);
-      return core::OkStatus();
-    }
+  if (RevisionCluster* c = r->FindCluster(cluster)) {
+    *c = std::move(entry);
+    return core::OkStatus();
   }
   r->clusters.push_back(std::move(entry));
   return core::OkStatus();
@@ -101,13 +112,11 @@ core::Status RevisionHistory::RecordOutcome(int64_t number, const std::string& c
   Revision* r = MutableFind(number);
   if (r == nullptr)
     return core::NotFound("revision " + std::to_string(number) + " is not in history");
-  for (RevisionCluster& c : r->clusters) {
-    if (c.cluster == cluster) {
-      c.outcome = outcome;
-      c.outcome_at_s = at_s;
-      c.detail = std::move(detail);
-      return core::OkStatus();
-    }
+  if (RevisionCluster* c = r->FindCluster(cluster)) {
+    c->outcome = outcome;
+    c->outcome_at_s = at_s;
+    c->detail = std::move(detail);
+    return core::OkStatus();
   }
   r->clusters.push_back(RevisionCluster{cluster, at_s, outcome, at_s, std::move(detail)});
   return core::OkStatus();

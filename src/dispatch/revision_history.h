@@ -12,6 +12,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/result.h"
@@ -41,10 +42,19 @@ struct Revision {
 
   // It reached at least one cluster and succeeded on every cluster it reached.
   bool Good() const;
-  // The cluster's entry, or nullptr; borrows from this revision.
+  // The cluster's entry, or nullptr; borrows from this revision. O(1): a rollout over
+  // thousands of clusters looks every cluster up each step.
   const RevisionCluster* FindCluster(std::string_view cluster) const;
+  RevisionCluster* FindCluster(std::string_view cluster);
   // cluster -> taken_at_s, for EvaluateHealthRules.
   std::map<std::string, int64_t> TakenAt() const;
+
+ private:
+  // cluster -> position in `clusters` (each cluster appears once), kept by FindCluster:
+  // entries are only appended (indexed when next looked up), reset in place, or all
+  // replaced at once (a copied revision brings its index; a list found shorter or not
+  // matching the index is indexed anew).
+  mutable std::unordered_map<std::string, size_t> cluster_index_;
 };
 
 class RevisionHistory {
