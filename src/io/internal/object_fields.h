@@ -1,18 +1,21 @@
 // Fields several decoders read the same way: the error for an unsupported enum value, a list
-// entry's required name; and for the
+// entry's required name, an IntOrString (OCM's thresholds and counts); and for the
 // workload decoders (apps_v1.cc, batch_v1.cc, jobset_v1alpha2.cc, kubeflow_v1.cc,
 // leaderworkerset_v1.cc) a replica count, a required pod template, and the pod set decoded
 // from that template. Internal to io; errors carry the field path relative to the object, as
 // every decoder's do.
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
 
 #include "io/internal/decoders.h"
 #include "io/internal/json_fields.h"
+#include "model/ocm.h"
 
 namespace berth::io::internal {
 
@@ -39,6 +42,49 @@ inline core::Error Unsupported(std::string field, const std::string& value,
     list += '"';
   }
   return Unsupported(std::move(field), value, list.c_str());
+}
+
+// An IntOrString at `key` (absent: `out` unchanged): a JSON integer that fits in 32 bits, or
+// a string kept as written; the caller judges the string (a Placement's percent is judged by
+// the scheduler, which reports a bad one as Misconfigured; an MWRS's threshold by its CRD's
+// pattern).
+inline core::Status DecodeIntOrPercent(dom::object obj, std::string_view key, model::IntOrPercent* out) {
+  dom::element e;
+  if (!Find(obj, key, &e)) return core::OkStatus();
+  int64_t number = 0;
+  std::string_view text;
+  if (e.get_int64().get(number) == simdjson::SUCCESS) {
+    if (number < INT32_MIN || number > INT32_MAX) {
+      return FieldError(std::string(key), "must fit in 32 bits");
+    }
+    *out = model::IntOrPercent{false, static_cast<int32_t>(number), ""};
+    return core::OkStatus();
+  }
+  if (e.get_string().get(text) != simdjson::SUCCESS) {
+    return FieldError(std::string(key), "must be an integer or a string");
+  }
+  *out = model::IntOrPercent{true, 0, std::string(text)};
+  return core::OkStatus();
+}
+
+// A map of name -> quantity at `key` (absent: nothing added): DRA's capacity.requests and
+// consumedCapacity, a FederatedLearning's resources. `non_negative`: a negative quantity is
+// refused, as a container's requests and limits are.
+inline core::Status DecodeQuantityMap(dom::object obj, std::string_view key,
+                                      std::map<std::string, core::Quantity>* out,
+                                      bool non_negative = false) {
+  dom::object map;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, key, &map, &found));
+  if (!found) return core::OkStatus();
+  for (auto [name, value] : map) {
+    const std::string field = KeyField(key, name);
+    auto q = ParseQuantityElement(value);
+    BERTH_IO_RETURN_IF_ERROR_AT(q, field);
+    if (non_negative && q->IsNegative()) return FieldError(field, "must be greater than or equal to 0");
+    out->insert_or_assign(std::string(name), *q);
+  }
+  return core::OkStatus();
 }
 
 // A list entry `e` as an object whose `name` is set, the name into *name ("required value"

@@ -75,30 +75,14 @@ core::Status DecodeFlAnnotations(const core::Labels& annotations, model::Federat
   return core::OkStatus();
 }
 
-core::Status DecodeFlQuantities(dom::object obj, std::string_view key,
-                                std::map<std::string, core::Quantity>* out) {
-  dom::object map;
-  bool found = false;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, key, &map, &found));
-  if (!found) return core::OkStatus();
-  for (auto [name, value] : map) {
-    const std::string field = KeyField(key, name);
-    auto q = ParseQuantityElement(value);
-    BERTH_IO_RETURN_IF_ERROR_AT(q, field);
-    if (q->IsNegative()) return FieldError(field, "must be greater than or equal to 0");
-    (*out)[std::string(name)] = *q;
-  }
-  return core::OkStatus();
-}
-
 core::Status DecodeFlResources(dom::object parent, model::FlResources* out) {
   dom::object resources;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(parent, "resources", &resources, &found));
   if (!found) return core::OkStatus();
-  BERTH_IO_RETURN_IF_ERROR_AT(DecodeFlQuantities(resources, "requests", &out->requests),
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeQuantityMap(resources, "requests", &out->requests, /*non_negative=*/true),
                               "resources");
-  BERTH_IO_RETURN_IF_ERROR_AT(DecodeFlQuantities(resources, "limits", &out->limits), "resources");
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeQuantityMap(resources, "limits", &out->limits, /*non_negative=*/true), "resources");
   return core::OkStatus();
 }
 

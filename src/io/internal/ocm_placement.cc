@@ -164,27 +164,6 @@ core::Result<model::DecisionGroupSpec> DecodeDecisionGroup(dom::element e) {
   return group;
 }
 
-// An IntOrString: a JSON integer, or a string kept as written (the scheduler decides whether
-// it is a valid percent, since upstream reports a bad one as Misconfigured, not at admission).
-core::Status DecodeIntOrPercent(dom::object obj, std::string_view key, model::IntOrPercent* out) {
-  dom::element e;
-  if (!Find(obj, key, &e)) return core::OkStatus();
-  int64_t number = 0;
-  std::string_view text;
-  if (e.get_int64().get(number) == simdjson::SUCCESS) {
-    if (number < INT32_MIN || number > INT32_MAX) {
-      return FieldError(std::string(key), "must fit in 32 bits");
-    }
-    *out = model::IntOrPercent{false, static_cast<int32_t>(number), ""};
-    return core::OkStatus();
-  }
-  if (e.get_string().get(text) != simdjson::SUCCESS) {
-    return FieldError(std::string(key), "must be an integer or a string");
-  }
-  *out = model::IntOrPercent{true, 0, std::string(text)};
-  return core::OkStatus();
-}
-
 }  // namespace
 
 core::Status DecodePlacementSpec(dom::object spec, model::Placement* out) {

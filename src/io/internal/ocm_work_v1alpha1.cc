@@ -59,25 +59,11 @@ bool MatchesDeadlinePattern(std::string_view s) {
 // An IntOrString threshold (maxFailures, maxConcurrency): an int32, or a string matching the
 // CRD's pattern.
 core::Status DecodeMwrsThreshold(dom::object obj, std::string_view key, model::IntOrPercent* out) {
-  dom::element e;
-  if (!Find(obj, key, &e)) return core::OkStatus();
-  int64_t number = 0;
-  std::string_view text;
-  if (e.get_int64().get(number) == simdjson::SUCCESS) {
-    if (number < INT32_MIN || number > INT32_MAX) {
-      return FieldError(std::string(key), "must fit in 32 bits");
-    }
-    *out = model::IntOrPercent{false, static_cast<int32_t>(number), ""};
-    return core::OkStatus();
-  }
-  if (e.get_string().get(text) != simdjson::SUCCESS) {
-    return FieldError(std::string(key), "must be an integer or a string");
-  }
-  if (!MatchesThresholdPattern(text)) {
-    return InvalidValue(std::string(key), text,
+  BERTH_RETURN_IF_ERROR(DecodeIntOrPercent(obj, key, out));
+  if (out->is_string && !MatchesThresholdPattern(out->text)) {
+    return InvalidValue(std::string(key), out->text,
                         std::string("should match '") + kMwrsThresholdPattern + "'");
   }
-  *out = model::IntOrPercent{true, 0, std::string(text)};
   return core::OkStatus();
 }
 

@@ -34,21 +34,6 @@ std::string Quote(std::string_view s) {
   out += '"';
   return out;
 }
-// A map of name -> quantity (capacity.requests, consumedCapacity).
-core::Status DecodeQuantityMap(dom::object obj, std::string_view key,
-                               std::map<std::string, core::Quantity>* out) {
-  dom::object map;
-  bool found = false;
-  BERTH_RETURN_IF_ERROR(GetObject(obj, key, &map, &found));
-  if (!found) return core::OkStatus();
-  for (auto [name, value] : map) {
-    auto q = ParseQuantityElement(value);
-    BERTH_IO_RETURN_IF_ERROR_AT(q, KeyField(key, name));
-    out->insert_or_assign(std::string(name), *q);
-  }
-  return core::OkStatus();
-}
-
 // A map of counter name -> {value: quantity} (sharedCounters[].counters, consumesCounters).
 core::Status DecodeCounterMap(dom::object obj, std::string_view key,
                               std::map<std::string, core::Quantity>* out) {
