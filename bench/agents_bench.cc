@@ -12,7 +12,8 @@
 //     Workload runs on the other cluster (lease grace L, Kueue's workerLostTimeout 0, loop
 //     period 1 s). Check: it moves, and only once.
 //  3. apply: one agent given W ManifestWorks (a Job each) at once: works applied per second
-//     into a member API (RestHandler over SqliteStore, in process). Check: W Jobs exist.
+//     into a member API (RestHandler over SqliteStore, in process), then a round with nothing
+//     new (the held works only read back). Checks: W Jobs exist; the quiet round applies none.
 //
 // Without --scale: small sizes, a few seconds (CTest bench_smoke_agents). Goals are printed
 // beside the figures, not enforced.
@@ -472,6 +473,14 @@ void RunApply(const Flags& f) {
   Check(jobs && jobs->items.size() == static_cast<size_t>(f.works), "a Job per work on the member");
   std::printf("apply: one agent applied %d ManifestWorks (a Job each, read back for status) in %.2f s = %.0f works/s\n",
               f.works, s, f.works / s);
+  // The steady state: the next round (the status sent) and one with nothing new, which only
+  // reads the held works back; then a resync round, which applies every one again.
+  Check(runner.Round().has_value(), "the statuses are sent");
+  const auto t1 = Clock::now();
+  auto quiet = runner.Round();
+  const double quiet_s = Seconds(Clock::now() - t1);
+  Check(quiet && quiet->refreshed == f.works && quiet->resynced == 0, "a quiet round only reads back");
+  std::printf("apply: a round with nothing new over %d held works (status read back) %.3f s\n", f.works, quiet_s);
   std::filesystem::remove_all(dir);
 }
 

@@ -69,6 +69,10 @@ int RunAgentCommand(const AgentFlags& flags, std::ostream& out, std::ostream& er
   if (!grace || *grace < 0 || *grace > 30 * 86400) {
     return fail(core::InvalidArgument("--orphan-grace " + flags.orphan_grace + ": want a duration (0s to 30d)"));
   }
+  auto resync = sim::ParseDuration(flags.resync);
+  if (!resync || *resync < 1 || *resync > 86400) {
+    return fail(core::InvalidArgument("--resync " + flags.resync + ": want a duration (1s to 24h)"));
+  }
   // The hub.
   server::kube::HttpConfig hub;
   if (!flags.hub_kubeconfig.empty()) {
@@ -107,6 +111,7 @@ int RunAgentCommand(const AgentFlags& flags, std::ostream& out, std::ostream& er
   options.hub_server = hub.server;
   options.state_dir = flags.state_dir;
   options.orphan_grace = std::chrono::seconds(*grace);
+  options.resync = std::chrono::seconds(*resync);
   for (const std::string& claim : flags.claims) {
     const size_t eq = claim.find('=');
     if (eq == std::string::npos || eq == 0) {

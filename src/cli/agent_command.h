@@ -27,6 +27,7 @@ struct AgentFlags {
   std::string state_dir;       // --state DIR
   std::vector<std::string> claims;  // --claim NAME=VALUE
   std::string orphan_grace = "60s";
+  std::string resync = "5m";  // --resync
 };
 
 int RunAgentCommand(const AgentFlags& flags, std::ostream& out, std::ostream& err);

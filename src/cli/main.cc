@@ -276,6 +276,9 @@ int Run(int argc, char** argv) {
   agent_cmd->add_option("--context", agent.context, "The kubeconfig context (default: its current one)");
   agent_cmd->add_option("--state", agent.state_dir, "Folder where the agent keeps what it applied");
   agent_cmd->add_option("--claim", agent.claims, "NAME=VALUE: a ClusterClaim reported to the hub; repeatable");
+  agent_cmd->add_option("--resync", agent.resync,
+                        "How often a held work is applied again though nothing changed (else its status is read back)")
+      ->capture_default_str();
   agent_cmd->add_option("--orphan-grace", agent.orphan_grace,
                         "How long a work the hub no longer has keeps running before it is removed")
       ->capture_default_str();

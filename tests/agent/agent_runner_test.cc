@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <functional>
 #include <string>
 
 #include "server/agent/agent_hub.h"
@@ -85,7 +86,8 @@ class AgentRunnerTest : public ::testing::Test {
     member_ = std::make_unique<Api>(dir_.Sub("member"), false);
   }
 
-  std::unique_ptr<AgentRunner> MakeAgent(PartitionProxy** proxy_out = nullptr, Api* hub = nullptr) {
+  std::unique_ptr<AgentRunner> MakeAgent(PartitionProxy** proxy_out = nullptr, Api* hub = nullptr,
+                                         const std::function<void(AgentOptions&)>& tweak = {}) {
     auto proxy = std::make_unique<PartitionProxy>(
         std::make_unique<kube::InProcessTransport>(*(hub != nullptr ? hub : hub_.get())->handler));
     if (proxy_out != nullptr) *proxy_out = proxy.get();
@@ -95,6 +97,7 @@ class AgentRunnerTest : public ::testing::Test {
     options.state_dir = dir_.Sub("agent");
     options.orphan_grace = std::chrono::seconds(0);
     options.watch_inventory = false;
+    if (tweak) tweak(options);
     auto agent = std::make_unique<AgentRunner>(
         std::move(proxy), std::make_unique<kube::Client>(std::make_unique<kube::InProcessTransport>(*member_->handler)),
         options);
@@ -192,6 +195,53 @@ TEST_F(AgentRunnerTest, RegistersSendsInventoryAppliesReportsAndRemoves) {
   EXPECT_EQ(removed->removed, 1);
   EXPECT_FALSE(MemberJob("train").has_value());
   EXPECT_TRUE(agent->HeldWorks().empty());
+}
+
+// Between resyncs a held work's objects are only read back (a drifted field stays until the
+// resync, as OCM's manifest controller leaves it until then), except that an object deleted
+// from the member cluster is applied again at once.
+TEST_F(AgentRunnerTest, HeldWorksAreReadBackBetweenResyncsAndReappliedWhenGoneOrDue) {
+  int64_t now = 1'800'000'000;
+  auto agent = MakeAgent(nullptr, nullptr, [&now](AgentOptions& o) {
+    o.now_unix_s = [&now] { return now; };
+    o.resync = std::chrono::seconds(300);
+  });
+  ASSERT_TRUE(agent->Round());
+  PutWork("w1", "train");
+  auto applied = agent->Round();
+  ASSERT_TRUE(applied);
+  ASSERT_EQ(applied->applied, 1);
+  auto parallelism = [&]() -> int64_t {
+    auto job = MemberJob("train");
+    return job ? (*ServedObject(*job, ""))["spec"].value("parallelism", int64_t{-1}) : -1;
+  };
+  auto drift = [&](int64_t to) {
+    auto stored = MemberJob("train");
+    ASSERT_TRUE(stored.has_value());
+    Json job = *ServedObject(*stored, "");
+    job["spec"]["parallelism"] = to;
+    ASSERT_TRUE(member_->store->Commit({store::Mutation::Update({"batch", "Job", "default", "train"}, StoredBody(job),
+                                                                stored->meta.resource_version)}));
+  };
+  drift(5);
+  now += 10;
+  auto refreshed = agent->Round();
+  ASSERT_TRUE(refreshed);
+  EXPECT_EQ(refreshed->refreshed, 1);
+  EXPECT_EQ(refreshed->resynced, 0);
+  EXPECT_EQ(parallelism(), 5);  // read back, not applied
+
+  ASSERT_TRUE(member_->store->Commit({store::Mutation::Delete({"batch", "Job", "default", "train"})}));
+  now += 10;
+  ASSERT_TRUE(agent->Round());
+  EXPECT_EQ(parallelism(), 1);  // gone: applied again at once
+
+  drift(7);
+  now += 300;
+  auto resynced = agent->Round();
+  ASSERT_TRUE(resynced);
+  EXPECT_EQ(resynced->resynced, 1);
+  EXPECT_EQ(parallelism(), 1);  // the resync restores the work's spec
 }
 
 TEST_F(AgentRunnerTest, APartitionNeverRunsWorkTwiceNorMovesStatusesBack) {

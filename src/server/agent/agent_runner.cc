@@ -200,24 +200,36 @@ std::map<std::string, int64_t> AgentRunner::HeldWorks() {
   return out;
 }
 
-void AgentRunner::Reconcile(const std::string& name, Held& held, RoundStats& stats) {
+void AgentRunner::Reconcile(const std::string& name, Held& held, bool refresh_only, RoundStats& stats) {
   work::ApplyOptions apply;
   apply.hub_hash = hub_hash_;
   apply.agent_id = agent_id_;
   apply.now = core::Timestamp{Now()};
+  apply.refresh_status_only = refresh_only;
   Json work = held.work;
   work["status"] = held.status;
   auto result = work::ApplyWork(*member_, work, held.record, apply);
+  if (result && refresh_only && result->missing_objects) {
+    // Someone deleted what the work applied: apply it again now, not at the next resync.
+    apply.refresh_status_only = refresh_only = false;
+    result = work::ApplyWork(*member_, work, held.record, apply);
+  }
   if (!result) {
     Log("work " + name + ": " + result.error().ToString());
+    held.apply_failed = true;
     return;
+  }
+  if (refresh_only) {
+    ++stats.refreshed;
+  } else {
+    held.applied_at_s = Now();
+    held.apply_failed = !result->errors.empty();
   }
   held.record = std::move(result->record);
   if (result->status != held.status) {
     held.status = std::move(result->status);
     held.sequence = NextSequence();
   }
-  (void)stats;
 }
 
 core::Result<RoundStats> AgentRunner::Round() {
@@ -302,7 +314,7 @@ core::Result<RoundStats> AgentRunner::Round() {
     held.foreign = false;
     held.orphan_since_s = 0;
     held.hub_id = hub_id_;
-    Reconcile(name, held, stats);
+    Reconcile(name, held, /*refresh_only=*/false, stats);
     applied_now.insert(name);
     ++stats.applied;
   }
@@ -315,7 +327,12 @@ core::Result<RoundStats> AgentRunner::Round() {
     }
     if (!removed.contains(it->first)) {
       held.orphan_since_s = 0;
-      if (!applied_now.contains(it->first)) Reconcile(it->first, held, stats);
+      if (!applied_now.contains(it->first)) {
+        const bool due = held.apply_failed || held.applied_at_s == 0 ||
+                         now - held.applied_at_s >= options_.resync.count();
+        if (due) ++stats.resynced;
+        Reconcile(it->first, held, /*refresh_only=*/!due, stats);
+      }
       ++it;
       continue;
     }

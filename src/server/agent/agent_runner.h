@@ -47,6 +47,10 @@ struct AgentOptions {
   std::function<void(const std::string&)> log;
   // List+watch the member's kinds (off in tests that give the inventory by hand).
   bool watch_inventory = true;
+  // How often a held work is applied again though nothing changed (OCM's manifest
+  // controller resync); between resyncs each round only reads its objects back for the
+  // status, and re-applies at once when one is gone or the last apply failed.
+  std::chrono::seconds resync{300};
 };
 
 struct RoundStats {
@@ -54,6 +58,8 @@ struct RoundStats {
   bool accepted = false;
   bool stale_reply = false;  // ignored: an older epoch
   int applied = 0;           // works applied this round (new or changed)
+  int resynced = 0;          // held works applied again (resync, a missing object, a failure)
+  int refreshed = 0;         // held works whose status only was read back
   int removed = 0;           // works removed (orphans past their grace)
   int statuses_sent = 0;
   size_t inventory_objects = 0;
@@ -97,10 +103,16 @@ class AgentRunner {
     int64_t orphan_since_s = 0;  // 0: the hub has it
     bool foreign = false;        // from a hub whose identity is not the current one
     std::string hub_id;
+    // When it was last applied in full (0: not since this process started, so the next
+    // round does) and whether that apply left errors (retried every round).
+    int64_t applied_at_s = 0;
+    bool apply_failed = false;
   };
   int64_t Now() const;
   int64_t NextSequence();
-  void Reconcile(const std::string& name, Held& held, RoundStats& stats);
+  // One reconcile of a held work: a full apply, or (refresh_only) its status read back,
+  // followed by a full apply when an object it applied is gone.
+  void Reconcile(const std::string& name, Held& held, bool refresh_only, RoundStats& stats);
   core::Status Save();
   void Log(const std::string& line) const;
 

@@ -395,7 +395,7 @@ core::Result<WorkApplyResult> ApplyWork(kube::Client& client, const Json& manife
   const std::string owner = out.record.Name();
   out.complete = IsConditionTrue(conditions, "Complete");
 
-  if (out.complete) {
+  if (out.complete || options.refresh_status_only) {
     out.record.resources = previous.resources;
   } else {
     // Step 1: apply in kind order; results and conditions in spec order.
@@ -446,6 +446,12 @@ core::Result<WorkApplyResult> ApplyWork(kube::Client& client, const Json& manife
       if (!entry.is_object()) entry = Json::object();
       RefreshManifestStatus(client, entry, spec, generation, options);
       entry = CanonicalManifestEntry(std::move(entry));
+      if (options.refresh_status_only && entry["conditions"].is_array()) {
+        const Json* available = FindCondition(entry["conditions"], "Available");
+        if (available != nullptr && WorkString(*available, "reason") == "ResourceNotAvailable") {
+          out.missing_objects = true;
+        }
+      }
     }
     for (const Json& c : AggregateManifestConditions(generation, manifest_status)) {
       SetCondition(conditions, c, options.now);

@@ -33,6 +33,11 @@ struct ApplyOptions {
   // as upstream's retry.RetryOnConflict(DefaultBackoff) makes; a server-side apply conflict
   // is not retried (another field manager owns the field: retrying cannot help).
   int conflict_attempts = 4;
+  // Between resyncs: apply nothing and keep the previous record, only read every applied
+  // object back for the status, as OCM's status controller does on its own period (the
+  // manifest controller re-applies on a change or a resync). WorkApplyResult's
+  // missing_objects then says whether a full reconcile is due at once.
+  bool refresh_status_only = false;
 };
 
 struct WorkApplyResult {
@@ -48,6 +53,9 @@ struct WorkApplyResult {
   std::vector<std::string> errors;
   bool pending_deletions = false;  // dropped resources still being deleted
   bool complete = false;           // the work was Complete: nothing applied, status refreshed only
+  // refresh_status_only: an object the work applied is gone from the member cluster (read
+  // back as 404), so it must be applied again.
+  bool missing_objects = false;
 };
 
 // One reconcile of `manifest_work` (the hub's object; its .status, when present, is the
