@@ -416,9 +416,17 @@ metadata: {name: w}
 value: high
 )";
 
+// v1beta1's plain list of checks, gone from v1beta2: read leniently, the queue would admit
+// without them.
+const std::string kV1beta1ChecksInV1beta2 = Cq(R"(
+  admissionChecks: [multikueue]
+)");
+
 INSTANTIATE_TEST_SUITE_P(
     Cases, KueueBadInputTest,
     ::testing::Values(
+        BadCase{"V1beta1AdmissionChecksInV1beta2", kV1beta1ChecksInV1beta2.c_str(), "spec.admissionChecks",
+                "admissionChecksStrategy.admissionChecks[].name"},
         BadCase{"BadQuantity", kBadQuantity.c_str(),
                 "spec.resourceGroups[0].flavors[1].resources[0].nominalQuota", ""},
         BadCase{"UnknownQueueingStrategy", kBadStrategy.c_str(), "spec.queueingStrategy",

@@ -265,6 +265,13 @@ core::Status DecodeAdmissionChecks(dom::object spec, KueueVersion version,
   if (version == KueueVersion::kV1beta1) {
     BERTH_RETURN_IF_ERROR(GetStringList(spec, "admissionChecks", &plain));
     for (std::string& name : plain) out->push_back({std::move(name), {}});
+  } else if (dom::element ignored; Find(spec, "admissionChecks", &ignored)) {
+    // v1beta2 dropped the plain list. The API server refuses it under kubectl's strict field
+    // validation; read leniently, the ClusterQueue would admit without its checks (a
+    // MultiKueue queue would run its jobs on the hub), so it is an error here.
+    return FieldError("admissionChecks",
+                      "field not declared in schema: Kueue v1beta2 lists checks in "
+                      "admissionChecksStrategy.admissionChecks[].name");
   }
   dom::object strategy;
   bool found = false;
