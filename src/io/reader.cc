@@ -920,9 +920,9 @@ void Reader::ReadCached(std::span<const SourceObject> objects, DecodeCache& cach
   snap.resources = c.catalog;
   // Room for one object per list each cached object uses (nearly always exact): growing
   // 100,000 Workloads by doubling would move them 17 times.
-  std::array<size_t, 32> counts{};
+  std::array<size_t, internal::kMaxSnapshotLists> counts{};
   for (const internal::DecodeCacheEntry* entry : entries) {
-    for (uint32_t lists = entry->object->lists; lists != 0; lists &= lists - 1) {
+    for (internal::ListMask lists = entry->object->lists; lists != 0; lists &= lists - 1) {
       ++counts[static_cast<size_t>(std::countr_zero(lists))];
     }
   }

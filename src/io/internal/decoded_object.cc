@@ -25,9 +25,9 @@ void AppendList(const std::vector<T>& from, int32_t document_offset, std::vector
 static_assert(sizeof(model::Snapshot) == 1224,
               "model::Snapshot changed: give ForEachList its new member, then this size");
 
-// Calls f(member, bit) for every list of model::Snapshot, bit its index (< 32).
+// Calls f(member, bit) for every list of model::Snapshot, bit its index (< kMaxSnapshotLists).
 template <typename F>
-void ForEachList(F&& f) {
+constexpr void ForEachList(F&& f) {
   int bit = 0;
   auto each = [&](auto member) { f(member, bit++); };
   each(&model::Snapshot::nodes);
@@ -64,6 +64,13 @@ void ForEachList(F&& f) {
   each(&model::Snapshot::federated_learnings);
 }
 
+constexpr size_t ListCount() {
+  size_t n = 0;
+  ForEachList([&n](auto, int) { ++n; });
+  return n;
+}
+static_assert(ListCount() <= kMaxSnapshotLists, "more Snapshot lists than ListMask has bits: widen it");
+
 }  // namespace
 
 void CountUnknownKind(std::vector<UnknownKind>* kinds, const std::string& api_version,
@@ -77,27 +84,27 @@ void CountUnknownKind(std::vector<UnknownKind>* kinds, const std::string& api_ve
   kinds->push_back({api_version, kind, file, count});
 }
 
-uint32_t ListsUsed(const model::Snapshot& snapshot) {
-  uint32_t used = 0;
+ListMask ListsUsed(const model::Snapshot& snapshot) {
+  ListMask used = 0;
   ForEachList([&](auto member, int bit) {
-    if (!(snapshot.*member).empty()) used |= 1u << bit;
+    if (!(snapshot.*member).empty()) used |= ListMask{1} << bit;
   });
   return used;
 }
 
-void ReserveLists(const std::array<size_t, 32>& counts, model::Snapshot* to) {
+void ReserveLists(const std::array<size_t, kMaxSnapshotLists>& counts, model::Snapshot* to) {
   ForEachList([&](auto member, int bit) {
     auto& list = to->*member;
     list.reserve(list.size() + counts[static_cast<size_t>(bit)]);
   });
 }
 
-void AppendLists(const model::Snapshot& from, uint32_t lists, int32_t document_offset,
+void AppendLists(const model::Snapshot& from, ListMask lists, int32_t document_offset,
                  model::Snapshot* to) {
   // Only the lists `lists` names are touched: a cached object has one list of one object,
   // and reading the headers of the other 28 of each would cost a read most of its time.
   ForEachList([&](auto member, int bit) {
-    if ((lists & (1u << bit)) != 0) AppendList(from.*member, document_offset, &(to->*member));
+    if ((lists & (ListMask{1} << bit)) != 0) AppendList(from.*member, document_offset, &(to->*member));
   });
 }
 

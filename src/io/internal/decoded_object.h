@@ -34,11 +34,15 @@ struct UnknownKind {
 void CountUnknownKind(std::vector<UnknownKind>* kinds, const std::string& api_version,
                       const std::string& kind, const std::string& file, size_t count = 1);
 
+// One bit per list of model::Snapshot (ListsUsed); decoded_object.cc checks they fit.
+using ListMask = uint64_t;
+inline constexpr size_t kMaxSnapshotLists = 64;
+
 struct DecodedObject {
   // What a read looks at for every cached object first, together: which lists of
   // `snapshot` are not empty (ListsUsed), and whether any of the side tables below the
   // snapshot is.
-  uint32_t lists = 0;
+  ListMask lists = 0;
   bool extras = false;  // pod_has_priority ... diagnostics not all empty
   // A KubeSchedulerConfiguration or Kueue Configuration: one per read, checked against the
   // read's state, so decoded again by every read instead of copied.
@@ -56,13 +60,13 @@ struct DecodedObject {
 
 // Which lists of `snapshot` are not empty, one bit each (the optional singletons and the
 // resource catalog are not lists).
-uint32_t ListsUsed(const model::Snapshot& snapshot);
+ListMask ListsUsed(const model::Snapshot& snapshot);
 // Reserves room in each list of `to` for counts[bit] more objects.
-void ReserveLists(const std::array<size_t, 32>& counts, model::Snapshot* to);
+void ReserveLists(const std::array<size_t, kMaxSnapshotLists>& counts, model::Snapshot* to);
 // Appends the lists of `from` named by `lists` (ListsUsed) to `to`, each valid source
 // shifted by `document_offset` (the number of documents `to`'s store held before `from`'s
 // were added).
-void AppendLists(const model::Snapshot& from, uint32_t lists, int32_t document_offset,
+void AppendLists(const model::Snapshot& from, ListMask lists, int32_t document_offset,
                  model::Snapshot* to);
 
 struct DecodeCacheEntry {
