@@ -329,7 +329,8 @@ int Run(int argc, char** argv) {
     sub->add_option("--kubeconfig", rollout.kubeconfig, "The hub's kubeconfig (default: $KUBECONFIG, ~/.kube/config)");
     sub->add_option("--context", rollout.context, "The kubeconfig context (default: its current one)");
     if (std::string_view(action) == "status") {
-      sub->add_option("-w,--watch", rollout.watch, "Wait until the rollout finishes")->capture_default_str();
+      sub->add_flag("-w,--watch{true}", rollout.watch, "Wait until the rollout finishes (--watch=false: print once)")
+          ->capture_default_str();
       sub->add_option("--timeout", rollout.timeout, "Give up after this long (0s: never)")->capture_default_str();
     }
     if (std::string_view(action) == "history") {

@@ -16,6 +16,7 @@
 #include "cli/input_loader.h"
 #include "cli/serve_command.h"
 #include "cli/simulated_cluster.h"
+#include "cli/up_try_files.h"
 #include "server/agent/agent_runner.h"
 #include "server/kube/http_transport.h"
 #include "sim/trace/values.h"
@@ -23,33 +24,6 @@
 namespace berth::cli {
 
 namespace {
-
-// A Job for the hub's team-a/training queue whose pods run five seconds on the member
-// cluster (the simulated kubelet reads the annotation).
-constexpr const char* kTryJob = R"(apiVersion: batch/v1
-kind: Job
-metadata:
-  name: finetune-demo
-  namespace: team-a
-  labels:
-    kueue.x-k8s.io/queue-name: training
-spec:
-  parallelism: 2
-  completions: 2
-  suspend: true
-  template:
-    metadata:
-      annotations:
-        berth.dev/simulated-duration: 5s
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: trainer
-        image: registry.example.com/llm-trainer:1.4
-        resources:
-          requests: {cpu: "8", memory: 32Gi, nvidia.com/gpu: "2"}
-          limits: {nvidia.com/gpu: "2"}
-)";
 
 core::Result<std::string> ReadText(const std::string& path) {
   std::ifstream in(path);
@@ -186,14 +160,14 @@ int RunUpCommand(const UpFlags& flags, std::ostream& out, std::ostream& err) {
     entries.push_back({names[i], clusters[i]->url(), clusters[i]->admin_token(), clusters[i]->ca_data()});
   }
   const std::string kubeconfig = (fs::path(flags.data_dir) / "kubeconfig").string();
-  const std::string job = (fs::path(flags.data_dir) / "try-job.yaml").string();
   if (auto st = WriteKubeconfigFile(kubeconfig, entries); !st.ok()) {
     stop_all();
     return fail(st.error());
   }
-  {
-    std::ofstream job_out(job, std::ios::trunc);
-    job_out << kTryJob;
+  auto tries = WriteTryFiles(flags.data_dir);
+  if (!tries) {
+    stop_all();
+    return fail(tries.error());
   }
   out << "berth up: a demo fleet is running (data in " << flags.data_dir << ")\n"
       << "  hub   " << (*hub)->url() << "  queues team-a/training, team-eu/training, serving/inference\n";
@@ -204,10 +178,14 @@ int RunUpCommand(const UpFlags& flags, std::ostream& out, std::ostream& err) {
   out << "Try:\n"
       << "  export KUBECONFIG=" << kubeconfig << "\n"
       << "  kubectl --context hub get managedclusters          # the clusters joined and Available\n"
-      << "  kubectl --context hub create -f " << job << "   # a 2-pod training job, 5 s per pod\n"
+      << "  kubectl --context hub create -f " << tries->job << "   # a 2-pod training job, 5 s per pod\n"
       << "  kubectl --context hub get workloads -A -w           # admitted, placed, Finished\n"
       << "  kubectl --context hub get manifestworks -A          # what the hub sent each cluster\n"
       << "  kubectl --context us-2 get jobs,pods -A             # the job running on its cluster\n"
+      << "  kubectl --context hub apply -f " << tries->rollout << "   # an inference service, canary eu-1 first\n"
+      << "  berth rollout status mwrs/llm-serve -n serving --context hub\n"
+      << "  kubectl --context hub apply -f " << tries->rollout_bad << "   # a revision that crash-loops\n"
+      << "  berth rollout history mwrs/llm-serve -n serving --context hub   # rolled back, and why\n"
       << "Stop with Ctrl-C.\n";
   out.flush();
 
