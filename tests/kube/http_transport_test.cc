@@ -384,6 +384,29 @@ TEST(HttpTransportTest, RepliesOverTheCapAreErrors) {
   EXPECT_EQ(lines, 0);
 }
 
+// The agent syncs every 10 s and the hub drops idle connections after 5 s: a pooled
+// connection the server closed is replaced, not reported as a failed request.
+TEST(HttpTransportTest, AConnectionTheServerClosedWhileIdleIsReplaced) {
+  TestHub hub;
+  ASSERT_TRUE(hub.ok());
+  HttpServerOptions options;
+  options.keep_alive_timeout = std::chrono::seconds(1);
+  const std::string url = hub.Serve(options);
+  ASSERT_FALSE(url.empty());
+  HttpConfig config;
+  config.server = url;
+  auto made = NewHttpTransport(config);
+  ASSERT_TRUE(made);
+  Client client(std::move(made).value());
+  for (int i = 0; i < 3; ++i) {
+    auto got = client.Get(Namespaces(), "", "default");
+    ASSERT_TRUE(got) << "request " << i << ": " << got.error().ToString();
+    EXPECT_EQ(got->status, 200);
+    // Past the server's keep-alive timeout: it closes the pooled connection.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  }
+}
+
 TEST(HttpTransportTest, ConcurrentSends) {
   TestHub hub;
   ASSERT_TRUE(hub.ok());

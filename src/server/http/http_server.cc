@@ -120,7 +120,7 @@ core::Result<std::unique_ptr<HttpServer>> HttpServer::Start(RestHandler& handler
   s->server_->set_write_timeout(o.write_timeout);
   // httplib's Stop waits for idle keep-alive connections to time out, so this bounds how
   // long a SIGTERM drain takes while clients hold connections open.
-  s->server_->set_keep_alive_timeout(5);
+  s->server_->set_keep_alive_timeout(o.keep_alive_timeout.count());
   s->server_->set_keep_alive_max_count(1000);
   if (o.metrics != nullptr) {
     o.metrics->Describe("berth_http_requests_total", MetricType::kCounter,

@@ -43,6 +43,9 @@ struct HttpServerOptions {
   // A client that sends nothing for this long is dropped (slowloris).
   std::chrono::seconds read_timeout{30};
   std::chrono::seconds write_timeout{30};
+  // An idle kept-alive connection is closed after this (httplib's Stop also waits this long
+  // for idle connections, so it bounds a SIGTERM drain).
+  std::chrono::seconds keep_alive_timeout{5};
   // Authentication: bearer tokens, and (with client_ca_file) client certificates whose CN is
   // the user and whose O entries are the groups. When both are off, requests are not
   // authenticated and the handler treats them as the hub's own. When either is on, an API

@@ -327,12 +327,44 @@ class KubeHttpTransport : public Transport {
   }
 
   core::Result<Reply> Send(const Request& request) override {
-    BERTH_ASSIGN_OR_RETURN(std::unique_ptr<httplib::ClientImpl> client, Acquire());
+    bool reused = false;
+    BERTH_ASSIGN_OR_RETURN(std::unique_ptr<httplib::ClientImpl> client, Acquire(&reused));
+    auto result = SendOn(*client, request);
+    // A pooled connection the server closed while it sat idle fails at once, before any
+    // reply byte; the request never reached a handler, so it is sent again on a new
+    // connection, as Go's transport does for a reused connection's first read failing
+    // (client-go sees none of these errors).
+    if (reused && !result.sent && result.received == 0 &&
+        (result.error == httplib::Error::Read || result.error == httplib::Error::Write)) {
+      BERTH_ASSIGN_OR_RETURN(client, NewClient());
+      result = SendOn(*client, request);
+    }
+    if (result.exhausted) {
+      return HttpTransportError(core::ErrorCode::kResourceExhausted,
+                                request.method + " " + request.path + ": the reply is larger than " +
+                                    std::to_string(config_.max_reply_bytes) + " bytes");
+    }
+    if (!result.sent) return TransportFailure(request, result.error, *client);
+    Release(std::move(client));
+    return std::move(result.reply);
+  }
+
+  struct Attempt {
+    bool sent = false;
+    bool exhausted = false;
+    httplib::Error error = httplib::Error::Success;
+    uint64_t received = 0;  // reply bytes seen (headers or body)
+    Reply reply;
+  };
+
+  Attempt SendOn(httplib::ClientImpl& client, const Request& request) {
+    Attempt out;
     httplib::Request req = ToHttplib(request);
     bool exhausted = false;
     std::string body;
     const auto max = static_cast<uint64_t>(std::max<int64_t>(config_.max_reply_bytes, 0));
     req.response_handler = [&](const httplib::Response& res) {
+      out.received = std::max<uint64_t>(out.received, 1);
       const std::string length = res.get_header_value("Content-Length");
       uint64_t declared = 0;
       auto [p, ec] = std::from_chars(length.data(), length.data() + length.size(), declared);
@@ -351,20 +383,15 @@ class KubeHttpTransport : public Transport {
       return true;
     };
     httplib::Response res;
-    httplib::Error error = httplib::Error::Success;
-    const bool sent = client->send(req, res, error);
-    if (exhausted) {
-      return HttpTransportError(core::ErrorCode::kResourceExhausted,
-                                request.method + " " + request.path + ": the reply is larger than " +
-                                    std::to_string(config_.max_reply_bytes) + " bytes");
+    out.sent = client.send(req, res, out.error);
+    out.exhausted = exhausted;
+    out.received += body.size();
+    if (out.sent && !exhausted) {
+      out.reply.status = res.status;
+      out.reply.body = std::move(body);
+      for (const auto& [name, value] : res.headers) out.reply.headers.emplace(Lower(name), value);
     }
-    if (!sent) return TransportFailure(request, error, *client);
-    Release(std::move(client));
-    Reply reply;
-    reply.status = res.status;
-    reply.body = std::move(body);
-    for (const auto& [name, value] : res.headers) reply.headers.emplace(Lower(name), value);
-    return reply;
+    return out;
   }
 
   core::Result<int> Stream(const Request& request,
@@ -458,15 +485,18 @@ class KubeHttpTransport : public Transport {
     return HttpTransportError(core::ErrorCode::kUnavailable, std::move(message));
   }
 
-  core::Result<std::unique_ptr<httplib::ClientImpl>> Acquire() {
+  // A pooled client (its connection kept alive: `*reused` true) or a new one.
+  core::Result<std::unique_ptr<httplib::ClientImpl>> Acquire(bool* reused = nullptr) {
     {
       std::lock_guard<std::mutex> lock(pool_mu_);
       if (!idle_.empty()) {
         std::unique_ptr<httplib::ClientImpl> client = std::move(idle_.back());
         idle_.pop_back();
+        if (reused != nullptr) *reused = true;
         return client;
       }
     }
+    if (reused != nullptr) *reused = false;
     return NewClient();
   }
 
