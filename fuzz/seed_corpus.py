@@ -40,8 +40,14 @@ def read(path):
 
 
 def documents(data):
+    """The mappings of a YAML stream; none for a stream with aliases: a billion-laughs input
+    (tests/e2e/bad-yaml-limits) expands without bound once walked or dumped, so such files
+    are seeds of the whole-file targets only."""
     try:
-        return [d for d in yaml.safe_load_all(data.decode("utf-8")) if isinstance(d, dict)]
+        text = data.decode("utf-8")
+        if any(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, Loader=yaml.SafeLoader)):
+            return []
+        return [d for d in yaml.safe_load_all(text) if isinstance(d, dict)]
     except Exception:
         return []
 
@@ -70,6 +76,41 @@ class Corpus:
         name = "seed-" + hashlib.sha1(data).hexdigest()[:16]
         with open(os.path.join(folder, name), "wb") as f:
             f.write(data)
+
+
+def sync_messages(docs):
+    """(request, reply, path) of the agent sync protocol (src/server/agent/sync_protocol.h)
+    for the first member cluster `docs` name: JSON texts as berth's encoders write them."""
+    clusters = [d for d in docs if d.get("kind") == "ManagedCluster"]
+    works = [d for d in docs if d.get("kind") == "ManifestWork"]
+    if not clusters and not works:
+        return []
+    name = ((clusters[0].get("metadata") or {}).get("name") if clusters else
+            (works[0].get("metadata") or {}).get("namespace")) or "eu-1"
+    claims = [{"name": c.get("name", ""), "value": c.get("value", "")}
+              for c in ((clusters[0].get("status") or {}).get("clusterClaims") or [])
+              if isinstance(c, dict)] if clusters else []
+    nodes = [d for d in docs if d.get("kind") == "Node" and
+             ((d.get("metadata") or {}).get("annotations") or {}).get("berth.dev/cluster", name) == name]
+    mine = [w for w in works if (w.get("metadata") or {}).get("namespace") == name] or works[:2]
+    held, statuses, acks = [], [], {}
+    for i, w in enumerate(mine):
+        meta = w.get("metadata") or {}
+        held.append({"name": meta.get("name", ""), "uid": meta.get("uid", ""),
+                     "generation": meta.get("generation", 1)})
+        if isinstance(w.get("status"), dict):
+            statuses.append({"name": meta.get("name", ""), "uid": meta.get("uid", ""),
+                             "generation": meta.get("generation", 1), "sequence": i + 1,
+                             "status": w["status"]})
+            acks[meta.get("name", "")] = i + 1
+    request = {"cluster": name, "agentId": "agent-" + name, "hubId": "", "epoch": 1,
+               "kubernetesVersion": "v1.32.0", "inventoryHash": "h" + str(len(nodes)),
+               "inventory": nodes[:4], "claims": claims[:8], "works": held, "statuses": statuses}
+    reply = {"hubId": "hub-1", "epoch": 1, "accepted": True, "inventoryHash": "",
+             "apply": mine, "remove": ["gone-work"], "statusAcks": acks,
+             "syncPeriodSeconds": 10, "leaseDurationSeconds": 40}
+    dump = lambda m: json.dumps(m, default=str, separators=(",", ":"))
+    return [(dump(request), dump(reply), "/apis/agent.berth.dev/v1/clusters/" + name + "/sync")]
 
 
 QUANTITY = re.compile(r"^[+-]?[0-9.]+([eE][+-]?[0-9]+|[numkMGTPE]i?|Ki)?$")
@@ -150,6 +191,22 @@ def main():
         for path in sorted(glob.glob(case + "/**/*.y*ml", recursive=True)):
             parts.append(read(path).rstrip(b"\n"))
         out.add("plan", b"\n---\n".join(parts) + b"\n")
+
+    # The agent sync protocol (agent_sync): per e2e case whose input has ManagedClusters or
+    # ManifestWorks, the request an agent of its first cluster would send (that cluster's
+    # Nodes as the inventory, its claims, its works held and their statuses) and the reply a
+    # hub would give (the works to apply); both with the default limits (second byte 0) and
+    # small ones (0xff); and the sync path of that cluster.
+    for case in sorted(glob.glob("tests/e2e/*/input")):
+        docs = []
+        for path in sorted(glob.glob(case + "/**/*.y*ml", recursive=True)):
+            if os.path.getsize(path) <= 4 * MAX_SEED_BYTES:
+                docs.extend(documents(read(path)))
+        for request, reply, path in sync_messages(docs):
+            for limits in (b"\x00", b"\xff"):
+                out.add("agent_sync", b"\x00" + limits + request.encode("utf-8"))
+                out.add("agent_sync", b"\x01" + limits + reply.encode("utf-8"))
+            out.add("agent_sync", b"\x02\x00" + path.encode("utf-8"))
 
     for path in csv_files:
         # Traces are long and regular: their first rows show every column.

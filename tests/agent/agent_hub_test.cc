@@ -261,6 +261,57 @@ TEST_F(AgentHubTest, ARestartedHubGivesEveryClusterAWholeLease) {
   EXPECT_EQ(hub_->CheckLeases(), 1u);
 }
 
+// Fields of another type than the hub expects, in an agent's inventory or in a ManagedCluster
+// an admin edited, read as absent: the sync is served, the lease checked, the hub loaded.
+// Json::value(key, default) threw on each of them (type_error 302/306) out of Serve, Load and
+// CheckLeases.
+TEST_F(AgentHubTest, MistypedFieldsReadAsAbsent) {
+  MakeHub(true);
+  SyncRequest r = Request("eu-1");
+  r.inventory_hash = "h1";
+  r.inventory = std::vector<Json>{
+      {{"apiVersion", "v1"}, {"kind", 5}, {"metadata", {{"name", "x"}}}},
+      {{"apiVersion", 1}, {"kind", "Node"}, {"metadata", {{"name", "y"}}}},
+      {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n1"}}}, {"status", "Ready"}},
+      {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n2"}}},
+       {"status", {{"capacity", "8"}, {"allocatable", {{"cpu", "4"}, {"memory", 5}}}}}}};
+  Sync(r);
+  Json mc = Get(ClusterKey("eu-1"));
+  EXPECT_EQ(mc["status"]["allocatable"].dump(), R"({"cpu":"4"})");
+  EXPECT_EQ(mc["status"]["capacity"].dump(), "{}");
+
+  // An admin's edit: a condition and a taint with mistyped fields, beside berth's taint.
+  mc["status"]["conditions"].push_back({{"type", 5}, {"status", true}});
+  mc["spec"]["taints"] = Json::array({{{"key", 7}, {"effect", "NoSelect"}},
+                                      {{"key", "cluster.open-cluster-management.io/unreachable"},
+                                       {"effect", "NoSelect"}}});
+  auto stored = store_->Get(ClusterKey("eu-1"));
+  ASSERT_TRUE(stored);
+  ASSERT_TRUE(store_->Commit({store::Mutation::Update(ClusterKey("eu-1"), StoredBody(mc),
+                                                      stored->meta.resource_version)}));
+  r.inventory.reset();
+  Sync(r);
+  mc = Get(ClusterKey("eu-1"));
+  EXPECT_EQ(Condition(mc, "ManagedClusterConditionAvailable"), "True");
+  ASSERT_EQ(mc["spec"]["taints"].size(), 1u) << mc["spec"].dump();
+  EXPECT_EQ(mc["spec"]["taints"][0]["key"], 7);
+  // A restarted hub reads the clusters' conditions; the lease still lapses.
+  MakeHub(true);
+  now_ += 41;
+  EXPECT_EQ(hub_->CheckLeases(), 1u);
+  mc = Get(ClusterKey("eu-1"));
+  EXPECT_EQ(mc["spec"]["taints"].size(), 2u) << mc["spec"].dump();
+  // A status that is not an object at all.
+  mc["status"] = "broken";
+  stored = store_->Get(ClusterKey("eu-1"));
+  ASSERT_TRUE(stored);
+  ASSERT_TRUE(store_->Commit({store::Mutation::Update(ClusterKey("eu-1"), StoredBody(mc),
+                                                      stored->meta.resource_version)}));
+  MakeHub(true);
+  Sync(Request("eu-1"));
+  EXPECT_EQ(Condition(Get(ClusterKey("eu-1")), "ManagedClusterConditionAvailable"), "True");
+}
+
 TEST_F(AgentHubTest, RefusesBadRequests) {
   RestReply wrong_method = [&] {
     HttpRequest req;

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
 #include <string>
 
 namespace berth::server::agent {
@@ -105,6 +107,45 @@ TEST(SyncProtocolTest, SyncPaths) {
   EXPECT_FALSE(SyncPathCluster("/apis/agent.berth.dev/v1/clusters//sync").has_value());
   EXPECT_FALSE(SyncPathCluster("/apis/agent.berth.dev/v1/clusters/a/b/sync").has_value());
   EXPECT_FALSE(SyncPathCluster("/apis/agent.berth.dev/v1/clusters/eu-1").has_value());
+  // The prefix's last '/' is also the suffix's first: "sync" alone names no cluster (it was
+  // cut past its end, a read out of bounds; fuzz/corpus/agent_sync/crash-sync-path-without-cluster).
+  EXPECT_FALSE(SyncPathCluster("/apis/agent.berth.dev/v1/clusters/sync").has_value());
+  EXPECT_FALSE(SyncPathCluster("/apis/agent.berth.dev/v1/clusters/ync").has_value());
+  EXPECT_EQ(SyncPathCluster("/apis/agent.berth.dev/v1/clusters/x/sync"), "x");
+}
+
+// An integer past int64 is refused, never wrapped: 2^64-1 read as an epoch was -1, so a
+// hub's reply could look older than any (fuzz/corpus/agent_sync/crash-epoch-past-int64).
+TEST(SyncProtocolTest, IntegersPastInt64AreRefused) {
+  const BadRequestCase requests[] = {
+      {R"({"cluster":"c","epoch":18446744073709551615})", "epoch"},
+      {R"({"cluster":"c","epoch":9223372036854775808})", "epoch"},
+      {R"({"cluster":"c","works":[{"name":"w","generation":9223372036854775808}]})", "works[0].generation"},
+      {R"({"cluster":"c","statuses":[{"name":"w","sequence":18446744073709551615,"status":{}}]})",
+       "statuses[0].sequence"},
+  };
+  for (const BadRequestCase& c : requests) {
+    auto r = ParseSyncRequest(c.body);
+    ASSERT_FALSE(r) << c.body;
+    EXPECT_EQ(r.error().location().field, c.field) << c.body << ": " << r.error().ToString();
+    EXPECT_NE(r.error().message().find("64-bit integer"), std::string::npos) << r.error().ToString();
+  }
+  const BadRequestCase replies[] = {
+      {R"({"hubId":"h","epoch":18446744073709551615})", "epoch"},
+      {R"({"hubId":"h","statusAcks":{"w":9223372036854775808}})", "statusAcks.w"},
+  };
+  for (const BadRequestCase& c : replies) {
+    auto r = ParseSyncReply(c.body);
+    ASSERT_FALSE(r) << c.body;
+    EXPECT_EQ(r.error().location().field, c.field) << c.body << ": " << r.error().ToString();
+  }
+  // The bounds themselves read.
+  auto max = ParseSyncRequest(R"({"cluster":"c","epoch":9223372036854775807})");
+  ASSERT_TRUE(max);
+  EXPECT_EQ(max->epoch, std::numeric_limits<int64_t>::max());
+  auto min = ParseSyncRequest(R"({"cluster":"c","epoch":-9223372036854775808})");
+  ASSERT_TRUE(min);
+  EXPECT_EQ(min->epoch, std::numeric_limits<int64_t>::min());
 }
 
 }  // namespace BERTH_UNITY_ID

@@ -44,14 +44,19 @@ store::ObjectKey NamespaceKey(const std::string& name) { return {"", "Namespace"
 store::ObjectKey IdentityKey() { return {"", "ConfigMap", "kube-system", kIdentityName}; }
 store::ObjectKey InventoryKey(const std::string& cluster) { return {kInventoryGroup, kInventoryKind, "", cluster}; }
 
+// Every field below is read with StringAt / MemberAt, never Json::value(key, default): value()
+// throws when the key holds another type, and these objects come from an agent's sync (the
+// inventory) or from the store, where an admin's edit of a ManagedCluster's status or taints
+// is not validated field by field. A mistyped field reads as absent.
+
 // The condition of `type` in `conditions` set as meta.SetStatusCondition sets it: its
 // lastTransitionTime moves only when the status changes.
 void SetCondition(Json& conditions, const std::string& type, const std::string& status,
                   const std::string& reason, const std::string& message, int64_t now_s) {
   if (!conditions.is_array()) conditions = Json::array();
   for (Json& c : conditions) {
-    if (!c.is_object() || c.value("type", "") != type) continue;
-    if (c.value("status", "") != status) c["lastTransitionTime"] = core::Timestamp{now_s}.ToString();
+    if (!c.is_object() || StringAt(c, {"type"}) != type) continue;
+    if (StringAt(c, {"status"}) != status) c["lastTransitionTime"] = core::Timestamp{now_s}.ToString();
     c["status"] = status;
     c["reason"] = reason;
     c["message"] = message;
@@ -73,11 +78,12 @@ bool RemoveTaint(Json& cluster, const char* key) {
   const size_t before = taints->size();
   Json kept = Json::array();
   for (Json& t : *taints) {
-    if (!(t.is_object() && t.value("key", "") == key)) kept.push_back(std::move(t));
+    if (StringAt(t, {"key"}) != key) kept.push_back(std::move(t));
   }
+  const size_t after = kept.size();
   *taints = std::move(kept);
   if (taints->empty()) spec->erase("taints");
-  return before != spec->value("taints", Json::array()).size();
+  return before != after;
 }
 
 void AddTaint(Json& cluster, const char* key, int64_t now_s) {
@@ -86,7 +92,7 @@ void AddTaint(Json& cluster, const char* key, int64_t now_s) {
   Json& taints = spec["taints"];
   if (!taints.is_array()) taints = Json::array();
   for (const Json& t : taints) {
-    if (t.is_object() && t.value("key", "") == key) return;
+    if (StringAt(t, {"key"}) == key) return;
   }
   taints.push_back({{"key", key}, {"effect", "NoSelect"}, {"timeAdded", core::Timestamp{now_s}.ToString()}});
 }
@@ -106,11 +112,9 @@ void SumNodeResources(const std::vector<Json>& inventory, Json& status) {
     }
   };
   for (const Json& o : inventory) {
-    if (o.value("kind", "") != "Node" || o.value("apiVersion", "") != "v1") continue;
-    auto st = o.find("status");
-    if (st == o.end() || !st->is_object()) continue;
-    add(st->value("capacity", Json::object()), capacity);
-    add(st->value("allocatable", Json::object()), allocatable);
+    if (StringAt(o, {"kind"}) != "Node" || StringAt(o, {"apiVersion"}) != "v1") continue;
+    if (const Json* c = MemberAt(o, {"status", "capacity"})) add(*c, capacity);
+    if (const Json* a = MemberAt(o, {"status", "allocatable"})) add(*a, allocatable);
   }
   Json c = Json::object();
   for (const auto& [name, q] : capacity) c[name] = q.ToString();
@@ -189,11 +193,13 @@ core::Status AgentHub::Load() {
   for (const store::StoredObject& o : page->items) {
     auto served = ServedObject(o, "");
     if (!served) continue;
-    const Json& conditions = served->value("status", Json::object()).value("conditions", Json::array());
+    const Json* conditions = MemberAt(*served, {"status", "conditions"});
     bool available = false;
-    for (const Json& c : conditions) {
-      available = available || (c.is_object() && c.value("type", "") == model::kConditionClusterAvailable &&
-                                c.value("status", "") == "True");
+    if (conditions != nullptr && conditions->is_array()) {
+      for (const Json& c : *conditions) {
+        available = available || (StringAt(c, {"type"}) == model::kConditionClusterAvailable &&
+                                  StringAt(c, {"status"}) == "True");
+      }
     }
     if (available) leases_[o.key.name] = Lease{now, false};
   }

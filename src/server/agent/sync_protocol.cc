@@ -3,6 +3,9 @@
 // hub does not know is what a newer agent sends to an older hub during an upgrade.
 #include "server/agent/sync_protocol.h"
 
+#include <cstdint>
+#include <limits>
+#include <optional>
 #include <utility>
 
 #include "server/api/json_depth.h"
@@ -29,11 +32,25 @@ core::Status ReadString(const Json& obj, const char* key, const std::string& fie
   return core::OkStatus();
 }
 
+// An integer JSON value as int64; nullopt for any other value. nlohmann reads an integer past
+// INT64_MAX as unsigned, which get<int64_t>() wraps (2^64-1 to -1): refused instead.
+std::optional<int64_t> Int64Of(const Json& v) {
+  if (!v.is_number_integer()) return std::nullopt;
+  if (v.is_number_unsigned() &&
+      v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    return std::nullopt;
+  }
+  return v.get<int64_t>();
+}
+
+constexpr const char* kNotInt64 = "must be a 64-bit integer";
+
 core::Status ReadInt(const Json& obj, const char* key, const std::string& field, int64_t* out) {
   auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return core::OkStatus();
-  if (!it->is_number_integer()) return SyncFieldError(field + key, "must be an integer");
-  *out = it->get<int64_t>();
+  std::optional<int64_t> v = Int64Of(*it);
+  if (!v.has_value()) return SyncFieldError(field + key, kNotInt64);
+  *out = *v;
   return core::OkStatus();
 }
 
@@ -63,7 +80,12 @@ core::Result<Json> ParseBody(std::string_view body) {
 }  // namespace
 
 std::optional<std::string> SyncPathCluster(std::string_view path) {
-  if (!path.starts_with(kSyncPathPrefix) || !path.ends_with(kSyncPathSuffix)) return std::nullopt;
+  // The prefix ends with the '/' the suffix starts with: without the length check,
+  // ".../clusters/sync" matched both and was cut past its end.
+  if (path.size() <= kSyncPathPrefix.size() + kSyncPathSuffix.size() ||
+      !path.starts_with(kSyncPathPrefix) || !path.ends_with(kSyncPathSuffix)) {
+    return std::nullopt;
+  }
   path.remove_prefix(kSyncPathPrefix.size());
   path.remove_suffix(kSyncPathSuffix.size());
   if (path.empty() || path.find('/') != std::string_view::npos) return std::nullopt;
@@ -206,8 +228,9 @@ core::Result<SyncReply> ParseSyncReply(std::string_view body, const SyncLimits& 
   if (auto it = j.find("statusAcks"); it != j.end() && !it->is_null()) {
     if (!it->is_object()) return SyncFieldError("statusAcks", "must be an object");
     for (const auto& [name, seq] : it->items()) {
-      if (!seq.is_number_integer()) return SyncFieldError("statusAcks." + name, "must be an integer");
-      r.status_acks[name] = seq.get<int64_t>();
+      std::optional<int64_t> v = Int64Of(seq);
+      if (!v.has_value()) return SyncFieldError("statusAcks." + name, kNotInt64);
+      r.status_acks[name] = *v;
     }
   }
   BERTH_RETURN_IF_ERROR(ReadInt(j, "syncPeriodSeconds", "", &r.sync_period_s));

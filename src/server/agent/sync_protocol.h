@@ -94,8 +94,8 @@ struct SyncReply {
 };
 
 // Strict decoding: wrong types, missing cluster, lists over the limits are InvalidArgument
-// naming the field ("works[3].generation: must be an integer"); unknown fields are ignored
-// (a newer agent may send more).
+// naming the field ("works[3].generation: must be a 64-bit integer": an integer past int64 is
+// refused, never wrapped); unknown fields are ignored (a newer agent may send more).
 core::Result<SyncRequest> ParseSyncRequest(std::string_view body, const SyncLimits& limits = {});
 std::string EncodeSyncRequest(const SyncRequest& request);
 core::Result<SyncReply> ParseSyncReply(std::string_view body, const SyncLimits& limits = {});
