@@ -23,11 +23,12 @@ class AgentHubTest : public ::testing::Test {
     MakeHub(false);
   }
 
-  void MakeHub(bool auto_accept) {
+  void MakeHub(bool auto_accept, SyncLimits limits = {}) {
     AgentHubOptions options;
     options.lease_duration = std::chrono::seconds(40);
     options.sync_period = std::chrono::seconds(10);
     options.auto_accept = auto_accept;
+    options.limits = limits;
     options.now_unix_s = [this] { return now_; };
     hub_ = std::make_unique<AgentHub>(*store_, feed_, nullptr, options);
     ASSERT_TRUE(hub_->Load().ok());
@@ -196,6 +197,45 @@ TEST_F(AgentHubTest, WorksToApplyAndRemoveByGeneration) {
   r.works[1].uid = "recreated";
   reply = Sync(r);
   EXPECT_EQ(reply.apply.size(), 2u);
+}
+
+// A cluster never holds more works than a sync carries (SyncLimits::max_works): the agent's
+// decoder refuses a reply with more to apply, and its own request would list them all. New
+// works wait, in the store's order, until the agent holds fewer; changed held ones are sent
+// whatever their number.
+TEST_F(AgentHubTest, NewWorksWaitOnceTheClusterHoldsTheMostASyncCarries) {
+  SyncLimits limits;
+  limits.max_works = 2;
+  MakeHub(true, limits);
+  Sync(Request("eu-1"));
+  PutWork("eu-1", "w1");
+  PutWork("eu-1", "w2");
+  PutWork("eu-1", "w3");
+  SyncRequest r = Request("eu-1");
+  SyncReply reply = Sync(r);
+  ASSERT_EQ(reply.apply.size(), 2u);
+  EXPECT_EQ(reply.apply[0]["metadata"]["name"], "w1");
+  EXPECT_EQ(reply.apply[1]["metadata"]["name"], "w2");
+  EXPECT_EQ(reply.message, "1 ManifestWorks wait: the cluster holds the 2 works a sync carries");
+  // Holding two: the third still waits, a changed held one is sent.
+  auto w1 = store_->Get(WorkKey("eu-1", "w1"));
+  auto w2 = store_->Get(WorkKey("eu-1", "w2"));
+  r.works = {{"w1", w1->meta.uid, 0}, {"w2", w2->meta.uid, w2->meta.generation}};
+  reply = Sync(r);
+  ASSERT_EQ(reply.apply.size(), 1u);
+  EXPECT_EQ(reply.apply[0]["metadata"]["name"], "w1");
+  // w1 deleted on the hub: removed, and w3 goes once the agent no longer lists w1.
+  ASSERT_TRUE(store_->Commit({store::Mutation::Delete(WorkKey("eu-1", "w1"))}));
+  reply = Sync(r);
+  EXPECT_TRUE(reply.apply.empty());
+  EXPECT_EQ(reply.remove, std::vector<std::string>{"w1"});
+  r.works.erase(r.works.begin());
+  reply = Sync(r);
+  ASSERT_EQ(reply.apply.size(), 1u);
+  EXPECT_EQ(reply.apply[0]["metadata"]["name"], "w3");
+  EXPECT_TRUE(reply.message.empty());
+  // What the hub sent the agent decodes with the same limits.
+  EXPECT_TRUE(ParseSyncReply(Post("eu-1", EncodeSyncRequest(r)).response.body, limits));
 }
 
 TEST_F(AgentHubTest, StatusesAreKeptByTheirSequence) {

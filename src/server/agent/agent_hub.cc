@@ -454,6 +454,12 @@ core::Result<SyncReply> AgentHub::Sync(const SyncRequest& request) {
     list.kind = "ManifestWork";
     list.ns = name;
     std::unordered_map<std::string, bool> on_hub;
+    // The agent holds at most limits.max_works works: its requests list them all and its
+    // decoder refuses a reply with more to apply. A held work is sent whenever it changed; a
+    // new one only while the works held and sent stay within the limit, the others (in the
+    // store's order) once the agent holds fewer.
+    size_t room = held.size() < options_.limits.max_works ? options_.limits.max_works - held.size() : 0;
+    size_t waiting = 0;
     for (;;) {
       auto page = store_.List(list);
       if (!page) return page.error();
@@ -463,6 +469,13 @@ core::Result<SyncReply> AgentHub::Sync(const SyncRequest& request) {
         if (it != held.end() && it->second->uid == w.meta.uid && it->second->generation == w.meta.generation) {
           continue;
         }
+        if (it == held.end()) {
+          if (room == 0) {
+            ++waiting;
+            continue;
+          }
+          --room;
+        }
         auto served = ServedObject(w, "");
         if (served) reply.apply.push_back(std::move(served).value());
       }
@@ -471,6 +484,11 @@ core::Result<SyncReply> AgentHub::Sync(const SyncRequest& request) {
     }
     for (const HeldWork& w : request.works) {
       if (!on_hub.contains(w.name)) reply.remove.push_back(w.name);
+    }
+    if (waiting > 0) {
+      reply.message = std::to_string(waiting) + " ManifestWorks wait: the cluster holds the " +
+                      std::to_string(options_.limits.max_works) + " works a sync carries";
+      if (options_.log) options_.log("agent sync: " + name + ": " + reply.message);
     }
     if (!batch.empty()) {
       auto written = store_.Commit(std::move(batch));

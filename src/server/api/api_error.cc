@@ -245,6 +245,12 @@ ApiError RequestEntityTooLargeError(std::string_view detail) {
   return Make(413, "RequestEntityTooLarge", "Request entity too large: " + std::string(detail));
 }
 
+ApiError LengthRequiredError(int64_t limit_bytes) {
+  return Make(411, "BadRequest",
+              "a request body must have a Content-Length (at most " + std::to_string(limit_bytes) +
+                  " bytes): a body of unknown length (Transfer-Encoding: chunked) is not read");
+}
+
 ApiError ExpiredError(std::string_view message) {
   return Make(410, "Expired", std::string(message));
 }

@@ -108,6 +108,9 @@ ApiError TooManyRequestsError(std::string_view message, int64_t retry_after_s);
 ApiError RequestEntityTooLargeError(int64_t limit_bytes);
 // 413 "Request entity too large: DETAIL".
 ApiError RequestEntityTooLargeError(std::string_view detail);
+// 411 (reason BadRequest): a request body of unknown length (Transfer-Encoding), which the
+// server does not read: "a request body must have a Content-Length (at most N bytes)".
+ApiError LengthRequiredError(int64_t limit_bytes);
 // 410 reason Expired (a compacted resourceVersion or continue token).
 ApiError ExpiredError(std::string_view message);
 // 410 reason Gone.

@@ -274,6 +274,25 @@ void HttpServer::Route() {
   server_->Put(".*", api);
   server_->Patch(".*", api);
   server_->Delete(".*", api);
+  // cpp-httplib 0.11 holds a request body to set_payload_max_length only when it has a
+  // Content-Length: a chunked body, or one with neither header (read until the client
+  // closes), was read whole, before authentication, whatever its size (a 4 MiB chunked agent
+  // sync was served; the API's own writes refused it only once it was in memory). Here,
+  // before any body is read: one of unknown length is refused (411, and the connection
+  // closed rather than read on), and a request with neither header has no body (RFC 9112
+  // 6.3), so it is served without reading on. The methods are those httplib reads a body of.
+  server_->set_pre_routing_handler([this, api](const httplib::Request& req, httplib::Response& res) {
+    const bool reads_body =
+        req.method == "POST" || req.method == "PUT" || req.method == "PATCH" || req.method == "DELETE";
+    if (!reads_body || req.has_header("Content-Length")) return httplib::Server::HandlerResponse::Unhandled;
+    if (req.has_header("Transfer-Encoding")) {
+      WriteError(res, LengthRequiredError(options_.max_body_bytes));
+      res.set_header("Connection", "close");
+    } else {
+      api(req, res);
+    }
+    return httplib::Server::HandlerResponse::Handled;
+  });
 
   // httplib's own refusals (a body past the cap, an unknown method) as Status objects.
   server_->set_error_handler([this](const httplib::Request&, httplib::Response& res) {
