@@ -224,6 +224,87 @@ TEST(TableTest, NodeJobDeploymentNamespaceColumns) {
             R"(["team-a","Terminating","24h"])");
 }
 
+TEST(TableTest, ManifestWorkReplicaSetColumnsAsOcmsCrdPlusRollout) {
+  const auto& kind = Kind("work.open-cluster-management.io", "ManifestWorkReplicaSet");
+  Json mwrs = Json::parse(R"({"metadata":{"name":"llm-serve","namespace":"serving"},
+      "status":{"conditions":[
+        {"type":"PlacementVerified","status":"True","reason":"AsExpected"},
+        {"type":"PlacementRolledOut","status":"False","reason":"Progressing"},
+        {"type":"ManifestworkApplied","status":"False","reason":"NotAsExpected"}]}})");
+  const Json t = BuildTable(kind, "v1alpha1", std::vector<Json>{mwrs}, Opts());
+  EXPECT_EQ(Names(t), (std::vector<std::string>{"Name", "Placement", "Found", "ManifestWorks",
+                                                "Applied", "Rollout"}));
+  // Upstream's four columns by default, berth's rollout with -o wide.
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(t["columnDefinitions"][i]["priority"], 0) << i;
+  EXPECT_EQ(t["columnDefinitions"][5]["priority"], 1);
+  EXPECT_EQ(t["columnDefinitions"][2]["description"], "Configured");
+  EXPECT_EQ(t["rows"][0]["cells"].dump(),
+            R"(["llm-serve","AsExpected","True","NotAsExpected","False","Progressing"])");
+  Json complete = mwrs;
+  complete["status"]["conditions"][1]["reason"] = "Complete";
+  EXPECT_EQ(BuildTable(kind, "v1alpha1", std::vector<Json>{complete}, Opts())["rows"][0]["cells"][5],
+            "Complete");
+  // A pause, then a recorded rollback, say more than PlacementRolledOut.
+  Json paused = mwrs;
+  paused["status"]["conditions"].push_back(
+      Json::parse(R"({"type":"RolloutPaused","status":"True","reason":"PausedByUser"})"));
+  EXPECT_EQ(BuildTable(kind, "v1alpha1", std::vector<Json>{paused}, Opts())["rows"][0]["cells"][5],
+            "Paused");
+  Json rolled_back = paused;
+  rolled_back["status"]["conditions"].push_back(
+      Json::parse(R"({"type":"RolledBack","status":"True","reason":"BadRevision"})"));
+  EXPECT_EQ(BuildTable(kind, "v1alpha1", std::vector<Json>{rolled_back}, Opts())["rows"][0]["cells"][5],
+            "RolledBack");
+  // Before the first plan: nothing to print (kubectl shows <none>).
+  const Json fresh = Json::parse(R"({"metadata":{"name":"new"}})");
+  EXPECT_EQ(BuildTable(kind, "v1alpha1", std::vector<Json>{fresh}, Opts())["rows"][0]["cells"].dump(),
+            R"(["new",null,null,null,null,null])");
+}
+
+TEST(TableTest, ControllerRevisionColumnsAsKubectl) {
+  const auto& kind = Kind("apps", "ControllerRevision");
+  const Json owned = Json::parse(R"({"metadata":{"name":"llm-serve-tcx5l6mfq9",
+      "creationTimestamp":"2026-01-01T00:00:00Z","ownerReferences":[
+        {"apiVersion":"v1","kind":"ConfigMap","name":"not-the-controller"},
+        {"apiVersion":"work.open-cluster-management.io/v1alpha1","kind":"ManifestWorkReplicaSet",
+         "name":"llm-serve","controller":true}]},"revision":3})");
+  const Json t = BuildTable(kind, "v1", std::vector<Json>{owned}, Opts());
+  EXPECT_EQ(Names(t), (std::vector<std::string>{"Name", "Controller", "Revision", "Age"}));
+  EXPECT_EQ(t["rows"][0]["cells"].dump(),
+            R"(["llm-serve-tcx5l6mfq9","manifestworkreplicaset.work.open-cluster-management.io/llm-serve",3,"60m"])");
+  const Json statefulset = Json::parse(R"({"metadata":{"name":"web-1","ownerReferences":[
+      {"apiVersion":"apps/v1","kind":"StatefulSet","name":"web","controller":true}]},"revision":1})");
+  const Json core_owner = Json::parse(R"({"metadata":{"name":"r","ownerReferences":[
+      {"apiVersion":"v1","kind":"Pod","name":"p","controller":true}]}})");
+  const Json orphan = Json::parse(R"({"metadata":{"name":"o"},"revision":2})");
+  const Json rows = BuildTable(kind, "v1", std::vector<Json>{statefulset, core_owner, orphan}, Opts())["rows"];
+  EXPECT_EQ(rows[0]["cells"].dump(), R"(["web-1","statefulset.apps/web",1,"<unknown>"])");
+  EXPECT_EQ(rows[1]["cells"].dump(), R"(["r","pod/p",0,"<unknown>"])");
+  EXPECT_EQ(rows[2]["cells"].dump(), R"(["o","<none>",2,"<unknown>"])");
+}
+
+TEST(TableTest, FederatedLearningColumnsAsTheAddonsCrdPlusProgress) {
+  const auto& kind = Kind("federation-ai.open-cluster-management.io", "FederatedLearning");
+  const Json fl = Json::parse(R"({"metadata":{"name":"mnist-eu","creationTimestamp":"2026-01-01T00:30:00Z"},
+      "spec":{"server":{"rounds":5,"minAvailableClients":2}},
+      "status":{"phase":"Running","serverCluster":"eu-1","currentRound":3,"clients":[
+        {"clusterName":"eu-1","state":"Training"},{"clusterName":"eu-2","state":"Training"},
+        {"clusterName":"us-2","state":"Excluded"}]}})");
+  const Json t = BuildTable(kind, "v1alpha1", std::vector<Json>{fl}, Opts());
+  EXPECT_EQ(Names(t), (std::vector<std::string>{"Name", "Phase", "Age", "Round", "Clients", "Server"}));
+  EXPECT_EQ(t["columnDefinitions"][1]["priority"], 0);
+  EXPECT_EQ(t["columnDefinitions"][2]["priority"], 0);
+  for (size_t i = 3; i < 6; ++i) EXPECT_EQ(t["columnDefinitions"][i]["priority"], 1) << i;
+  EXPECT_EQ(t["rows"][0]["cells"].dump(), R"(["mnist-eu","Running","30m","3/5","2/2","eu-1"])");
+  // Rounds left to the server; the default minimum of 1; no status yet.
+  const Json open = Json::parse(R"({"metadata":{"name":"o"},"spec":{"server":{}},
+      "status":{"phase":"Waiting","currentRound":0,"clients":[{"clusterName":"a","state":"Eligible"}]}})");
+  const Json fresh = Json::parse(R"({"metadata":{"name":"f"}})");
+  const Json rows = BuildTable(kind, "v1alpha1", std::vector<Json>{open, fresh}, Opts())["rows"];
+  EXPECT_EQ(rows[0]["cells"].dump(), R"(["o","Waiting",null,"0","0/1",null])");
+  EXPECT_EQ(rows[1]["cells"].dump(), R"(["f",null,null,null,null,null])");
+}
+
 TEST(TableTest, IncludeObjectAndHeaders) {
   const Json o = Json::parse(R"({"metadata":{"name":"x"},"spec":{"a":1}})");
   TableOptions opts = Opts();

@@ -1,11 +1,16 @@
 // Columns follow upstream exactly where kubectl users read them: the CRD columns are copied
 // from the projects' kubebuilder markers / CRD manifests (name, type, priority, path), and
 // the built-in printers follow kubernetes/pkg/printers/internalversion's printPod, printNode,
-// printJob, printDeployment and printNamespace for the data an object carries. What the
-// built-in printers compute from other objects (a Deployment's ReplicaSets) is not printed.
+// printJob, printDeployment, printNamespace and printControllerRevision for the data an
+// object carries. What the built-in printers compute from other objects (a Deployment's
+// ReplicaSets) is not printed. berth's own columns on an upstream CRD (a ManifestWorkReplicaSet's
+// rollout, a FederatedLearning's round and clients) are wide-only (priority 1), so a plain
+// `kubectl get` prints what it prints against upstream's CRD; they are computed from the
+// object, as a JSONPath cannot count or combine conditions.
 #include "server/api/table.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -38,10 +43,17 @@ constexpr std::string_view kAgeDescription =
 struct ColumnSpec {
   std::string_view name;
   std::string_view type;
-  std::string_view json_path;  // empty: computed by the kind's printer
+  std::string_view json_path;  // empty: computed (by `compute`, or by the kind's printer)
   std::string_view description;
   int priority = 0;
+  // A CRD column berth computes from the object (null: read `json_path`).
+  Json (*compute)(const Json& object) = nullptr;
 };
+
+// berth's computed CRD columns (defined with the cells below).
+Json MwrsRolloutCell(const Json& mwrs);
+Json FlRoundCell(const Json& fl);
+Json FlClientsCell(const Json& fl);
 
 // The CRD columns (additionalPrinterColumns), keyed by group, kind and version ("" = any).
 struct CrdColumns {
@@ -96,6 +108,26 @@ constexpr ColumnSpec kPlacementColumns[] = {
     {"Reason", "string", ".status.conditions[?(@.type==\"PlacementSatisfied\")].reason", ""},
     {"SelectedClusters", "integer", ".status.numberOfSelectedClusters", ""},
 };
+// open-cluster-management-io/api work/v1alpha1's CRD, then berth's rollout (wide).
+constexpr ColumnSpec kManifestWorkReplicaSetColumns[] = {
+    {"Placement", "string", ".status.conditions[?(@.type==\"PlacementVerified\")].reason", "Reason"},
+    {"Found", "string", ".status.conditions[?(@.type==\"PlacementVerified\")].status", "Configured"},
+    {"ManifestWorks", "string", ".status.conditions[?(@.type==\"ManifestworkApplied\")].reason",
+     "Reason"},
+    {"Applied", "string", ".status.conditions[?(@.type==\"ManifestworkApplied\")].status", "Applied"},
+    {"Rollout", "string", "",
+     "berth's rollout state: Progressing, Complete, Paused or RolledBack (berth rollout status)", 1,
+     MwrsRolloutCell},
+};
+// addon-contrib federated-learning-controller's CRD, then berth's progress (wide).
+constexpr ColumnSpec kFederatedLearningColumns[] = {
+    {"Phase", "string", ".status.phase", "The current phase of the FederatedLearning process"},
+    {"Age", "date", ".metadata.creationTimestamp", ""},
+    {"Round", "string", "", "The current round, of spec.server.rounds when set", 1, FlRoundCell},
+    {"Clients", "string", "", "Clients training, of spec.server.minAvailableClients", 1,
+     FlClientsCell},
+    {"Server", "string", ".status.serverCluster", "The member cluster the server runs on", 1},
+};
 // apiextensions' default for a CRD that declares no columns.
 constexpr ColumnSpec kAgeOnly[] = {
     {"Age", "date", ".metadata.creationTimestamp", kAgeDescription},
@@ -108,10 +140,12 @@ constexpr CrdColumns kCrdColumns[] = {
     {"kueue.x-k8s.io", "LocalQueue", "", kLocalQueueColumns},
     {"cluster.open-cluster-management.io", "ManagedCluster", "", kManagedClusterColumns},
     {"cluster.open-cluster-management.io", "Placement", "", kPlacementColumns},
+    {"work.open-cluster-management.io", "ManifestWorkReplicaSet", "", kManifestWorkReplicaSetColumns},
+    {"federation-ai.open-cluster-management.io", "FederatedLearning", "", kFederatedLearningColumns},
 };
 
 // Built-in printers' columns (computed), after NAME.
-enum class Printer { kNone, kPod, kNode, kJob, kDeployment, kNamespace };
+enum class Printer { kNone, kPod, kNode, kJob, kDeployment, kNamespace, kControllerRevision };
 
 constexpr ColumnSpec kPodColumns[] = {
     {"Ready", "string", "", "The aggregate readiness state of this pod for accepting traffic."},
@@ -159,6 +193,11 @@ constexpr ColumnSpec kNamespaceColumns[] = {
     {"Status", "string", "", "The status of the namespace"},
     {"Age", "string", "", kAgeDescription},
 };
+constexpr ColumnSpec kControllerRevisionColumns[] = {
+    {"Controller", "string", "", "Controller of the object"},
+    {"Revision", "string", "", "Revision indicates the revision of the state represented by Data."},
+    {"Age", "string", "", kAgeDescription},
+};
 
 Printer PrinterOf(const model::KindInfo& kind) {
   if (kind.group.empty() && kind.kind == "Pod") return Printer::kPod;
@@ -166,6 +205,7 @@ Printer PrinterOf(const model::KindInfo& kind) {
   if (kind.group.empty() && kind.kind == "Namespace") return Printer::kNamespace;
   if (kind.group == "batch" && kind.kind == "Job") return Printer::kJob;
   if (kind.group == "apps" && kind.kind == "Deployment") return Printer::kDeployment;
+  if (kind.group == "apps" && kind.kind == "ControllerRevision") return Printer::kControllerRevision;
   return Printer::kNone;
 }
 
@@ -181,6 +221,8 @@ std::span<const ColumnSpec> PrinterColumns(Printer p) {
       return kDeploymentColumns;
     case Printer::kNamespace:
       return kNamespaceColumns;
+    case Printer::kControllerRevision:
+      return kControllerRevisionColumns;
     case Printer::kNone:
       break;
   }
@@ -471,6 +513,64 @@ void NamespaceCells(const Json& ns, core::Timestamp now, Json& cells) {
   cells.push_back(Since(Time(ns, {"metadata", "creationTimestamp"}), now));
 }
 
+// printControllerRevision: the controller as formatResourceName writes it, lowercased
+// "kind.group/name" ("statefulset.apps/web"; the core group adds nothing), "<none>" without
+// a controller owner reference.
+void ControllerRevisionCells(const Json& revision, core::Timestamp now, Json& cells) {
+  std::string controller = "<none>";
+  for (const Json& ref : Array(revision, {"metadata", "ownerReferences"})) {
+    const Json* is_controller = Member(ref, "controller");
+    if (is_controller == nullptr || !is_controller->is_boolean() || !is_controller->get<bool>()) {
+      continue;
+    }
+    const std::string api_version = Str(ref, {"apiVersion"});
+    const size_t slash = api_version.find('/');
+    std::string kind = Str(ref, {"kind"});
+    if (slash != std::string::npos) kind += "." + api_version.substr(0, slash);
+    std::transform(kind.begin(), kind.end(), kind.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    controller = kind.empty() ? Str(ref, {"name"}) : kind + "/" + Str(ref, {"name"});
+    break;  // metav1.GetControllerOf: the first
+  }
+  cells.push_back(controller);
+  cells.push_back(Int(revision, {"revision"}, 0));
+  cells.push_back(Since(Time(revision, {"metadata", "creationTimestamp"}), now));
+}
+
+// berth plan's ROLLOUT (engine/replica_sets.cc): a recorded rollback, then a pause, then
+// PlacementRolledOut's Complete or Progressing; null before the first plan wrote a status.
+Json MwrsRolloutCell(const Json& mwrs) {
+  if (HasCondition(mwrs, "RolledBack", "True")) return "RolledBack";
+  if (HasCondition(mwrs, "RolloutPaused", "True")) return "Paused";
+  for (const Json& c : Array(mwrs, {"status", "conditions"})) {
+    if (Str(c, {"type"}) == "PlacementRolledOut") {
+      return Str(c, {"reason"}) == "Complete" ? "Complete" : "Progressing";
+    }
+  }
+  return nullptr;
+}
+
+// berth plan's ROUND: "3/5" (currentRound of spec.server.rounds), "3" when the server decides
+// the rounds; null before the first status.
+Json FlRoundCell(const Json& fl) {
+  const Json* current = MemberAt(fl, {"status", "currentRound"});
+  if (current == nullptr || !current->is_number()) return nullptr;
+  const int64_t rounds = Int(fl, {"spec", "server", "rounds"}, 0);
+  const std::string text = std::to_string(Int(fl, {"status", "currentRound"}, 0));
+  return rounds > 0 ? text + "/" + std::to_string(rounds) : text;
+}
+
+// berth plan's CLIENTS: clients in state Training of spec.server.minAvailableClients
+// (default 1), "2/2"; null before the first status.
+Json FlClientsCell(const Json& fl) {
+  const Json* clients = MemberAt(fl, {"status", "clients"});
+  if (clients == nullptr || !clients->is_array()) return nullptr;
+  int64_t training = 0;
+  for (const Json& c : *clients) training += Str(c, {"state"}) == "Training" ? 1 : 0;
+  return std::to_string(training) + "/" +
+         std::to_string(Int(fl, {"spec", "server", "minAvailableClients"}, 1));
+}
+
 // ---- CRD cells (apiextensions' tableconvertor) ----
 
 std::string GoFormatNumber(const Json& v) {
@@ -485,6 +585,7 @@ std::string GoFormatNumber(const Json& v) {
 }
 
 Json CrdCell(const ColumnSpec& col, const Json& object, core::Timestamp now) {
+  if (col.compute != nullptr) return col.compute(object);
   const auto results = EvalJsonPath(object, col.json_path);
   if (results.empty()) return nullptr;
   const Json& v = *results.front();
@@ -733,6 +834,9 @@ Json BuildTable(const model::KindInfo& kind, std::string_view version,
         break;
       case Printer::kNamespace:
         NamespaceCells(object, options.now, cells);
+        break;
+      case Printer::kControllerRevision:
+        ControllerRevisionCells(object, options.now, cells);
         break;
       case Printer::kNone:
         for (const ColumnSpec& c : specs) cells.push_back(CrdCell(c, object, options.now));

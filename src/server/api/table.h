@@ -2,10 +2,12 @@
 // `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`, for a list or one object of a
 // kind: columnDefinitions and rows (cells, and the object as PartialObjectMetadata, whole, or
 // not at all per includeObject). Columns are upstream's: the CRDs' additionalPrinterColumns
-// (Kueue Workload, ClusterQueue, LocalQueue; OCM ManagedCluster, Placement), kubectl's
-// printers for Pods, Nodes, Jobs, Deployments and Namespaces as far as the object holds the
-// data, and NAME + AGE for every other kind (what apiextensions prints for a CRD without
-// columns). Times are relative to a `now` the caller passes. Pure; O(objects x columns).
+// (Kueue Workload, ClusterQueue, LocalQueue; OCM ManagedCluster, Placement,
+// ManifestWorkReplicaSet; the federated-learning addon's FederatedLearning), kubectl's
+// printers for Pods, Nodes, Jobs, Deployments, Namespaces and ControllerRevisions as far as
+// the object holds the data, and NAME + AGE for every other kind (what apiextensions prints
+// for a CRD without columns); berth's additions to a CRD's columns are wide-only. Times are
+// relative to a `now` the caller passes. Pure; O(objects x columns).
 #pragma once
 
 #include <cstdint>
