@@ -26,6 +26,7 @@
 #include "model/berth_names.h"
 #include "model/kind_info.h"
 #include "server/api/json_access.h"
+#include "server/metrics/federated_learning_metrics.h"
 #include "server/metrics/kueue_metrics.h"
 #include "server/rest/stored_json.h"
 #include "server/rest/uuid.h"
@@ -107,6 +108,7 @@ SchedulingLoop::SchedulingLoop(store::Store& store, server::ChangeFeed& feed, Lo
     : store_(store), feed_(feed), options_(std::move(options)), mirror_(store) {
   if (options_.metrics != nullptr) {
     server::DescribeKueueMetrics(*options_.metrics);
+    server::DescribeFederatedLearningMetrics(*options_.metrics);
     options_.metrics->Describe("berth_cycle_duration_seconds", server::MetricType::kHistogram,
                                "Scheduling cycle time per stage (read, plan, write, total)");
     options_.metrics->Describe("berth_cycle_objects", server::MetricType::kGauge,
@@ -249,6 +251,7 @@ core::Result<CycleStats> SchedulingLoop::RunCycle() {
   const server::FleetQueueCounts queue_counts = server::CountQueues(plan.planned, &members);
   if (options_.metrics != nullptr) {
     server::UpdateKueueGauges(plan.planned, queue_counts, role, *options_.metrics);
+    server::UpdateFederatedLearningGauges(plan.federated_learnings, *options_.metrics);
   }
 
   // 3. What differs from the store, as one transaction.

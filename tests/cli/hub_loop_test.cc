@@ -2,18 +2,24 @@
 // and the job unsuspended in one cycle, and its queues' status written; an unchanged store
 // gives a cycle that writes nothing; cycles follow the event log and decode only what
 // changed; preemption settled in one cycle, or one Kueue cycle at a time; a standby (a store
-// that does not lead) decides nothing; and IoValidator refuses what io refuses (finalizers
-// included), at the same field.
+// that does not lead) decides nothing; berth's FederatedLearning gauges follow the plan; and
+// IoValidator refuses what io refuses (finalizers included), at the same field.
 #include "cli/hub_loop.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/event_compactor.h"
 #include "cli/serve_validator.h"
+#include "io/yaml_json.h"
+#include "server/metrics/metrics_registry.h"
 #include "store/sqlite_store.h"
 #include "store/temp_dir.h"
 
@@ -287,6 +293,71 @@ class StandbyStore : public store::Store {
  private:
   store::Store& inner_;
 };
+
+// Stores every document of a YAML file of tests/e2e (BERTH_SOURCE_DIR names the source tree).
+void PutE2eFile(store::Store& s, const std::string& path) {
+  const char* root = std::getenv("BERTH_SOURCE_DIR");
+  const std::filesystem::path file = std::filesystem::path(root != nullptr ? root : ".") / "tests" / "e2e" / path;
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  ASSERT_FALSE(text.str().empty()) << file << " (set BERTH_SOURCE_DIR to the source tree)";
+  std::istringstream lines(text.str());
+  std::vector<std::string> docs(1);
+  for (std::string line; std::getline(lines, line);) {
+    if (line == "---") {
+      docs.emplace_back();
+    } else {
+      docs.back() += line + "\n";
+    }
+  }
+  for (const std::string& doc : docs) {
+    if (doc.find("kind:") == std::string::npos) continue;
+    auto json = io::YamlDocumentAsJson(doc);
+    ASSERT_TRUE(json) << json.error().ToString();
+    const Json o = Json::parse(*json);
+    const std::string api_version = o["apiVersion"];
+    const size_t slash = api_version.find('/');
+    Put(s, slash == std::string::npos ? "" : api_version.substr(0, slash), o["kind"],
+        o["metadata"].value("namespace", ""), o["metadata"]["name"], *json);
+  }
+}
+
+// The fl-clients-placed case (two clients of three data clusters; us-2 lacks the compliance
+// claim) in the store: one cycle publishes its FederatedLearning's gauges, and a cycle after
+// it is deleted removes them.
+TEST_F(SchedulingLoopTest, PublishesFederatedLearningGaugesFromThePlan) {
+  store::SqliteStore& s = *store_;
+  PutE2eFile(s, "fl-clients-placed/input/clusters.yaml");
+  PutE2eFile(s, "fl-clients-placed/input/federated-learning.yaml");
+  server::MetricsRegistry metrics;
+  LoopOptions options = FixedClock();
+  options.metrics = &metrics;
+  SchedulingLoop loop(s, feed_, options);
+  auto first = loop.RunCycle();
+  ASSERT_TRUE(first) << first.error().ToString();
+  EXPECT_EQ(Body(s, "federation-ai.open-cluster-management.io", "FederatedLearning", "team-eu", "mnist-eu")
+                ["status"]["phase"],
+            "Running");
+  const std::string text = metrics.Text();
+  const std::string fl = "{namespace=\"team-eu\",name=\"mnist-eu\"";
+  for (const std::string& line :
+       {"berth_federated_learning_phase" + fl + ",phase=\"Running\"} 1\n",
+        "berth_federated_learning_phase" + fl + ",phase=\"Waiting\"} 0\n",
+        "berth_federated_learning_round" + fl + "} 0\n",
+        "berth_federated_learning_min_clients" + fl + "} 2\n",
+        "berth_federated_learning_clients" + fl + ",state=\"training\"} 2\n",
+        "berth_federated_learning_clients" + fl + ",state=\"excluded\"} 1\n",
+        "berth_federated_learning_clients" + fl + ",state=\"lost\"} 0\n"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << text;
+  }
+  EXPECT_EQ(text.find("berth_federated_learning_loss" + fl), std::string::npos) << "no loss reported yet";
+
+  ASSERT_TRUE(s.Commit({store::Mutation::Delete(
+      {"federation-ai.open-cluster-management.io", "FederatedLearning", "team-eu", "mnist-eu"})}));
+  ASSERT_TRUE(loop.RunCycle());
+  EXPECT_EQ(metrics.Text().find("mnist-eu"), std::string::npos) << metrics.Text();
+}
 
 TEST_F(SchedulingLoopTest, AStandbyDecidesNothing) {
   Fleet(*store_);

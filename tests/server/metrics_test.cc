@@ -1,8 +1,14 @@
-// The Prometheus text of MetricsRegistry and Kueue's workload transition counters.
+// The Prometheus text of MetricsRegistry, Kueue's workload transition counters and berth's
+// FederatedLearning gauges.
 #include "server/metrics/metrics_registry.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "server/metrics/federated_learning_metrics.h"
 #include "server/metrics/kueue_metrics.h"
 
 namespace berth::server {
@@ -77,6 +83,66 @@ TEST(KueueMetricsTest, TransitionsCountOnceWithTheirWait) {
   EXPECT_NE(r.Text().find("kueue_evicted_workloads_total{cluster_queue=\"cq\",reason=\"Preempted\","
                           "replica_role=\"standalone\"} 1\n"),
             std::string::npos);
+}
+
+engine::FederatedLearningRun FlRun(const std::string& name, model::FlPhase phase) {
+  engine::FederatedLearningRun run;
+  run.namespace_ = "team-eu";
+  run.name = name;
+  run.phase = phase;
+  return run;
+}
+
+TEST(FederatedLearningMetricsTest, GaugesPerFederatedLearningReplacedEachCycle) {
+  MetricsRegistry r;
+  DescribeFederatedLearningMetrics(r);
+  engine::FederatedLearningRun running = FlRun("mnist", model::FlPhase::kRunning);
+  running.current_round = 3;
+  running.rounds = 5;
+  running.clients = 2;
+  running.min_clients = 2;
+  running.excluded = 1;
+  running.loss = 0.25;
+  engine::FederatedLearningRun diverged = FlRun("cifar", model::FlPhase::kFailed);
+  diverged.lost = 1;
+  diverged.loss = std::numeric_limits<double>::quiet_NaN();
+  const engine::FederatedLearningRun waiting = FlRun("new", model::FlPhase::kWaiting);
+  UpdateFederatedLearningGauges(std::vector{running, diverged, waiting}, r);
+  const std::string text = r.Text();
+  EXPECT_NE(text.find("# HELP berth_federated_learning_phase FederatedLearnings by phase (Waiting, "
+                      "Running, Completed, Failed): 1 for the phase each is in, 0 for the others\n"
+                      "# TYPE berth_federated_learning_phase gauge\n"),
+            std::string::npos)
+      << text;
+  // Every phase has a series, 1 for the current one.
+  for (const char* line : {
+           "berth_federated_learning_phase{namespace=\"team-eu\",name=\"mnist\",phase=\"Running\"} 1\n",
+           "berth_federated_learning_phase{namespace=\"team-eu\",name=\"mnist\",phase=\"Waiting\"} 0\n",
+           "berth_federated_learning_phase{namespace=\"team-eu\",name=\"mnist\",phase=\"Completed\"} 0\n",
+           "berth_federated_learning_phase{namespace=\"team-eu\",name=\"mnist\",phase=\"Failed\"} 0\n",
+           "berth_federated_learning_phase{namespace=\"team-eu\",name=\"cifar\",phase=\"Failed\"} 1\n",
+           "berth_federated_learning_round{namespace=\"team-eu\",name=\"mnist\"} 3\n",
+           "berth_federated_learning_min_clients{namespace=\"team-eu\",name=\"mnist\"} 2\n",
+           "berth_federated_learning_clients{namespace=\"team-eu\",name=\"mnist\",state=\"training\"} 2\n",
+           "berth_federated_learning_clients{namespace=\"team-eu\",name=\"mnist\",state=\"excluded\"} 1\n",
+           "berth_federated_learning_clients{namespace=\"team-eu\",name=\"mnist\",state=\"eligible\"} 0\n",
+           "berth_federated_learning_clients{namespace=\"team-eu\",name=\"cifar\",state=\"lost\"} 1\n",
+           "berth_federated_learning_loss{namespace=\"team-eu\",name=\"mnist\"} 0.25\n",
+           "berth_federated_learning_loss{namespace=\"team-eu\",name=\"cifar\"} NaN\n"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << text;
+  }
+  // No loss before the server reported one.
+  EXPECT_EQ(text.find("berth_federated_learning_loss{namespace=\"team-eu\",name=\"new\"}"),
+            std::string::npos)
+      << text;
+  // A FederatedLearning gone from the plan leaves no series behind.
+  UpdateFederatedLearningGauges(std::vector{waiting}, r);
+  const std::string after = r.Text();
+  EXPECT_EQ(after.find("name=\"mnist\""), std::string::npos) << after;
+  EXPECT_EQ(after.find("name=\"cifar\""), std::string::npos) << after;
+  EXPECT_NE(after.find("berth_federated_learning_phase{namespace=\"team-eu\",name=\"new\",phase=\"Waiting\"} 1\n"),
+            std::string::npos)
+      << after;
 }
 
 }  // namespace BERTH_UNITY_ID
