@@ -14,6 +14,7 @@
 // PlacementRolledOut) always describes what the plan actually applies.
 #include "engine/replica_sets.h"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <optional>
@@ -313,6 +314,15 @@ class MwrsStage {
   }
   // Records, for the current revision, every work that holds `hash`.
   void RecordWorks(ReplicaSetHistory& history, const std::string& hash);
+  // When `cluster` took the current revision (now when it has not).
+  int64_t TakenAt(const ReplicaSetHistory& history, const std::string& cluster) const;
+  // The rollout conditions of `work` (RolloutConditionsOfWork) as the step reads them: for
+  // a work holding `hash`, a transition time from before its cluster took the revision is
+  // replaced by the outcome time RecordWorks recorded, so a soak (minSuccessTime) or a
+  // progressDeadline counts from this revision, not from the previous generation's status.
+  std::vector<dispatch::WorkCondition> ConditionsOf(const ReplicaSetHistory& history,
+                                                    const model::ManifestWork& work,
+                                                    const std::string& hash) const;
   std::vector<dispatch::HealthViolation> Violations(ReplicaSetHistory& history,
                                                     const std::vector<dispatch::HealthRule>& rules,
                                                     const std::string& hash);
@@ -335,18 +345,44 @@ void MwrsStage::RecordWorks(ReplicaSetHistory& history, const std::string& hash)
     const model::ManifestWork& work = planned_.manifest_works[static_cast<size_t>(index)];
     if (work.spec_hash != hash || work.deletion_timestamp.has_value()) continue;
     const std::string& cluster = work.meta.namespace_;
+    history.EnsureTaken(cluster, MwrsTakenAt(work, now_));
     const dispatch::ClusterRolloutStatus status = dispatch::ClusterRolloutStatusOfWork(
         cluster, work.generation, RolloutConditionsOfWork(work));
-    if (status.status == dispatch::RolloutStatus::kToApply) {
-      history.EnsureTaken(cluster, MwrsTakenAt(work, now_));
-      continue;
-    }
+    if (status.status == dispatch::RolloutStatus::kToApply) continue;
     std::vector<dispatch::WorkCondition> agent;
     for (const model::Condition& c : work.conditions) agent.push_back(MwrsWorkCondition(c));
-    history.EnsureTaken(cluster, MwrsTakenAt(work, now_));
-    history.SetOutcome(cluster, status.status, status.last_transition_time_s.value_or(now_),
-                       dispatch::DescribeWorkConditions(agent));
+    // A transition from before the cluster took this revision was the previous spec's (the
+    // agent moves a condition's time only when its status changes, and Available often
+    // stays True across a new generation): the outcome is this revision's from now, when
+    // berth first sees it at the work's generation, and SetOutcome keeps that time after.
+    int64_t since = status.last_transition_time_s.value_or(now_);
+    if (since < TakenAt(history, cluster)) since = now_;
+    history.SetOutcome(cluster, status.status, since, dispatch::DescribeWorkConditions(agent));
   }
+}
+
+int64_t MwrsStage::TakenAt(const ReplicaSetHistory& history, const std::string& cluster) const {
+  const dispatch::Revision* current = history.history().Current();
+  const dispatch::RevisionCluster* c = current != nullptr ? current->FindCluster(cluster) : nullptr;
+  return c != nullptr ? c->taken_at_s : now_;
+}
+
+std::vector<dispatch::WorkCondition> MwrsStage::ConditionsOf(const ReplicaSetHistory& history,
+                                                             const model::ManifestWork& work,
+                                                             const std::string& hash) const {
+  std::vector<dispatch::WorkCondition> out = RolloutConditionsOfWork(work);
+  if (work.spec_hash != hash) return out;
+  const dispatch::Revision* current = history.history().Current();
+  const dispatch::RevisionCluster* c =
+      current != nullptr ? current->FindCluster(work.meta.namespace_) : nullptr;
+  if (c == nullptr) return out;
+  for (dispatch::WorkCondition& condition : out) {
+    if (condition.observed_generation == work.generation &&
+        condition.last_transition_time_s.value_or(dispatch::kGoZeroTimeUnixS) < c->taken_at_s) {
+      condition.last_transition_time_s = std::max(c->outcome_at_s, c->taken_at_s);
+    }
+  }
+  return out;
 }
 
 std::vector<dispatch::HealthViolation> MwrsStage::Violations(
@@ -521,7 +557,7 @@ void MwrsStage::Run() {
     rw.spec_hash = w.spec_hash;
     rw.generation = w.generation;
     rw.deleting = w.deletion_timestamp.has_value();
-    rw.conditions = RolloutConditionsOfWork(w);
+    rw.conditions = ConditionsOf(history, w, hash);
     if (!rw.deleting) {
       holding_any.insert(rw.cluster);
       if (rw.spec_hash == hash) holding_current.insert(rw.cluster);

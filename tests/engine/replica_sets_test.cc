@@ -212,6 +212,39 @@ TEST(ReplicaSetsTest, NextGroupStartsOnceTheCanarySoakedForMinSuccessTime) {
   EXPECT_EQ(WrittenWorkClusters(Step(yaml, 100)), (std::vector<std::string>{"ap-1", "us-2"}));
 }
 
+// Revision 1 (v1) everywhere and good; the canary took revision 2 (v2) at T0+3600, and
+// its agent reports the new generation Available=True since T0+30: the condition stayed
+// True across the spec change, so its time is revision 1's.
+std::string CanaryStillAvailableYaml(const std::string& canary_record) {
+  return FleetYaml() + MwrsYaml("v2", kPerGroup) + GoodRevisionYaml() +
+         RevisionYaml("web-two", "v2", 2, "[" + canary_record + "]") +
+         WorkYaml("eu-1", "v2", 2, WorkStatusYaml(2, "True", 30)) +
+         WorkYaml("us-2", "v1", 1, WorkStatusYaml(1, "True", 30)) +
+         WorkYaml("ap-1", "v1", 1, WorkStatusYaml(1, "True", 30));
+}
+
+TEST(ReplicaSetsTest, TheSoakOfANewRevisionStartsWhenItIsFirstSeenDoneNotAtAnOlderTransition) {
+  const Plan first = Step(CanaryStillAvailableYaml(
+                              "{\"cluster\":\"eu-1\",\"takenAt\":\"" + At(3600) +
+                              "\",\"outcome\":\"Progressing\",\"outcomeAt\":\"" + At(3600) +
+                              "\"}"),
+                          3700);
+  EXPECT_TRUE(WrittenWorkClusters(first).empty()) << "the canary's soak starts now, at 3700";
+  const model::ControllerRevision* two = RevisionNumbered(first, 2);
+  ASSERT_NE(two, nullptr);
+  ASSERT_EQ(two->clusters.size(), 1u);
+  EXPECT_EQ(two->clusters[0].outcome, "Succeeded");
+  EXPECT_EQ(two->clusters[0].outcome_at.unix_s, kT0 + 3700) << "not the condition's T0+30";
+
+  // The recorded time carries the soak across steps: 50 s of 60 s, then done.
+  const std::string soaking = "{\"cluster\":\"eu-1\",\"takenAt\":\"" + At(3600) +
+                              "\",\"outcome\":\"Succeeded\",\"outcomeAt\":\"" + At(3700) +
+                              "\"}";
+  EXPECT_TRUE(WrittenWorkClusters(Step(CanaryStillAvailableYaml(soaking), 3750)).empty());
+  EXPECT_EQ(WrittenWorkClusters(Step(CanaryStillAvailableYaml(soaking), 3760)),
+            (std::vector<std::string>{"ap-1", "us-2"}));
+}
+
 TEST(ReplicaSetsTest, PausedByAnnotationAppliesNothingNew) {
   const std::string yaml = FleetYaml() +
                            MwrsYaml("v1", kPerGroup, "    rollout.berth.dev/paused: \"true\"\n") +
