@@ -10,7 +10,7 @@
 namespace berth::dispatch {
 
 bool Revision::Good() const {
-  if (clusters.empty()) return false;
+  if (rolled_back || clusters.empty()) return false;
   return std::all_of(clusters.begin(), clusters.end(), [](const RevisionCluster& c) {
     return c.outcome == RolloutStatus::kSucceeded;
   });
@@ -119,6 +119,14 @@ core::Status RevisionHistory::RecordOutcome(int64_t number, const std::string& c
     return core::OkStatus();
   }
   r->clusters.push_back(RevisionCluster{cluster, at_s, outcome, at_s, std::move(detail)});
+  return core::OkStatus();
+}
+
+core::Status RevisionHistory::RecordRolledBack(int64_t number) {
+  Revision* r = MutableFind(number);
+  if (r == nullptr)
+    return core::NotFound("revision " + std::to_string(number) + " is not in history");
+  r->rolled_back = true;
   return core::OkStatus();
 }
 

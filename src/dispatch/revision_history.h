@@ -39,8 +39,12 @@ struct Revision {
   int64_t created_at_s = 0;
   std::string change_cause;               // shown by history, like kubernetes.io/change-cause
   std::vector<RevisionCluster> clusters;  // in the order they took it
+  // berth rolled it back (a health rule or maxFailures found it bad): never Good, whatever
+  // its clusters' works reported (a work is Available while its Deployment crash-loops).
+  bool rolled_back = false;
 
-  // It reached at least one cluster and succeeded on every cluster it reached.
+  // It was not rolled back, reached at least one cluster and succeeded on every cluster it
+  // reached.
   bool Good() const;
   // The cluster's entry, or nullptr; borrows from this revision. O(1): a rollout over
   // thousands of clusters looks every cluster up each step.
@@ -84,6 +88,9 @@ class RevisionHistory {
   // when missing. NotFound when the revision is not in the history.
   core::Status RecordOutcome(int64_t number, const std::string& cluster, RolloutStatus outcome,
                              int64_t at_s, std::string detail = "");
+  // Revision `number` was rolled back (Revision::rolled_back); recording it again as the
+  // current revision (Record) clears that. NotFound when the revision is not in the history.
+  core::Status RecordRolledBack(int64_t number);
 
   // Oldest first, the current one last (kubectl rollout history). Borrowed; valid until the
   // next Record.

@@ -9,9 +9,9 @@
 //  1. No revision recorded: Continue.
 //  2. The current revision is bad when the rollout breached maxFailures (failed and
 //     timed-out clusters beyond it) or a health rule is violated on a cluster that took it.
-//     a. auto_rollback and an older revision is Good (reached at least one cluster and
-//        succeeded on every cluster it reached; the newest such): Rollback to it, naming the
-//        clusters that took the bad revision.
+//     a. auto_rollback and an older revision is Good (not rolled back itself, reached at
+//        least one cluster and succeeded on every cluster it reached; the newest such):
+//        Rollback to it, naming the clusters that took the bad revision.
 //     b. otherwise: Pause, saying why nothing is rolled back.
 //  3. Clusters timed out past progressDeadline without a breach, and pause_on_timeout:
 //     Pause (OCM would carry on; berth stops to let someone look).

@@ -87,7 +87,10 @@ ReplicaSetHistory::ReplicaSetHistory(const model::Snapshot& planned,
           {c.cluster, c.taken_at.unix_s, OutcomeOf(c.outcome), c.outcome_at.unix_s, c.detail});
       feedback_[{r.template_hash, c.cluster}] = c.feedback;
     }
-    if (!r.rolled_back_reason.empty()) rolled_back_[r.template_hash] = r.rolled_back_reason;
+    if (!r.rolled_back_reason.empty()) {
+      rolled_back_[r.template_hash] = r.rolled_back_reason;
+      revision.rolled_back = true;
+    }
     // Of two revisions of one template, the higher number wins (RevisionHistory::Load).
     auto kept = stored_.find(r.template_hash);
     if (kept == stored_.end() ||
@@ -165,7 +168,10 @@ std::vector<dispatch::FeedbackObservation> ReplicaSetHistory::Observe(const std:
 }
 
 void ReplicaSetHistory::MarkRolledBack(int64_t number, const std::string& reason) {
-  if (const dispatch::Revision* r = history_.Find(number)) rolled_back_[r->spec_hash] = reason;
+  if (const dispatch::Revision* r = history_.Find(number)) {
+    rolled_back_[r->spec_hash] = reason;
+    (void)history_.RecordRolledBack(number);
+  }
 }
 
 void ReplicaSetHistory::Write(const model::ManifestWorkReplicaSet& mwrs,

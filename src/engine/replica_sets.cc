@@ -400,12 +400,22 @@ std::vector<dispatch::HealthViolation> MwrsStage::Violations(
     const std::string& cluster = work.meta.namespace_;
     auto took = taken.find(cluster);
     if (took == taken.end()) continue;
+    // Until its agent has applied the work's generation, the feedback is the previous
+    // spec's (a restored revision would be judged by the bad one's pods).
+    if (dispatch::ClusterRolloutStatusOfWork(cluster, work.generation,
+                                             RolloutConditionsOfWork(work))
+            .status == dispatch::RolloutStatus::kToApply) {
+      continue;
+    }
     for (const std::string& name : names) {
       auto feedback = MwrsFeedback(work, name);
       if (!feedback.has_value()) continue;
-      // The value reported now has stood since the feedback last started syncing, but not
-      // from before the cluster took this revision.
-      const int64_t first_at = std::max(took->second, feedback->second.value_or(took->second));
+      // The value reported now has stood since the feedback last started syncing when that
+      // was after the cluster took this revision; a sync that began before it (the
+      // condition keeps its time across generations) tells nothing about this revision,
+      // so the value stands from now, when berth first sees it at this generation.
+      const int64_t synced = feedback->second.value_or(now_);
+      const int64_t first_at = synced >= took->second ? synced : now_;
       for (dispatch::FeedbackObservation& o :
            history.Observe(cluster, name, feedback->first, std::min(first_at, now_), now_)) {
         observations.push_back(std::move(o));

@@ -92,6 +92,24 @@ TEST(RevisionHistoryTest, OutcomesAndTheLastGoodRevision) {
             core::ErrorCode::kNotFound);
 }
 
+TEST(RevisionHistoryTest, ARolledBackRevisionIsNeverGood) {
+  // Revision 2's works were all Available (its Deployment crash-looped behind them) and a
+  // health rule rolled it back to "a", which is revision 3 now.
+  RevisionHistory h;
+  h.Record("a", 0);
+  h.Record("b", 0);
+  ASSERT_TRUE(h.RecordOutcome(2, "us-1", RolloutStatus::kSucceeded, 20).ok());
+  EXPECT_TRUE(h.Find(2)->Good());
+  ASSERT_TRUE(h.RecordRolledBack(2).ok());
+  EXPECT_FALSE(h.Find(2)->Good());
+  h.Record("a", 30);
+  EXPECT_EQ(h.LastGood(), nullptr) << "revision 3 breaking must not go back to revision 2";
+  // Rolled out again on purpose, it starts over, judged afresh.
+  h.Record("b", 40);
+  EXPECT_FALSE(h.Current()->rolled_back);
+  EXPECT_EQ(h.RecordRolledBack(9).error().code(), core::ErrorCode::kNotFound);
+}
+
 TEST(RevisionHistoryTest, UndoTarget) {
   RevisionHistory h;
   EXPECT_EQ(h.UndoTarget(0).error().code(), core::ErrorCode::kNotFound);

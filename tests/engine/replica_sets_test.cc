@@ -375,6 +375,60 @@ TEST(ReplicaSetsTest, RollbackHoldsWhileTheTemplateStaysTheBadOne) {
   EXPECT_EQ(rolled_back->last_transition_time->unix_s, kT0 + 3720) << "kept";
 }
 
+TEST(ReplicaSetsTest, ARestoredRevisionIsNotJudgedByTheBadOnesFeedback) {
+  // Just after the rollback: eu-1's work holds revision 1's spec again (generation 3) but
+  // its agent still reports generation 2, whose Deployment had no available replica.
+  const auto [v1, v2] = Hashes();
+  std::string yaml = RolledBackYaml("v2", v2, v1);
+  yaml.replace(yaml.find("rollout.berth.dev/rolled-back"), 0,
+               "rollout.berth.dev/health: \"AvailableReplicas >= 1 for 10s\"\n    ");
+  const std::string zero = "        - {name: AvailableReplicas, fieldValue: {type: Integer, integer: 0}}\n";
+  const std::string restored = WorkYaml("eu-1", "v1", 3, WorkStatusYaml(3, "True", 3750));
+  yaml.replace(yaml.find(restored), restored.size(),
+               WorkYaml("eu-1", "v1", 3, WorkStatusYaml(2, "True", 3700, "", zero)));
+  const Plan plan = Step(yaml, 3800);
+  EXPECT_FALSE(plan.diagnostics.has_errors());
+  const model::ManifestWorkReplicaSet& mwrs = Mwrs(plan);
+  EXPECT_EQ(mwrs.rollout.state, "RolledBack") << mwrs.rollout.message;
+  const model::Condition* paused = FindMwrsCondition(mwrs, "RolloutPaused");
+  EXPECT_TRUE(paused == nullptr || paused->status != model::ConditionStatus::kTrue)
+      << paused->message;
+  EXPECT_TRUE(WrittenWorkClusters(plan).empty());
+  EXPECT_EQ(RevisionNumbered(plan, 4), nullptr);
+}
+
+TEST(ReplicaSetsTest, ARestoredRevisionThatBreaksPausesRatherThanReturnToTheBadOne) {
+  // Revision 2 (v2) looked Succeeded on eu-1 before its rollback; revision 3 (v1 restored)
+  // now breaks the health rule on eu-1 too. Revision 2 is no good revision to go back to.
+  const auto [v1, v2] = Hashes();
+  const std::string annotation =
+      "    rollout.berth.dev/health: \"AvailableReplicas >= 1 for 10s\"\n"
+      "    rollout.berth.dev/rolled-back: '{\"revision\":2,\"templateHash\":\"" + v2 +
+      "\",\"toRevision\":3,\"toTemplateHash\":\"" + v1 + "\",\"reason\":\"bad\",\"at\":\"" +
+      At(3720) + "\"}'\n";
+  std::string bad = RevisionYaml(
+      "web-two", "v2", 2,
+      "[{\"cluster\":\"eu-1\",\"takenAt\":\"" + At(3600) +
+          "\",\"outcome\":\"Succeeded\",\"outcomeAt\":\"" + At(3610) + "\"}]");
+  bad.insert(bad.find("  ownerReferences:"), "    rollout.berth.dev/rolled-back: bad\n");
+  const std::string zero = "        - {name: AvailableReplicas, fieldValue: {type: Integer, integer: 0}}\n";
+  const std::string yaml =
+      FleetYaml() + MwrsYaml("v2", kPerGroup, annotation) +
+      RevisionYaml("web-one", "v1", 3,
+                   "[{\"cluster\":\"eu-1\",\"takenAt\":\"" + At(3720) +
+                       "\",\"outcome\":\"Progressing\",\"outcomeAt\":\"" + At(3720) + "\"}]") +
+      bad + WorkYaml("eu-1", "v1", 3, WorkStatusYaml(3, "True", 3750, "", zero)) +
+      WorkYaml("us-2", "v1", 1, WorkStatusYaml(1, "True", 30)) +
+      WorkYaml("ap-1", "v1", 1, WorkStatusYaml(1, "True", 30));
+  const Plan plan = Step(yaml, 3800);
+  EXPECT_TRUE(WrittenWorkClusters(plan).empty()) << "v2 is not sent anywhere";
+  EXPECT_EQ(RevisionNumbered(plan, 4), nullptr);
+  const model::ManifestWorkReplicaSet& mwrs = Mwrs(plan);
+  const model::Condition* paused = FindMwrsCondition(mwrs, "RolloutPaused");
+  ASSERT_NE(paused, nullptr);
+  EXPECT_EQ(paused->reason, "BadRevision");
+}
+
 TEST(ReplicaSetsTest, ANewTemplateReleasesTheRollback) {
   const auto [v1, v2] = Hashes();
   const Plan plan = Step(RolledBackYaml("v3", v2, v1), 7200);
