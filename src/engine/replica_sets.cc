@@ -27,6 +27,7 @@
 #include "dispatch/replica_set_step.h"
 #include "dispatch/rollback_policy.h"
 #include "dispatch/rollout_text.h"
+#include "dispatch/work_feedback.h"
 #include "engine/replica_set_history.h"
 
 namespace berth::engine {
@@ -224,10 +225,12 @@ int64_t MwrsTakenAt(const model::ManifestWork& work, int64_t now_s) {
 }
 
 // The first manifest status reporting feedback value `name`: the value and when its
-// feedback last started (or stopped) syncing, or nullopt. A value no manifest reports while
-// a manifest's feedback is synced reads as "0": Kubernetes leaves zero counts out of status
-// (a Deployment with no available pod has no status.availableReplicas) and OCM's agent
-// then reports nothing for the rule, so a broken revision would otherwise never break one.
+// feedback last started (or stopped) syncing, or nullopt. A value no manifest reports reads
+// as "0" from the first manifest whose feedback rules ask for it (dispatch::FeedbackRulesRead)
+// and whose StatusFeedbackSynced is True: Kubernetes leaves zero counts out of status (a
+// Deployment with no available pod has no status.availableReplicas) and OCM's agent then
+// reports nothing for the rule, so a broken revision would otherwise never break one. A name
+// no rule asks for (a typo, a rule on another manifest) stays unknown: it never rolls back.
 std::optional<std::pair<std::string, std::optional<int64_t>>> MwrsFeedback(
     const model::ManifestWork& work, const std::string& name) {
   auto synced_at = [](const model::ManifestStatus& s) -> std::optional<int64_t> {
@@ -242,7 +245,11 @@ std::optional<std::pair<std::string, std::optional<int64_t>>> MwrsFeedback(
   }
   for (const model::ManifestStatus& s : work.manifest_statuses) {
     const model::Condition* c = s.FindCondition("StatusFeedbackSynced");
-    if (c != nullptr && c->status == model::ConditionStatus::kTrue) return std::make_pair(std::string("0"), synced_at(s));
+    if (c == nullptr || c->status != model::ConditionStatus::kTrue ||
+        !dispatch::FeedbackRulesRead(work, s, name)) {
+      continue;
+    }
+    return std::make_pair(std::string("0"), synced_at(s));
   }
   return std::nullopt;
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -72,6 +73,20 @@ struct ManifestPatch {
   std::map<std::string, std::string> annotations;
   std::map<std::string, std::string> labels;
 };
+
+// One value of OCM's WellKnownStatus feedback rule (the work agent's rules/rule.go
+// DefaultWellKnownStatusRule): its name and JSON path from the object's root.
+struct WellKnownStatusPath {
+  std::string_view name;
+  std::string_view path;
+};
+
+// The WellKnownStatus values of (group, version, kind), in upstream's order: Deployment and
+// DaemonSet (apps/v1), Job (batch/v1), Pod (v1); empty for every other kind (the rule is an
+// error there). Constant data; the spans stay valid for the program's life.
+std::span<const WellKnownStatusPath> WellKnownStatusPaths(std::string_view group,
+                                                          std::string_view version,
+                                                          std::string_view kind);
 
 // The identity of a manifest of a ManifestWork read from the input.
 struct ManifestMeta {

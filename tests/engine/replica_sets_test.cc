@@ -475,6 +475,102 @@ TEST(ReplicaSetsTest, HealthRuleBrokenLongEnoughRollsBack) {
   EXPECT_EQ(bad->clusters[0].feedback[0].at.unix_s, kT0 + 3630);
 }
 
+// As HealthRuleBrokenLongEnoughRollsBack, but the canary's Deployment has no available
+// replica, so (Kubernetes omitting the zero count) the agent reports no AvailableReplicas at
+// all while its feedback is synced: that reads as 0.
+std::string DeploymentTemplateYaml(const std::string& image, int indent) {
+  const std::string pad(static_cast<size_t>(indent), ' ');
+  return pad + "workload:\n" + pad + "  manifests:\n" + pad +
+         "  - {apiVersion: apps/v1, kind: Deployment, metadata: {name: web, namespace: serving}, "
+         "spec: {replicas: 1, selector: {matchLabels: {app: web}}, template: {metadata: "
+         "{labels: {app: web}}, spec: {containers: [{name: c, image: \"" +
+         image + "\"}]}}}}\n" + pad + "manifestConfigs:\n" + pad +
+         "- resourceIdentifier: {group: apps, resource: deployments, name: web, namespace: "
+         "serving}\n" +
+         pad + "  feedbackRules: [{type: WellKnownStatus}]\n";
+}
+
+std::string DeploymentWorkYaml(const std::string& cluster, const std::string& image,
+                               int64_t generation, const std::string& feedback_values,
+                               const std::string& synced) {
+  const std::string g = std::to_string(generation);
+  return "apiVersion: work.open-cluster-management.io/v1\nkind: ManifestWork\nmetadata:\n"
+         "  name: web\n  namespace: " +
+         cluster + "\n  generation: " + g +
+         "\n  labels:\n    work.open-cluster-management.io/manifestworkreplicaset: serving.web\n"
+         "    work.open-cluster-management.io/placementname: llm\nspec:\n" +
+         DeploymentTemplateYaml(image, 2) +
+         "status:\n  conditions:\n"
+         "  - {type: Applied, status: \"True\", observedGeneration: " + g +
+         ", lastTransitionTime: \"" + At(3630) + "\", reason: Applied}\n"
+         "  - {type: Available, status: \"True\", observedGeneration: " + g +
+         ", lastTransitionTime: \"" + At(3630) + "\", reason: R}\n"
+         "  resourceStatus:\n    manifests:\n"
+         "    - resourceMeta: {group: apps, version: v1, kind: Deployment, resource: "
+         "deployments, name: web, namespace: serving}\n"
+         "      statusFeedback: {values: [" + feedback_values + "]}\n"
+         "      conditions:\n      - {type: StatusFeedbackSynced, status: \"" + synced +
+         "\", lastTransitionTime: \"" + At(3630) + "\", reason: Synced}\n---\n";
+}
+
+std::string DeploymentMwrsYaml(const std::string& image, const std::string& health) {
+  return "apiVersion: work.open-cluster-management.io/v1alpha1\nkind: ManifestWorkReplicaSet\n"
+         "metadata:\n  name: web\n  namespace: serving\n  uid: mwrs-uid\n  annotations:\n"
+         "    rollout.berth.dev/health: \"" + health + "\"\n"
+         "spec:\n  placementRefs:\n  - name: llm\n    rolloutStrategy: " + kPerGroup +
+         "\n  manifestWorkTemplate:\n" + DeploymentTemplateYaml(image, 4) + "---\n";
+}
+
+std::string DeploymentRevisionYaml(const std::string& name, const std::string& image,
+                                   int64_t revision, const std::string& clusters_json) {
+  return "apiVersion: apps/v1\nkind: ControllerRevision\nmetadata:\n  name: " + name +
+         "\n  namespace: serving\n  annotations:\n    rollout.berth.dev/clusters: '" +
+         clusters_json +
+         "'\n  ownerReferences:\n  - {apiVersion: work.open-cluster-management.io/v1alpha1, "
+         "kind: ManifestWorkReplicaSet, name: web, uid: mwrs-uid, controller: true}\n"
+         "data:\n  spec:\n    manifestWorkTemplate:\n" +
+         DeploymentTemplateYaml(image, 6) + "revision: " + std::to_string(revision) + "\n---\n";
+}
+
+std::string AbsentFeedbackYaml(const std::string& canary_values, const std::string& synced) {
+  std::string good = "[";
+  for (const char* c : {"ap-1", "eu-1", "us-2"}) {
+    if (good.size() > 1) good += ",";
+    good += std::string("{\"cluster\":\"") + c + "\",\"takenAt\":\"" + At(0) +
+            "\",\"outcome\":\"Succeeded\",\"outcomeAt\":\"" + At(30) + "\"}";
+  }
+  const std::string one =
+      "{name: AvailableReplicas, fieldValue: {type: Integer, integer: 1}}";
+  return FleetYaml() + DeploymentMwrsYaml("v2", "AvailableReplicas >= 1 for 60s") +
+         DeploymentRevisionYaml("web-one", "v1", 1, good + "]") +
+         DeploymentWorkYaml("eu-1", "v2", 2, canary_values, synced) +
+         DeploymentWorkYaml("us-2", "v1", 1, one, "True") +
+         DeploymentWorkYaml("ap-1", "v1", 1, one, "True");
+}
+
+TEST(ReplicaSetsTest, AFeedbackValueTheAgentFindsNoFieldForReadsAsZero) {
+  // Replicas reported, AvailableReplicas not: the Deployment has none available.
+  const std::string replicas = "{name: Replicas, fieldValue: {type: Integer, integer: 1}}";
+  EXPECT_FALSE(Mwrs(Step(AbsentFeedbackYaml(replicas, "True"), 3660)).rolled_back.has_value());
+  const Plan late = Step(AbsentFeedbackYaml(replicas, "True"), 3690);
+  ASSERT_TRUE(Mwrs(late).rolled_back.has_value());
+  EXPECT_EQ(Mwrs(late).rolled_back->reason,
+            "revision 2 failed on 1 of 1 cluster: eu-1: AvailableReplicas < 1 for 60s (value 0 "
+            "since 2026-11-02T01:00:30Z); rolling back to revision 1");
+  // Feedback that did not sync says nothing: no value, no rollback.
+  EXPECT_FALSE(Mwrs(Step(AbsentFeedbackYaml(replicas, "False"), 3690)).rolled_back.has_value());
+}
+
+TEST(ReplicaSetsTest, AValueNoFeedbackRuleReadsIsNotReadAsZero) {
+  // The rule asks for JSONPaths (none given): AvailableReplicas is nobody's value.
+  std::string yaml = AbsentFeedbackYaml("", "True");
+  for (size_t at = yaml.find("[{type: WellKnownStatus}]"); at != std::string::npos;
+       at = yaml.find("[{type: WellKnownStatus}]")) {
+    yaml.replace(at, 25, "[{type: JSONPaths, jsonPaths: [{name: Ready, path: .status.x}]}]");
+  }
+  EXPECT_FALSE(Mwrs(Step(yaml, 3690)).rolled_back.has_value());
+}
+
 TEST(ReplicaSetsTest, ProgressDeadlinePausesWithinMaxFailures) {
   const std::string strategy =
       "{type: Progressive, progressive: {maxConcurrency: 2, maxFailures: 1, "

@@ -53,30 +53,6 @@ void ReadUpdateStrategy(const Json& strategy, ManifestConfig* out) {
 
 }  // namespace
 
-bool WildcardMatch(std::string_view value, std::string_view pattern) {
-  // Iterative glob with backtracking to the last '*'.
-  size_t v = 0;
-  size_t p = 0;
-  size_t star = std::string_view::npos;
-  size_t resume = 0;
-  while (v < value.size()) {
-    if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      resume = v;
-    } else if (p < pattern.size() && pattern[p] == value[v]) {
-      ++p;
-      ++v;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      v = ++resume;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
-
 bool ResourceIdentifierMatches(const ResourceMeta& meta, const Json& identifier) {
   return meta.group == ConfigString(identifier, "group") &&
          meta.resource == ConfigString(identifier, "resource") &&

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/wildcard.h"
 #include "server/work/resource_meta.h"
 
 namespace berth::server::work {
@@ -40,7 +41,7 @@ struct ManifestConfig {
 };
 
 // '*' in `pattern` matches any run of characters; otherwise the strings must be equal.
-bool WildcardMatch(std::string_view value, std::string_view pattern);
+using core::WildcardMatch;
 
 // Whether a resourceIdentifier object matches the manifest (group and resource exactly, name
 // and namespace with wildcards).

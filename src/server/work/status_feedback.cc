@@ -16,21 +16,6 @@ namespace berth::server::work {
 
 namespace {
 
-constexpr WellKnownStatusPath kDeploymentStatus[] = {
-    {"ReadyReplicas", ".status.readyReplicas"},
-    {"Replicas", ".status.replicas"},
-    {"AvailableReplicas", ".status.availableReplicas"}};
-constexpr WellKnownStatusPath kDaemonSetStatus[] = {
-    {"NumberReady", ".status.numberReady"},
-    {"DesiredNumberScheduled", ".status.desiredNumberScheduled"},
-    {"NumberAvailable", ".status.numberAvailable"}};
-constexpr WellKnownStatusPath kJobStatus[] = {
-    {"JobComplete", R"(.status.conditions[?(@.type=="Complete")].status)"},
-    {"JobSucceeded", ".status.succeeded"}};
-constexpr WellKnownStatusPath kPodStatus[] = {
-    {"PodReady", R"(.status.conditions[?(@.type=="Ready")].status)"},
-    {"PodPhase", ".status.phase"}};
-
 std::string FeedbackString(const Json& object, const char* key) {
   if (!object.is_object()) return "";
   auto it = object.find(key);
@@ -146,12 +131,7 @@ FeedbackPathValue FeedbackValueAt(const std::string& name, const std::string& pa
 std::span<const WellKnownStatusPath> WellKnownStatusPaths(std::string_view group,
                                                           std::string_view version,
                                                           std::string_view kind) {
-  if (version != "v1") return {};
-  if (group == "apps" && kind == "Deployment") return kDeploymentStatus;
-  if (group == "apps" && kind == "DaemonSet") return kDaemonSetStatus;
-  if (group == "batch" && kind == "Job") return kJobStatus;
-  if (group.empty() && kind == "Pod") return kPodStatus;
-  return {};
+  return model::WellKnownStatusPaths(group, version, kind);
 }
 
 FeedbackRuleResult EvaluateFeedbackRule(const Json& object, const Json& rule,

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/work.h"
+
 namespace berth::server::work {
 
 using Json = nlohmann::ordered_json;
@@ -28,11 +30,8 @@ struct FeedbackOptions {
   size_t max_json_raw_length = 1024;
 };
 
-// One fixed path of a kind's WellKnownStatus rule.
-struct WellKnownStatusPath {
-  std::string_view name;
-  std::string_view path;
-};
+// One fixed path of a kind's WellKnownStatus rule (the table is model's, shared with the hub).
+using model::WellKnownStatusPath;
 
 // The WellKnownStatus paths of (group, version, kind), in upstream's order; empty when the
 // kind has none (the rule is then an error for that object).
