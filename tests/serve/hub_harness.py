@@ -125,3 +125,50 @@ def condition(obj, ctype):
         if c.get("type") == ctype:
             return c
     return None
+
+
+def start_process(cmd, err_path, pattern, timeout_s=30):
+    """Runs cmd (stderr appended to err_path) until a line of its stdout matches `pattern`;
+    returns (process, match). Its stdout is drained afterwards. Raises SystemExit (after
+    killing it) when it exits or prints no such line within timeout_s."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=open(err_path, "a"), text=True)
+    deadline = time.time() + timeout_s
+    found = None
+    while time.time() < deadline and found is None:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        found = re.search(pattern, line)
+    if found is None:
+        proc.kill()
+        proc.wait()
+        raise SystemExit(" ".join(cmd[:3]) + " did not start:\n" + open(err_path).read()[-2000:])
+    threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
+    return proc, found
+
+
+def stop_processes(procs, timeout_s=20):
+    """SIGTERM to every process still running (last started first), then waits for each;
+    SIGKILL past the timeout."""
+    for p in reversed(procs):
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    for p in reversed(procs):
+        try:
+            p.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+def kubectl(kubeconfig, *args, context=None, stdin=None, timeout=30):
+    """kubectl against KUBECONFIG (and CONTEXT); returns (rc, stdout, stderr)."""
+    cmd = ["kubectl", "--kubeconfig", kubeconfig] + (["--context", context] if context else [])
+    r = subprocess.run(cmd + list(args), input=stdin, capture_output=True, text=True, timeout=timeout)
+    return r.returncode, r.stdout, r.stderr
+
+
+def get_json(kubeconfig, *args, context=None):
+    """`kubectl get ARGS -o json` as a dict, or None when kubectl fails."""
+    rc, out, _ = kubectl(kubeconfig, "get", *args, "-o", "json", context=context)
+    return json.loads(out) if rc == 0 else None
