@@ -19,11 +19,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hub_harness import (check, condition, exit_code, failures, get_json, kubectl,  # noqa: E402
-                         start_process, stop_processes, wait_until)
+from hub_harness import (Fleet, check, condition, exit_code, failures, get_json,  # noqa: E402
+                         kubectl, wait_until)
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FLEET = os.path.join(HERE, "..", "..", "examples", "fleet")
 CLUSTERS = ("eu-1", "us-2", "ap-1")
 MWRS_LABEL = "work.open-cluster-management.io/manifestworkreplicaset"
 SOAK_S = 20
@@ -100,46 +98,16 @@ def main():
         return 77
     work = tempfile.mkdtemp(prefix="berth-rollout-kill9-")
     err = os.path.join(work, "stderr.log")
-    procs = []
+    fleet = None
     try:
-        hub_files = os.path.join(work, "hub-files")
-        os.makedirs(hub_files)
-        for name in os.listdir(os.path.join(FLEET, "hub")):
-            if name != "jobs.yaml":
-                shutil.copy(os.path.join(FLEET, "hub", name), hub_files)
-        hub_data = os.path.join(work, "hub")
-
-        def start_hub(listen):
-            hub, m = start_process([berth, "serve", "--data", hub_data, "--listen", listen, "-f", hub_files,
-                                    "--auto-accept", "--agent-lease", "5s", "--sync-period", "1s",
-                                    "--loop-period", "1s"], err, r"listening on https://127\.0\.0\.1:(\d+)")
-            procs.append(hub)
-            return hub, m.group(1)
-        hub, port = start_hub("127.0.0.1:0")
-        kc = os.path.join(hub_data, "kubeconfig")
-        member = {}
-        for name in CLUSTERS:
-            p, _ = start_process([berth, "cluster", "--simulate", "--demo", name, "--listen", "127.0.0.1:0",
-                                  "--data", os.path.join(work, name)], err, r"simulated member cluster on https://")
-            procs.append(p)
-            member[name] = os.path.join(work, name, "kubeconfig")
-        for name in CLUSTERS:
-            p, _ = start_process([berth, "agent", "--hub-kubeconfig", kc, "--cluster", name,
-                                  "--kubeconfig", member[name], "--state", os.path.join(work, name + "-agent")],
-                                 err, r"syncing with")
-            procs.append(p)
+        fleet = Fleet(berth, work, err, CLUSTERS)
+        kc = fleet.kubeconfig
+        member = fleet.member
 
         def hub_get(*args):
             return get_json(kc, *args)
 
-        def available():
-            mcs = hub_get("managedclusters")
-            ok = {m["metadata"]["name"] for m in (mcs or {}).get("items", [])
-                  if (condition(m, "ManagedClusterConditionAvailable") or {}).get("status") == "True"
-                  and m.get("status", {}).get("allocatable")}
-            return ok if ok == set(CLUSTERS) else None
-        if not check(wait_until("the three clusters are Available", available, 30) is not None,
-                     "the fleet is Available"):
+        if not fleet.wait_available():
             return exit_code()
         rc, out, e = kubectl(kc, "apply", "-f", "-", stdin=PLACEMENT)
         check(rc == 0, "the Placement with a canary decision group is applied", out + e)
@@ -197,10 +165,10 @@ def main():
         eu_deployment = deployment("eu-1")
 
         # kill -9, and the same store back on the same port.
-        hub.send_signal(signal.SIGKILL)
-        hub.wait()
+        fleet.hub.send_signal(signal.SIGKILL)
+        fleet.hub.wait()
         killed = time.time()
-        hub, _ = start_hub("127.0.0.1:" + port)
+        fleet.restart_hub()
         print(f"     hub restarted {time.time() - killed:.1f} s after the kill")
         check(time.time() - seconds(canary_before["outcomeAt"]) < SOAK_S - 2,
               "the hub is back within the canary's soak (the test's window)", canary_before)
@@ -248,7 +216,8 @@ def main():
               (condition(m, "RolloutPaused") or {}).get("status") != "True",
               "neither rolled back nor paused", (m or {}).get("status", {}).get("conditions"))
     finally:
-        stop_processes(procs)
+        if fleet is not None:
+            fleet.stop()
         if failures:
             print(open(err).read()[-4000:])
         shutil.rmtree(work, ignore_errors=True)

@@ -3,7 +3,9 @@ stopping a real `berth serve` process (its address read from the line it prints,
 kept in a file, every wait bounded). Standard library only."""
 import http.client
 import json
+import os
 import re
+import shutil
 import signal
 import ssl
 import subprocess
@@ -172,3 +174,78 @@ def get_json(kubeconfig, *args, context=None):
     """`kubectl get ARGS -o json` as a dict, or None when kubectl fails."""
     rc, out, _ = kubectl(kubeconfig, "get", *args, "-o", "json", context=context)
     return json.loads(out) if rc == 0 else None
+
+
+FLEET_EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "fleet")
+
+
+class Fleet:
+    """A hub (`berth serve` on a SQLite store in WORK/hub, examples/fleet's hub objects but
+    its jobs, --auto-accept), simulated member clusters (`berth cluster --simulate --demo`)
+    and an agent process for each, all on loopback. Every process it starts is in `procs`;
+    stop() ends them all."""
+
+    def __init__(self, berth, work, err_path, clusters=("eu-1", "us-2", "ap-1"), hub_args=(),
+                 agent_args=None):
+        self.berth, self.work, self.err = berth, work, err_path
+        self.procs = []
+        try:
+            self._start(clusters, hub_args, agent_args)
+        except BaseException:
+            self.stop()  # what started before a process failed to
+            raise
+
+    def _start(self, clusters, hub_args, agent_args):
+        berth, work, err_path = self.berth, self.work, self.err
+        self.hub_files = os.path.join(work, "hub-files")
+        os.makedirs(self.hub_files)
+        for name in os.listdir(os.path.join(FLEET_EXAMPLE, "hub")):
+            if name != "jobs.yaml":
+                shutil.copy(os.path.join(FLEET_EXAMPLE, "hub", name), self.hub_files)
+        self.hub_data = os.path.join(work, "hub")
+        self.hub_args = list(hub_args)
+        self.hub, self.port = self.start_hub("127.0.0.1:0")
+        self.kubeconfig = os.path.join(self.hub_data, "kubeconfig")
+        self.member = {}
+        for name in clusters:
+            p, _ = start_process([berth, "cluster", "--simulate", "--demo", name, "--listen", "127.0.0.1:0",
+                                  "--data", os.path.join(work, name)], err_path,
+                                 r"simulated member cluster on https://")
+            self.procs.append(p)
+            self.member[name] = os.path.join(work, name, "kubeconfig")
+        self.agent_args = agent_args or {}
+        self.agents = {name: self.start_agent(name) for name in clusters}
+
+    def start_hub(self, listen):
+        """`berth serve` on the fleet's store at LISTEN; returns (process, port)."""
+        hub, m = start_process([self.berth, "serve", "--data", self.hub_data, "--listen", listen,
+                                "-f", self.hub_files, "--auto-accept", "--agent-lease", "3s",
+                                "--sync-period", "1s", "--loop-period", "1s", *self.hub_args],
+                               self.err, r"listening on https://127\.0\.0\.1:(\d+)")
+        self.procs.append(hub)
+        return hub, m.group(1)
+
+    def restart_hub(self):
+        """The hub again, on the same store and port (SIGKILL it first to test a crash)."""
+        self.hub, _ = self.start_hub("127.0.0.1:" + self.port)
+
+    def start_agent(self, name):
+        p, _ = start_process([self.berth, "agent", "--hub-kubeconfig", self.kubeconfig, "--cluster", name,
+                              "--kubeconfig", self.member[name], "--state", os.path.join(self.work, name + "-agent"),
+                              *self.agent_args.get(name, [])], self.err, r"syncing with")
+        self.procs.append(p)
+        return p
+
+    def wait_available(self, timeout_s=30):
+        """Waits until every cluster is Available with its agent's inventory; a check."""
+        def available():
+            mcs = get_json(self.kubeconfig, "managedclusters")
+            ok = {m["metadata"]["name"] for m in (mcs or {}).get("items", [])
+                  if (condition(m, "ManagedClusterConditionAvailable") or {}).get("status") == "True"
+                  and m.get("status", {}).get("allocatable")}
+            return ok if ok == set(self.member) else None
+        return check(wait_until("the clusters join and are Available", available, timeout_s) is not None,
+                     "the fleet is Available")
+
+    def stop(self):
+        stop_processes(self.procs)
