@@ -8,6 +8,8 @@
 
 #include <deque>
 #include <functional>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "server/agent/agent_hub.h"
@@ -242,6 +244,70 @@ TEST_F(AgentRunnerTest, HeldWorksAreReadBackBetweenResyncsAndReappliedWhenGoneOr
   ASSERT_TRUE(resynced);
   EXPECT_EQ(resynced->resynced, 1);
   EXPECT_EQ(parallelism(), 1);  // the resync restores the work's spec
+}
+
+// A work the hub deleted (its event log shows it) is removed at the next sync, whatever the
+// orphan grace; one that vanished without a trace (the log compacted past the agent's
+// version, as after a restore) waits for the grace.
+TEST_F(AgentRunnerTest, WorksDeletedOnTheHubGoAtOnceOthersAfterTheGrace) {
+  auto agent = MakeAgent(nullptr, nullptr, [](AgentOptions& o) { o.orphan_grace = std::chrono::seconds(3600); });
+  ASSERT_TRUE(agent->Round());
+  PutWork("w1", "train");
+  PutWork("w2", "serve");
+  ASSERT_TRUE(agent->Round());  // applied
+  ASSERT_TRUE(agent->Round());  // the statuses sent; the agent knows the hub's works version
+  ASSERT_TRUE(MemberJob("train").has_value());
+
+  ASSERT_TRUE(hub_->store->Commit(
+      {store::Mutation::Delete({"work.open-cluster-management.io", "ManifestWork", "eu-1", "w1"})}));
+  auto removed = agent->Round();
+  ASSERT_TRUE(removed);
+  EXPECT_EQ(removed->removed, 1);
+  EXPECT_FALSE(MemberJob("train").has_value());
+
+  // w2 vanishes and the log no longer reaches back to the agent's version: kept for the grace.
+  ASSERT_TRUE(hub_->store->Commit(
+      {store::Mutation::Delete({"work.open-cluster-management.io", "ManifestWork", "eu-1", "w2"})}));
+  ASSERT_TRUE(hub_->store->Compact({.keep_last = 0, .before_rv = std::nullopt}).ok());
+  auto kept = agent->Round();
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->removed, 0);
+  EXPECT_TRUE(MemberJob("serve").has_value());
+  EXPECT_TRUE(agent->HeldWorks().contains("w2"));
+}
+
+TEST(StatusForSyncTest, AStatusOverTheLimitLosesFeedbackThenManifests) {
+  const Json conditions = Json::array({{{"type", "Applied"}, {"status", "True"}}});
+  Json status = {{"conditions", conditions},
+                 {"resourceStatus",
+                  {{"manifests", Json::array({{{"resourceMeta", {{"name", "big"}}},
+                                               {"statusFeedback", {{"values", std::string(5000, 'x')}}}}})}}}};
+  EXPECT_EQ(StatusForSync(status, 100000), status);
+  const Json no_feedback = StatusForSync(status, 1000);
+  EXPECT_EQ(no_feedback["conditions"], conditions);
+  EXPECT_EQ(no_feedback["resourceStatus"]["manifests"][0]["resourceMeta"]["name"], "big");
+  EXPECT_FALSE(no_feedback["resourceStatus"]["manifests"][0].contains("statusFeedback"));
+  status["resourceStatus"]["manifests"][0]["resourceMeta"]["name"] = std::string(5000, 'y');
+  EXPECT_EQ(StatusForSync(status, 1000), Json({{"conditions", conditions}}));
+  EXPECT_EQ(StatusForSync(status, 10), Json::object());
+}
+
+// A damaged state file is an error naming the file, not an exception.
+TEST_F(AgentRunnerTest, ADamagedStateFileIsAnError) {
+  std::filesystem::create_directories(dir_.Sub("agent"));
+  for (const char* text : {R"({"epoch":"x"})", R"({"works":{"w":{"sequence":"7"}}})", R"({"works":[1]})"}) {
+    std::ofstream(dir_.Sub("agent") + "/agent-state.json", std::ios::trunc) << text;
+    AgentOptions options;
+    options.cluster = "eu-1";
+    options.state_dir = dir_.Sub("agent");
+    options.watch_inventory = false;
+    AgentRunner agent(std::make_unique<kube::InProcessTransport>(*hub_->handler),
+                      std::make_unique<kube::Client>(std::make_unique<kube::InProcessTransport>(*member_->handler)),
+                      options);
+    auto loaded = agent.Load();
+    ASSERT_FALSE(loaded.ok()) << text;
+    EXPECT_NE(loaded.error().message().find("agent-state.json"), std::string::npos) << loaded.error().message();
+  }
 }
 
 TEST_F(AgentRunnerTest, APartitionNeverRunsWorkTwiceNorMovesStatusesBack) {

@@ -21,6 +21,7 @@ TEST(SyncProtocolTest, RequestRoundTrips) {
   r.claims = {{"region.open-cluster-management.io", "eu-west"}};
   r.works = {{"w1", "u1", 2}};
   r.statuses = {{"w1", "u1", 2, 17, Json{{"conditions", Json::array()}}}};
+  r.works_version = 812;
   auto back = ParseSyncRequest(EncodeSyncRequest(r));
   ASSERT_TRUE(back) << back.error().ToString();
   EXPECT_EQ(back->cluster, "eu-1");
@@ -30,6 +31,7 @@ TEST(SyncProtocolTest, RequestRoundTrips) {
   EXPECT_EQ(back->claims[0].second, "eu-west");
   EXPECT_EQ(back->works[0].generation, 2);
   EXPECT_EQ(back->statuses[0].sequence, 17);
+  EXPECT_EQ(back->works_version, 812);
 }
 
 TEST(SyncProtocolTest, InventoryAbsentStaysAbsent) {
@@ -46,7 +48,9 @@ TEST(SyncProtocolTest, ReplyRoundTrips) {
   r.epoch = 2;
   r.accepted = true;
   r.apply = {Json{{"kind", "ManifestWork"}, {"metadata", {{"name", "w"}}}}};
-  r.remove = {"old"};
+  r.remove = {"old", "gone"};
+  r.deleted = {"gone"};
+  r.works_version = 44;
   r.status_acks = {{"w", 9}};
   r.sync_period_s = 5;
   auto back = ParseSyncReply(EncodeSyncReply(r));
@@ -54,6 +58,8 @@ TEST(SyncProtocolTest, ReplyRoundTrips) {
   EXPECT_TRUE(back->accepted);
   EXPECT_EQ(back->apply.size(), 1u);
   EXPECT_EQ(back->remove[0], "old");
+  EXPECT_EQ(back->deleted, std::vector<std::string>{"gone"});
+  EXPECT_EQ(back->works_version, 44);
   EXPECT_EQ(back->status_acks.at("w"), 9);
   EXPECT_EQ(back->sync_period_s, 5);
 }
@@ -76,6 +82,7 @@ TEST(SyncProtocolTest, MalformedRequestsNameTheField) {
       {R"({"cluster":"c","statuses":[{"name":"w","sequence":1}]})", "statuses[0].status"},
       {R"({"cluster":"c","inventory":[1]})", "inventory[0]"},
       {R"({"cluster":"c","claims":[{"value":"v"}]})", "claims[0].name"},
+      {R"({"cluster":"c","worksVersion":-1})", "worksVersion"},
   };
   for (const BadRequestCase& c : cases) {
     auto r = ParseSyncRequest(c.body);

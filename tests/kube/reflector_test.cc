@@ -293,6 +293,26 @@ std::string Event(const std::string& type, const std::string& name, const std::s
          R"(","namespace":"d","resourceVersion":")" + rv + R"("}}})";
 }
 
+// kube-apiserver's List items carry no kind or apiVersion (ListOf's don't either): the
+// reflector's cache holds whole objects, as its readers (the agent's inventory) need.
+TEST(ReflectorScriptTest, ListedItemsGetTheirKindAndApiVersion) {
+  auto owned = std::make_unique<ScriptedTransport>();
+  ScriptedTransport& t = *owned;
+  t.lists.push_back(Reply{200, ListOf("10", "a"), {}});
+  t.watches.push_back({{}, 200, false});
+  Client client(std::move(owned));
+  ReflectorOptions options;
+  options.backoff_initial = std::chrono::milliseconds(1);
+  Reflector reflector(client, Jobs(), options, nullptr);
+  Running running(reflector);
+  ASSERT_TRUE(Eventually([&] { return reflector.Synced(); }));
+  running.Stop();
+  const auto cache = reflector.Snapshot();
+  ASSERT_EQ(cache.size(), 1u);
+  EXPECT_EQ(cache.begin()->second["kind"], "Job");
+  EXPECT_EQ(cache.begin()->second["apiVersion"], "batch/v1");
+}
+
 TEST(ReflectorScriptTest, GoneStatusRelistsAndFailuresResumeFromTheLastVersion) {
   auto owned = std::make_unique<ScriptedTransport>();
   ScriptedTransport& t = *owned;

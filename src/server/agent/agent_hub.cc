@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -453,6 +455,8 @@ core::Result<SyncReply> AgentHub::Sync(const SyncRequest& request) {
     list.group = kWorkGroup;
     list.kind = "ManifestWork";
     list.ns = name;
+    // Read before the list: a work deleted after this shows in the next sync's events.
+    reply.works_version = store_.CurrentResourceVersion();
     std::unordered_map<std::string, bool> on_hub;
     // The agent holds at most limits.max_works works: its requests list them all and its
     // decoder refuses a reply with more to apply. A held work is sent whenever it changed; a
@@ -485,6 +489,7 @@ core::Result<SyncReply> AgentHub::Sync(const SyncRequest& request) {
     for (const HeldWork& w : request.works) {
       if (!on_hub.contains(w.name)) reply.remove.push_back(w.name);
     }
+    if (!reply.remove.empty()) reply.deleted = DeletedSince(name, request, reply.remove);
     if (waiting > 0) {
       reply.message = std::to_string(waiting) + " ManifestWorks wait: the cluster holds the " +
                       std::to_string(options_.limits.max_works) + " works a sync carries";
@@ -510,6 +515,37 @@ core::Result<SyncReply> AgentHub::Sync(const SyncRequest& request) {
     feed_.Publish(written->front().meta.resource_version);
   }
   return reply;
+}
+
+std::vector<std::string> AgentHub::DeletedSince(const std::string& cluster, const SyncRequest& request,
+                                                const std::vector<std::string>& missing) {
+  std::vector<std::string> out;
+  if (request.works_version <= 0 || request.works_version < store_.CompactedResourceVersion()) return out;
+  std::unordered_map<std::string, std::string> held_uid;
+  for (const HeldWork& w : request.works) held_uid.emplace(w.name, w.uid);
+  const std::unordered_set<std::string> wanted(missing.begin(), missing.end());
+  std::unordered_set<std::string> found;
+  store::WatchOptions watch;
+  watch.since_rv = request.works_version;
+  watch.group = kWorkGroup;
+  watch.kind = "ManifestWork";
+  watch.ns = cluster;
+  watch.limit = 1000;
+  for (;;) {
+    auto page = store_.EventsSince(watch);
+    if (!page) return {};  // compacted meanwhile: the agent's grace decides
+    for (const store::WatchEvent& e : page->events) {
+      if (e.type != store::EventType::kDeleted || !wanted.contains(e.object.key.name)) continue;
+      const std::string& uid = held_uid[e.object.key.name];
+      if (uid.empty() || uid == e.object.meta.uid) found.insert(e.object.key.name);
+    }
+    if (page->events.size() < static_cast<size_t>(watch.limit)) break;
+    watch.since_rv = page->events.back().object.meta.resource_version;
+  }
+  for (const std::string& name : missing) {
+    if (found.contains(name)) out.push_back(name);
+  }
+  return out;
 }
 
 size_t AgentHub::CheckLeases() {

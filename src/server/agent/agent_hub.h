@@ -86,6 +86,11 @@ class AgentHub {
     bool expired = false;
   };
   core::Result<SyncReply> Sync(const SyncRequest& request);
+  // Of `missing` (held works the hub no longer has), those its event log shows deleted in
+  // the cluster's namespace, at the uid the agent holds, since request.works_version; none
+  // when the agent names no version or the log no longer reaches back to it.
+  std::vector<std::string> DeletedSince(const std::string& cluster, const SyncRequest& request,
+                                        const std::vector<std::string>& missing);
   int64_t Now() const;
   std::mutex& ClusterMutex(const std::string& cluster);
 

@@ -46,7 +46,9 @@ constexpr InventoryKind kInventoryKinds[] = {
 // (managedFields, the last applied configuration, a node's image list) is dropped, so an
 // inventory stays well under the hub's body cap. A finished pod holds nothing: left out.
 std::optional<Json> Slim(Json object) {
-  if (object.value("kind", "") == "Pod") {
+  if (!object.is_object()) return std::nullopt;
+  const std::string kind = StringAt(object, {"kind"});
+  if (kind == "Pod") {
     const std::string phase = StringAt(object, {"status", "phase"});
     if (phase == "Succeeded" || phase == "Failed") return std::nullopt;
   }
@@ -56,7 +58,7 @@ std::optional<Json> Slim(Json object) {
       a->erase("kubectl.kubernetes.io/last-applied-configuration");
     }
   }
-  if (object.value("kind", "") == "Node") {
+  if (kind == "Node") {
     if (auto st = object.find("status"); st != object.end() && st->is_object()) {
       st->erase("images");
       st->erase("volumesAttached");
@@ -82,6 +84,25 @@ int64_t GenerationOf(const Json& work) {
 }
 
 }  // namespace
+
+// Why: the hub refuses a sync carrying a status over its limit, which would cut the whole
+// cluster off (its lease lapses and its workloads move), for one work's oversized feedback.
+Json StatusForSync(const Json& status, size_t limit) {
+  if (status.dump().size() <= limit) return status;
+  Json trimmed = status;
+  if (auto rs = trimmed.find("resourceStatus"); rs != trimmed.end() && rs->is_object()) {
+    if (auto manifests = rs->find("manifests"); manifests != rs->end() && manifests->is_array()) {
+      for (Json& m : *manifests) {
+        if (m.is_object()) m.erase("statusFeedback");
+      }
+      if (trimmed.dump().size() <= limit) return trimmed;
+    }
+  }
+  Json conditions_only = Json::object();
+  if (const Json* c = Member(status, "conditions"); c != nullptr && c->is_array()) conditions_only["conditions"] = *c;
+  if (conditions_only.dump().size() <= limit) return conditions_only;
+  return Json::object();
+}
 
 AgentRunner::AgentRunner(std::unique_ptr<kube::Transport> hub, std::unique_ptr<kube::Client> member,
                          AgentOptions options)
@@ -124,24 +145,46 @@ core::Status AgentRunner::Load() {
   text << in.rdbuf();
   const Json state = Json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
   if (!state.is_object()) return core::InvalidArgument(path.string() + ": not a JSON object");
+  // A damaged file is an error naming the field, never an exception: the agent must not
+  // die on its own state (typed reads below).
+  auto int_at = [](const Json& o, const char* key) -> std::optional<int64_t> {
+    const Json* v = Member(o, key);
+    if (v == nullptr) return int64_t{0};
+    if (!v->is_number_integer()) return std::nullopt;
+    return v->get<int64_t>();
+  };
+  auto object_at = [](const Json& o, const char* key) {
+    const Json* v = Member(o, key);
+    return v != nullptr && v->is_object() ? *v : Json::object();
+  };
   std::lock_guard lock(mu_);
-  hub_id_ = state.value("hubId", "");
-  epoch_ = state.value("epoch", int64_t{0});
-  last_sequence_ = state.value("lastSequence", int64_t{0});
-  const Json works = state.value("works", Json::object());  // alive through the loop
+  hub_id_ = StringAt(state, {"hubId"});
+  auto epoch = int_at(state, "epoch");
+  auto last_sequence = int_at(state, "lastSequence");
+  if (!epoch || !last_sequence) return core::InvalidArgument(path.string() + ": epoch and lastSequence must be integers");
+  epoch_ = *epoch;
+  last_sequence_ = *last_sequence;
+  const Json* works_member = Member(state, "works");
+  const Json works = works_member != nullptr ? *works_member : Json::object();  // alive through the loop
   if (!works.is_object()) return core::InvalidArgument(path.string() + ": works: not an object");
   for (const auto& [name, h] : works.items()) {
     if (!h.is_object()) continue;
     Held held;
-    held.work = h.value("work", Json::object());
-    auto record = work::AppliedRecord::FromJson(h.value("record", Json::object()));
+    held.work = object_at(h, "work");
+    auto record = work::AppliedRecord::FromJson(object_at(h, "record"));
     if (!record) return core::InvalidArgument(path.string() + ": works." + name + ".record: " + record.error().message());
     held.record = std::move(record).value();
-    held.status = h.value("status", Json::object());
-    held.sequence = h.value("sequence", int64_t{0});
-    held.acked = h.value("acked", int64_t{0});
-    held.orphan_since_s = h.value("orphanSince", int64_t{0});
-    held.hub_id = h.value("hubId", "");
+    held.status = object_at(h, "status");
+    auto sequence = int_at(h, "sequence");
+    auto acked = int_at(h, "acked");
+    auto orphan = int_at(h, "orphanSince");
+    if (!sequence || !acked || !orphan) {
+      return core::InvalidArgument(path.string() + ": works." + name + ": sequence, acked and orphanSince must be integers");
+    }
+    held.sequence = *sequence;
+    held.acked = *acked;
+    held.orphan_since_s = *orphan;
+    held.hub_id = StringAt(h, {"hubId"});
     held.foreign = !held.hub_id.empty() && held.hub_id != hub_id_;
     works_[name] = std::move(held);
   }
@@ -243,6 +286,7 @@ core::Result<RoundStats> AgentRunner::Round() {
   request.hub_id = hub_id_;
   request.epoch = epoch_;
   request.claims = options_.claims;
+  request.works_version = works_version_;
   if (std::optional<std::vector<Json>> inventory = Inventory()) {
     stats.inventory_objects = inventory->size();
     request.inventory_hash = HashOf(*inventory);
@@ -255,8 +299,8 @@ core::Result<RoundStats> AgentRunner::Round() {
     if (h.foreign) continue;
     request.works.push_back({name, StringAt(h.work, {"metadata", "uid"}), GenerationOf(h.work)});
     if (h.sequence > h.acked && h.status.is_object() && !h.status.empty()) {
-      request.statuses.push_back(
-          {name, StringAt(h.work, {"metadata", "uid"}), GenerationOf(h.work), h.sequence, h.status});
+      request.statuses.push_back({name, StringAt(h.work, {"metadata", "uid"}), GenerationOf(h.work), h.sequence,
+                                  StatusForSync(h.status, SyncLimits{}.max_status_bytes)});
       ++stats.statuses_sent;
     }
   }
@@ -290,6 +334,7 @@ core::Result<RoundStats> AgentRunner::Round() {
   }
   hub_id_ = reply->hub_id;
   hub_inventory_hash_ = reply->inventory_hash;
+  works_version_ = reply->works_version;
   if (reply->sync_period_s > 0) period_ms_ = reply->sync_period_s * 1000;
   for (const auto& [name, seq] : reply->status_acks) {
     auto it = works_.find(name);
@@ -319,6 +364,9 @@ core::Result<RoundStats> AgentRunner::Round() {
     ++stats.applied;
   }
   const std::set<std::string> removed(reply->remove.begin(), reply->remove.end());
+  // Deleted on the hub (its event log says so): removed now, as OCM's agent removes a work
+  // it watched being deleted; the grace is for works that vanished without a trace.
+  const std::set<std::string> deleted_on_hub(reply->deleted.begin(), reply->deleted.end());
   for (auto it = works_.begin(); it != works_.end();) {
     Held& held = it->second;
     if (held.foreign) {
@@ -337,11 +385,12 @@ core::Result<RoundStats> AgentRunner::Round() {
       continue;
     }
     if (held.orphan_since_s == 0) held.orphan_since_s = now;
-    if (now - held.orphan_since_s < options_.orphan_grace.count()) {
+    if (!deleted_on_hub.contains(it->first) && now - held.orphan_since_s < options_.orphan_grace.count()) {
       ++it;
       continue;
     }
-    const Json delete_option = held.work.contains("spec") ? held.work["spec"].value("deleteOption", Json()) : Json();
+    const Json* option = MemberAt(held.work, {"spec", "deleteOption"});
+    const Json delete_option = option != nullptr ? *option : Json();
     work::WorkDeleteResult deleted = work::DeleteWork(*member_, held.record, delete_option);
     for (const std::string& e : deleted.errors) Log("removing work " + it->first + ": " + e);
     if (!deleted.done()) {
@@ -349,7 +398,8 @@ core::Result<RoundStats> AgentRunner::Round() {
       ++it;
       continue;
     }
-    Log("removed work " + it->first + " (the hub no longer has it)");
+    Log("removed work " + it->first +
+        (deleted_on_hub.contains(it->first) ? " (deleted on the hub)" : " (the hub no longer has it)"));
     ++stats.removed;
     it = works_.erase(it);
   }

@@ -65,6 +65,11 @@ struct RoundStats {
   size_t inventory_objects = 0;
 };
 
+// A work's status as the agent sends it: whole when its JSON fits in `limit` bytes (the hub's
+// SyncLimits::max_status_bytes); else without its manifests' statusFeedback values; else
+// only the work's conditions; else empty.
+Json StatusForSync(const Json& status, size_t limit);
+
 class AgentRunner {
  public:
   // `hub` carries the syncs (HttpTransport with the hub's CA and the agent's token, or an
@@ -116,6 +121,7 @@ class AgentRunner {
   core::Status Save();
   void Log(const std::string& line) const;
 
+  int64_t works_version_ = 0;  // the hub's last works_version, echoed in the next sync
   std::unique_ptr<kube::Transport> hub_;
   std::unique_ptr<kube::Client> member_;
   AgentOptions options_;

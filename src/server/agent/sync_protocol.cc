@@ -105,6 +105,8 @@ core::Result<SyncRequest> ParseSyncRequest(std::string_view body, const SyncLimi
   BERTH_RETURN_IF_ERROR(ReadInt(j, "epoch", "", &r.epoch));
   BERTH_RETURN_IF_ERROR(ReadString(j, "kubernetesVersion", "", &r.kubernetes_version));
   BERTH_RETURN_IF_ERROR(ReadString(j, "inventoryHash", "", &r.inventory_hash));
+  BERTH_RETURN_IF_ERROR(ReadInt(j, "worksVersion", "", &r.works_version));
+  if (r.works_version < 0) return SyncFieldError("worksVersion", "must not be negative");
   BERTH_ASSIGN_OR_RETURN(const Json* inventory, ReadArray(j, "inventory", limits.max_inventory_objects));
   if (inventory != nullptr) {
     r.inventory.emplace();
@@ -176,6 +178,7 @@ std::string EncodeSyncRequest(const SyncRequest& r) {
   j["epoch"] = r.epoch;
   if (!r.kubernetes_version.empty()) j["kubernetesVersion"] = r.kubernetes_version;
   j["inventoryHash"] = r.inventory_hash;
+  if (r.works_version != 0) j["worksVersion"] = r.works_version;
   if (r.inventory.has_value()) j["inventory"] = Json(*r.inventory);
   Json claims = Json::array();
   for (const auto& [name, value] : r.claims) claims.push_back({{"name", name}, {"value", value}});
@@ -216,15 +219,18 @@ core::Result<SyncReply> ParseSyncReply(std::string_view body, const SyncLimits& 
       r.apply.push_back((*apply)[i]);
     }
   }
-  BERTH_ASSIGN_OR_RETURN(const Json* remove, ReadArray(j, "remove", limits.max_works));
-  if (remove != nullptr) {
-    for (size_t i = 0; i < remove->size(); ++i) {
-      if (!(*remove)[i].is_string()) {
-        return SyncFieldError("remove[" + std::to_string(i) + "]", "must be a string");
+  for (auto [key, out] : {std::pair{"remove", &r.remove}, std::pair{"deleted", &r.deleted}}) {
+    BERTH_ASSIGN_OR_RETURN(const Json* names, ReadArray(j, key, limits.max_works));
+    if (names == nullptr) continue;
+    for (size_t i = 0; i < names->size(); ++i) {
+      if (!(*names)[i].is_string()) {
+        return SyncFieldError(std::string(key) + "[" + std::to_string(i) + "]", "must be a string");
       }
-      r.remove.push_back((*remove)[i].get<std::string>());
+      out->push_back((*names)[i].get<std::string>());
     }
   }
+  BERTH_RETURN_IF_ERROR(ReadInt(j, "worksVersion", "", &r.works_version));
+  if (r.works_version < 0) return SyncFieldError("worksVersion", "must not be negative");
   if (auto it = j.find("statusAcks"); it != j.end() && !it->is_null()) {
     if (!it->is_object()) return SyncFieldError("statusAcks", "must be an object");
     for (const auto& [name, seq] : it->items()) {
@@ -248,6 +254,8 @@ std::string EncodeSyncReply(const SyncReply& r) {
   j["inventoryHash"] = r.inventory_hash;
   j["apply"] = Json(r.apply);
   j["remove"] = Json(r.remove);
+  if (!r.deleted.empty()) j["deleted"] = Json(r.deleted);
+  if (r.works_version != 0) j["worksVersion"] = r.works_version;
   Json acks = Json::object();
   for (const auto& [name, seq] : r.status_acks) acks[name] = seq;
   j["statusAcks"] = std::move(acks);

@@ -9,8 +9,12 @@
 //  - the hub writes a work's status only when its sequence is above the one it stored, and
 //    acknowledges the highest it holds;
 //  - the hub sends back every work whose (name, generation) the agent does not hold and the
-//    names of held works it no longer has; the agent never removes work merely because the
-//    hub is unreachable (agent_runner.h).
+//    names of held works it no longer has; of those, the ones its event log shows deleted
+//    since the store version it last told the agent (`worksVersion`, which the agent
+//    echoes) are `deleted`: removed at once, as OCM's agent removes a work it saw deleted;
+//    the others (a hub restored from an older copy, a log compacted past that version) only
+//    after the agent's orphan grace; the agent never removes work merely because the hub
+//    is unreachable (agent_runner.h).
 // Every reply names the hub (its identity, created once per store) and its leader epoch:
 // an agent ignores a reply from an older epoch than it has seen, and treats works of a hub
 // whose identity changed as orphans it keeps (a restored or new hub must not wipe a cluster).
@@ -78,6 +82,7 @@ struct SyncRequest {
   std::vector<std::pair<std::string, std::string>> claims;  // ClusterClaims (name, value)
   std::vector<HeldWork> works;
   std::vector<StatusReport> statuses;
+  int64_t works_version = 0;  // the last reply's works_version (0: none yet)
 };
 
 struct SyncReply {
@@ -87,6 +92,8 @@ struct SyncReply {
   std::string inventory_hash;    // the one the hub holds ("" = none)
   std::vector<Json> apply;       // whole ManifestWorks (served form)
   std::vector<std::string> remove;  // names of held works the hub no longer has
+  std::vector<std::string> deleted;  // of `remove`, those deleted on the hub since works_version
+  int64_t works_version = 0;         // the store's version when the works were listed
   std::map<std::string, int64_t> status_acks;  // work name -> highest sequence stored
   int64_t sync_period_s = 10;
   int64_t lease_duration_s = 40;

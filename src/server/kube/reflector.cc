@@ -82,6 +82,13 @@ bool Reflector::List() {
   items.reserve(items_it->size());
   std::map<std::string, Json> cache;
   for (Json& item : *items_it) {
+    // kube-apiserver leaves kind and apiVersion off a List's items (they are the List's);
+    // the cache and its readers (the agent's inventory, which the hub decodes by kind) get
+    // whole objects, as a watch event's are.
+    if (item.is_object()) {
+      if (!item.contains("kind")) item["kind"] = resource_.kind;
+      if (!item.contains("apiVersion")) item["apiVersion"] = resource_.ApiVersion();
+    }
     cache[KeyOf(item)] = item;
     items.push_back(std::move(item));
   }
