@@ -1,6 +1,8 @@
 // The rollout files use only what the demo already holds: the `serving` namespace on the
 // hub and on every cluster, the gpu-fleet ManagedClusterSet and the clusters' region labels
-// (eu-1 is the only eu-west one, so it is the canary group). The Deployment uses Recreate so
+// (eu-1 is the only eu-west one, so it is the canary group); short times (a 10 s soak, a
+// one-second termination grace) keep the demo brisk, and tests/serve/fleet_rollout_e2e.py
+// rolls these very files out. The Deployment uses Recreate so
 // that a bad revision leaves no pod of the good one available, as a real image that cannot
 // start would, and the health rule's `for` stays within minSuccessTime (docs/fleet.md).
 #include "cli/up_try_files.h"
@@ -68,7 +70,7 @@ metadata:
   annotations:
 )";
 
-constexpr const char* kRolloutSpec = R"(    rollout.berth.dev/health: "AvailableReplicas >= 1 for 10s"
+constexpr const char* kRolloutSpec = R"(    rollout.berth.dev/health: "AvailableReplicas >= 1 for 5s"
 spec:
   placementRefs:
   - name: llm
@@ -77,8 +79,8 @@ spec:
       progressivePerGroup:
         mandatoryDecisionGroups:
         - groupName: canary
-        minSuccessTime: 15s
-        progressDeadline: 5m
+        minSuccessTime: 10s
+        progressDeadline: 2m
         maxFailures: 0
   manifestWorkTemplate:
     workload:
@@ -97,11 +99,12 @@ spec:
 )";
 
 constexpr const char* kRolloutTail = R"(            spec:
+              terminationGracePeriodSeconds: 1
               containers:
               - name: vllm
                 image: vllm/vllm-openai:IMAGE_TAG
                 resources:
-                  requests: {cpu: "4", memory: 16Gi}
+                  requests: {cpu: 500m, memory: 1Gi}
     manifestConfigs:
     - resourceIdentifier: {group: apps, resource: deployments, name: llm-serve, namespace: serving}
       feedbackRules:

@@ -3,7 +3,8 @@
 their agents). A ManifestWorkReplicaSet delivers an inference Deployment through a Placement
 whose canary decision group is eu-1 (the only cluster labelled region=eu-west), with
 rolloutStrategy ProgressivePerGroup (canary mandatory, a soak of minSuccessTime),
-WellKnownStatus feedback and the health rule `AvailableReplicas >= 1 for 5s`.
+WellKnownStatus feedback and the health rule `AvailableReplicas >= 1 for 5s`: the files
+try-rollout.yaml and try-rollout-bad.yaml that `berth up` writes for a new user.
 
 Revision 1 reaches the canary first, then the other two, and is Available everywhere (the
 clusters' Deployment controllers and simulated kubelets run its pod). Revision 2 (kubectl apply
@@ -29,69 +30,6 @@ from hub_harness import (check, condition, exit_code, failures, get_json, kubect
 
 CLUSTERS = ("eu-1", "us-2", "ap-1")
 MWRS_LABEL = "work.open-cluster-management.io/manifestworkreplicaset"
-
-PLACEMENT = """apiVersion: cluster.open-cluster-management.io/v1beta2
-kind: ManagedClusterSetBinding
-metadata: {name: gpu-fleet, namespace: serving}
-spec: {clusterSet: gpu-fleet}
----
-apiVersion: cluster.open-cluster-management.io/v1beta1
-kind: Placement
-metadata: {name: llm, namespace: serving}
-spec:
-  clusterSets: [gpu-fleet]
-  decisionStrategy:
-    groupStrategy:
-      decisionGroups:
-      - groupName: canary
-        groupClusterSelector:
-          labelSelector:
-            matchLabels: {region: eu-west}
-"""
-
-
-def mwrs(image, change_cause, pod_annotations):
-    """The ManifestWorkReplicaSet with one Deployment (Recreate: a revision's pods replace the
-    old ones rather than surge beside them, so a broken revision shows as 0 available)."""
-    template = {
-        "metadata": {"labels": {"app": "llm-serve"}, "annotations": pod_annotations},
-        "spec": {
-            "terminationGracePeriodSeconds": 1,
-            "containers": [{"name": "vllm", "image": image,
-                            "resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}],
-        },
-    }
-    return {
-        "apiVersion": "work.open-cluster-management.io/v1alpha1",
-        "kind": "ManifestWorkReplicaSet",
-        "metadata": {"name": "llm-serve", "namespace": "serving",
-                     "annotations": {"kubernetes.io/change-cause": change_cause,
-                                     "rollout.berth.dev/health": "AvailableReplicas >= 1 for 5s"}},
-        "spec": {
-            "placementRefs": [{"name": "llm", "rolloutStrategy": {
-                "type": "ProgressivePerGroup",
-                "progressivePerGroup": {"mandatoryDecisionGroups": [{"groupName": "canary"}],
-                                        "minSuccessTime": "10s", "progressDeadline": "2m",
-                                        "maxFailures": 0}}}],
-            "manifestWorkTemplate": {
-                "workload": {"manifests": [{
-                    "apiVersion": "apps/v1", "kind": "Deployment",
-                    "metadata": {"name": "llm-serve", "namespace": "serving"},
-                    "spec": {"replicas": 1, "strategy": {"type": "Recreate"},
-                             "selector": {"matchLabels": {"app": "llm-serve"}}, "template": template},
-                }]},
-                "manifestConfigs": [{
-                    "resourceIdentifier": {"group": "apps", "resource": "deployments",
-                                           "name": "llm-serve", "namespace": "serving"},
-                    "feedbackRules": [{"type": "WellKnownStatus"}]}],
-            },
-        },
-    }
-
-
-GOOD = mwrs("vllm/vllm-openai:v0.6.3", "vllm 0.6.3", {})
-BAD = mwrs("vllm/vllm-openai:v0.6.4-rc1", "vllm 0.6.4-rc1", {"berth.dev/simulated-failure": "crashloop"})
-
 
 def pod_template_of(deployment):
     return ((deployment or {}).get("spec", {}).get("template", {}))
@@ -142,10 +80,13 @@ def main():
                      "the fleet is Available"):
             return exit_code()
 
-        rc, out, err = hub("apply", "-f", "-", stdin=PLACEMENT)
-        check(rc == 0, "the Placement with a canary decision group is applied", out + err)
-        rc, out, err = hub("apply", "-f", "-", stdin=json.dumps(GOOD))
-        check(rc == 0, "the ManifestWorkReplicaSet (revision 1) is applied", out + err)
+        # The files berth up writes for a new user: the Placement with its canary group and
+        # the MWRS (revision 1), then its crash-looping revision 2.
+        try_rollout = os.path.join(data, "try-rollout.yaml")
+        try_rollout_bad = os.path.join(data, "try-rollout-bad.yaml")
+        rc, out, err = hub("apply", "-f", try_rollout)
+        check(rc == 0, "berth up's try-rollout.yaml (the Placement with a canary group, the MWRS) is applied",
+              out + err)
 
         # Revision 1: the canary first, then the rest; Available on the three clusters.
         def deployment(cluster):
@@ -181,8 +122,8 @@ def main():
         good_rs = {c: get_json(kc, "replicasets", "-n", "serving", context=c) for c in CLUSTERS}
 
         # Revision 2 never becomes Available: the canary takes it, breaks, and berth rolls back.
-        rc, out, err = hub("apply", "-f", "-", stdin=json.dumps(BAD))
-        check(rc == 0, "revision 2 (pods that crash-loop) is applied to the MWRS", out + err)
+        rc, out, err = hub("apply", "-f", try_rollout_bad)
+        check(rc == 0, "berth up's try-rollout-bad.yaml (revision 2: pods that crash-loop) is applied", out + err)
 
         def rolled_back():
             m = hub_get("manifestworkreplicaset", "-n", "serving", "llm-serve")
