@@ -23,7 +23,7 @@ namespace kube = server::kube;
 
 constexpr int kRolloutFailed = 1;
 
-int Fail(const core::Error& e, std::ostream& err) {
+int FailRollout(const core::Error& e, std::ostream& err) {
   PrintError(e, err);
   return ToInt(ExitCode::kFailed);
 }
@@ -71,14 +71,14 @@ core::Result<Observed> Observe(kube::Client& client, const std::string& ns, cons
 int Status(const RolloutFlags& flags, kube::Client& client, const std::string& ns, const std::string& name,
            std::ostream& out, std::ostream& err) {
   auto timeout = sim::ParseDuration(flags.timeout);
-  if (!timeout || *timeout < 0) return Fail(core::InvalidArgument("--timeout " + flags.timeout + ": want a duration (0s: no limit)"), err);
+  if (!timeout || *timeout < 0) return FailRollout(core::InvalidArgument("--timeout " + flags.timeout + ": want a duration (0s: no limit)"), err);
   auto poll = sim::ParseDuration(flags.poll);
-  if (!poll || *poll <= 0) return Fail(core::InvalidArgument("--poll " + flags.poll + ": want a positive duration"), err);
+  if (!poll || *poll <= 0) return FailRollout(core::InvalidArgument("--poll " + flags.poll + ": want a positive duration"), err);
   const auto start = std::chrono::steady_clock::now();
   std::string last;
   while (true) {
     auto observed = Observe(client, ns, name);
-    if (!observed) return Fail(observed.error(), err);
+    if (!observed) return FailRollout(observed.error(), err);
     const RolloutState state = StatusOf(observed->mwrs, observed->revisions);
     if (state.failed) {
       PrintError(core::FailedPrecondition(state.message), err);
@@ -104,15 +104,15 @@ int Status(const RolloutFlags& flags, kube::Client& client, const std::string& n
 int Patch(kube::Client& client, const std::string& ns, const std::string& name, const char* type,
           const std::string& body, std::ostream& err) {
   auto resource = kube::ResourceFor("work.open-cluster-management.io/v1alpha1", "ManifestWorkReplicaSet");
-  if (!resource) return Fail(resource.error(), err);
+  if (!resource) return FailRollout(resource.error(), err);
   auto reply = client.Patch(*resource, ns, name, type, body);
-  if (!reply) return Fail(reply.error(), err);
+  if (!reply) return FailRollout(reply.error(), err);
   if (reply->status == 409 || reply->status == 422) {
-    return Fail(core::FailedPrecondition(RolloutObjectName(name) + " changed while berth read it (" + reply->Message() +
+    return FailRollout(core::FailedPrecondition(RolloutObjectName(name) + " changed while berth read it (" + reply->Message() +
                               "): run the command again"),
                 err);
   }
-  if (!reply->ok()) return Fail(core::Error(core::ErrorCode::kUnavailable, "patching " + RolloutObjectName(name) + ": " + reply->Message()), err);
+  if (!reply->ok()) return FailRollout(core::Error(core::ErrorCode::kUnavailable, "patching " + RolloutObjectName(name) + ": " + reply->Message()), err);
   return ToInt(ExitCode::kOk);
 }
 
@@ -121,14 +121,14 @@ int Patch(kube::Client& client, const std::string& ns, const std::string& name, 
 int RunRollout(const RolloutFlags& flags, kube::Client& client, const std::string& ns, std::ostream& out,
                std::ostream& err) {
   auto name = ParseRolloutTarget(flags.target);
-  if (!name) return Fail(name.error(), err);
+  if (!name) return FailRollout(name.error(), err);
   if (flags.action == "status") return Status(flags, client, ns, *name, out, err);
   auto observed = Observe(client, ns, *name);
-  if (!observed) return Fail(observed.error(), err);
+  if (!observed) return FailRollout(observed.error(), err);
   if (flags.action == "history") {
     if (flags.revision != 0) {
       auto detail = RevisionDetail(*name, observed->revisions, flags.revision);
-      if (!detail) return Fail(detail.error(), err);
+      if (!detail) return FailRollout(detail.error(), err);
       out << *detail;
     } else {
       out << HistoryTable(*name, observed->revisions);
@@ -137,7 +137,7 @@ int RunRollout(const RolloutFlags& flags, kube::Client& client, const std::strin
   }
   if (flags.action == "undo") {
     auto plan = PlanUndo(observed->mwrs, observed->revisions, flags.to_revision);
-    if (!plan) return Fail(plan.error(), err);
+    if (!plan) return FailRollout(plan.error(), err);
     if (!plan->patch) {
       out << RolloutObjectName(*name) << " skipped rollback (current template already matches revision "
           << plan->to_revision << ")\n";
@@ -158,21 +158,21 @@ int RunRollout(const RolloutFlags& flags, kube::Client& client, const std::strin
     out << RolloutObjectName(*name) << (pause ? " paused\n" : " resumed\n");
     return ToInt(ExitCode::kOk);
   }
-  return Fail(core::InvalidArgument("unknown rollout subcommand \"" + flags.action + "\""), err);
+  return FailRollout(core::InvalidArgument("unknown rollout subcommand \"" + flags.action + "\""), err);
 }
 
 int RunRolloutCommand(const RolloutFlags& flags, std::ostream& out, std::ostream& err) {
   // The arguments first: a wrong kind is named before any kubeconfig is looked for.
-  if (auto name = ParseRolloutTarget(flags.target); !name) return Fail(name.error(), err);
+  if (auto name = ParseRolloutTarget(flags.target); !name) return FailRollout(name.error(), err);
   const std::string path = KubeconfigPath(flags.kubeconfig);
-  if (path.empty()) return Fail(core::InvalidArgument("no kubeconfig: give --kubeconfig or set KUBECONFIG"), err);
+  if (path.empty()) return FailRollout(core::InvalidArgument("no kubeconfig: give --kubeconfig or set KUBECONFIG"), err);
   auto config = HttpConfigFromKubeconfigFile(path, flags.context);
-  if (!config) return Fail(config.error(), err);
+  if (!config) return FailRollout(config.error(), err);
   const std::string ns = !flags.ns.empty() ? flags.ns
                          : !config->default_namespace.empty() ? config->default_namespace
                                                                : "default";
   auto transport = kube::NewHttpTransport(*config);
-  if (!transport) return Fail(transport.error(), err);
+  if (!transport) return FailRollout(transport.error(), err);
   kube::Client client(std::move(transport).value());
   return RunRollout(flags, client, ns, out, err);
 }

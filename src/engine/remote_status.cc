@@ -55,7 +55,7 @@ std::string RemoteKey(const std::string& cluster, const std::string& ns, const s
   return cluster + '\x1f' + ns + '\x1f' + kind + '\x1f' + name;
 }
 
-bool IsTrue(const model::WorkloadCondition* c) { return c != nullptr && c->status == "True"; }
+bool RemoteConditionTrue(const model::WorkloadCondition* c) { return c != nullptr && c->status == "True"; }
 
 // The remote Workload of this dispatch: one the worker made after the hub reserved quota for
 // the Workload now. An older one is the previous dispatch's copy, which the agent may report
@@ -217,7 +217,7 @@ RemoteStatusCounts ReflectRemoteStatus(model::Snapshot& snapshot, core::Timestam
           break;
         }
       }
-      if (IsTrue(w.FindCondition("Finished"))) continue;
+      if (RemoteConditionTrue(w.FindCondition("Finished"))) continue;
       // MultiKueue syncs the remote Workload's status into the local one: its PodsReady
       // when the worker runs Kueue, else what the job's counts say.
       if (const model::WorkloadCondition* c = remote ? remote->FindCondition("PodsReady") : nullptr) {
@@ -231,8 +231,8 @@ RemoteStatusCounts ReflectRemoteStatus(model::Snapshot& snapshot, core::Timestam
     //    queue stopped): the hub requeues the Workload so it is dispatched again, and the
     //    worker's copy goes with the stale work, as for a lost worker below.
     std::string why;
-    if (remote != nullptr && !IsTrue(remote->FindCondition("Finished"))) {
-      if (const model::WorkloadCondition* ev = remote->FindCondition("Evicted"); IsTrue(ev)) {
+    if (remote != nullptr && !RemoteConditionTrue(remote->FindCondition("Finished"))) {
+      if (const model::WorkloadCondition* ev = remote->FindCondition("Evicted"); RemoteConditionTrue(ev)) {
         why = "Evicted on worker cluster \"" + w.cluster_name + "\" (" + ev->reason + ")" +
               (ev->message.empty() ? "" : ": " + ev->message);
       }

@@ -11,7 +11,7 @@
 #include "kube/kube_test_hub.h"
 
 namespace berth::cli {
-namespace {
+namespace BERTH_UNITY_ID {
 
 Json Template(const std::string& image) {
   return Json::parse(R"({"workload":{"manifests":[{"apiVersion":"apps/v1","kind":"Deployment",
@@ -330,5 +330,5 @@ TEST_F(RolloutCommandTest, UnknownObjectsAndKindsAreErrors) {
   EXPECT_NE(err_.str().find("berth rollout works on manifestworkreplicaset"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::cli
