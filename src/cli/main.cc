@@ -1,10 +1,12 @@
 // The berth command: binds flags to the commands' flag structs with CLI11 and calls them.
 // No logic lives here (STYLE.md); CLI11's exceptions are caught here and nowhere else.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -21,6 +23,7 @@
 #include "cli/rollout_command.h"
 #include "cli/serve_command.h"
 #include "cli/simulate_command.h"
+#include "cli/suggest.h"
 #include "cli/up_command.h"
 #include "cli/version.h"
 
@@ -111,6 +114,56 @@ CLI::Validator Count(int64_t min, int64_t max) {
   return CLI::Validator(
       [min, max](std::string& text) { return berth::cli::CountFlagProblem(text, min, max); },
       "", "COUNT");
+}
+
+// kubectl's habit: a mistyped command or flag is an error naming it and the closest valid
+// one, before CLI11 parses (which would report a missing required flag or "A subcommand is
+// required" instead). Returns the message and the help line, or nullopt when the words are
+// known. Short flags are left to CLI11 (a value like "-1" looks like one).
+std::optional<std::pair<std::string, std::string>> Mistyped(CLI::App& app,
+                                                           const std::vector<std::string>& args) {
+  auto names_of = [](CLI::App* parent) {
+    std::vector<std::string> names;
+    for (CLI::App* sub : parent->get_subcommands([](CLI::App*) { return true; })) {
+      names.push_back(sub->get_name());
+    }
+    return names;
+  };
+  CLI::App* current = &app;
+  std::string path = "berth";
+  size_t i = 0;
+  // The command words: berth SUB [NESTED].
+  while (i < args.size() && !args[i].empty() && args[i][0] != '-') {
+    const std::vector<std::string> names = names_of(current);
+    if (names.empty()) break;  // positional arguments of a leaf command
+    CLI::App* next = nullptr;
+    for (CLI::App* sub : current->get_subcommands([](CLI::App*) { return true; })) {
+      if (sub->get_name() == args[i]) next = sub;
+    }
+    if (next == nullptr) {
+      std::string message = "unknown command \"" + args[i] + "\" for \"" + path + "\"";
+      if (auto near = berth::cli::Closest(args[i], names)) message += "; did you mean \"" + *near + "\"?";
+      return std::make_pair(message, path + " --help");
+    }
+    current = next;
+    path += " " + args[i];
+    ++i;
+  }
+  std::vector<std::string> flags{"help"};
+  for (const CLI::Option* option : current->get_options()) {
+    for (const std::string& name : option->get_lnames()) flags.push_back(name);
+  }
+  for (; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") break;
+    if (a.size() < 3 || a.compare(0, 2, "--") != 0) continue;
+    const std::string name = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
+    if (std::find(flags.begin(), flags.end(), name) != flags.end()) continue;
+    std::string message = "unknown flag: --" + name;
+    if (auto near = berth::cli::Closest(name, flags)) message += " (did you mean --" + *near + "?)";
+    return std::make_pair(message, path + " --help");
+  }
+  return std::nullopt;
 }
 
 int Run(int argc, char** argv) {
@@ -364,8 +417,20 @@ int Run(int argc, char** argv) {
   explain_cmd->footer(kExplainFooter);
   demo_cmd->footer(kDemoFooter);
 
+  // `berth help [COMMAND...]` is `berth [COMMAND...] --help`.
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "help") {
+    args.erase(args.begin());
+    args.push_back("--help");
+  }
+  if (auto mistyped = Mistyped(app, args)) {
+    std::cerr << "berth: error: " << mistyped->first << "\nRun '" << mistyped->second << "' for usage.\n";
+    return berth::cli::ToInt(berth::cli::ExitCode::kFailed);
+  }
+  std::vector<char*> words{argv[0]};
+  for (std::string& a : args) words.push_back(a.data());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(words.size()), words.data());
   } catch (const CLI::ParseError& e) {
     // --help and --version arrive as "errors" with exit code 0; CLI11 prints them.
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
