@@ -11,6 +11,7 @@
 #include "io/yaml_json.h"
 #include "model/controller_revision.h"
 #include "model/work_replica_set.h"
+#include "server/api/json_access.h"
 
 namespace berth::cli {
 
@@ -20,28 +21,18 @@ constexpr const char* kGroup = "work.open-cluster-management.io";
 // Past this many clusters a revision's CLUSTERS cell counts outcomes instead of naming them.
 constexpr size_t kClustersNamed = 4;
 
-std::string StringAt(const Json& object, const char* key) {
-  if (!object.is_object()) return "";
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
+// The object at `key`, or nullptr when absent or not an object (server::Member, typed).
 const Json* ObjectAt(const Json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  auto it = object.find(key);
-  return it != object.end() && it->is_object() ? &*it : nullptr;
+  const Json* member = server::Member(object, key);
+  return member != nullptr && member->is_object() ? member : nullptr;
 }
 
 std::string Annotation(const Json& object, const char* key) {
-  const Json* meta = ObjectAt(object, "metadata");
-  const Json* annotations = meta ? ObjectAt(*meta, "annotations") : nullptr;
-  return annotations ? StringAt(*annotations, key) : "";
+  return server::StringAt(object, {"metadata", "annotations", key});
 }
 
 std::string Label(const Json& object, const char* key) {
-  const Json* meta = ObjectAt(object, "metadata");
-  const Json* labels = meta ? ObjectAt(*meta, "labels") : nullptr;
-  return labels ? StringAt(*labels, key) : "";
+  return server::StringAt(object, {"metadata", "labels", key});
 }
 
 // Templates compare as values: key order and 1 vs 1.0 do not matter (nlohmann's json, unlike
@@ -62,8 +53,8 @@ bool OwnedBy(const Json& revision, const std::string& name, const std::string& u
   if (refs == meta->end() || !refs->is_array()) return false;
   for (const Json& ref : *refs) {
     if (!ref.is_object() || !ref.value("controller", false)) continue;
-    if (StringAt(ref, "kind") != "ManifestWorkReplicaSet" || StringAt(ref, "name") != name) continue;
-    const std::string ref_uid = StringAt(ref, "uid");
+    if (server::StringAt(ref, {"kind"}) != "ManifestWorkReplicaSet" || server::StringAt(ref, {"name"}) != name) continue;
+    const std::string ref_uid = server::StringAt(ref, {"uid"});
     return uid.empty() || ref_uid.empty() || ref_uid == uid;
   }
   return false;
@@ -78,8 +69,8 @@ void ReadClusters(const std::string& text, RolloutRevision* out) {
   }
   for (const Json& r : records) {
     if (!r.is_object()) continue;
-    out->clusters.push_back({StringAt(r, "cluster"), StringAt(r, "takenAt"), StringAt(r, "outcome"),
-                             StringAt(r, "outcomeAt"), StringAt(r, "detail")});
+    out->clusters.push_back({server::StringAt(r, {"cluster"}), server::StringAt(r, {"takenAt"}), server::StringAt(r, {"outcome"}),
+                             server::StringAt(r, {"outcomeAt"}), server::StringAt(r, {"detail"})});
   }
 }
 
@@ -110,12 +101,12 @@ const Json* Condition(const Json& mwrs, const char* type) {
   auto conditions = status->find("conditions");
   if (conditions == status->end() || !conditions->is_array()) return nullptr;
   for (const Json& c : *conditions) {
-    if (StringAt(c, "type") == type) return &c;
+    if (server::StringAt(c, {"type"}) == type) return &c;
   }
   return nullptr;
 }
 
-bool IsTrue(const Json* condition) { return condition && StringAt(*condition, "status") == "True"; }
+bool IsTrue(const Json* condition) { return condition && server::StringAt(*condition, {"status"}) == "True"; }
 
 int64_t SummaryCount(const Json& mwrs, const char* key) {
   const Json* status = ObjectAt(mwrs, "status");
@@ -179,8 +170,8 @@ core::Result<std::string> ParseRolloutTarget(const std::vector<std::string>& arg
 std::vector<RolloutRevision> OwnedRevisions(const Json& mwrs, const Json& list) {
   std::vector<RolloutRevision> out;
   const Json* meta = ObjectAt(mwrs, "metadata");
-  const std::string name = meta ? StringAt(*meta, "name") : "";
-  const std::string uid = meta ? StringAt(*meta, "uid") : "";
+  const std::string name = meta ? server::StringAt(*meta, {"name"}) : "";
+  const std::string uid = meta ? server::StringAt(*meta, {"uid"}) : "";
   const Json* spec_template = SpecTemplate(mwrs);
   const nlohmann::json spec_value = spec_template ? AsValue(*spec_template) : nlohmann::json();
   if (!list.is_object() || !list.contains("items") || !list["items"].is_array()) return out;
@@ -190,7 +181,7 @@ std::vector<RolloutRevision> OwnedRevisions(const Json& mwrs, const Json& list) 
     if (auto it = item.find("revision"); it != item.end() && it->is_number_integer()) {
       r.number = it->get<int64_t>();
     }
-    r.name = StringAt(item["metadata"], "name");
+    r.name = server::StringAt(item, {"metadata", "name"});
     r.hash = Label(item, model::kControllerRevisionHashLabel);
     r.change_cause = Annotation(item, model::kChangeCauseAnnotation);
     r.rolled_back = Annotation(item, model::kRevisionRolledBackAnnotation);
@@ -270,19 +261,19 @@ core::Result<std::string> RevisionDetail(const std::string& name,
 
 RolloutState StatusOf(const Json& mwrs, const std::vector<RolloutRevision>& revisions) {
   const Json* meta = ObjectAt(mwrs, "metadata");
-  const std::string quoted = "manifestworkreplicaset \"" + (meta ? StringAt(*meta, "name") : "") + "\"";
+  const std::string quoted = "manifestworkreplicaset \"" + (meta ? server::StringAt(*meta, {"name"}) : "") + "\"";
   RolloutState state;
   // A rollback holds while the spec still holds the template rolled back (docs/fleet.md).
   const std::string rolled_back = Annotation(mwrs, model::kRolloutRolledBackAnnotation);
   if (!rolled_back.empty()) {
     const Json record = Json::parse(rolled_back, nullptr, /*allow_exceptions=*/false);
-    const std::string bad_hash = StringAt(record, "templateHash");
+    const std::string bad_hash = server::StringAt(record, {"templateHash"});
     const bool holds = std::any_of(revisions.begin(), revisions.end(), [&](const RolloutRevision& r) {
       return r.is_spec && r.hash == bad_hash;
     });
     if (holds || bad_hash.empty()) {
       state.failed = true;
-      const std::string reason = StringAt(record, "reason");
+      const std::string reason = server::StringAt(record, {"reason"});
       state.message = quoted + " was rolled back" + (reason.empty() ? "" : ": " + reason);
       return state;
     }
@@ -298,8 +289,8 @@ RolloutState StatusOf(const Json& mwrs, const std::vector<RolloutRevision>& revi
   }
   if (const Json* paused = Condition(mwrs, model::kMwrsConditionRolloutPaused); IsTrue(paused)) {
     state.failed = true;
-    const std::string reason = StringAt(*paused, "reason");
-    const std::string message = StringAt(*paused, "message");
+    const std::string reason = server::StringAt(*paused, {"reason"});
+    const std::string message = server::StringAt(*paused, {"message"});
     state.message = quoted + " rollout paused (" + reason + ")" + (message.empty() ? "" : ": " + message);
     return state;
   }
@@ -320,7 +311,7 @@ RolloutState StatusOf(const Json& mwrs, const std::vector<RolloutRevision>& revi
 core::Result<UndoPlan> PlanUndo(const Json& mwrs, const std::vector<RolloutRevision>& revisions,
                                 int64_t to_revision) {
   const Json* meta = ObjectAt(mwrs, "metadata");
-  const std::string name = meta ? StringAt(*meta, "name") : "";
+  const std::string name = meta ? server::StringAt(*meta, {"name"}) : "";
   if (revisions.empty()) {
     return core::FailedPrecondition("no rollout history found for " + RolloutObjectName(name));
   }

@@ -17,7 +17,6 @@ Every wait is bounded; loopback only; skips (77) without kubectl."""
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -25,7 +24,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hub_harness import (check, condition, exit_code, failures, get_json, kubectl,  # noqa: E402
+from hub_harness import (check, condition, exit_code, get_json, kubectl, stop_up,  # noqa: E402
                          wait_until)
 
 CLUSTERS = ("eu-1", "us-2", "ap-1")
@@ -210,17 +209,7 @@ def main():
               "vllm/vllm-openai:v0.6.4-rc1" if m else False,
               "the MWRS's template stays as the user wrote it (the rollback holds while it does)")
     finally:
-        up.send_signal(signal.SIGTERM)
-        try:
-            rc = up.wait(timeout=30)
-            check(rc == 0, "SIGTERM stops berth up with exit 0", rc)
-        except subprocess.TimeoutExpired:
-            up.kill()
-            up.wait()
-            check(False, "berth up stops within 30 s of SIGTERM")
-        if failures:
-            print(open(err_path).read()[-4000:])
-        shutil.rmtree(work, ignore_errors=True)
+        stop_up(up, err_path, work, 4000)
     return exit_code()
 
 

@@ -10,7 +10,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -18,7 +17,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hub_harness import check, condition, exit_code, failures, wait_until  # noqa: E402
+from hub_harness import check, condition, exit_code, stop_up, wait_until  # noqa: E402
 
 
 def kubectl(kubeconfig, context, *args, stdin=None, timeout=30):
@@ -130,17 +129,7 @@ def main():
         check(works is not None and not works["items"], "the finished workload's ManifestWork is removed",
               [i["metadata"]["name"] for i in (works or {}).get("items", [])])
     finally:
-        up.send_signal(signal.SIGTERM)
-        try:
-            rc = up.wait(timeout=30)
-            check(rc == 0, "SIGTERM stops berth up with exit 0", rc)
-        except subprocess.TimeoutExpired:
-            up.kill()
-            up.wait()
-            check(False, "berth up stops within 30 s of SIGTERM")
-        if failures:
-            print(open(err_path).read()[-3000:])
-        shutil.rmtree(work, ignore_errors=True)
+        stop_up(up, err_path, work, 3000)
     return exit_code()
 
 

@@ -163,6 +163,22 @@ def stop_processes(procs, timeout_s=20):
             p.wait()
 
 
+def stop_up(up, err_path, work, tail_bytes=4000):
+    """Stops a `berth up` process with SIGTERM (checking it exits 0 within 30 s, else kills
+    it), prints the tail of its stderr when a check failed, and removes the test's folder."""
+    up.send_signal(signal.SIGTERM)
+    try:
+        rc = up.wait(timeout=30)
+        check(rc == 0, "SIGTERM stops berth up with exit 0", rc)
+    except subprocess.TimeoutExpired:
+        up.kill()
+        up.wait()
+        check(False, "berth up stops within 30 s of SIGTERM")
+    if failures:
+        print(open(err_path).read()[-tail_bytes:])
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def kubectl(kubeconfig, *args, context=None, stdin=None, timeout=30):
     """kubectl against KUBECONFIG (and CONTEXT); returns (rc, stdout, stderr)."""
     cmd = ["kubectl", "--kubeconfig", kubeconfig] + (["--context", context] if context else [])
