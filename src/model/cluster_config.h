@@ -10,19 +10,14 @@
 
 #include "core/selector.h"
 #include "model/object_meta.h"
+#include "model/ocm.h"  // IntOrPercent
 
 namespace berth::model {
-
-// An int or a percentage, as PDBs write minAvailable and maxUnavailable.
-struct IntOrPercent {
-  int32_t value = 0;
-  bool percent = false;
-};
 
 struct PodDisruptionBudget {
   ObjectMeta meta;
   std::optional<core::LabelSelector> selector;  // nullopt selects nothing; {} every pod
-  std::optional<IntOrPercent> min_available;
+  std::optional<IntOrPercent> min_available;  // model/ocm.h's int-or-percent
   std::optional<IntOrPercent> max_unavailable;
   std::string unhealthy_pod_eviction_policy;  // IfHealthyBudget (default) or AlwaysAllow
   std::string cluster = "default";

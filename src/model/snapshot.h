@@ -78,7 +78,7 @@ struct Snapshot {
   std::vector<MultiKueueCluster> multikueue_clusters;
 
   // Tenancy, storage and cluster configuration: read for berth doctor, unused by the plan.
-  std::vector<ResourceQuota> resource_quotas;
+  std::vector<NamespaceQuota> resource_quotas;  // v1 ResourceQuota
   std::vector<LimitRange> limit_ranges;
   std::vector<NetworkPolicy> network_policies;
   std::vector<ServiceAccount> service_accounts;

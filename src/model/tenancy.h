@@ -21,7 +21,8 @@ struct QuotaEntry {
   int64_t milli = 0;   // the amount in milli-units, saturated
 };
 
-struct ResourceQuota {
+// v1 ResourceQuota (named so: model/kueue.h's ResourceQuota is a ClusterQueue's quota).
+struct NamespaceQuota {
   ObjectMeta meta;
   std::vector<QuotaEntry> hard;
   std::vector<std::string> scopes;
