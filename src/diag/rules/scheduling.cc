@@ -32,7 +32,8 @@ void CheckGpuTaintNotTolerated(const DoctorContext& ctx, FindingSink& sink) {
       if (c.gpu_nodes == 0) continue;
       any_gpu = true;
       const core::Taint* t = core::FindUntoleratedHardTaint(c.taints, spec.spec->tolerations);
-      if (t == nullptr) {
+      // Lifecycle taints (cordoned, not-ready) come and go: they do not make a pod wrong.
+      if (t == nullptr || t->key.starts_with("node.kubernetes.io/")) {
         admitted = true;
         break;
       }
