@@ -35,6 +35,7 @@ void FindingSink::AddAt(Severity severity, const ObjectRef& object, std::string 
 const std::vector<Rule>& AllRules() {
   static const std::vector<Rule> rules = [] {
     std::vector<Rule> out;
+    rules::AddGpuStackRules(out);
     rules::AddSchedulingRules(out);
     return out;
   }();
