@@ -2,6 +2,7 @@
 // and the values the message names) and stays silent once fixed. Kinds io does not read yet
 // (ConfigMap, RuntimeClass) and pod fields it does not keep yet (image, runtimeClassName) are
 // set on the snapshot after reading.
+#include <cstdlib>
 #include <functional>
 
 #include "diag/doctor_harness.h"
@@ -159,13 +160,19 @@ TEST(MigResourceNotAdvertised, ProfileMissingAndWholeGpuOnMixedNodes) {
   EXPECT_NE(whole.findings[0].message.find("mixed MIG strategy"), std::string::npos);
   EXPECT_TRUE(RunRule("mig-resource-not-advertised", mixed + GpuStackPod("p", "ml", "{nvidia.com/mig-1g.10gb: \"1\"}"))
                   .findings.empty());
-  // A whole-GPU node that the pod's selector excludes does not help it.
-  const std::string both = mixed + GpuStackNode("gpu-2", "    pool: a\n", "nvidia.com/gpu: \"8\"");
+  // A whole-GPU node that the pod's selector excludes does not help it; a selector matching no
+  // node at all is node-selector-matches-nothing's finding, not this one.
+  const std::string both =
+      GpuStackNode("gpu-1", "    nvidia.com/mig.strategy: mixed\n    pool: b\n", "nvidia.com/mig-1g.10gb: \"7\"") +
+      GpuStackNode("gpu-2", "    pool: a\n", "nvidia.com/gpu: \"8\"");
   EXPECT_TRUE(RunRule("mig-resource-not-advertised", both + GpuStackPod("p", "ml", "{nvidia.com/gpu: \"1\"}")).findings.empty());
   EXPECT_EQ(RunRule("mig-resource-not-advertised",
                     both + GpuStackPod("p", "ml", "{nvidia.com/gpu: \"1\"}", "  nodeSelector: {pool: b}\n"))
                 .findings.size(),
             1u);
+  EXPECT_TRUE(RunRule("mig-resource-not-advertised",
+                      both + GpuStackPod("p", "ml", "{nvidia.com/gpu: \"1\"}", "  nodeSelector: {pool: c}\n"))
+                  .findings.empty());
 }
 
 TEST(GpuRequestWithoutLimit, FiresOnRequestOnly) {
@@ -368,6 +375,38 @@ TEST(NvidiaRuntimeClassMissing, UnknownNameAndWrongHandler) {
   EXPECT_EQ(handler.findings[0].object.kind, "RuntimeClass");
   EXPECT_EQ(handler.findings[0].field, "handler");
   EXPECT_TRUE(GpuStackRun("nvidia-runtimeclass-missing", pod, runtime("nvidia", "nvidia")).findings.empty());
+}
+
+}  // namespace
+}  // namespace berth::diag
+
+namespace berth::diag {
+namespace {
+
+// The healthy example fleets raise no gpu-stack finding (berth doctor's own examples test runs
+// every rule once the command exists; this keeps the area honest meanwhile).
+TEST(GpuStackRules, SilentOnTheExampleFleets) {
+  const char* source = std::getenv("BERTH_SOURCE_DIR");
+  ASSERT_NE(source, nullptr) << "BERTH_SOURCE_DIR is not set";
+  std::vector<std::string> gpu_rules;
+  for (const Rule& r : AllRules()) {
+    if (r.area == "gpu") gpu_rules.emplace_back(r.id);
+  }
+  ASSERT_EQ(gpu_rules.size(), 17u);
+  for (const char* dir : {"examples/demo-fleet", "examples/demo-hub", "examples/fleet/hub", "examples/fleet/clusters/ap-1",
+                          "examples/fleet/clusters/eu-1", "examples/fleet/clusters/us-2"}) {
+    core::Diagnostics diags;
+    io::Reader reader(diags);
+    ASSERT_TRUE(reader.ReadPath(std::string(source) + "/" + dir).ok()) << dir;
+    io::Input input = reader.Finish();
+    DoctorOptions options;
+    options.only = gpu_rules;
+    options.now = core::Timestamp{1'767'225'600};
+    DoctorReport report = RunDoctor(input.snapshot, diags, options);
+    for (const Finding& f : report.findings) {
+      ADD_FAILURE() << dir << ": " << f.rule << " on " << f.object.kind << "/" << f.object.name << ": " << f.message;
+    }
+  }
 }
 
 }  // namespace

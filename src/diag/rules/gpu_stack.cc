@@ -343,9 +343,15 @@ void CheckMigResourceNotAdvertised(const DoctorContext& ctx, FindingSink& sink) 
     const gpu::NodeGpuInventory& inv = ctx.NodeGpus(model::NodeIndex{static_cast<int32_t>(i)});
     if (inv.mig_strategy == gpu::MigStrategy::kSingle && !inv.gpus.empty() && inv.gpus.front().mig_enabled) c.single_mig = true;
   }
-  // Whole-GPU requests with a nodeSelector: whether a node with whole GPUs matches, memoized
-  // per (cluster, selector) so templates sharing a selector cost one scan.
-  std::map<std::string, bool> selector_has_whole;
+  // Whole-GPU requests with a nodeSelector: whether the nodes it matches include one with
+  // whole GPUs, and one with MIG devices (a selector matching nothing is
+  // node-selector-matches-nothing's), memoized per (cluster, selector) so templates sharing a
+  // selector cost one scan.
+  struct SelectorReach {
+    bool whole = false;
+    bool mig = false;
+  };
+  std::map<std::string, SelectorReach> selector_reach;
   auto profiles_of = [](const GpuStackClusterMig& c) {
     std::string out;
     for (const std::string& p : c.mig_profiles) out += (out.empty() ? "" : ", ") + std::string(gpu::kResourceMigPrefix) + p;
@@ -387,24 +393,28 @@ void CheckMigResourceNotAdvertised(const DoctorContext& ctx, FindingSink& sink) 
       if (whole && !pod.node_selector.empty() && has_gpu) {
         std::string key = pod.cluster;
         for (const auto& [k, v] : pod.node_selector) key += "\n" + k + "=" + v;
-        auto memo = selector_has_whole.find(key);
-        if (memo == selector_has_whole.end()) {
+        auto memo = selector_reach.find(key);
+        if (memo == selector_reach.end()) {
           const std::vector<model::NodeIndex>* candidates = &ctx.NodesOf(pod.cluster);
           for (const auto& [k, v] : pod.node_selector) {
             const auto& with = ctx.NodesWithLabel(pod.cluster, k, v);
             if (with.size() < candidates->size()) candidates = &with;
           }
-          bool found = false;
+          SelectorReach reach;
           for (model::NodeIndex n : *candidates) {
             const model::Node& node = ctx.snapshot().node(n);
-            if (node.allocatable.Get(gpu_id) > 0 && GpuStackSelectorMatches(node, pod.node_selector)) {
-              found = true;
+            if (!GpuStackSelectorMatches(node, pod.node_selector)) continue;
+            if (node.allocatable.Get(gpu_id) > 0) {
+              reach.whole = true;
               break;
             }
+            for (model::ResourceId r : nvidia) {
+              if (node.allocatable.Get(r) > 0 && catalog.Name(r).starts_with(gpu::kResourceMigPrefix)) reach.mig = true;
+            }
           }
-          memo = selector_has_whole.emplace(key, found).first;
+          memo = selector_reach.emplace(key, reach).first;
         }
-        whole = memo->second;
+        whole = memo->second.whole || !memo->second.mig;
       }
       if (whole) continue;
       sink.Add(spec.object, spec.Field("containers"),
