@@ -59,7 +59,7 @@ spec:
     - {scopeName: PriorityClass, operator: In, values: [high]}
 )");
   ASSERT_EQ(in.snapshot.resource_quotas.size(), 1u);
-  const model::ResourceQuotaObject& q = in.snapshot.resource_quotas[0];
+  const model::NamespaceQuota& q = in.snapshot.resource_quotas[0];
   EXPECT_EQ(q.meta.namespace_, "team-a");
   EXPECT_EQ(q.meta.name, "gpu");
   EXPECT_EQ(q.cluster, "eu-1");

@@ -81,7 +81,7 @@ bool IsQuotaScope(std::string_view scope) {
   return std::find(std::begin(kScopes), std::end(kScopes), scope) != std::end(kScopes);
 }
 
-core::Status DecodeScopeSelector(dom::object spec, model::ResourceQuotaObject* quota) {
+core::Status DecodeScopeSelector(dom::object spec, model::NamespaceQuota* quota) {
   dom::object selector;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(spec, "scopeSelector", &selector, &found));
@@ -109,8 +109,8 @@ core::Status DecodeScopeSelector(dom::object spec, model::ResourceQuotaObject* q
 
 }  // namespace
 
-core::Result<model::ResourceQuotaObject> DecodeResourceQuota(dom::object obj) {
-  model::ResourceQuotaObject quota;
+core::Result<model::NamespaceQuota> DecodeResourceQuota(dom::object obj) {
+  model::NamespaceQuota quota;
   BERTH_ASSIGN_OR_RETURN(quota.meta,
                          DecodeObjectMeta(obj, /*namespaced=*/true, /*name_required=*/true));
   dom::object spec;

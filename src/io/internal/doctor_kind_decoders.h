@@ -22,7 +22,7 @@ namespace berth::io::internal {
 // v1 ResourceQuota: spec.hard quantities (non-negative; whole numbers for the count
 // resources and extended resources), spec.scopes and spec.scopeSelector scope names from
 // upstream's set.
-core::Result<model::ResourceQuotaObject> DecodeResourceQuota(dom::object obj);
+core::Result<model::NamespaceQuota> DecodeResourceQuota(dom::object obj);
 // v1 LimitRange: spec.limits[] amounts (non-negative), no default/defaultRequest for type
 // Pod, min not above max.
 core::Result<model::LimitRange> DecodeLimitRange(dom::object obj);
