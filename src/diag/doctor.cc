@@ -37,6 +37,9 @@ const std::vector<Rule>& AllRules() {
     std::vector<Rule> out;
     rules::AddGpuStackRules(out);
     rules::AddSchedulingRules(out);
+    rules::AddKueueRules(out);
+    rules::AddDraRules(out);
+    rules::AddOcmRules(out);
     return out;
   }();
   return rules;

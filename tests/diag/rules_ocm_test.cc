@@ -1,0 +1,1 @@
+#include "diag/doctor_harness.h"
