@@ -96,6 +96,14 @@ TEST(AddonPlacementScoreStale, ExpiredAndRead) {
                                             "kueue-system/training"),
             std::string::npos)
       << broken.findings[0].message;
+  // A CEL predicate reading the score counts as a reader too.
+  const std::string cel_reader = Placement(
+      "  predicates:\n  - requiredClusterSelector:\n      celSelector:\n        celExpressions:\n"
+      "        - 'managedCluster.scores(\"gpu-free\").all(s, s.value > 10)'\n", "cel");
+  RuleRun cel = RunRule("addon-placement-score-stale", cel_reader + Score("2025-12-31T00:00:00Z"));
+  ASSERT_EQ(cel.findings.size(), 1u);
+  EXPECT_EQ(cel.findings[0].severity, Severity::kWarning);
+  EXPECT_NE(cel.findings[0].message.find("Placement(s) kueue-system/cel"), std::string::npos);
   RuleRun unread = RunRule("addon-placement-score-stale", Score("2025-12-31T00:00:00Z"));
   ASSERT_EQ(unread.findings.size(), 1u);
   EXPECT_EQ(unread.findings[0].severity, Severity::kInfo);

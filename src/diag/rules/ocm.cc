@@ -121,6 +121,19 @@ void CheckClusterSetBindingUnbound(const DoctorContext& ctx, FindingSink& sink) 
 
 // ---- addon-placement-score-stale ----
 
+// The literal names a CEL expression passes to managedCluster.scores("...").
+std::vector<std::string> OcmScoresCalled(const std::string& expr) {
+  std::vector<std::string> out;
+  for (size_t at = expr.find("scores("); at != std::string::npos; at = expr.find("scores(", at + 1)) {
+    size_t q = at + 7;
+    while (q < expr.size() && expr[q] == ' ') ++q;
+    if (q >= expr.size() || (expr[q] != '"' && expr[q] != '\'')) continue;
+    const size_t end = expr.find(expr[q], q + 1);
+    if (end != std::string::npos) out.push_back(expr.substr(q + 1, end - q - 1));
+  }
+  return out;
+}
+
 void CheckAddonPlacementScoreStale(const DoctorContext& ctx, FindingSink& sink) {
   const model::Snapshot& s = ctx.snapshot();
   // Which Placements read each score resource: AddOn prioritizers and CEL scores("name").
@@ -135,12 +148,7 @@ void CheckAddonPlacementScoreStale(const DoctorContext& ctx, FindingSink& sink) 
     }
     for (const model::ClusterSelector& pred : p.predicates) {
       for (const std::string& expr : pred.cel_expressions) {
-        for (const model::AddOnPlacementScore& score : s.addon_placement_scores) {
-          if (expr.find("scores(\"" + score.meta.name + "\")") != std::string::npos ||
-              expr.find("scores('" + score.meta.name + "')") != std::string::npos) {
-            used.insert(score.meta.name);
-          }
-        }
+        for (std::string& name : OcmScoresCalled(expr)) used.insert(std::move(name));
       }
     }
     for (const std::string& name : used) readers[name].push_back(who);
