@@ -484,6 +484,7 @@ void CheckWorkloadLargerThanQuota(const DoctorContext& ctx, FindingSink& sink) {
   KueueForEachQueuedWorkload(ctx, setups, [&](size_t i, const model::Workload& wl,
                                               const queueing::QueueSetup& setup,
                                               const queueing::ClusterQueueInfo& cq) {
+    if (cq.reason == "InvalidSpec") return;  // its quotas were not read into the tree
     const queueing::WorkloadInfo info = queueing::BuildWorkloadInfo(wl, static_cast<int32_t>(i));
     const KueueTarget t = targets.Of(wl);
     const int32_t node = static_cast<int32_t>(&cq - setup.cqs.data());
@@ -697,18 +698,18 @@ void CheckPreemptionContradictory(const DoctorContext& ctx, FindingSink& sink) {
 void CheckPhantomQuota(const DoctorContext& ctx, FindingSink& sink) {
   const model::Snapshot& s = ctx.snapshot();
   // Queues whose workloads run in other clusters hold quota the hub's nodes never back.
-  std::set<std::string> multikueue_checks;
+  std::set<std::string> fleet_checks;
   for (const model::AdmissionCheck& a : s.admission_checks) {
     if (a.controller_name == engine::kMultiKueueCheckController ||
         a.controller_name == engine::kPlacementCheckController) {
-      multikueue_checks.insert(a.cluster + "/" + a.meta.name);
+      fleet_checks.insert(a.cluster + "/" + a.meta.name);
     }
   }
   // cluster/flavor -> resource -> (queue, nominal)
   std::map<std::string, std::map<uint16_t, std::vector<std::pair<std::string, int64_t>>>> quota;
   for (const model::ClusterQueue& cq : s.cluster_queues) {
     bool gated = false;
-    for (const auto& rule : cq.admission_checks) gated |= multikueue_checks.contains(cq.cluster + "/" + rule.name);
+    for (const auto& rule : cq.admission_checks) gated |= fleet_checks.contains(cq.cluster + "/" + rule.name);
     if (gated) continue;
     for (const auto& g : cq.resource_groups) {
       for (const auto& f : g.flavors) {
