@@ -19,6 +19,9 @@ struct FixCandidate {
   std::string change;
   std::function<void(model::Snapshot&)> apply;
   std::set<std::string> victims;  // "Pod ns/name" or "Workload ns/name"
+  // Candidates of one family are tried smallest change first; once one works the rest
+  // are bigger changes to the same end and are not tried.
+  std::string family = {};
 };
 
 std::string PodLabel(const model::Pod& pod) { return "pod " + engine::PodKey(pod); }
@@ -394,12 +397,24 @@ void AddQuotaFixes(const WhyContext& ctx, const std::string& cq_name, std::vecto
       int32_t priority;
       std::map<int32_t, int64_t> usage;  // resource id -> amount in the flavor
     };
+    // Other ClusterQueues of the cohort that borrow in the flavor: their workloads use quota
+    // lent by others, which Kueue's reclaimWithinCohort would take back whatever their priority.
+    std::set<std::string> borrowing;
+    for (const auto& admission : ctx.base.admissions) {
+      if (admission.cluster != w.cluster) continue;
+      for (const auto& state : admission.result.cluster_queues) {
+        for (const auto& u : state.usage) {
+          if (u.flavor == s.flavor && u.borrowed > 0 && state.name != cq_name) borrowing.insert(state.name);
+        }
+      }
+    }
     std::vector<Holder> holders;
     for (size_t i = 0; i < input.kueue_workloads.size(); ++i) {
       const model::Workload& other = input.kueue_workloads[i];
       const engine::WorkloadDecision* d = DecisionIn(ctx.base, input, static_cast<int32_t>(i));
-      if (!Admits(d) || !d->admission || other.cluster != w.cluster || other.priority >= w.priority) continue;
+      if (!Admits(d) || !d->admission || other.cluster != w.cluster) continue;
       if (queues.count(d->admission->cluster_queue) == 0) continue;
+      if (other.priority >= w.priority && borrowing.count(d->admission->cluster_queue) == 0) continue;
       Holder h{static_cast<int32_t>(i), other.priority, {}};
       for (const auto& a : d->admission->pod_set_assignments) {
         for (const auto& [resource, flavor] : a.flavors) {
@@ -489,8 +504,8 @@ void AddFleetFewerPods(const WhyContext& ctx, std::vector<FixCandidate>& out) {
   for (int32_t pods = count / 2; pods >= 1 && tries < 3; pods /= 2, ++tries) {
     const int32_t target = ctx.target.workload;
     const int32_t job = ctx.target.job;
-    out.push_back({"run " + std::to_string(pods) + " pods instead of " + std::to_string(count) + " (pod set " +
-                       w.pod_sets[0].name + ")",
+    out.push_back({"run " + std::to_string(pods) + (pods == 1 ? " pod" : " pods") + " instead of " +
+                       std::to_string(count) + " (pod set " + w.pod_sets[0].name + ")",
                    [target, job, pods](model::Snapshot& snap) {
                      model::Workload& wl = snap.kueue_workloads[static_cast<size_t>(target)];
                      wl.pod_sets[0].count = pods;
@@ -498,7 +513,8 @@ void AddFleetFewerPods(const WhyContext& ctx, std::vector<FixCandidate>& out) {
                        snap.workloads[static_cast<size_t>(job)].pod_sets[0].count = pods;
                      }
                    },
-                   {}});
+                   {},
+                   "fewer-pods"});
   }
 }
 
@@ -536,8 +552,10 @@ std::vector<WhyFix> ComputeFixes(const WhyContext& ctx, int32_t* runs, int32_t* 
   *candidates = static_cast<int32_t>(all.size());
   *runs = 0;
   std::vector<WhyFix> out;
+  std::set<std::string> done_families;
   for (const FixCandidate& fix : all) {
     if (*runs >= ctx.options->max_fix_runs) break;
+    if (!fix.family.empty() && done_families.count(fix.family) != 0) continue;
     model::Snapshot copy = *ctx.input;
     fix.apply(copy);
     ++*runs;
@@ -545,6 +563,7 @@ std::vector<WhyFix> ComputeFixes(const WhyContext& ctx, int32_t* runs, int32_t* 
     bool runs_now = false;
     StateIn(after, *ctx.input, ctx.target, &runs_now);
     if (!runs_now) continue;
+    if (!fix.family.empty()) done_families.insert(fix.family);
     out.push_back({fix.change, SideEffects(ctx, after, fix)});
   }
   return out;
