@@ -144,7 +144,7 @@ core::Result<WhyAnswer> AnswerWhy(const model::Snapshot& snapshot, const WhyTarg
   }
   answer.chain = BuildChain(ctx, runs);
   if (!runs) {
-    answer.fixes = ComputeFixes(ctx, &answer.fix_runs, &answer.fix_candidates);
+    answer.fixes = ComputeFixes(ctx, &answer.fix_runs, &answer.fix_candidates, &answer.rejected_fixes);
     for (const WhyReason& r : answer.chain) {
       if (r.blocking && !r.runbook.empty()) {
         answer.runbook = r.runbook;

@@ -547,7 +547,8 @@ std::vector<FixCandidate> Candidates(const WhyContext& ctx) {
 
 }  // namespace
 
-std::vector<WhyFix> ComputeFixes(const WhyContext& ctx, int32_t* runs, int32_t* candidates) {
+std::vector<WhyFix> ComputeFixes(const WhyContext& ctx, int32_t* runs, int32_t* candidates,
+                                 std::vector<std::string>* rejected) {
   std::vector<FixCandidate> all = Candidates(ctx);
   *candidates = static_cast<int32_t>(all.size());
   *runs = 0;
@@ -562,7 +563,10 @@ std::vector<WhyFix> ComputeFixes(const WhyContext& ctx, int32_t* runs, int32_t* 
     const engine::Plan after = engine::RunPlan(std::move(copy), ctx.options->plan);
     bool runs_now = false;
     StateIn(after, *ctx.input, ctx.target, &runs_now);
-    if (!runs_now) continue;
+    if (!runs_now) {
+      rejected->push_back(fix.change);
+      continue;
+    }
     if (!fix.family.empty()) done_families.insert(fix.family);
     out.push_back({fix.change, SideEffects(ctx, after, fix)});
   }

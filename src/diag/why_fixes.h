@@ -16,7 +16,9 @@
 namespace berth::diag {
 
 // At most context.options->max_fix_runs plans; `runs` and `candidates` report how many
-// plans ran and how many candidates there were.
-std::vector<WhyFix> ComputeFixes(const WhyContext& context, int32_t* runs, int32_t* candidates);
+// plans ran and how many candidates there were, `rejected` the changes planned that did not
+// make the target run.
+std::vector<WhyFix> ComputeFixes(const WhyContext& context, int32_t* runs, int32_t* candidates,
+                                 std::vector<std::string>* rejected);
 
 }  // namespace berth::diag
