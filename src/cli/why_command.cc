@@ -47,13 +47,13 @@ void PrintWhyText(const diag::WhyAnswer& a, std::ostream& out) {
     out << "\nFixes (each verified by planning the changed input: " << a.fixes.size() << " of "
         << a.fix_candidates << " candidates, " << a.fix_runs << " plans):\n";
     if (a.fixes.empty()) out << "  none found that makes it run now\n";
-    if (!a.rejected_fixes.empty()) {
-      out << "  Planned, but not enough on its own:\n";
-      for (const std::string& change : a.rejected_fixes) out << "  - " << change << '\n';
-    }
     for (size_t i = 0; i < a.fixes.size(); ++i) {
       out << "  " << i + 1 << ". " << a.fixes[i].change << '\n'
           << "     effect: " << a.fixes[i].effect << '\n';
+    }
+    if (!a.rejected_fixes.empty()) {
+      out << "  Planned, but not enough on its own:\n";
+      for (const std::string& change : a.rejected_fixes) out << "  - " << change << '\n';
     }
     if (!a.runbook.empty()) out << "\nRunbook: " << a.runbook << '\n';
   }
