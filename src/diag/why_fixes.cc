@@ -118,17 +118,19 @@ void AddSelectorFixes(const WhyContext& ctx, const model::Pod& pod, std::vector<
   const bool affinity_rejected = std::any_of(ctx.groups.begin(), ctx.groups.end(),
                                              [](const NodeGroup& g) { return g.plugin == "NodeAffinity"; });
   if (!affinity_rejected) return;
-  for (const auto& [key, value] : pod.node_selector) {
+  for (const auto& entry : pod.node_selector) {
+    // Copies, not structured bindings: lambdas may not capture those before C++20's P1091.
+    const std::string key = entry.first;
+    const std::string value = entry.second;
     const bool any = std::any_of(ctx.input->nodes.begin(), ctx.input->nodes.end(), [&](const model::Node& n) {
       auto it = n.meta.labels.find(key);
       return n.cluster == pod.cluster && it != n.meta.labels.end() && it->second == value;
     });
     if (any) continue;
-    const std::string k = key;
     out.push_back({"remove nodeSelector " + key + "=" + value + " from " + ctx.target.display +
                        ": no node of cluster " + pod.cluster + " has that label",
-                   [&ctx, k](model::Snapshot& s) {
-                     ForEachTargetPod(ctx, s, [&](model::Pod& p) { p.node_selector.erase(k); });
+                   [&ctx, key](model::Snapshot& s) {
+                     ForEachTargetPod(ctx, s, [&](model::Pod& p) { p.node_selector.erase(key); });
                    },
                    {}});
   }
