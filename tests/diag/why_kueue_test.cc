@@ -70,6 +70,20 @@ TEST(WhyKueueTest, AdmittedWorkloadHasContextOnly) {
   EXPECT_EQ(a.chain[0].reason, "admitted by ClusterQueue research in flavor h100");
 }
 
+TEST(WhyKueueTest, MissingLocalQueueBlocksInTheQueueLayer) {
+  model::Snapshot s = ReadWhyFixture("quota.yaml");
+  s.kueue_workloads[0].queue_name = "nope";
+  const WhyAnswer a = AnswerFor(s, WhyTargetKind::kWorkload, "ml/big");
+  ASSERT_EQ(a.chain.size(), 1u);
+  EXPECT_EQ(a.chain[0].layer, WhyLayer::kQueue);
+  EXPECT_EQ(a.chain[0].reason, "Misconfigured: LocalQueue nope doesn't exist");
+  // The existing LocalQueue is tried, but 6 GPUs do not fit its 4 either.
+  EXPECT_TRUE(a.fixes.empty());
+  ASSERT_EQ(a.rejected_fixes.size(), 1u);
+  EXPECT_EQ(a.rejected_fixes[0],
+            "submit Workload ml/big to LocalQueue ml/training (ClusterQueue research) instead of nope");
+}
+
 TEST(WhyKueueTest, NamesAndLayerNames) {
   const model::Snapshot s = ReadWhyFixture("preemption.yaml");
   EXPECT_EQ(WhyTargetNames(s, WhyTarget{WhyTargetKind::kWorkload, "", "x"}),

@@ -81,5 +81,36 @@ TEST(WhyPodTest, FixBudgetBoundsThePlans) {
   EXPECT_TRUE(a.value().fixes.empty());
 }
 
+TEST(WhyPodTest, LowerPriorityRunningPodIsNamedForPreemption) {
+  const model::Snapshot s = ReadWhyFixture("pod-preemption.yaml");
+  const WhyAnswer a = AnswerFor(s, WhyTargetKind::kPod, "ml/high-0");
+  EXPECT_EQ(a.state, WhyState::kPending);
+  ASSERT_EQ(a.chain.size(), 1u);
+  EXPECT_EQ(a.chain[0].layer, WhyLayer::kDevice);
+  EXPECT_EQ(a.chain[0].reason,
+            "Insufficient nvidia.com/gpu: 1 node (1 NVIDIA-A100-SXM4-80GB); requests 4 nvidia.com/gpu, at "
+            "most 2 free (n1)");
+  ASSERT_EQ(a.fixes.size(), 2u);
+  EXPECT_EQ(a.fixes[0].change, "request 2 nvidia.com/gpu instead of 4 in Pod ml/high-0: n1 has 2 free");
+  EXPECT_EQ(a.fixes[0].effect, "no other pod or workload changes");
+  EXPECT_EQ(a.fixes[1].change, "preempt ml/low-0 (priority 0) on node n1 for Pod ml/high-0");
+  EXPECT_EQ(a.fixes[1].effect, "preempts pod ml/low-0");
+}
+
+TEST(WhyPodTest, SelectorNoNodeHasIsRemoved) {
+  model::Snapshot s = ReadWhyFixture("taint.yaml");
+  s.pods[0].tolerations.push_back({"nvidia.com/gpu", core::TolerationOp::kExists, "", std::nullopt, std::nullopt});
+  s.pods[0].node_selector["nvidia.com/gpu.product"] = "NVIDIA-GH200-480GB";
+  const WhyAnswer a = AnswerFor(s, WhyTargetKind::kPod, "ml/infer-0");
+  ASSERT_FALSE(a.chain.empty());
+  EXPECT_EQ(a.chain[0].reason,
+            "node(s) didn't match Pod's node affinity/selector: 3 nodes (2 NVIDIA-H100-80GB-HBM3, 1 no GPU "
+            "label); the pod's nodeSelector is nvidia.com/gpu.product=NVIDIA-GH200-480GB");
+  ASSERT_EQ(a.fixes.size(), 1u);
+  EXPECT_EQ(a.fixes[0].change,
+            "remove nodeSelector nvidia.com/gpu.product=NVIDIA-GH200-480GB from Pod ml/infer-0: no node of "
+            "cluster default has that label");
+}
+
 }  // namespace BERTH_UNITY_ID
 }  // namespace berth::diag
