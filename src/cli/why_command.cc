@@ -102,14 +102,22 @@ void PrintWhyJson(const diag::WhyAnswer& a, std::ostream& out) {
 core::Error WithSuggestion(const core::Error& error, const model::Snapshot& snapshot,
                            const diag::WhyTarget& target) {
   if (error.code() != core::ErrorCode::kNotFound) return error;
-  std::vector<std::string> names = diag::WhyTargetNames(snapshot, target);
-  if (target.name.find('/') == std::string::npos) {
-    for (std::string& n : names) n = n.substr(n.find('/') + 1);
+  const std::vector<std::string> keys = diag::WhyTargetNames(snapshot, target);
+  std::vector<std::string> bare;
+  for (const std::string& k : keys) bare.push_back(k.substr(k.find('/') + 1));
+  const bool qualified = target.name.find('/') != std::string::npos;
+  std::optional<std::string> near = Closest(target.name, qualified ? keys : bare);
+  if (!near && qualified) {
+    // The right name in another namespace: "team-a/llama-serve" -> "serving/llama-serve".
+    const std::string name = target.name.substr(target.name.find('/') + 1);
+    if (auto by_name = Closest(name, bare)) {
+      near = keys[static_cast<size_t>(std::find(bare.begin(), bare.end(), *by_name) - bare.begin())];
+    }
   }
   std::string message = error.message();
-  if (auto near = Closest(target.name, names)) {
+  if (near) {
     message += "; did you mean \"" + *near + "\"?";
-  } else if (names.empty()) {
+  } else if (keys.empty()) {
     message += "; the input has none of that kind";
   }
   return core::NotFound(message);
