@@ -26,6 +26,7 @@ std::vector<NodeGroup> GroupNodes(const engine::PodExplanation& explanation) {
       g.plugin = filter.plugin;
       g.reason = filter.reason;
       g.layer = LayerOfFilter(filter.plugin, filter.reason);
+      if (g.nodes.empty() && filter.detail != filter.reason) g.detail = filter.detail;
       g.nodes.push_back(verdict.node.v);
       break;
     }

@@ -79,6 +79,9 @@ void AddPodReasons(const WhyContext& ctx, std::vector<WhyReason>& out) {
       r.layer = group.layer;
       r.reason = group.reason + ": " + Plural(group.nodes.size(), "node", "nodes") + " (" +
                  ClassSummary(input, group.nodes) + ")";
+      if (!group.detail.empty()) {
+        r.reason += "; on " + input.nodes[static_cast<size_t>(group.nodes.front())].meta.name + ": " + group.detail;
+      }
       if (group.plugin == "NodeAffinity" && !pod.node_selector.empty()) {
         r.reason += "; the pod's nodeSelector is " + SelectorText(pod);
       }

@@ -27,6 +27,9 @@ struct NodeGroup {
   std::string reason;
   WhyLayer layer = WhyLayer::kNode;
   std::vector<int32_t> nodes;  // indices into the input's nodes, in name order
+  // The filter's detail on the first node, when it has one (DynamicResources: which claim
+  // and request could not be satisfied and why).
+  std::string detail;
 };
 
 struct WhyContext {

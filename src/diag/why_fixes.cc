@@ -266,6 +266,22 @@ void AddPodPreemptionFix(const WhyContext& ctx, const model::Pod& pod, std::vect
 
 // ---- Kueue candidates (quota) ----
 
+// A Workload's first pod set cut to `pods`: the count Kueue admits, the job's own count, and
+// the pods io expanded beyond it gone (terminal, so they hold nothing).
+void SetPodCount(model::Snapshot& snap, int32_t workload, int32_t job, int32_t pods) {
+  model::Workload& wl = snap.kueue_workloads[static_cast<size_t>(workload)];
+  wl.pod_sets[0].count = pods;
+  if (!wl.pods.empty() && wl.pods[0].size() > static_cast<size_t>(pods)) {
+    for (size_t k = static_cast<size_t>(pods); k < wl.pods[0].size(); ++k) {
+      snap.pods[static_cast<size_t>(wl.pods[0][k])].phase = model::PodPhase::kSucceeded;
+    }
+    wl.pods[0].resize(static_cast<size_t>(pods));
+  }
+  if (job >= 0 && !snap.workloads[static_cast<size_t>(job)].pod_sets.empty()) {
+    snap.workloads[static_cast<size_t>(job)].pod_sets[0].count = pods;
+  }
+}
+
 struct Shortfall {
   std::string flavor;
   std::string pod_set;
@@ -368,19 +384,7 @@ void AddQuotaFixes(const WhyContext& ctx, const std::string& cq_name, std::vecto
       out.push_back({"run " + std::to_string(pods) + " pods instead of " + std::to_string(count) +
                          " (pod set " + w.pod_sets[0].name + "): flavor " + s.flavor + " has room for " +
                          std::to_string(pods),
-                     [target, job, pods](model::Snapshot& snap) {
-                       model::Workload& wl = snap.kueue_workloads[static_cast<size_t>(target)];
-                       wl.pod_sets[0].count = pods;
-                       if (!wl.pods.empty() && wl.pods[0].size() > static_cast<size_t>(pods)) {
-                         for (size_t k = static_cast<size_t>(pods); k < wl.pods[0].size(); ++k) {
-                           snap.pods[static_cast<size_t>(wl.pods[0][k])].phase = model::PodPhase::kSucceeded;
-                         }
-                         wl.pods[0].resize(static_cast<size_t>(pods));
-                       }
-                       if (job >= 0 && !snap.workloads[static_cast<size_t>(job)].pod_sets.empty()) {
-                         snap.workloads[static_cast<size_t>(job)].pod_sets[0].count = pods;
-                       }
-                     },
+                     [target, job, pods](model::Snapshot& snap) { SetPodCount(snap, target, job, pods); },
                      {}});
     }
   }
@@ -496,9 +500,10 @@ void AddQueueFixes(const WhyContext& ctx, const std::string& cq_name, std::vecto
   }
 }
 
-// A fleet workload no member cluster can take: fewer pods, halved until one fits
-// (each halving is a candidate the plan checks).
-void AddFleetFewerPods(const WhyContext& ctx, std::vector<FixCandidate>& out) {
+// A workload whose quota fits but whose pods do not (no member cluster of the fleet takes
+// it, or its topology has room for fewer): fewer pods, halved until one fits (each halving
+// is a candidate the plan checks; the first that works ends the family).
+void AddHalvedPods(const WhyContext& ctx, std::vector<FixCandidate>& out) {
   const model::Workload& w = ctx.input->kueue_workloads[static_cast<size_t>(ctx.target.workload)];
   if (w.pod_sets.size() != 1) return;
   const int32_t count = w.pod_sets[0].count;
@@ -508,13 +513,7 @@ void AddFleetFewerPods(const WhyContext& ctx, std::vector<FixCandidate>& out) {
     const int32_t job = ctx.target.job;
     out.push_back({"run " + std::to_string(pods) + (pods == 1 ? " pod" : " pods") + " instead of " +
                        std::to_string(count) + " (pod set " + w.pod_sets[0].name + ")",
-                   [target, job, pods](model::Snapshot& snap) {
-                     model::Workload& wl = snap.kueue_workloads[static_cast<size_t>(target)];
-                     wl.pod_sets[0].count = pods;
-                     if (job >= 0 && !snap.workloads[static_cast<size_t>(job)].pod_sets.empty()) {
-                       snap.workloads[static_cast<size_t>(job)].pod_sets[0].count = pods;
-                     }
-                   },
+                   [target, job, pods](model::Snapshot& snap) { SetPodCount(snap, target, job, pods); },
                    {},
                    "fewer-pods"});
   }
@@ -535,7 +534,9 @@ std::vector<FixCandidate> Candidates(const WhyContext& ctx) {
       AddQuotaFixes(ctx, cq_name, out);
       AddQueueFixes(ctx, cq_name, out);
     }
-    if (ctx.dispatch != nullptr && !ctx.dispatch->cluster) AddFleetFewerPods(ctx, out);
+    const bool pods_do_not_fit = ctx.decision->reason == "TopologyPlacementFailed" ||
+                                 (ctx.dispatch != nullptr && !ctx.dispatch->cluster);
+    if (pods_do_not_fit) AddHalvedPods(ctx, out);
   }
   if (ctx.pod >= 0 && !ctx.groups.empty()) {
     const model::Pod& pod = ctx.input->pods[static_cast<size_t>(ctx.pod)];
