@@ -229,9 +229,10 @@ void AddQuotaReasons(const WhyContext& ctx, const model::ClusterQueue* cq, std::
                    kRunbookKueuePending});
     ++added;
   }
-  if (added == 0) {
-    out.push_back({WhyLayer::kQuota, d.reason + ": " + d.message, {{"ClusterQueue", "", cq_name}}, true,
-                   kRunbookKueuePending});
+  // Nothing tried (a StrictFIFO head ahead of it) says nothing of quota; else Kueue's words.
+  if (added == 0 && !(d.reason.empty() && d.message.empty())) {
+    out.push_back({WhyLayer::kQuota, d.reason + (d.message.empty() ? "" : ": " + d.message),
+                   {{"ClusterQueue", "", cq_name}}, true, kRunbookKueuePending});
   }
 }
 
@@ -310,7 +311,7 @@ void AddKueueReasons(const WhyContext& ctx, std::vector<WhyReason>& out) {
       if (d.reason == "TopologyPlacementFailed") {
         const bool topology = d.message.find("opolog") != std::string::npos;
         out.push_back({topology ? WhyLayer::kTopology : WhyLayer::kNode,
-                       "the quota fits but the pods do not: " + d.message, {}, true,
+                       "the quota fits but the pods do not: " + d.message, queue_objects, true,
                        topology ? kRunbookKueuePending : kRunbookPendingPods});
       } else {
         AddQuotaReasons(ctx, cq, out);

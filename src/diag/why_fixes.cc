@@ -481,6 +481,21 @@ void AddQuotaFixes(const WhyContext& ctx, const std::string& cq_name, std::vecto
 void AddQueueFixes(const WhyContext& ctx, const std::string& cq_name, std::vector<FixCandidate>& out) {
   const model::Snapshot& input = *ctx.input;
   const model::Workload& w = input.kueue_workloads[static_cast<size_t>(ctx.target.workload)];
+  // A StrictFIFO queue whose head blocks: BestEffortFIFO lets what fits behind it go first.
+  for (const auto& q : input.cluster_queues) {
+    if (q.meta.name != cq_name || q.cluster != w.cluster ||
+        q.queueing_strategy != model::QueueingStrategy::kStrictFifo) {
+      continue;
+    }
+    const std::string cluster = w.cluster;
+    out.push_back({"set ClusterQueue " + cq_name + "'s queueingStrategy to BestEffortFIFO",
+                   [cq_name, cluster](model::Snapshot& snap) {
+                     if (model::ClusterQueue* cq = MutableClusterQueue(snap, cq_name, cluster)) {
+                       cq->queueing_strategy = model::QueueingStrategy::kBestEffortFifo;
+                     }
+                   },
+                   {}});
+  }
   size_t added = 0;
   for (const auto& lq : input.local_queues) {
     if (added == 2) break;

@@ -84,6 +84,22 @@ TEST(WhyKueueTest, MissingLocalQueueBlocksInTheQueueLayer) {
             "submit Workload ml/big to LocalQueue ml/training (ClusterQueue research) instead of nope");
 }
 
+TEST(WhyKueueTest, StrictFifoHeadBlocksInTheQueueLayer) {
+  const model::Snapshot s = ReadWhyFixture("strict-fifo.yaml");
+  const WhyAnswer a = AnswerFor(s, WhyTargetKind::kWorkload, "ml/small");
+  EXPECT_EQ(a.state, WhyState::kPending);
+  ASSERT_EQ(a.chain.size(), 1u);
+  EXPECT_EQ(a.chain[0].layer, WhyLayer::kQueue);
+  EXPECT_EQ(a.chain[0].reason,
+            "ClusterQueue research is StrictFIFO and its head ml/big (priority 100) cannot be admitted: "
+            "nothing behind it is considered");
+  ASSERT_EQ(a.chain[0].objects.size(), 2u);
+  EXPECT_EQ(a.chain[0].objects[1].name, "big");
+  ASSERT_EQ(a.fixes.size(), 1u);
+  EXPECT_EQ(a.fixes[0].change, "set ClusterQueue research's queueingStrategy to BestEffortFIFO");
+  EXPECT_EQ(a.fixes[0].effect, "no other pod or workload changes");
+}
+
 TEST(WhyKueueTest, NamesAndLayerNames) {
   const model::Snapshot s = ReadWhyFixture("preemption.yaml");
   EXPECT_EQ(WhyTargetNames(s, WhyTarget{WhyTargetKind::kWorkload, "", "x"}),
