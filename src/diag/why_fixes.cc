@@ -264,6 +264,24 @@ void AddPodPreemptionFix(const WhyContext& ctx, const model::Pod& pod, std::vect
                  labels});
 }
 
+// Another member cluster (the input holds several, --cluster NAME=PATH): the first two
+// others, in name order, that have nodes.
+void AddOtherClusterFixes(const WhyContext& ctx, const model::Pod& pod, std::vector<FixCandidate>& out) {
+  std::set<std::string> clusters;
+  for (const model::Node& n : ctx.input->nodes) {
+    if (n.cluster != pod.cluster) clusters.insert(n.cluster);
+  }
+  size_t added = 0;
+  for (const std::string& cluster : clusters) {
+    if (added++ == 2) break;
+    out.push_back({"run " + ctx.target.display + " in cluster " + cluster + " instead of " + pod.cluster,
+                   [&ctx, cluster](model::Snapshot& s) {
+                     ForEachTargetPod(ctx, s, [&](model::Pod& p) { p.cluster = cluster; });
+                   },
+                   {}});
+  }
+}
+
 // ---- Kueue candidates (quota) ----
 
 // A Workload's first pod set cut to `pods`: the count Kueue admits, the job's own count, and
@@ -559,6 +577,7 @@ std::vector<FixCandidate> Candidates(const WhyContext& ctx) {
     AddSelectorFixes(ctx, pod, out);
     AddFewerAcceleratorFixes(ctx, pod, out);
     AddPodPreemptionFix(ctx, pod, out);
+    if (ctx.target.kind != ResolvedTarget::Kind::kKueue) AddOtherClusterFixes(ctx, pod, out);
   }
   return out;
 }
