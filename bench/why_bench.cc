@@ -52,7 +52,9 @@ model::Snapshot SyntheticWithTarget(int32_t nodes) {
   return s;
 }
 
-bool Starts(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
+bool Starts(const std::string& text, const std::string& prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
 
 void RunWhy(benchmark::State& state, const model::Snapshot& s, const std::string& pod,
             const std::string& first_reason, const std::string& fix) {
@@ -64,11 +66,13 @@ void RunWhy(benchmark::State& state, const model::Snapshot& s, const std::string
       return;
     }
     const diag::WhyAnswer& a = answer.value();
-    if (a.state != diag::WhyState::kPending || a.chain.empty() || !Starts(a.chain[0].reason, first_reason) ||
-        a.fixes.empty() || !Starts(a.fixes[0].change, fix)) {
-      state.SkipWithError(("wrong answer: " + (a.chain.empty() ? std::string("no chain") : a.chain[0].reason) +
-                           " / " + (a.fixes.empty() ? std::string("no fix") : a.fixes[0].change))
-                              .c_str());
+    if (a.state != diag::WhyState::kPending || a.chain.empty() ||
+        !Starts(a.chain[0].reason, first_reason) || a.fixes.empty() ||
+        !Starts(a.fixes[0].change, fix)) {
+      state.SkipWithError(
+          ("wrong answer: " + (a.chain.empty() ? std::string("no chain") : a.chain[0].reason) +
+           " / " + (a.fixes.empty() ? std::string("no fix") : a.fixes[0].change))
+              .c_str());
       return;
     }
     state.counters["fix_plans"] = a.fix_runs;
@@ -78,7 +82,8 @@ void RunWhy(benchmark::State& state, const model::Snapshot& s, const std::string
 
 void BM_Why_DemoFleet(benchmark::State& state) {
   static const model::Snapshot s = DemoFleet();
-  RunWhy(state, s, "ml-research/eval-harness-0", "node(s) had untolerated taint {nvidia.com/gpu: present}",
+  RunWhy(state, s, "ml-research/eval-harness-0",
+         "node(s) had untolerated taint {nvidia.com/gpu: present}",
          "add the toleration nvidia.com/gpu=present:NoSchedule");
 }
 BENCHMARK(BM_Why_DemoFleet)->Unit(benchmark::kMillisecond);
@@ -88,8 +93,16 @@ void BM_Why_Synthetic(benchmark::State& state) {
   RunWhy(state, s, "bench/why-target-0", "node(s) didn't match Pod's node affinity/selector",
          "remove nodeSelector berth.dev/pool=reserved");
 }
-BENCHMARK(BM_Why_Synthetic)->Name("BM_Why_1kNodes")->Arg(1000)->Iterations(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Why_Synthetic)->Name("BM_Why_10kNodes")->Arg(10000)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Why_Synthetic)
+    ->Name("BM_Why_1kNodes")
+    ->Arg(1000)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Why_Synthetic)
+    ->Name("BM_Why_10kNodes")
+    ->Arg(10000)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace berth::bench

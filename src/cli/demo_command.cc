@@ -38,9 +38,11 @@ void PrintNextSteps(const std::string& featured, const DemoFlags& flags, std::os
                   "every node's filter verdicts and scores for that pod"});
   }
   if (flags.scoring != "MostAllocated") {
-    table.AddRow({"berth demo --scoring MostAllocated", "bin-pack nodes instead of spreading pods"});
+    table.AddRow(
+        {"berth demo --scoring MostAllocated", "bin-pack nodes instead of spreading pods"});
   }
-  table.AddRow({"berth demo -o yaml" + same, "the objects with spec.nodeName and PodScheduled written"});
+  table.AddRow(
+      {"berth demo -o yaml" + same, "the objects with spec.nodeName and PodScheduled written"});
   table.AddRow(
       {"berth plan -f DIR" + same, "the same for your manifests or a kubectl get -A -o yaml dump"});
   out << "\nNext:\n";

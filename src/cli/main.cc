@@ -219,7 +219,8 @@ int Run(int argc, char** argv) {
 
   berth::cli::WhyFlags why;
   CLI::App* why_cmd = app.add_subcommand(
-      "why", "Why a pod or workload waits, across every layer, and the verified fixes that would run it");
+      "why",
+      "Why a pod or workload waits, across every layer, and the verified fixes that would run it");
   why_cmd
       ->add_option("target", why.target,
                    "pod/[NAMESPACE/]NAME, workload/[NAMESPACE/]NAME or KIND/[NAMESPACE/]NAME of a "

@@ -26,7 +26,8 @@ void PrintWhyText(const diag::WhyAnswer& a, std::ostream& out) {
     out << a.target << " is " << diag::WhyStateName(a.state) << ".\n";
   }
   if (!a.chain.empty()) {
-    out << (a.state == diag::WhyState::kPending ? "\nChain (the first reason blocks):\n" : "\nChain:\n");
+    out << (a.state == diag::WhyState::kPending ? "\nChain (the first reason blocks):\n"
+                                                : "\nChain:\n");
     for (size_t i = 0; i < a.chain.size(); ++i) {
       const diag::WhyReason& r = a.chain[i];
       const std::string number = std::to_string(i + 1) + ". ";
@@ -111,7 +112,8 @@ core::Error WithSuggestion(const core::Error& error, const model::Snapshot& snap
     // The right name in another namespace: "team-a/llama-serve" -> "serving/llama-serve".
     const std::string name = target.name.substr(target.name.find('/') + 1);
     if (auto by_name = Closest(name, bare)) {
-      near = keys[static_cast<size_t>(std::find(bare.begin(), bare.end(), *by_name) - bare.begin())];
+      near =
+          keys[static_cast<size_t>(std::find(bare.begin(), bare.end(), *by_name) - bare.begin())];
     }
   }
   std::string message = error.message();
@@ -127,9 +129,10 @@ core::Error WithSuggestion(const core::Error& error, const model::Snapshot& snap
 
 core::Result<diag::WhyTarget> ParseWhyTarget(const std::string& target) {
   const size_t slash = target.find('/');
-  const std::string usage = "expected pod/NAMESPACE/NAME, workload/NAMESPACE/NAME or KIND/NAMESPACE/NAME "
-                            "of a workload kind (job, deployment, jobset, pytorchjob, ...), got \"" +
-                            target + "\"";
+  const std::string usage =
+      "expected pod/NAMESPACE/NAME, workload/NAMESPACE/NAME or KIND/NAMESPACE/NAME "
+      "of a workload kind (job, deployment, jobset, pytorchjob, ...), got \"" +
+      target + "\"";
   if (slash == std::string::npos || slash == 0) return core::InvalidArgument(usage);
   const std::string kind = LowerWord(std::string_view(target).substr(0, slash));
   const std::string name = target.substr(slash + 1);
@@ -137,7 +140,8 @@ core::Result<diag::WhyTarget> ParseWhyTarget(const std::string& target) {
   if (name.empty() || slashes > 1 || name.front() == '/' || name.back() == '/') {
     return core::InvalidArgument(usage);
   }
-  if (kind == "pod" || kind == "pods" || kind == "po") return diag::WhyTarget{diag::WhyTargetKind::kPod, "", name};
+  if (kind == "pod" || kind == "pods" || kind == "po")
+    return diag::WhyTarget{diag::WhyTargetKind::kPod, "", name};
   if (kind == "workload" || kind == "workloads" || kind == "wl") {
     return diag::WhyTarget{diag::WhyTargetKind::kWorkload, "", name};
   }
@@ -175,7 +179,8 @@ int RunWhyCommand(const WhyFlags& flags, std::ostream& out, std::ostream& err) {
                                                 err);
   if (!loaded) return ToInt(ExitCode::kFailed);
   const model::Snapshot& snapshot = loaded->input.snapshot;
-  auto answer = diag::AnswerWhy(snapshot, target.value(), {.plan = loaded->options, .max_fix_runs = 8});
+  auto answer =
+      diag::AnswerWhy(snapshot, target.value(), {.plan = loaded->options, .max_fix_runs = 8});
   if (!answer.has_value()) {
     PrintError(WithSuggestion(answer.error(), snapshot, target.value()), err);
     return ToInt(ExitCode::kFailed);

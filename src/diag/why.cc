@@ -42,8 +42,8 @@ std::vector<NodeGroup> GroupNodes(const engine::PodExplanation& explanation) {
 
 // Each node's free capacity when `pod` met it: allocatable, minus pods bound in the input,
 // minus pods the plan bound before it (Plan::pod_decisions is in scheduling order).
-std::vector<model::ResourceVector> FreeAtTurn(const model::Snapshot& input, const engine::Plan& plan,
-                                              int32_t pod) {
+std::vector<model::ResourceVector> FreeAtTurn(const model::Snapshot& input,
+                                              const engine::Plan& plan, int32_t pod) {
   std::vector<model::ResourceVector> free;
   free.reserve(input.nodes.size());
   std::unordered_map<std::string, int32_t> node_index;
@@ -54,13 +54,17 @@ std::vector<model::ResourceVector> FreeAtTurn(const model::Snapshot& input, cons
   for (const model::Pod& p : input.pods) {
     if (!p.IsBound() || p.IsTerminal()) continue;
     auto it = node_index.find(p.cluster + "/" + p.node_name);
-    if (it != node_index.end()) free[static_cast<size_t>(it->second)].Subtract(model::PodRequests(p));
+    if (it != node_index.end())
+      free[static_cast<size_t>(it->second)].Subtract(model::PodRequests(p));
   }
   for (const model::PodDecision& d : plan.pod_decisions) {
     if (d.pod.v == pod) break;
     if (!d.node || static_cast<size_t>(d.node->v) >= free.size()) continue;
-    if (static_cast<size_t>(d.pod.v) < input.pods.size() && input.pods[static_cast<size_t>(d.pod.v)].IsBound()) continue;
-    free[static_cast<size_t>(d.node->v)].Subtract(model::PodRequests(plan.planned.pods[static_cast<size_t>(d.pod.v)]));
+    if (static_cast<size_t>(d.pod.v) < input.pods.size() &&
+        input.pods[static_cast<size_t>(d.pod.v)].IsBound())
+      continue;
+    free[static_cast<size_t>(d.node->v)].Subtract(
+        model::PodRequests(plan.planned.pods[static_cast<size_t>(d.pod.v)]));
   }
   return free;
 }
@@ -86,23 +90,34 @@ int32_t RepresentativePod(const WhyContext& ctx) {
 
 const char* WhyLayerName(WhyLayer layer) {
   switch (layer) {
-    case WhyLayer::kQueue: return "queue";
-    case WhyLayer::kQuota: return "quota";
-    case WhyLayer::kCluster: return "cluster";
-    case WhyLayer::kPlacement: return "placement";
-    case WhyLayer::kNode: return "node";
-    case WhyLayer::kDevice: return "device";
-    case WhyLayer::kTopology: return "topology";
+    case WhyLayer::kQueue:
+      return "queue";
+    case WhyLayer::kQuota:
+      return "quota";
+    case WhyLayer::kCluster:
+      return "cluster";
+    case WhyLayer::kPlacement:
+      return "placement";
+    case WhyLayer::kNode:
+      return "node";
+    case WhyLayer::kDevice:
+      return "device";
+    case WhyLayer::kTopology:
+      return "topology";
   }
   return "node";
 }
 
 const char* WhyStateName(WhyState state) {
   switch (state) {
-    case WhyState::kPending: return "pending";
-    case WhyState::kAdmitted: return "admitted";
-    case WhyState::kRunning: return "running";
-    case WhyState::kBound: return "bound";
+    case WhyState::kPending:
+      return "pending";
+    case WhyState::kAdmitted:
+      return "admitted";
+    case WhyState::kRunning:
+      return "running";
+    case WhyState::kBound:
+      return "bound";
   }
   return "pending";
 }
@@ -135,8 +150,8 @@ core::Result<WhyAnswer> AnswerWhy(const model::Snapshot& snapshot, const WhyTarg
         if (d.pod.v == ctx.pod) ctx.pod_decision = d;
       }
       // The engine's own per-node verdicts, as `berth explain pod` prints them.
-      auto explanation = engine::ExplainPod(snapshot, engine::PodKey(snapshot.pods[static_cast<size_t>(ctx.pod)]),
-                                            options.plan);
+      auto explanation = engine::ExplainPod(
+          snapshot, engine::PodKey(snapshot.pods[static_cast<size_t>(ctx.pod)]), options.plan);
       if (explanation.has_value()) {
         ctx.groups = GroupNodes(explanation.value().pod);
         ctx.free_at_turn = FreeAtTurn(snapshot, ctx.base, ctx.pod);
@@ -145,7 +160,8 @@ core::Result<WhyAnswer> AnswerWhy(const model::Snapshot& snapshot, const WhyTarg
   }
   answer.chain = BuildChain(ctx, runs);
   if (!runs) {
-    answer.fixes = ComputeFixes(ctx, &answer.fix_runs, &answer.fix_candidates, &answer.rejected_fixes);
+    answer.fixes =
+        ComputeFixes(ctx, &answer.fix_runs, &answer.fix_candidates, &answer.rejected_fixes);
     for (const WhyReason& r : answer.chain) {
       if (r.blocking && !r.runbook.empty()) {
         answer.runbook = r.runbook;

@@ -73,8 +73,8 @@ struct WhyAnswer {
   std::vector<WhyFix> fixes;  // only verified ones, smallest first
   // Candidates planned that did not make it run on their own (their `change` texts).
   std::vector<std::string> rejected_fixes;
-  std::string runbook;        // "docs/runbooks/pending-pods.md"; empty when not pending
-  int32_t fix_runs = 0;       // plans run to verify candidates
+  std::string runbook;   // "docs/runbooks/pending-pods.md"; empty when not pending
+  int32_t fix_runs = 0;  // plans run to verify candidates
   int32_t fix_candidates = 0;
   core::Diagnostics diagnostics;  // the baseline plan's (Plan::diagnostics)
 };

@@ -32,7 +32,8 @@ std::string ClassSummary(const model::Snapshot& input, const std::vector<int32_t
 
 std::string SelectorText(const model::Pod& pod) {
   std::string out;
-  for (const auto& [key, value] : pod.node_selector) out += (out.empty() ? "" : ", ") + key + "=" + value;
+  for (const auto& [key, value] : pod.node_selector)
+    out += (out.empty() ? "" : ", ") + key + "=" + value;
   return out;
 }
 
@@ -40,7 +41,8 @@ std::string SelectorText(const model::Pod& pod) {
 // any of the group's nodes had free when the pod's turn came.
 std::string ShortfallText(const WhyContext& ctx, const NodeGroup& group) {
   const model::Snapshot& input = *ctx.input;
-  const model::ResourceVector requests = model::PodRequests(input.pods[static_cast<size_t>(ctx.pod)]);
+  const model::ResourceVector requests =
+      model::PodRequests(input.pods[static_cast<size_t>(ctx.pod)]);
   std::string out;
   for (size_t i = 0; i < input.resources.size(); ++i) {
     const model::ResourceId id{static_cast<uint16_t>(i)};
@@ -80,7 +82,8 @@ void AddPodReasons(const WhyContext& ctx, std::vector<WhyReason>& out) {
       r.reason = group.reason + ": " + Plural(group.nodes.size(), "node", "nodes") + " (" +
                  ClassSummary(input, group.nodes) + ")";
       if (!group.detail.empty()) {
-        r.reason += "; on " + input.nodes[static_cast<size_t>(group.nodes.front())].meta.name + ": " + group.detail;
+        r.reason += "; on " + input.nodes[static_cast<size_t>(group.nodes.front())].meta.name +
+                    ": " + group.detail;
       }
       if (group.plugin == "NodeAffinity" && !pod.node_selector.empty()) {
         r.reason += "; the pod's nodeSelector is " + SelectorText(pod);
@@ -102,20 +105,23 @@ void AddPodReasons(const WhyContext& ctx, std::vector<WhyReason>& out) {
   if (!ctx.pod_decision) return;
   const model::PodDecision& d = *ctx.pod_decision;
   if (d.skipped) {
-    out.push_back({WhyLayer::kNode,
-                   "schedulerName \"" + pod.scheduler_name + "\" is served by no scheduler profile" + who,
-                   {},
-                   true,
-                   kRunbookPendingPods});
+    out.push_back(
+        {WhyLayer::kNode,
+         "schedulerName \"" + pod.scheduler_name + "\" is served by no scheduler profile" + who,
+         {},
+         true,
+         kRunbookPendingPods});
     return;
   }
   if (d.rejections.empty()) {
-    if (!d.message.empty()) out.push_back({WhyLayer::kNode, d.message + who, {}, true, kRunbookPendingPods});
+    if (!d.message.empty())
+      out.push_back({WhyLayer::kNode, d.message + who, {}, true, kRunbookPendingPods});
     return;
   }
   for (const model::Rejection& rejection : d.rejections) {
     out.push_back({LayerOfFilter(rejection.plugin, rejection.reason),
-                   rejection.reason + ": " + Plural(static_cast<size_t>(rejection.count), "node", "nodes") + who,
+                   rejection.reason + ": " +
+                       Plural(static_cast<size_t>(rejection.count), "node", "nodes") + who,
                    {},
                    true,
                    kRunbookPendingPods});
@@ -155,7 +161,8 @@ std::string ClusterQueueOf(const model::Snapshot& input, const model::Workload& 
 
 // A StrictFIFO ClusterQueue whose head (ordered before the target: higher priority, or equal
 // and older) still waits: Kueue admits nothing behind it.
-void AddStrictFifoHead(const WhyContext& ctx, const model::ClusterQueue& cq, std::vector<WhyReason>& out) {
+void AddStrictFifoHead(const WhyContext& ctx, const model::ClusterQueue& cq,
+                       std::vector<WhyReason>& out) {
   if (cq.queueing_strategy != model::QueueingStrategy::kStrictFifo) return;
   const model::Snapshot& input = *ctx.input;
   const model::Workload& me = input.kueue_workloads[static_cast<size_t>(ctx.target.workload)];
@@ -172,16 +179,18 @@ void AddStrictFifoHead(const WhyContext& ctx, const model::ClusterQueue& cq, std
     if (ahead && (head == nullptr || other.priority > head->priority)) head = &other;
   }
   if (head == nullptr) return;
-  out.push_back({WhyLayer::kQueue,
-                 "ClusterQueue " + cq.meta.name + " is StrictFIFO and its head " +
-                     head->meta.NamespacedName() + " (priority " + std::to_string(head->priority) +
-                     ") cannot be admitted: nothing behind it is considered",
-                 {{"ClusterQueue", "", cq.meta.name}, {"Workload", head->meta.namespace_, head->meta.name}},
-                 true,
-                 kRunbookKueuePending});
+  out.push_back(
+      {WhyLayer::kQueue,
+       "ClusterQueue " + cq.meta.name + " is StrictFIFO and its head " +
+           head->meta.NamespacedName() + " (priority " + std::to_string(head->priority) +
+           ") cannot be admitted: nothing behind it is considered",
+       {{"ClusterQueue", "", cq.meta.name}, {"Workload", head->meta.namespace_, head->meta.name}},
+       true,
+       kRunbookKueuePending});
 }
 
-void AddQuotaReasons(const WhyContext& ctx, const model::ClusterQueue* cq, std::vector<WhyReason>& out) {
+void AddQuotaReasons(const WhyContext& ctx, const model::ClusterQueue* cq,
+                     std::vector<WhyReason>& out) {
   const engine::WorkloadDecision& d = *ctx.decision;
   const model::Snapshot& input = *ctx.input;
   const std::string cq_name = cq ? cq->meta.name : "";
@@ -197,7 +206,8 @@ void AddQuotaReasons(const WhyContext& ctx, const model::ClusterQueue* cq, std::
     }
     text += fits.empty() ? a.reason : fits;
     text += " in ClusterQueue " + cq_name + cohort;
-    out.push_back({WhyLayer::kQuota, text,
+    out.push_back({WhyLayer::kQuota,
+                   text,
                    {{"ClusterQueue", "", cq_name}, {"ResourceFlavor", "", a.flavor}},
                    true,
                    kRunbookKueuePending});
@@ -223,16 +233,20 @@ void AddQuotaReasons(const WhyContext& ctx, const model::ClusterQueue* cq, std::
     for (int32_t v : d.victims) {
       const model::Workload& w = input.kueue_workloads[static_cast<size_t>(v)];
       names.push_back(w.meta.NamespacedName());
-      if (objects.size() < kMaxObjectsPerReason) objects.push_back({"Workload", w.meta.namespace_, w.meta.name});
+      if (objects.size() < kMaxObjectsPerReason)
+        objects.push_back({"Workload", w.meta.namespace_, w.meta.name});
     }
-    out.push_back({WhyLayer::kQuota, "waits for the preemption of " + NameList(names, 5), objects, true,
-                   kRunbookKueuePending});
+    out.push_back({WhyLayer::kQuota, "waits for the preemption of " + NameList(names, 5), objects,
+                   true, kRunbookKueuePending});
     ++added;
   }
   // Nothing tried (a StrictFIFO head ahead of it) says nothing of quota; else Kueue's words.
   if (added == 0 && !(d.reason.empty() && d.message.empty())) {
-    out.push_back({WhyLayer::kQuota, d.reason + (d.message.empty() ? "" : ": " + d.message),
-                   {{"ClusterQueue", "", cq_name}}, true, kRunbookKueuePending});
+    out.push_back({WhyLayer::kQuota,
+                   d.reason + (d.message.empty() ? "" : ": " + d.message),
+                   {{"ClusterQueue", "", cq_name}},
+                   true,
+                   kRunbookKueuePending});
   }
 }
 
@@ -242,15 +256,25 @@ void AddFleetReasons(const WhyContext& ctx, std::vector<WhyReason>& out) {
   const bool waiting = !dispatch.cluster.has_value();
   for (const auto& attempt : dispatch.attempts) {
     if (attempt.fits) continue;
-    out.push_back({WhyLayer::kCluster, "cluster " + attempt.cluster + ": " + attempt.reason,
-                   {{"ManagedCluster", "", attempt.cluster}}, waiting, kRunbookKueuePending});
+    out.push_back({WhyLayer::kCluster,
+                   "cluster " + attempt.cluster + ": " + attempt.reason,
+                   {{"ManagedCluster", "", attempt.cluster}},
+                   waiting,
+                   kRunbookKueuePending});
   }
   if (dispatch.cluster) {
-    out.push_back({WhyLayer::kCluster, "runs on cluster " + *dispatch.cluster + " (admission check " + dispatch.check + ")",
-                   {{"ManagedCluster", "", *dispatch.cluster}}, false, ""});
+    out.push_back(
+        {WhyLayer::kCluster,
+         "runs on cluster " + *dispatch.cluster + " (admission check " + dispatch.check + ")",
+         {{"ManagedCluster", "", *dispatch.cluster}},
+         false,
+         ""});
   } else if (dispatch.attempts.empty()) {
-    out.push_back({WhyLayer::kCluster, "admission check " + dispatch.check + ": " + dispatch.message,
-                   {{"AdmissionCheck", "", dispatch.check}}, true, kRunbookKueuePending});
+    out.push_back({WhyLayer::kCluster,
+                   "admission check " + dispatch.check + ": " + dispatch.message,
+                   {{"AdmissionCheck", "", dispatch.check}},
+                   true,
+                   kRunbookKueuePending});
   }
   // The Placement behind the check: which clusters it left out, and why.
   for (const auto& check : input.admission_checks) {
@@ -270,8 +294,11 @@ void AddFleetReasons(const WhyContext& ctx, std::vector<WhyReason>& out) {
                          std::to_string(run.outcome.selected.size()) + " of " +
                          std::to_string(run.outcome.clusters.size()) + " clusters";
       if (!excluded.empty()) text += "; excluded " + NameList(excluded, 5);
-      out.push_back({WhyLayer::kPlacement, text, {{"Placement", p.meta.namespace_, p.meta.name}},
-                     none && waiting, kRunbookKueuePending});
+      out.push_back({WhyLayer::kPlacement,
+                     text,
+                     {{"Placement", p.meta.namespace_, p.meta.name}},
+                     none && waiting,
+                     kRunbookKueuePending});
     }
   }
 }
@@ -292,18 +319,26 @@ void AddKueueReasons(const WhyContext& ctx, std::vector<WhyReason>& out) {
   using Outcome = engine::WorkloadOutcome;
   switch (d.outcome) {
     case Outcome::kInadmissible:
-      out.push_back({WhyLayer::kQueue, d.reason + ": " + d.message, queue_objects, true, kRunbookKueuePending});
+      out.push_back({WhyLayer::kQueue, d.reason + ": " + d.message, queue_objects, true,
+                     kRunbookKueuePending});
       break;
     case Outcome::kInactive:
-      out.push_back({WhyLayer::kQueue,
-                     "the Workload is inactive" + (d.message.empty() ? std::string(" (spec.active: false)") : ": " + d.message),
-                     {{"Workload", w.meta.namespace_, w.meta.name}}, true, kRunbookKueuePending});
+      out.push_back(
+          {WhyLayer::kQueue,
+           "the Workload is inactive" +
+               (d.message.empty() ? std::string(" (spec.active: false)") : ": " + d.message),
+           {{"Workload", w.meta.namespace_, w.meta.name}},
+           true,
+           kRunbookKueuePending});
       break;
     case Outcome::kFinished:
       out.push_back({WhyLayer::kQueue, "the Workload has finished", {}, false, ""});
       break;
     case Outcome::kPreempted:
-      out.push_back({WhyLayer::kQuota, "preempted: " + d.message, {{"ClusterQueue", "", cq_name}}, true,
+      out.push_back({WhyLayer::kQuota,
+                     "preempted: " + d.message,
+                     {{"ClusterQueue", "", cq_name}},
+                     true,
                      kRunbookKueuePending});
       break;
     case Outcome::kPending:
@@ -320,13 +355,16 @@ void AddKueueReasons(const WhyContext& ctx, std::vector<WhyReason>& out) {
     case Outcome::kQuotaReserved:
       if (ctx.dispatch == nullptr) {
         std::string checks;
-        const model::Workload& planned = ctx.base.planned.kueue_workloads[static_cast<size_t>(ctx.target.workload)];
+        const model::Workload& planned =
+            ctx.base.planned.kueue_workloads[static_cast<size_t>(ctx.target.workload)];
         for (const auto& c : planned.admission_checks) {
           if (c.state == model::CheckState::kReady) continue;
-          checks += (checks.empty() ? "" : ", ") + c.name + (c.message.empty() ? "" : " (" + c.message + ")");
+          checks += (checks.empty() ? "" : ", ") + c.name +
+                    (c.message.empty() ? "" : " (" + c.message + ")");
         }
-        out.push_back({WhyLayer::kQueue, "quota reserved in ClusterQueue " + cq_name +
-                                             "; admission checks not ready: " + (checks.empty() ? "pending" : checks),
+        out.push_back({WhyLayer::kQueue,
+                       "quota reserved in ClusterQueue " + cq_name +
+                           "; admission checks not ready: " + (checks.empty() ? "pending" : checks),
                        queue_objects, true, kRunbookKueuePending});
       }
       break;
@@ -336,13 +374,15 @@ void AddKueueReasons(const WhyContext& ctx, std::vector<WhyReason>& out) {
       if (d.admission) {
         for (const auto& a : d.admission->pod_set_assignments) {
           for (const auto& [resource, flavor] : a.flavors) {
-            if (flavors.find(flavor) == std::string::npos) flavors += (flavors.empty() ? "" : ", ") + flavor;
+            if (flavors.find(flavor) == std::string::npos)
+              flavors += (flavors.empty() ? "" : ", ") + flavor;
           }
         }
       }
-      out.push_back({WhyLayer::kQueue,
-                     "admitted by ClusterQueue " + cq_name + (flavors.empty() ? "" : " in flavor " + flavors),
-                     queue_objects, false, ""});
+      out.push_back(
+          {WhyLayer::kQueue,
+           "admitted by ClusterQueue " + cq_name + (flavors.empty() ? "" : " in flavor " + flavors),
+           queue_objects, false, ""});
       break;
     }
   }

@@ -37,7 +37,8 @@ WhyLayer LayerOfFilter(const std::string& plugin, const std::string& reason) {
       const size_t start = at + marker.size();
       const size_t end = reason.find(',', start);
       any = true;
-      all_devices &= IsAcceleratorResource(reason.substr(start, end == std::string::npos ? end : end - start));
+      all_devices &=
+          IsAcceleratorResource(reason.substr(start, end == std::string::npos ? end : end - start));
     }
     return any && all_devices ? WhyLayer::kDevice : WhyLayer::kNode;
   }
@@ -109,7 +110,8 @@ std::string NameList(const std::vector<std::string>& names, size_t shown) {
   return out;
 }
 
-std::string AmountText(const model::ResourceCatalog& catalog, model::ResourceId id, int64_t amount) {
+std::string AmountText(const model::ResourceCatalog& catalog, model::ResourceId id,
+                       int64_t amount) {
   return model::AmountQuantity(catalog.Name(id), amount).ToString();
 }
 

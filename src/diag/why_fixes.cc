@@ -25,7 +25,9 @@ struct FixCandidate {
 };
 
 std::string PodLabel(const model::Pod& pod) { return "pod " + engine::PodKey(pod); }
-std::string WorkloadLabel(const model::Workload& w) { return "workload " + w.meta.NamespacedName(); }
+std::string WorkloadLabel(const model::Workload& w) {
+  return "workload " + w.meta.NamespacedName();
+}
 
 bool Admits(const engine::WorkloadDecision* d) {
   return d != nullptr && (d->outcome == engine::WorkloadOutcome::kAdmitted ||
@@ -35,10 +37,12 @@ bool Admits(const engine::WorkloadDecision* d) {
 
 // Every pod the change must reach: the target's pods and, for a Kueue Workload, its pod
 // sets' templates (the pods Kueue creates once it admits).
-void ForEachTargetPod(const WhyContext& ctx, model::Snapshot& s, const std::function<void(model::Pod&)>& fn) {
+void ForEachTargetPod(const WhyContext& ctx, model::Snapshot& s,
+                      const std::function<void(model::Pod&)>& fn) {
   for (int32_t p : ctx.target.pods) fn(s.pods[static_cast<size_t>(p)]);
   if (ctx.target.kind == ResolvedTarget::Kind::kKueue) {
-    for (auto& set : s.kueue_workloads[static_cast<size_t>(ctx.target.workload)].pod_sets) fn(set.pod_template);
+    for (auto& set : s.kueue_workloads[static_cast<size_t>(ctx.target.workload)].pod_sets)
+      fn(set.pod_template);
   }
 }
 
@@ -69,26 +73,30 @@ std::string SideEffects(const WhyContext& ctx, const engine::Plan& after, const 
   }
   std::string out;
   if (!preempted.empty()) out = "preempts " + NameList(preempted, 5);
-  if (!delayed.empty()) out += (out.empty() ? "" : "; ") + std::string("leaves pending ") + NameList(delayed, 5);
+  if (!delayed.empty())
+    out += (out.empty() ? "" : "; ") + std::string("leaves pending ") + NameList(delayed, 5);
   return out.empty() ? "no other pod or workload changes" : out;
 }
 
 // ---- pod-level candidates (kube-scheduler's filters) ----
 
 std::string TolerationText(const core::Taint& taint) {
-  return taint.key + (taint.value.empty() ? "" : "=" + taint.value) + ":" + core::TaintEffectName(taint.effect);
+  return taint.key + (taint.value.empty() ? "" : "=" + taint.value) + ":" +
+         core::TaintEffectName(taint.effect);
 }
 
-void AddTolerationFixes(const WhyContext& ctx, const model::Pod& pod, std::vector<FixCandidate>& out) {
+void AddTolerationFixes(const WhyContext& ctx, const model::Pod& pod,
+                        std::vector<FixCandidate>& out) {
   std::vector<std::pair<core::Taint, size_t>> taints;  // distinct, with node counts
   for (const NodeGroup& g : ctx.groups) {
     if (g.plugin != "TaintToleration") continue;
     for (int32_t n : g.nodes) {
-      const core::Taint* t =
-          core::FindUntoleratedHardTaint(ctx.input->nodes[static_cast<size_t>(n)].taints, pod.tolerations);
+      const core::Taint* t = core::FindUntoleratedHardTaint(
+          ctx.input->nodes[static_cast<size_t>(n)].taints, pod.tolerations);
       // Node lifecycle taints (not-ready, unreachable, unschedulable) are not for pods to tolerate.
       if (t == nullptr || t->key.rfind("node.kubernetes.io/", 0) == 0) continue;
-      auto it = std::find_if(taints.begin(), taints.end(), [&](const auto& e) { return e.first == *t; });
+      auto it =
+          std::find_if(taints.begin(), taints.end(), [&](const auto& e) { return e.first == *t; });
       if (it == taints.end()) {
         taints.emplace_back(*t, 1);
       } else {
@@ -96,7 +104,8 @@ void AddTolerationFixes(const WhyContext& ctx, const model::Pod& pod, std::vecto
       }
     }
   }
-  std::stable_sort(taints.begin(), taints.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::stable_sort(taints.begin(), taints.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
   for (size_t i = 0; i < taints.size() && i < 2; ++i) {
     const core::Taint taint = taints[i].first;
     core::Toleration toleration;
@@ -108,24 +117,28 @@ void AddTolerationFixes(const WhyContext& ctx, const model::Pod& pod, std::vecto
                        (taint.value.empty() ? "Exists" : "Equal") + ") to " + ctx.target.display +
                        ": " + std::to_string(taints[i].second) + " nodes carry that taint",
                    [&ctx, toleration](model::Snapshot& s) {
-                     ForEachTargetPod(ctx, s, [&](model::Pod& p) { p.tolerations.push_back(toleration); });
+                     ForEachTargetPod(ctx, s,
+                                      [&](model::Pod& p) { p.tolerations.push_back(toleration); });
                    },
                    {}});
   }
 }
 
-void AddSelectorFixes(const WhyContext& ctx, const model::Pod& pod, std::vector<FixCandidate>& out) {
-  const bool affinity_rejected = std::any_of(ctx.groups.begin(), ctx.groups.end(),
-                                             [](const NodeGroup& g) { return g.plugin == "NodeAffinity"; });
+void AddSelectorFixes(const WhyContext& ctx, const model::Pod& pod,
+                      std::vector<FixCandidate>& out) {
+  const bool affinity_rejected =
+      std::any_of(ctx.groups.begin(), ctx.groups.end(),
+                  [](const NodeGroup& g) { return g.plugin == "NodeAffinity"; });
   if (!affinity_rejected) return;
   for (const auto& entry : pod.node_selector) {
     // Copies, not structured bindings: lambdas may not capture those before C++20's P1091.
     const std::string key = entry.first;
     const std::string value = entry.second;
-    const bool any = std::any_of(ctx.input->nodes.begin(), ctx.input->nodes.end(), [&](const model::Node& n) {
-      auto it = n.meta.labels.find(key);
-      return n.cluster == pod.cluster && it != n.meta.labels.end() && it->second == value;
-    });
+    const bool any =
+        std::any_of(ctx.input->nodes.begin(), ctx.input->nodes.end(), [&](const model::Node& n) {
+          auto it = n.meta.labels.find(key);
+          return n.cluster == pod.cluster && it != n.meta.labels.end() && it->second == value;
+        });
     if (any) continue;
     out.push_back({"remove nodeSelector " + key + "=" + value + " from " + ctx.target.display +
                        ": no node of cluster " + pod.cluster + " has that label",
@@ -135,14 +148,17 @@ void AddSelectorFixes(const WhyContext& ctx, const model::Pod& pod, std::vector<
                    {}});
   }
   if (pod.node_affinity.required) {
-    const bool any = std::any_of(ctx.input->nodes.begin(), ctx.input->nodes.end(), [&](const model::Node& n) {
-      return n.cluster == pod.cluster && pod.node_affinity.required->Matches(n.meta.labels, n.meta.name);
-    });
+    const bool any =
+        std::any_of(ctx.input->nodes.begin(), ctx.input->nodes.end(), [&](const model::Node& n) {
+          return n.cluster == pod.cluster &&
+                 pod.node_affinity.required->Matches(n.meta.labels, n.meta.name);
+        });
     if (!any) {
       out.push_back({"remove the required node affinity of " + ctx.target.display +
                          ": no node of cluster " + pod.cluster + " satisfies it",
                      [&ctx](model::Snapshot& s) {
-                       ForEachTargetPod(ctx, s, [&](model::Pod& p) { p.node_affinity.required.reset(); });
+                       ForEachTargetPod(ctx, s,
+                                        [&](model::Pod& p) { p.node_affinity.required.reset(); });
                      },
                      {}});
     }
@@ -159,7 +175,8 @@ std::vector<int32_t> ShortNodes(const WhyContext& ctx) {
   return nodes;
 }
 
-void AddFewerAcceleratorFixes(const WhyContext& ctx, const model::Pod& pod, std::vector<FixCandidate>& out) {
+void AddFewerAcceleratorFixes(const WhyContext& ctx, const model::Pod& pod,
+                              std::vector<FixCandidate>& out) {
   const model::Snapshot& input = *ctx.input;
   const model::ResourceVector requests = model::PodRequests(pod);
   const std::vector<int32_t> nodes = ShortNodes(ctx);
@@ -189,9 +206,10 @@ void AddFewerAcceleratorFixes(const WhyContext& ctx, const model::Pod& pod, std:
     size_t holders = 0;
     for (const auto& c : pod.containers) holders += c.requests.Get(id) > 0 ? 1 : 0;
     if (holders != 1) continue;
-    out.push_back({"request " + AmountText(input.resources, id, best) + " " + name + " instead of " +
-                       AmountText(input.resources, id, wanted) + " in " + ctx.target.display + ": " +
-                       best_node + " has " + AmountText(input.resources, id, best) + " free",
+    out.push_back({"request " + AmountText(input.resources, id, best) + " " + name +
+                       " instead of " + AmountText(input.resources, id, wanted) + " in " +
+                       ctx.target.display + ": " + best_node + " has " +
+                       AmountText(input.resources, id, best) + " free",
                    [&ctx, id, best](model::Snapshot& s) {
                      ForEachTargetPod(ctx, s, [&](model::Pod& p) {
                        for (auto& c : p.containers) {
@@ -205,7 +223,8 @@ void AddFewerAcceleratorFixes(const WhyContext& ctx, const model::Pod& pod, std:
   }
 }
 
-void AddPodPreemptionFix(const WhyContext& ctx, const model::Pod& pod, std::vector<FixCandidate>& out) {
+void AddPodPreemptionFix(const WhyContext& ctx, const model::Pod& pod,
+                         std::vector<FixCandidate>& out) {
   const model::Snapshot& input = *ctx.input;
   const std::vector<int32_t> nodes = ShortNodes(ctx);
   if (nodes.empty()) return;
@@ -217,7 +236,8 @@ void AddPodPreemptionFix(const WhyContext& ctx, const model::Pod& pod, std::vect
   std::map<int32_t, std::vector<int32_t>> running;
   for (size_t i = 0; i < input.pods.size(); ++i) {
     const model::Pod& p = input.pods[i];
-    if (!p.IsBound() || p.IsTerminal() || p.cluster != pod.cluster || p.priority >= pod.priority) continue;
+    if (!p.IsBound() || p.IsTerminal() || p.cluster != pod.cluster || p.priority >= pod.priority)
+      continue;
     auto it = node_by_name.find(p.node_name);
     if (it != node_by_name.end()) running[it->second].push_back(static_cast<int32_t>(i));
   }
@@ -227,7 +247,8 @@ void AddPodPreemptionFix(const WhyContext& ctx, const model::Pod& pod, std::vect
   for (auto& [n, candidates] : running) {
     model::ResourceVector free = ctx.free_at_turn[static_cast<size_t>(n)];
     std::stable_sort(candidates.begin(), candidates.end(), [&](int32_t a, int32_t b) {
-      return input.pods[static_cast<size_t>(a)].priority < input.pods[static_cast<size_t>(b)].priority;
+      return input.pods[static_cast<size_t>(a)].priority <
+             input.pods[static_cast<size_t>(b)].priority;
     });
     auto fits = [&] {
       for (size_t j = 0; j < input.resources.size(); ++j) {
@@ -257,16 +278,19 @@ void AddPodPreemptionFix(const WhyContext& ctx, const model::Pod& pod, std::vect
     labels.insert(PodLabel(p));
   }
   out.push_back({"preempt " + NameList(names, 5) + " on node " +
-                     input.nodes[static_cast<size_t>(best_node)].meta.name + " for " + ctx.target.display,
+                     input.nodes[static_cast<size_t>(best_node)].meta.name + " for " +
+                     ctx.target.display,
                  [best_victims](model::Snapshot& s) {
-                   for (int32_t v : best_victims) s.pods[static_cast<size_t>(v)].phase = model::PodPhase::kFailed;
+                   for (int32_t v : best_victims)
+                     s.pods[static_cast<size_t>(v)].phase = model::PodPhase::kFailed;
                  },
                  labels});
 }
 
 // Another member cluster (the input holds several, --cluster NAME=PATH): the first two
 // others, in name order, that have nodes.
-void AddOtherClusterFixes(const WhyContext& ctx, const model::Pod& pod, std::vector<FixCandidate>& out) {
+void AddOtherClusterFixes(const WhyContext& ctx, const model::Pod& pod,
+                          std::vector<FixCandidate>& out) {
   std::set<std::string> clusters;
   for (const model::Node& n : ctx.input->nodes) {
     if (n.cluster != pod.cluster) clusters.insert(n.cluster);
@@ -274,11 +298,12 @@ void AddOtherClusterFixes(const WhyContext& ctx, const model::Pod& pod, std::vec
   size_t added = 0;
   for (const std::string& cluster : clusters) {
     if (added++ == 2) break;
-    out.push_back({"run " + ctx.target.display + " in cluster " + cluster + " instead of " + pod.cluster,
-                   [&ctx, cluster](model::Snapshot& s) {
-                     ForEachTargetPod(ctx, s, [&](model::Pod& p) { p.cluster = cluster; });
-                   },
-                   {}});
+    out.push_back(
+        {"run " + ctx.target.display + " in cluster " + cluster + " instead of " + pod.cluster,
+         [&ctx, cluster](model::Snapshot& s) {
+           ForEachTargetPod(ctx, s, [&](model::Pod& p) { p.cluster = cluster; });
+         },
+         {}});
   }
 }
 
@@ -324,14 +349,16 @@ std::vector<Shortfall> Shortfalls(const WhyContext& ctx) {
   return out;
 }
 
-model::ClusterQueue* MutableClusterQueue(model::Snapshot& s, const std::string& name, const std::string& cluster) {
+model::ClusterQueue* MutableClusterQueue(model::Snapshot& s, const std::string& name,
+                                         const std::string& cluster) {
   for (auto& cq : s.cluster_queues) {
     if (cq.meta.name == name && cq.cluster == cluster) return &cq;
   }
   return nullptr;
 }
 
-void AddQuotaFixes(const WhyContext& ctx, const std::string& cq_name, std::vector<FixCandidate>& out) {
+void AddQuotaFixes(const WhyContext& ctx, const std::string& cq_name,
+                   std::vector<FixCandidate>& out) {
   const model::Snapshot& input = *ctx.input;
   const model::Workload& w = input.kueue_workloads[static_cast<size_t>(ctx.target.workload)];
   const std::vector<Shortfall> shortfalls = Shortfalls(ctx);
@@ -361,29 +388,31 @@ void AddQuotaFixes(const WhyContext& ctx, const std::string& cq_name, std::vecto
       if (!nominal) known = false;
       if (!known) break;
       text += (text.empty() ? "" : " and ") + input.resources.Name(id) + " by " +
-              AmountText(input.resources, id, amount) + " (" + AmountText(input.resources, id, *nominal) +
-              " -> " + AmountText(input.resources, id, *nominal + amount) + ")";
+              AmountText(input.resources, id, amount) + " (" +
+              AmountText(input.resources, id, *nominal) + " -> " +
+              AmountText(input.resources, id, *nominal + amount) + ")";
     }
     if (!known) continue;
     const std::string flavor = s.flavor;
     const auto missing = s.missing;
     const std::string cluster = w.cluster;
-    out.push_back({"raise ClusterQueue " + cq_name + "'s nominalQuota in flavor " + flavor + ": " + text,
-                   [cq_name, cluster, flavor, missing](model::Snapshot& snap) {
-                     model::ClusterQueue* q = MutableClusterQueue(snap, cq_name, cluster);
-                     if (q == nullptr) return;
-                     for (auto& group : q->resource_groups) {
-                       for (auto& f : group.flavors) {
-                         if (f.flavor != flavor) continue;
-                         for (auto& r : f.resources) {
-                           for (const auto& [id, amount] : missing) {
-                             if (r.resource.v == id.v) r.nominal += amount;
-                           }
-                         }
-                       }
-                     }
-                   },
-                   {}});
+    out.push_back(
+        {"raise ClusterQueue " + cq_name + "'s nominalQuota in flavor " + flavor + ": " + text,
+         [cq_name, cluster, flavor, missing](model::Snapshot& snap) {
+           model::ClusterQueue* q = MutableClusterQueue(snap, cq_name, cluster);
+           if (q == nullptr) return;
+           for (auto& group : q->resource_groups) {
+             for (auto& f : group.flavors) {
+               if (f.flavor != flavor) continue;
+               for (auto& r : f.resources) {
+                 for (const auto& [id, amount] : missing) {
+                   if (r.resource.v == id.v) r.nominal += amount;
+                 }
+               }
+             }
+           }
+         },
+         {}});
   }
   // 2. Fewer pods: as many as the first short flavor has room for (one pod set only).
   if (!shortfalls.empty() && w.pod_sets.size() == 1 && w.pod_sets[0].count > 1) {
@@ -399,11 +428,12 @@ void AddQuotaFixes(const WhyContext& ctx, const std::string& cq_name, std::vecto
       const int32_t pods = static_cast<int32_t>(n);
       const int32_t target = ctx.target.workload;
       const int32_t job = ctx.target.job;
-      out.push_back({"run " + std::to_string(pods) + " pods instead of " + std::to_string(count) +
-                         " (pod set " + w.pod_sets[0].name + "): flavor " + s.flavor + " has room for " +
-                         std::to_string(pods),
-                     [target, job, pods](model::Snapshot& snap) { SetPodCount(snap, target, job, pods); },
-                     {}});
+      out.push_back(
+          {"run " + std::to_string(pods) + " pods instead of " + std::to_string(count) +
+               " (pod set " + w.pod_sets[0].name + "): flavor " + s.flavor + " has room for " +
+               std::to_string(pods),
+           [target, job, pods](model::Snapshot& snap) { SetPodCount(snap, target, job, pods); },
+           {}});
     }
   }
   // 3. Lower-priority admitted workloads of the same ClusterQueue or cohort that hold the
@@ -428,7 +458,8 @@ void AddQuotaFixes(const WhyContext& ctx, const std::string& cq_name, std::vecto
       if (admission.cluster != w.cluster) continue;
       for (const auto& state : admission.result.cluster_queues) {
         for (const auto& u : state.usage) {
-          if (u.flavor == s.flavor && u.borrowed > 0 && state.name != cq_name) borrowing.insert(state.name);
+          if (u.flavor == s.flavor && u.borrowed > 0 && state.name != cq_name)
+            borrowing.insert(state.name);
         }
       }
     }
@@ -438,7 +469,8 @@ void AddQuotaFixes(const WhyContext& ctx, const std::string& cq_name, std::vecto
       const engine::WorkloadDecision* d = DecisionIn(ctx.base, input, static_cast<int32_t>(i));
       if (!Admits(d) || !d->admission || other.cluster != w.cluster) continue;
       if (queues.count(d->admission->cluster_queue) == 0) continue;
-      if (other.priority >= w.priority && borrowing.count(d->admission->cluster_queue) == 0) continue;
+      if (other.priority >= w.priority && borrowing.count(d->admission->cluster_queue) == 0)
+        continue;
       Holder h{static_cast<int32_t>(i), other.priority, {}};
       for (const auto& a : d->admission->pod_set_assignments) {
         for (const auto& [resource, flavor] : a.flavors) {
@@ -450,7 +482,8 @@ void AddQuotaFixes(const WhyContext& ctx, const std::string& cq_name, std::vecto
       }
       if (!h.usage.empty()) holders.push_back(std::move(h));
     }
-    std::stable_sort(holders.begin(), holders.end(), [](const Holder& a, const Holder& b) { return a.priority < b.priority; });
+    std::stable_sort(holders.begin(), holders.end(),
+                     [](const Holder& a, const Holder& b) { return a.priority < b.priority; });
     std::map<int32_t, int64_t> need;
     for (const auto& [id, amount] : s.missing) need[id.v] = amount;
     std::vector<int32_t> victims;
@@ -479,15 +512,18 @@ void AddQuotaFixes(const WhyContext& ctx, const std::string& cq_name, std::vecto
         names.push_back(o.meta.NamespacedName() + " (priority " + std::to_string(o.priority) + ")");
         labels.insert(WorkloadLabel(o));
       }
-      out.push_back({"preempt " + NameList(names, 5) + " to free flavor " + s.flavor + " for " + ctx.target.display,
+      out.push_back({"preempt " + NameList(names, 5) + " to free flavor " + s.flavor + " for " +
+                         ctx.target.display,
                      [victims](model::Snapshot& snap) {
                        for (int32_t v : victims) {
                          model::Workload& o = snap.kueue_workloads[static_cast<size_t>(v)];
                          o.admission.reset();
                          o.conditions.clear();
-                         o.conditions.push_back({"Finished", "True", "Preempted", "evicted to make room", {}});
+                         o.conditions.push_back(
+                             {"Finished", "True", "Preempted", "evicted to make room", {}});
                          for (const auto& set : o.pods) {
-                           for (int32_t p : set) snap.pods[static_cast<size_t>(p)].phase = model::PodPhase::kFailed;
+                           for (int32_t p : set)
+                             snap.pods[static_cast<size_t>(p)].phase = model::PodPhase::kFailed;
                          }
                        }
                      },
@@ -496,7 +532,8 @@ void AddQuotaFixes(const WhyContext& ctx, const std::string& cq_name, std::vecto
   }
 }
 
-void AddQueueFixes(const WhyContext& ctx, const std::string& cq_name, std::vector<FixCandidate>& out) {
+void AddQueueFixes(const WhyContext& ctx, const std::string& cq_name,
+                   std::vector<FixCandidate>& out) {
   const model::Snapshot& input = *ctx.input;
   const model::Workload& w = input.kueue_workloads[static_cast<size_t>(ctx.target.workload)];
   // A StrictFIFO queue whose head blocks: BestEffortFIFO lets what fits behind it go first.
@@ -517,8 +554,8 @@ void AddQueueFixes(const WhyContext& ctx, const std::string& cq_name, std::vecto
   size_t added = 0;
   for (const auto& lq : input.local_queues) {
     if (added == 2) break;
-    if (lq.meta.namespace_ != w.meta.namespace_ || lq.cluster != w.cluster || lq.meta.name == w.queue_name ||
-        lq.cluster_queue == cq_name) {
+    if (lq.meta.namespace_ != w.meta.namespace_ || lq.cluster != w.cluster ||
+        lq.meta.name == w.queue_name || lq.cluster_queue == cq_name) {
       continue;
     }
     const int32_t target = ctx.target.workload;
@@ -544,11 +581,12 @@ void AddHalvedPods(const WhyContext& ctx, std::vector<FixCandidate>& out) {
   for (int32_t pods = count / 2; pods >= 1 && tries < 3; pods /= 2, ++tries) {
     const int32_t target = ctx.target.workload;
     const int32_t job = ctx.target.job;
-    out.push_back({"run " + std::to_string(pods) + (pods == 1 ? " pod" : " pods") + " instead of " +
-                       std::to_string(count) + " (pod set " + w.pod_sets[0].name + ")",
-                   [target, job, pods](model::Snapshot& snap) { SetPodCount(snap, target, job, pods); },
-                   {},
-                   "fewer-pods"});
+    out.push_back(
+        {"run " + std::to_string(pods) + (pods == 1 ? " pod" : " pods") + " instead of " +
+             std::to_string(count) + " (pod set " + w.pod_sets[0].name + ")",
+         [target, job, pods](model::Snapshot& snap) { SetPodCount(snap, target, job, pods); },
+         {},
+         "fewer-pods"});
   }
 }
 
@@ -558,7 +596,8 @@ std::vector<FixCandidate> Candidates(const WhyContext& ctx) {
     const model::Workload& w = ctx.input->kueue_workloads[static_cast<size_t>(ctx.target.workload)];
     std::string cq_name;
     for (const auto& lq : ctx.input->local_queues) {
-      if (lq.meta.name == w.queue_name && lq.meta.namespace_ == w.meta.namespace_ && lq.cluster == w.cluster) {
+      if (lq.meta.name == w.queue_name && lq.meta.namespace_ == w.meta.namespace_ &&
+          lq.cluster == w.cluster) {
         cq_name = lq.cluster_queue;
       }
     }

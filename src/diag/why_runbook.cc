@@ -19,7 +19,8 @@ bool LabelledGpuNode(const model::Node& node) {
 bool AdvertisesAccelerator(const model::Snapshot& input, const model::Node& node) {
   for (size_t i = 0; i < input.resources.size(); ++i) {
     const model::ResourceId id{static_cast<uint16_t>(i)};
-    if (IsAcceleratorResource(input.resources.Name(id)) && node.allocatable.Get(id) > 0) return true;
+    if (IsAcceleratorResource(input.resources.Name(id)) && node.allocatable.Get(id) > 0)
+      return true;
   }
   return false;
 }
@@ -29,7 +30,8 @@ bool AdvertisesAccelerator(const model::Snapshot& input, const model::Node& node
 std::string RunbookForNodes(const model::Snapshot& input, const NodeGroup& group) {
   for (int32_t n : group.nodes) {
     for (const auto& taint : input.nodes[static_cast<size_t>(n)].taints) {
-      if (taint.key == "node.kubernetes.io/not-ready" || taint.key == "node.kubernetes.io/unreachable") {
+      if (taint.key == "node.kubernetes.io/not-ready" ||
+          taint.key == "node.kubernetes.io/unreachable") {
         return kRunbookNotReadyNodes;
       }
     }
@@ -45,9 +47,11 @@ std::string RunbookForNodes(const model::Snapshot& input, const NodeGroup& group
   if (mig_failed) return kRunbookMigFailed;
   if (!lost) return kRunbookPendingPods;
   const std::string& cluster = input.nodes[static_cast<size_t>(group.nodes.front())].cluster;
-  const bool any_advertises = std::any_of(input.nodes.begin(), input.nodes.end(), [&](const model::Node& node) {
-    return node.cluster == cluster && LabelledGpuNode(node) && AdvertisesAccelerator(input, node);
-  });
+  const bool any_advertises =
+      std::any_of(input.nodes.begin(), input.nodes.end(), [&](const model::Node& node) {
+        return node.cluster == cluster && LabelledGpuNode(node) &&
+               AdvertisesAccelerator(input, node);
+      });
   return any_advertises ? kRunbookLostDevices : kRunbookBrokenOperator;
 }
 

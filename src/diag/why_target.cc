@@ -110,7 +110,8 @@ std::vector<int32_t> PodsOfJob(const model::Snapshot& snapshot, int32_t job) {
         pod.meta.namespace_ != object.meta.namespace_) {
       continue;
     }
-    if (parts.count({pod.owner->kind, pod.owner->name}) != 0) out.push_back(static_cast<int32_t>(i));
+    if (parts.count({pod.owner->kind, pod.owner->name}) != 0)
+      out.push_back(static_cast<int32_t>(i));
   }
   return out;
 }

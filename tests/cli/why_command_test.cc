@@ -1,7 +1,7 @@
 // berth why's target grammar: kubectl's kinds, plurals and short names in any case.
-#include <gtest/gtest.h>
-
 #include "cli/why_command.h"
+
+#include <gtest/gtest.h>
 
 namespace berth::cli {
 namespace BERTH_UNITY_ID {

@@ -18,15 +18,17 @@ TEST(WhyKueueTest, QuotaShortfallGivesAnIncreaseOfExactlyTheShortfall) {
   EXPECT_EQ(a.state, WhyState::kPending);
   ASSERT_EQ(a.chain.size(), 1u);
   EXPECT_EQ(a.chain[0].layer, WhyLayer::kQuota);
-  EXPECT_EQ(a.chain[0].reason,
-            "flavor h100 (NoFit, pod set main): nvidia.com/gpu requested 6, available 4 (nominal 4, used "
-            "0) in ClusterQueue research");
+  EXPECT_EQ(
+      a.chain[0].reason,
+      "flavor h100 (NoFit, pod set main): nvidia.com/gpu requested 6, available 4 (nominal 4, used "
+      "0) in ClusterQueue research");
   ASSERT_EQ(a.chain[0].objects.size(), 2u);
   EXPECT_EQ(a.chain[0].objects[0].kind, "ClusterQueue");
   EXPECT_EQ(a.chain[0].objects[1].name, "h100");
   ASSERT_EQ(a.fixes.size(), 1u);
-  EXPECT_EQ(a.fixes[0].change,
-            "raise ClusterQueue research's nominalQuota in flavor h100: nvidia.com/gpu by 2 (4 -> 6)");
+  EXPECT_EQ(
+      a.fixes[0].change,
+      "raise ClusterQueue research's nominalQuota in flavor h100: nvidia.com/gpu by 2 (4 -> 6)");
   EXPECT_EQ(a.fixes[0].effect, "no other pod or workload changes");
   EXPECT_EQ(a.runbook, "docs/runbooks/kueue-workload-pending.md");
 }
@@ -38,8 +40,9 @@ TEST(WhyKueueTest, OneLessThanTheShortfallDoesNotAdmit) {
   const WhyAnswer a = AnswerFor(s, WhyTargetKind::kWorkload, "ml/big");
   EXPECT_EQ(a.state, WhyState::kPending);
   ASSERT_EQ(a.fixes.size(), 1u);
-  EXPECT_EQ(a.fixes[0].change,
-            "raise ClusterQueue research's nominalQuota in flavor h100: nvidia.com/gpu by 1 (5 -> 6)");
+  EXPECT_EQ(
+      a.fixes[0].change,
+      "raise ClusterQueue research's nominalQuota in flavor h100: nvidia.com/gpu by 1 (5 -> 6)");
 }
 
 TEST(WhyKueueTest, LowerPriorityHolderIsNamedForPreemption) {
@@ -49,13 +52,16 @@ TEST(WhyKueueTest, LowerPriorityHolderIsNamedForPreemption) {
   ASSERT_FALSE(a.chain.empty());
   EXPECT_EQ(a.chain[0].layer, WhyLayer::kQuota);
   EXPECT_EQ(a.chain[0].reason,
-            "flavor h100 (NoCandidates, pod set main): nvidia.com/gpu requested 4, available 2 (nominal 8, "
+            "flavor h100 (NoCandidates, pod set main): nvidia.com/gpu requested 4, available 2 "
+            "(nominal 8, "
             "used 6) in ClusterQueue research");
   ASSERT_EQ(a.fixes.size(), 2u);
-  EXPECT_EQ(a.fixes[0].change,
-            "raise ClusterQueue research's nominalQuota in flavor h100: nvidia.com/gpu by 2 (8 -> 10)");
+  EXPECT_EQ(
+      a.fixes[0].change,
+      "raise ClusterQueue research's nominalQuota in flavor h100: nvidia.com/gpu by 2 (8 -> 10)");
   EXPECT_EQ(a.fixes[0].effect, "no other pod or workload changes");
-  EXPECT_EQ(a.fixes[1].change, "preempt ml/low (priority 10) to free flavor h100 for Workload ml/high");
+  EXPECT_EQ(a.fixes[1].change,
+            "preempt ml/low (priority 10) to free flavor h100 for Workload ml/high");
   EXPECT_EQ(a.fixes[1].effect, "preempts workload ml/low");
 }
 
@@ -80,8 +86,9 @@ TEST(WhyKueueTest, MissingLocalQueueBlocksInTheQueueLayer) {
   // The existing LocalQueue is tried, but 6 GPUs do not fit its 4 either.
   EXPECT_TRUE(a.fixes.empty());
   ASSERT_EQ(a.rejected_fixes.size(), 1u);
-  EXPECT_EQ(a.rejected_fixes[0],
-            "submit Workload ml/big to LocalQueue ml/training (ClusterQueue research) instead of nope");
+  EXPECT_EQ(
+      a.rejected_fixes[0],
+      "submit Workload ml/big to LocalQueue ml/training (ClusterQueue research) instead of nope");
 }
 
 TEST(WhyKueueTest, StrictFifoHeadBlocksInTheQueueLayer) {
@@ -90,9 +97,10 @@ TEST(WhyKueueTest, StrictFifoHeadBlocksInTheQueueLayer) {
   EXPECT_EQ(a.state, WhyState::kPending);
   ASSERT_EQ(a.chain.size(), 1u);
   EXPECT_EQ(a.chain[0].layer, WhyLayer::kQueue);
-  EXPECT_EQ(a.chain[0].reason,
-            "ClusterQueue research is StrictFIFO and its head ml/big (priority 100) cannot be admitted: "
-            "nothing behind it is considered");
+  EXPECT_EQ(
+      a.chain[0].reason,
+      "ClusterQueue research is StrictFIFO and its head ml/big (priority 100) cannot be admitted: "
+      "nothing behind it is considered");
   ASSERT_EQ(a.chain[0].objects.size(), 2u);
   EXPECT_EQ(a.chain[0].objects[1].name, "big");
   ASSERT_EQ(a.fixes.size(), 1u);
