@@ -17,7 +17,7 @@ packages=(
   libcpp-httplib-dev libssl-dev libgoogle-perftools-dev
 )
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium ninja-build clang libclang-rt-14-dev postgresql-15 python3-kubernetes curl)
+  packages+=(chromium ninja-build clang libclang-rt-14-dev postgresql-15 python3-kubernetes python3-jsonschema curl)
 fi
 
 missing=()

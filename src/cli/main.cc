@@ -15,6 +15,7 @@
 #include "cli/agent_command.h"
 #include "cli/cluster_command.h"
 #include "cli/demo_command.h"
+#include "cli/doctor_command.h"
 #include "cli/exit_code.h"
 #include "cli/explain_command.h"
 #include "cli/flags.h"
@@ -427,6 +428,33 @@ int Run(int argc, char** argv) {
     sub->callback([&rollout, action = std::string(action)] { rollout.action = action; });
   }
 
+  berth::cli::DoctorFlags doctor;
+  CLI::App* doctor_cmd = app.add_subcommand(
+      "doctor", "Find what is misconfigured: GPU stack, scheduling, Kueue, DRA, OCM, tenancy, storage");
+  CLI::Option* doctor_files = doctor_cmd->add_option("-f,--filename", doctor.files, kFilesHelp);
+  doctor_cmd->add_flag("--demo", doctor.demo, "Check the built-in demo fleet")->excludes(doctor_files);
+  doctor_cmd->add_option("--cluster", doctor.clusters, kClusterHelp);
+  doctor_cmd->add_option("-o,--output", doctor.output, "Output format: table, json or sarif (SARIF 2.1.0)")
+      ->check(CLI::IsMember({"table", "json", "sarif"}))
+      ->capture_default_str();
+  doctor_cmd
+      ->add_option("--fail-on", doctor.fail_on,
+                   "Exit 1 when a finding is at or above this severity: error, warning or info")
+      ->check(CLI::IsMember({"error", "warning", "info"}))
+      ->capture_default_str();
+  doctor_cmd->add_option("--rules", doctor.rules, "Run only these rules (ID,ID,...; repeatable)");
+  doctor_cmd->add_option("--skip", doctor.skip, "Do not run these rules (ID,ID,...; repeatable)");
+  doctor_cmd->add_option("--now", doctor.now, "The time ages are measured from, RFC 3339");
+  doctor_cmd->add_flag("--list-rules", doctor.list_rules, "Print every rule: id, severity, area, what it finds");
+  doctor_cmd->footer(
+      "\nExamples:\n"
+      "  berth doctor -f cluster-dump.yaml          kubectl get -A -o yaml of a cluster\n"
+      "  berth doctor --demo -o sarif > doctor.sarif\n"
+      "  berth doctor -f manifests/ --fail-on warning --skip gpu-node-cordoned\n"
+      "\nExit codes: 0 no finding at or above --fail-on (default error); 1 some finding at or\n"
+      "above it, or objects that could not be read; 2 nothing could be read or bad flags.\n"
+      "Each rule is documented in docs/doctor/<rule>.md.");
+
   CLI::App* version_cmd = app.add_subcommand("version", "Print the berth version");
 
   // One rule for every flag that takes a value, so a flag added later cannot forget it.
@@ -483,6 +511,7 @@ int Run(int argc, char** argv) {
   if (*cluster_cmd) return berth::cli::RunClusterCommand(cluster, std::cout, std::cerr);
   if (*up_cmd) return berth::cli::RunUpCommand(up, std::cout, std::cerr);
   if (*rollout_cmd) return berth::cli::RunRolloutCommand(rollout, std::cout, std::cerr);
+  if (*doctor_cmd) return berth::cli::RunDoctorCommand(doctor, std::cout, std::cerr);
   if (*version_cmd) {
     std::cout << berth::cli::VersionString() << '\n';
     return 0;

@@ -31,6 +31,19 @@ struct Container {
   // explicit 0 stays 0. A non-zero request counts as named whatever these say.
   bool cpu_request_named = false;
   bool memory_request_named = false;
+  // What berth doctor checks of a container (the plan does not read these).
+  std::string image;
+  std::string image_pull_policy;  // as written; empty when not given
+  bool privileged = false;        // securityContext.privileged
+  // env NVIDIA_VISIBLE_DEVICES (a literal value), which makes the NVIDIA runtime expose GPUs.
+  std::optional<std::string> nvidia_visible_devices;
+};
+
+// spec.volumes[]: only the sources berth doctor checks.
+struct PodVolume {
+  std::string name;
+  std::string host_path;   // hostPath.path
+  std::string claim_name;  // persistentVolumeClaim.claimName
 };
 
 struct PodAffinityTerm {
@@ -119,6 +132,9 @@ struct Pod {
   std::vector<core::Toleration> tolerations;
   std::vector<TopologySpreadConstraint> topology_spread_constraints;
   std::vector<PodResourceClaim> resource_claims;
+  std::vector<PodVolume> volumes;
+  std::string runtime_class_name;    // spec.runtimeClassName
+  std::string service_account_name;  // spec.serviceAccountName
 
   std::string priority_class_name;
   int32_t priority = 0;  // resolved from spec.priority or the PriorityClass by io

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "model/cluster_config.h"
 #include "model/controller_revision.h"
 #include "model/device_class.h"
 #include "model/device_taint_rule.h"
@@ -20,6 +21,8 @@
 #include "model/resource_slice.h"
 #include "model/resources.h"
 #include "model/scheduler_config.h"
+#include "model/storage.h"
+#include "model/tenancy.h"
 #include "model/work.h"
 #include "model/work_replica_set.h"
 #include "model/workload_object.h"
@@ -73,6 +76,20 @@ struct Snapshot {
   std::vector<ControllerRevision> controller_revisions;
   std::vector<MultiKueueConfig> multikueue_configs;
   std::vector<MultiKueueCluster> multikueue_clusters;
+
+  // Tenancy, storage and cluster configuration: read for berth doctor, unused by the plan.
+  std::vector<NamespaceQuota> resource_quotas;  // v1 ResourceQuota
+  std::vector<LimitRange> limit_ranges;
+  std::vector<NetworkPolicy> network_policies;
+  std::vector<ServiceAccount> service_accounts;
+  std::vector<RbacRole> rbac_roles;        // Roles and ClusterRoles
+  std::vector<RbacBinding> rbac_bindings;  // RoleBindings and ClusterRoleBindings
+  std::vector<PersistentVolumeClaim> persistent_volume_claims;
+  std::vector<PersistentVolume> persistent_volumes;
+  std::vector<StorageClass> storage_classes;
+  std::vector<PodDisruptionBudget> pod_disruption_budgets;
+  std::vector<RuntimeClass> runtime_classes;
+  std::vector<ConfigMap> config_maps;
 
   // Federated learning (federation-ai.open-cluster-management.io), hub side.
   std::vector<FederatedLearning> federated_learnings;
