@@ -27,6 +27,7 @@
 #include "cli/suggest.h"
 #include "cli/up_command.h"
 #include "cli/version.h"
+#include "cli/why_command.h"
 
 namespace {
 
@@ -41,6 +42,7 @@ constexpr const char* kFooter =
     "  berth demo                           plan a built-in GPU fleet, explain a pending pod\n"
     "  berth plan -f manifests/ -o table    one line per pod: its node or why it waits\n"
     "  kubectl get nodes,pods -A -o yaml | berth plan -f -\n"
+    "  berth why pod/ml/train-0 -f dir      why it waits, across every layer, and verified fixes\n"
     "  berth explain pod/ml/train-0 -f dir  every node's filter verdicts and scores\n"
     "  berth inventory -f manifests/        GPUs per node: MIG layout, sharing, which pods\n"
     "  berth simulate --fleet f/ --trace philly.csv --report out/   replay a trace\n"
@@ -73,6 +75,16 @@ constexpr const char* kExplainFooter =
     "  berth explain pod/ml-research/llm-pretrain-1 --demo\n"
     "\nThe pod is explained at the state it meets in the cycle: after every pod ahead of it in\n"
     "the queue (higher priority, or older) was placed.";
+
+constexpr const char* kWhyFooter =
+    "\nExamples:\n"
+    "  berth why pod/ml-research/eval-harness-0 --demo\n"
+    "  berth why workload/ml-research/t5-finetune -f examples/demo-fleet -f examples/demo-hub\n"
+    "  berth why job/team-a/pretrain-big -f fleet/hub --cluster eu-1=fleet/clusters/eu-1 -o json\n"
+    "\nThe first reason of the chain is the layer that blocks. Each fix is verified by planning\n"
+    "the input with the change applied; its effect names what else it preempts or delays.\n"
+    "\nExit codes: 0 answered; 1 answered, but some objects were bad; 2 bad flags, unreadable\n"
+    "input or an unknown target.";
 
 constexpr const char* kDemoFooter =
     "\nThe fleet is examples/demo-fleet, compiled in: CPU, A100 and H100 nodes (some H100s\n"
@@ -205,6 +217,25 @@ int Run(int argc, char** argv) {
   explain_cmd->add_option_function<std::string>(
       "--cycles", [&explain](const std::string& value) { explain.cycles = value; },
       "Explain the state after N cycles, as plan --cycles N prints it");
+
+  berth::cli::WhyFlags why;
+  CLI::App* why_cmd = app.add_subcommand(
+      "why",
+      "Why a pod or workload waits, across every layer, and the verified fixes that would run it");
+  why_cmd
+      ->add_option("target", why.target,
+                   "pod/[NAMESPACE/]NAME, workload/[NAMESPACE/]NAME or KIND/[NAMESPACE/]NAME of a "
+                   "workload kind (job, deployment, jobset, pytorchjob, ...)")
+      ->required();
+  CLI::Option* why_files = why_cmd->add_option("-f,--filename", why.files, kFilesHelp);
+  why_cmd->add_flag("--demo", why.demo, "Ask about the built-in demo fleet")->excludes(why_files);
+  why_cmd->add_option("--cluster", why.clusters, kClusterHelp);
+  why_cmd->add_option("--scoring", why.scoring, kScoringHelp)
+      ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
+  why_cmd->add_option("--now", why.now, kNowHelp);
+  why_cmd->add_option("-o,--output", why.output, "Output format: text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
 
   berth::cli::DemoFlags demo;
   CLI::App* demo_cmd =
@@ -443,6 +474,7 @@ int Run(int argc, char** argv) {
   app.footer(kFooter);
   plan_cmd->footer(kPlanFooter);
   explain_cmd->footer(kExplainFooter);
+  why_cmd->footer(kWhyFooter);
   demo_cmd->footer(kDemoFooter);
 
   // `berth help [COMMAND...]` is `berth [COMMAND...] --help`.
@@ -470,6 +502,7 @@ int Run(int argc, char** argv) {
 
   if (*plan_cmd) return berth::cli::RunPlanCommand(plan, std::cout, std::cerr);
   if (*explain_cmd) return berth::cli::RunExplainCommand(explain, std::cout, std::cerr);
+  if (*why_cmd) return berth::cli::RunWhyCommand(why, std::cout, std::cerr);
   if (*demo_cmd) return berth::cli::RunDemoCommand(demo, std::cout, std::cerr);
   if (*inventory_cmd) return berth::cli::RunInventoryCommand(inventory, std::cout, std::cerr);
   if (*simulate_cmd) return berth::cli::RunSimulateCommand(simulate, std::cout, std::cerr);
