@@ -14,12 +14,14 @@
 
 #include "cli/agent_command.h"
 #include "cli/cluster_command.h"
+#include "cli/completion.h"
 #include "cli/demo_command.h"
 #include "cli/doctor_command.h"
 #include "cli/exit_code.h"
 #include "cli/explain_command.h"
 #include "cli/flags.h"
 #include "cli/inventory_command.h"
+#include "cli/object_filter.h"
 #include "cli/plan_command.h"
 #include "cli/rollout_command.h"
 #include "cli/serve_command.h"
@@ -129,6 +131,53 @@ CLI::Validator Count(int64_t min, int64_t max) {
       "", "COUNT");
 }
 
+// kubectl's -n, -A and -l, filtering what a command prints (cli/object_filter.h).
+void AddObjectFilterFlags(CLI::App* command, berth::cli::ObjectFilterFlags& filter) {
+  command->add_option("-n,--namespace", filter.namespace_,
+                      "Print only objects of this namespace (cluster-scoped ones always)");
+  command->add_flag("-A,--all-namespaces", filter.all_namespaces,
+                    "Print objects of every namespace (the default; wins over -n)");
+  command->add_option("-l,--selector", filter.selector,
+                      "Print only objects whose labels match (app=web,tier!=db,env in (a,b),!old)");
+}
+
+// The command tree as completion.h reads it: names, flags (a fixed set of values comes from
+// the IsMember check, which CLI11 shows in the type name as "TEXT:{a,b}") and subcommands.
+berth::cli::CompletionCommand CompletionTree(CLI::App& app) {
+  berth::cli::CompletionCommand command;
+  command.name = app.get_name();
+  for (const CLI::Option* option : app.get_options()) {
+    berth::cli::CompletionFlag flag;
+    for (const std::string& name : option->get_snames()) flag.names.push_back("-" + name);
+    for (const std::string& name : option->get_lnames()) flag.names.push_back("--" + name);
+    flag.takes_value = option->get_expected_max() > 0;  // flags expect no value
+    const std::string type = option->get_type_name();
+    const size_t open = type.find('{');
+    const size_t close = type.find('}', open);
+    if (open != std::string::npos && close != std::string::npos) {
+      std::string word;
+      for (char c : type.substr(open + 1, close - open - 1)) {
+        if (c == ',') {
+          flag.choices.push_back(word);
+          word.clear();
+        } else if (c != ' ') {
+          word += c;
+        }
+      }
+      flag.choices.push_back(word);
+    }
+    if (flag.names.empty()) {  // a positional argument: its fixed values, if any
+      command.arguments.insert(command.arguments.end(), flag.choices.begin(), flag.choices.end());
+      continue;
+    }
+    command.flags.push_back(std::move(flag));
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    command.subcommands.push_back(CompletionTree(*sub));
+  }
+  return command;
+}
+
 // kubectl's habit: a mistyped command or flag is an error naming it and the closest valid
 // one, before CLI11 parses (which would report a missing required flag or "A subcommand is
 // required" instead). Returns the message and the help line, or nullopt when the words are
@@ -189,9 +238,12 @@ int Run(int argc, char** argv) {
   CLI::App* plan_cmd = app.add_subcommand(
       "plan", "Admit queued workloads, schedule pending pods; print them with the decisions");
   plan_cmd->add_option("-f,--filename", plan.files, kFilesHelp)->required();
-  plan_cmd->add_option("-o,--output", plan.output, "Output format: yaml, json or table")
-      ->check(CLI::IsMember({"yaml", "json", "table"}))
+  plan_cmd->add_option("-o,--output", plan.output,
+                       "Output format: yaml, json, table, wide (more columns) or name (TYPE/NS/NAME)")
+      ->check(CLI::IsMember({"yaml", "json", "table", "wide", "name"}))
       ->capture_default_str();
+  plan_cmd->add_flag("--no-headers", plan.no_headers, "Tables without their header rows");
+  AddObjectFilterFlags(plan_cmd, plan.filter);
   plan_cmd->add_option("--scoring", plan.scoring, kScoringHelp)
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
   plan_cmd->add_option("--now", plan.now, kNowHelp);
@@ -205,8 +257,13 @@ int Run(int argc, char** argv) {
       "Explain a pod's node, a Kueue workload's admission and cluster, or a Placement's clusters");
   explain_cmd
       ->add_option("target", explain.target,
-                   "pod/[NAMESPACE/]NAME, workload/[NAMESPACE/]NAME or placement/[NAMESPACE/]NAME")
+                   "TYPE/[NAMESPACE/]NAME: pod, workload (or job, deploy, jobset, ...) or placement")
       ->required();
+  explain_cmd->add_option("-n,--namespace", explain.namespace_,
+                          "The namespace of a target that names none");
+  explain_cmd->add_option("-o,--output", explain.output, "Output format: text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   CLI::Option* explain_files = explain_cmd->add_option("-f,--filename", explain.files, kFilesHelp);
   explain_cmd->add_flag("--demo", explain.demo, "Explain a pod of the built-in demo fleet")
       ->excludes(explain_files);
@@ -255,6 +312,8 @@ int Run(int argc, char** argv) {
   inventory_cmd->add_option("-o,--output", inventory.output, "Output format: table or json")
       ->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
+  inventory_cmd->add_flag("--no-headers", inventory.no_headers, "Device tables without headers");
+  AddObjectFilterFlags(inventory_cmd, inventory.filter);
   inventory_cmd->add_option("--scoring", inventory.scoring, kScoringHelp)
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
   inventory_cmd->add_option("--now", inventory.now, kNowHelp);
@@ -455,7 +514,19 @@ int Run(int argc, char** argv) {
       "above it, or objects that could not be read; 2 nothing could be read or bad flags.\n"
       "Each rule is documented in docs/doctor/<rule>.md.");
 
+  std::string version_output;
   CLI::App* version_cmd = app.add_subcommand("version", "Print the berth version");
+  version_cmd
+      ->add_option("-o,--output", version_output,
+                   "json: version, commit, compiler and build type")
+      ->check(CLI::IsMember({"json"}));
+
+  std::string completion_shell;
+  CLI::App* completion_cmd = app.add_subcommand(
+      "completion", "Print a shell completion script: source <(berth completion bash)");
+  completion_cmd->add_option("shell", completion_shell, "bash or zsh")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh"}));
 
   // One rule for every flag that takes a value, so a flag added later cannot forget it.
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
@@ -513,8 +584,19 @@ int Run(int argc, char** argv) {
   if (*rollout_cmd) return berth::cli::RunRolloutCommand(rollout, std::cout, std::cerr);
   if (*doctor_cmd) return berth::cli::RunDoctorCommand(doctor, std::cout, std::cerr);
   if (*version_cmd) {
-    std::cout << berth::cli::VersionString() << '\n';
+    if (version_output == "json") {
+      berth::cli::PrintVersionJson(berth::cli::CurrentBuildInfo(), std::cout);
+    } else {
+      std::cout << berth::cli::VersionString() << '\n';
+    }
     return 0;
+  }
+  if (*completion_cmd) {
+    const berth::core::Status written =
+        berth::cli::WriteCompletionScript(completion_shell, CompletionTree(app), std::cout);
+    if (written.ok()) return 0;
+    berth::cli::PrintError(written.error(), std::cerr);
+    return berth::cli::ToInt(berth::cli::ExitCode::kFailed);
   }
   return berth::cli::ToInt(berth::cli::ExitCode::kFailed);
 }
