@@ -186,17 +186,27 @@ bool ForEachObjectOfKind(const model::Snapshot& s, const model::KindInfo& kind,
 
 core::Error NotFoundError(const model::Snapshot& snapshot, const ResourceName& target) {
   std::vector<std::string> in_namespace;
-  std::vector<std::string> keys;
+  std::vector<std::string> elsewhere;  // names in other namespaces, and their namespaces
+  std::vector<std::string> elsewhere_namespaces;
   ForEachObjectOfKind(snapshot, *target.kind, [&](const model::ObjectMeta& meta) {
     if (target.namespace_.empty() || meta.namespace_ == target.namespace_) {
       in_namespace.push_back(meta.name);
+    } else if (std::find(elsewhere.begin(), elsewhere.end(), meta.name) == elsewhere.end()) {
+      elsewhere.push_back(meta.name);
+      elsewhere_namespaces.push_back(meta.namespace_);
     }
-    keys.push_back(meta.namespace_.empty() ? meta.name : meta.namespace_ + "/" + meta.name);
   });
   std::string message = std::string(target.kind->resource) + " \"" + target.name + "\" not found";
   if (!target.namespace_.empty()) message += " in namespace \"" + target.namespace_ + "\"";
   std::optional<std::string> near = Closest(target.name, in_namespace);
-  if (!near && !target.namespace_.empty()) near = Closest(target.Key(), keys);
+  // The name (or a near one) in another namespace: the suggestion says which.
+  if (!near) {
+    if (auto other = Closest(target.name, elsewhere)) {
+      const size_t i = static_cast<size_t>(
+          std::find(elsewhere.begin(), elsewhere.end(), *other) - elsewhere.begin());
+      near = elsewhere_namespaces[i] + "/" + *other;
+    }
+  }
   if (near) message += "; did you mean \"" + *near + "\"?";
   return core::NotFound(message);
 }

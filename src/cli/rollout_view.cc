@@ -3,10 +3,13 @@
 // the hub's validator already refused what berth could not plan.
 #include "cli/rollout_view.h"
 
+#include "cli/resource_name.h"
+
 #include <algorithm>
 #include <map>
 #include <sstream>
 
+#include "cli/resource_name.h"
 #include "cli/text_table.h"
 #include "io/yaml_json.h"
 #include "model/controller_revision.h"
@@ -138,33 +141,27 @@ std::string RolloutObjectName(const std::string& name) {
 }
 
 core::Result<std::string> ParseRolloutTarget(const std::vector<std::string>& args) {
-  std::string type;
-  std::string name;
-  if (args.size() == 1 && args[0].find('/') != std::string::npos) {
-    type = args[0].substr(0, args[0].find('/'));
-    name = args[0].substr(args[0].find('/') + 1);
-  } else if (args.size() == 2) {
-    type = args[0];
-    name = args[1];
-  } else {
+  // The type first, so that a near miss ("mwsr") gets resource_name's "did you mean".
+  const bool shaped = (args.size() == 1 && args[0].find('/') != std::string::npos) ||
+                      (args.size() == 2 && args[0].find('/') == std::string::npos);
+  if (!shaped) {
     return core::InvalidArgument(
         "want the MWRS as TYPE/NAME or TYPE NAME (manifestworkreplicaset/llm-serve, mwrs llm-serve)");
   }
-  std::string bare = type;
-  if (const std::string suffix = std::string(".") + kGroup;
-      bare.size() > suffix.size() && bare.ends_with(suffix)) {
-    bare.resize(bare.size() - suffix.size());
-  }
-  if (bare != "manifestworkreplicaset" && bare != "manifestworkreplicasets" && bare != "mwrs") {
+  const std::string type = args.size() == 2 ? args[0] : args[0].substr(0, args[0].find('/'));
+  BERTH_ASSIGN_OR_RETURN(const model::KindInfo* kind, ResolveResourceType(type));
+  if (kind->kind != "ManifestWorkReplicaSet" || kind->group != kGroup) {
     return core::InvalidArgument(
         "berth rollout works on manifestworkreplicaset (mwrs), not \"" + type +
         "\": berth keeps revision history for ManifestWorkReplicaSets (use kubectl rollout on a "
         "member cluster's Deployments)");
   }
-  if (name.empty() || name.find('/') != std::string::npos) {
-    return core::InvalidArgument("\"" + name + "\" is not an object name");
+  auto target = ParseResourceWords(args);
+  if (!target.has_value() || !target.value().namespace_.empty()) {
+    const std::string name = args.size() == 2 ? args[1] : args[0].substr(args[0].find('/') + 1);
+    return core::InvalidArgument("\"" + name + "\" is not an object name (give the namespace with -n)");
   }
-  return name;
+  return target.value().name;
 }
 
 std::vector<RolloutRevision> OwnedRevisions(const Json& mwrs, const Json& list) {

@@ -42,7 +42,8 @@ struct RolloutRevision {
 std::string RolloutObjectName(const std::string& name);
 
 // The MWRS name of `berth rollout`'s arguments: "TYPE/NAME" or "TYPE NAME", TYPE one of
-// manifestworkreplicaset(s), mwrs, with or without ".work.open-cluster-management.io".
+// manifestworkreplicaset(s), mwrs in any case, with or without ".work.open-cluster-management.io"
+// (resource_name.h reads TYPE).
 // InvalidArgument naming what is wrong (another kind: berth keeps revisions for MWRS only).
 core::Result<std::string> ParseRolloutTarget(const std::vector<std::string>& args);
 
