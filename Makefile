@@ -5,11 +5,14 @@
 #               builds everything once with clang, warnings as errors and ASan+UBSan (unoptimized),
 #               and runs every test: unit (one process per
 #               test binary), end-to-end and benchmark smoke runs
+#   make install   installs berth and its bash and zsh completions under $(DESTDIR)$(PREFIX)
 # Everything else is plain CMake presets (CMakePresets.json); the build uses two jobs.
 
-BERTH := build/release/src/cli/berth
+BERTH ?= build/release/src/cli/berth
+PREFIX ?= /usr/local
+DESTDIR ?=
 
-.PHONY: all deps test-deps build demo test test-release test-asan bench fuzz campaign clean
+.PHONY: all deps test-deps build demo test test-release test-asan bench fuzz campaign clean install
 
 all: build
 
@@ -62,6 +65,20 @@ CAMPAIGN_RUNS ?= 2000
 campaign: build
 	python3 scripts/mutation_campaign.py --berth $(BERTH) --count $(CAMPAIGN_RUNS) \
 	  --out build/campaign tests/fixtures examples tests/e2e
+
+# Installs the berth already built at $(BERTH) (building it first only when there is none):
+# bin/berth, and the completion scripts berth writes for itself (`berth completion bash|zsh`)
+# where bash-completion and zsh look for them. PREFIX (default /usr/local) and DESTDIR as
+# GNU's conventions: `make install DESTDIR=pkg PREFIX=/usr`.
+install:
+	@test -x $(BERTH) || $(MAKE) build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	install -m 0755 $(BERTH) $(DESTDIR)$(PREFIX)/bin/berth
+	$(BERTH) completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/berth
+	$(BERTH) completion zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_berth
+	chmod 0644 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/berth \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_berth
 
 clean:
 	rm -rf build
