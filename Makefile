@@ -67,8 +67,10 @@ campaign: build
 	  --out build/campaign tests/fixtures examples tests/e2e
 
 # Installs the berth already built at $(BERTH) (building it first only when there is none):
-# bin/berth, and the completion scripts berth writes for itself (`berth completion bash|zsh`)
-# where bash-completion and zsh look for them. PREFIX (default /usr/local) and DESTDIR as
+# bin/berth, the completion scripts berth writes for itself (`berth completion bash|zsh`)
+# where bash-completion and zsh look for them, and the doctor's rule pages and why's runbooks
+# under share/doc/berth (berth doctor -o sarif's help URIs name /usr/local/share/doc/berth,
+# CMake's default prefix). PREFIX (default /usr/local) and DESTDIR as
 # GNU's conventions: `make install DESTDIR=pkg PREFIX=/usr`.
 install:
 	@test -x $(BERTH) || $(MAKE) build
@@ -79,6 +81,9 @@ install:
 	$(BERTH) completion zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_berth
 	chmod 0644 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/berth \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_berth
+	install -d $(DESTDIR)$(PREFIX)/share/doc/berth/doctor $(DESTDIR)$(PREFIX)/share/doc/berth/runbooks
+	install -m 0644 docs/doctor/*.md $(DESTDIR)$(PREFIX)/share/doc/berth/doctor/
+	install -m 0644 docs/runbooks/*.md $(DESTDIR)$(PREFIX)/share/doc/berth/runbooks/
 
 clean:
 	rm -rf build

@@ -42,6 +42,21 @@ core::Status CheckIds(const std::vector<std::string>& ids, std::string_view flag
   return core::OkStatus();
 }
 
+// -n/-l narrow what is printed (and counted), not what the rules saw.
+void FilterFindings(const ObjectFilter& filter, diag::DoctorReport& report) {
+  std::erase_if(report.findings, [&](const diag::Finding& f) {
+    return !filter.Matches(f.object.namespace_, f.object.labels);
+  });
+  report.errors = report.warnings = report.infos = 0;
+  for (const diag::Finding& f : report.findings) {
+    switch (f.severity) {
+      case diag::Severity::kError: ++report.errors; break;
+      case diag::Severity::kWarning: ++report.warnings; break;
+      case diag::Severity::kInfo: ++report.infos; break;
+    }
+  }
+}
+
 }  // namespace
 
 int RunDoctorCommand(const DoctorFlags& flags, std::ostream& out, std::ostream& err) {
@@ -65,6 +80,11 @@ int RunDoctorCommand(const DoctorFlags& flags, std::ostream& out, std::ostream& 
       return ToInt(ExitCode::kFailed);
     }
   }
+  core::Result<ObjectFilter> filter = ObjectFilter::FromFlags(flags.filter);
+  if (!filter.ok()) {
+    PrintError(filter.error(), err);
+    return ToInt(ExitCode::kFailed);
+  }
   if (flags.files.empty() && !flags.demo) {
     PrintError(core::InvalidArgument("--filename: required (a file, a directory or - for stdin), or --demo"), err);
     return ToInt(ExitCode::kFailed);
@@ -78,8 +98,8 @@ int RunDoctorCommand(const DoctorFlags& flags, std::ostream& out, std::ostream& 
                                                 err);
   if (!loaded) return ToInt(ExitCode::kFailed);
   options.now = engine::PlanTime(loaded->input.snapshot, loaded->options);
-  const diag::DoctorReport report =
-      diag::RunDoctor(loaded->input.snapshot, loaded->read_diagnostics, options);
+  diag::DoctorReport report = diag::RunDoctor(loaded->input.snapshot, loaded->read_diagnostics, options);
+  if (filter->active()) FilterFindings(*filter, report);
   if (flags.output == "json") {
     PrintDoctorJson(report, out);
   } else if (flags.output == "sarif") {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/object_filter.h"
+
 namespace berth::cli {
 
 struct DoctorFlags {
@@ -20,6 +22,7 @@ struct DoctorFlags {
   std::vector<std::string> skip;      // --skip ID,...
   std::string now;                    // --now (RFC 3339): ages are measured from it
   bool list_rules = false;            // --list-rules
+  ObjectFilterFlags filter;           // -n, -A, -l: which objects' findings are printed
 };
 
 // Exit codes: 0 no finding at or above --fail-on; 1 some finding at or above it (or objects

@@ -493,6 +493,7 @@ int Run(int argc, char** argv) {
   CLI::Option* doctor_files = doctor_cmd->add_option("-f,--filename", doctor.files, kFilesHelp);
   doctor_cmd->add_flag("--demo", doctor.demo, "Check the built-in demo fleet")->excludes(doctor_files);
   doctor_cmd->add_option("--cluster", doctor.clusters, kClusterHelp);
+  AddObjectFilterFlags(doctor_cmd, doctor.filter);
   doctor_cmd->add_option("-o,--output", doctor.output, "Output format: table, json or sarif (SARIF 2.1.0)")
       ->check(CLI::IsMember({"table", "json", "sarif"}))
       ->capture_default_str();

@@ -213,9 +213,9 @@ std::vector<std::string> DoctorContext::NamespacesOf(std::string_view cluster) c
 ObjectRef DoctorContext::PodRef(const model::Pod& pod) const {
   if (!pod.source.valid() && pod.owner.has_value()) {
     return ObjectRef{pod.owner->api_version, pod.owner->kind, pod.meta.namespace_, pod.owner->name,
-                     pod.cluster, {}};
+                     pod.cluster, {}, pod.meta.labels};
   }
-  return ObjectRef{"v1", "Pod", pod.meta.namespace_, pod.meta.name, pod.cluster, pod.source};
+  return ObjectRef{"v1", "Pod", pod.meta.namespace_, pod.meta.name, pod.cluster, pod.source, pod.meta.labels};
 }
 
 const std::vector<std::string>& DoctorContext::UnreadObjects(std::string_view kind) const {

@@ -115,7 +115,7 @@ class DoctorContext {
 template <typename T>
 ObjectRef RefOf(const T& object, std::string_view api_version, std::string_view kind) {
   return ObjectRef{std::string(api_version), std::string(kind), object.meta.namespace_,
-                   object.meta.name, object.cluster, object.source};
+                   object.meta.name, object.cluster, object.source, object.meta.labels};
 }
 
 }  // namespace berth::diag

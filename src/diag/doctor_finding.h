@@ -24,6 +24,7 @@ struct ObjectRef {
   std::string name;
   std::string cluster;  // the member cluster ("default" without --cluster)
   model::SourceRef source;
+  core::Labels labels;  // the object's, for -l
 
   bool operator==(const ObjectRef& o) const {
     return kind == o.kind && namespace_ == o.namespace_ && name == o.name && cluster == o.cluster;

@@ -24,6 +24,11 @@ root=$tmp/opt/x
 [ -x "$root/bin/berth" ] || fail "bin/berth is not installed"
 [ -s "$root/share/bash-completion/completions/berth" ] || fail "no bash completion"
 [ -s "$root/share/zsh/site-functions/_berth" ] || fail "no zsh completion"
+# Every rule berth doctor lists has its page where SARIF help URIs point (under the prefix).
+for rule in $("$berth" doctor --list-rules | awk '$2 ~ /^(error|warning|info)$/ {print $1}'); do
+  [ -s "$root/share/doc/berth/doctor/$rule.md" ] || fail "no installed docs page for rule $rule"
+done
+[ -s "$root/share/doc/berth/runbooks/pending-pods.md" ] || fail "no installed runbooks"
 head -n 1 "$root/share/zsh/site-functions/_berth" | grep -qx '#compdef berth' || fail "_berth is no #compdef file"
 [ "$("$root/bin/berth" version)" = "$("$berth" version)" ] || fail "the installed berth is another"
 if command -v zsh >/dev/null; then

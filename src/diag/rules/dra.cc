@@ -112,7 +112,7 @@ bool DraAccepts(const cel::DraSelectors& selectors, const DraSelectorSet& set, c
 
 // DeviceClasses are cluster-scoped and, in the model, shared by every cluster.
 ObjectRef DraClassRef(const model::DeviceClass& dc) {
-  return ObjectRef{std::string(kDraApi), "DeviceClass", "", dc.meta.name, "default", dc.source};
+  return ObjectRef{std::string(kDraApi), "DeviceClass", "", dc.meta.name, "default", dc.source, dc.meta.labels};
 }
 
 const model::DeviceClass* DraFindClass(const model::Snapshot& s, const std::string& name) {
