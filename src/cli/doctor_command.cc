@@ -81,7 +81,7 @@ int RunDoctorCommand(const DoctorFlags& flags, std::ostream& out, std::ostream& 
     }
   }
   core::Result<ObjectFilter> filter = ObjectFilter::FromFlags(flags.filter);
-  if (!filter.ok()) {
+  if (!filter.has_value()) {
     PrintError(filter.error(), err);
     return ToInt(ExitCode::kFailed);
   }
