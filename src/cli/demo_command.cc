@@ -9,6 +9,7 @@
 #include "cli/flags.h"
 #include "cli/input_loader.h"
 #include "cli/plan_items.h"
+#include "cli/plan_summary.h"
 #include "cli/text_table.h"
 #include "engine/plan.h"
 #include "io/writer.h"
@@ -80,6 +81,7 @@ int RunDemoCommand(const DemoFlags& flags, std::ostream& out, std::ostream& err)
     const io::PlanItems items = PlanItemsOf(plan);
     io::WritePlan(plan.planned, items, loaded->input.documents, format.value(), out);
     if (format.value() != io::OutputFormat::kTable) return ToInt(code);
+    PrintPlanTableFooter(plan, out);
     if (const model::PodDecision* decision = FirstUnschedulable(plan)) {
       featured = engine::PodKey(plan.planned.pod(decision->pod));
     }

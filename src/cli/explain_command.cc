@@ -70,6 +70,10 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
     PrintError(target.error(), err);
     return ToInt(ExitCode::kFailed);
   }
+  if (!flags.node.empty() && target.value().kind != ExplainTarget::Kind::kPod) {
+    PrintError(core::InvalidArgument("--node applies to pod/NAME only"), err);
+    return ToInt(ExitCode::kFailed);
+  }
   if (flags.demo == !flags.files.empty()) {
     PrintError(core::InvalidArgument(flags.demo ? "give either -f PATH or --demo, not both"
                                                 : "explain needs -f PATH (or --demo)"),
@@ -138,10 +142,17 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
     return ToInt(ExitCode::kFailed);
   }
   const int code = ExitCodeAfterPlan(*loaded, explanation.value().diagnostics, err);
+  if (!flags.node.empty()) {
+    if (PrintNodeExplanation(snapshot, explanation.value(), flags.node, out)) return code;
+    PrintError(core::NotFound("--node: no node \"" + flags.node + "\" in the cluster of pod " +
+                              target.value().name),
+               err);
+    return ToInt(ExitCode::kFailed);
+  }
   if (json) {
     PrintPodExplanationJson(snapshot, explanation.value(), out);
   } else {
-    PrintExplanation(snapshot, explanation.value(), ExplainDetail::kFull, out);
+    PrintExplanation(snapshot, explanation.value(), ExplainDetail::kGrouped, out);
   }
   return code;
 }

@@ -27,6 +27,7 @@ struct ExplainFlags {
   std::string scoring;             // --scoring, as for plan
   std::string now;                 // --now, as for plan
   std::optional<std::string> cycles;  // --cycles, as for plan
+  std::string node;  // --node NAME: a pod's every filter verdict and score on that node
 };
 
 // Prints the explanation to `out` and diagnostics to `err`. Exit codes: 0 explained; 1

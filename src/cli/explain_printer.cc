@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "cli/explain_groups.h"
+#include "cli/human_amount.h"
 #include "cli/text_table.h"
 #include "engine/explain_types.h"
 #include "core/quantity.h"
@@ -160,51 +162,46 @@ void PrintDecision(const model::Snapshot& snapshot, const engine::PodExplanation
   out << '\n';
 }
 
+// Every filter's verdict on one node and, when it is feasible, every score plugin's share.
+void PrintNodeDetail(const model::Snapshot& snapshot, const engine::NodeVerdict& verdict,
+                     std::ostream& out) {
+  out << "\n  " << snapshot.node(verdict.node).meta.name << ": ";
+  if (verdict.feasible) {
+    out << "feasible, total score " << verdict.total_score << '\n';
+  } else {
+    const engine::NodeFilterVerdict* failure = FirstFailure(verdict);
+    out << "infeasible" << (failure ? ": " + failure->reason : std::string()) << '\n';
+  }
+  TextTable filters({Align::kLeft, Align::kLeft});
+  filters.AddRow({"FILTER", "VERDICT"});
+  for (const auto& filter : verdict.filters) {
+    std::string text = filter.passed ? "passed" : filter.reason;
+    // DynamicResources' detail: the devices each request got, or why none fit.
+    if (!filter.detail.empty() && filter.detail != text) text += " (" + filter.detail + ")";
+    filters.AddRow({filter.plugin, text});
+  }
+  filters.Print(out, "    ");
+  if (!verdict.feasible) return;
+  TextTable scores({Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight});
+  scores.AddRow({"SCORE", "RAW", "NORMALIZED", "WEIGHT", "WEIGHTED"});
+  for (const auto& score : verdict.scores) {
+    scores.AddRow({score.plugin, std::to_string(score.raw), std::to_string(score.normalized),
+                   std::to_string(score.weight), std::to_string(score.weighted())});
+  }
+  scores.AddRow({"total", "", "", "", std::to_string(verdict.total_score)});
+  out << '\n';
+  scores.Print(out, "    ");
+}
+
 void PrintFull(const model::Snapshot& snapshot, const engine::Explanation& explanation,
                std::ostream& out) {
   PrintPodHeader(snapshot, explanation, out);
   const auto nodes = ByNodeName(snapshot, explanation.pod);
   out << "\nNodes (" << nodes.size()
       << ", in name order; an infeasible node counts under its first failing filter)\n";
-  for (const engine::NodeVerdict* verdict : nodes) {
-    out << "\n  " << snapshot.node(verdict->node).meta.name << ": ";
-    if (verdict->feasible) {
-      out << "feasible, total score " << verdict->total_score << '\n';
-    } else {
-      const engine::NodeFilterVerdict* failure = FirstFailure(*verdict);
-      out << "infeasible" << (failure ? ": " + failure->reason : std::string()) << '\n';
-    }
-    TextTable filters({Align::kLeft, Align::kLeft});
-    filters.AddRow({"FILTER", "VERDICT"});
-    for (const auto& filter : verdict->filters) {
-      std::string text = filter.passed ? "passed" : filter.reason;
-      // DynamicResources' detail: the devices each request got, or why none fit.
-      if (!filter.detail.empty() && filter.detail != text) text += " (" + filter.detail + ")";
-      filters.AddRow({filter.plugin, text});
-    }
-    filters.Print(out, "    ");
-    if (!verdict->feasible) continue;
-    TextTable scores({Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight});
-    scores.AddRow({"SCORE", "RAW", "NORMALIZED", "WEIGHT", "WEIGHTED"});
-    for (const auto& score : verdict->scores) {
-      scores.AddRow({score.plugin, std::to_string(score.raw), std::to_string(score.normalized),
-                     std::to_string(score.weight), std::to_string(score.weighted())});
-    }
-    scores.AddRow({"total", "", "", "", std::to_string(verdict->total_score)});
-    out << '\n';
-    scores.Print(out, "    ");
-  }
+  for (const engine::NodeVerdict* verdict : nodes) PrintNodeDetail(snapshot, *verdict, out);
   out << '\n';
   PrintDecision(snapshot, explanation.pod, "", out);
-}
-
-// Node names as "a, b, c, +4 more": enough to recognise the group without a wall of text.
-std::string NameSample(const std::vector<std::string>& names) {
-  constexpr size_t kShown = 3;
-  std::string out;
-  for (size_t i = 0; i < names.size() && i < kShown; ++i) out += (i ? ", " : "") + names[i];
-  if (names.size() > kShown) out += ", +" + std::to_string(names.size() - kShown) + " more";
-  return out;
 }
 
 void PrintSummary(const model::Snapshot& snapshot, const engine::Explanation& explanation,
@@ -248,6 +245,135 @@ void PrintSummary(const model::Snapshot& snapshot, const engine::Explanation& ex
   PrintDecision(snapshot, explanation.pod, "  ", out);
 }
 
+// "key=value:Effect", as kubectl taint prints one.
+std::string FormatTaint(const core::Taint& t) {
+  return t.key + (t.value.empty() ? "" : "=" + t.value) + ":" + core::TaintEffectName(t.effect);
+}
+
+// What the nodes of a class share that matters for GPU pods: the GPU product, a cordon and
+// the taints (allocatable is in the resource table under it).
+std::string ClassTraits(const model::Node& node) {
+  std::vector<std::string> traits;
+  auto product = node.meta.labels.find("nvidia.com/gpu.product");
+  if (product != node.meta.labels.end()) traits.push_back(product->second);
+  if (node.unschedulable) traits.push_back("cordoned");
+  for (const core::Taint& t : node.taints) traits.push_back("taint " + FormatTaint(t));
+  std::string out;
+  for (const std::string& t : traits) out += "; " + t;
+  return out;
+}
+
+std::string VerdictText(const NodeGroup& group) {
+  if (group.feasible) return "feasible";
+  if (group.plugin.empty()) return "infeasible";
+  return group.plugin + ": " + group.reason;
+}
+
+std::string Amount(const model::ResourceCatalog& catalog, model::ResourceId id, int64_t v) {
+  return HumanAmount(catalog.Name(id), v);
+}
+
+// The resources a class's table shows: cpu and memory always, then every other resource the
+// pod requests, in catalog order.
+std::vector<model::ResourceId> ShownResources(const model::ResourceCatalog& catalog,
+                                              const model::ResourceVector& requests) {
+  std::vector<model::ResourceId> out;
+  for (size_t i = 0; i < catalog.size(); ++i) {
+    const model::ResourceId id{static_cast<uint16_t>(i)};
+    if (id == model::kCpu || id == model::kMemory || requests.Get(id) != 0) out.push_back(id);
+  }
+  return out;
+}
+
+// One class of nodes under one verdict: which nodes, what they share, requested against
+// allocatable and free per resource, and who holds the GPUs of the nodes that lack them.
+void PrintGroup(const model::Snapshot& snapshot, const engine::Explanation& explanation,
+                const NodeGroup& group, const model::ResourceVector& requests,
+                std::ostream& out) {
+  const auto& verdicts = explanation.pod.nodes;
+  std::vector<std::string> names;
+  for (size_t m : group.members) names.push_back(snapshot.node(verdicts[m].node).meta.name);
+  const model::Node& first = snapshot.node(verdicts[group.members.front()].node);
+  out << "\n  " << NameSample(names) << " ("
+      << Plural(static_cast<int64_t>(names.size()), "node", "nodes") << ClassTraits(first)
+      << "): " << VerdictText(group);
+  if (group.feasible) {
+    const size_t* best = nullptr;
+    for (const size_t& m : group.members) {
+      if (best == nullptr || verdicts[m].total_score > verdicts[*best].total_score) best = &m;
+    }
+    out << ", best score " << verdicts[*best].total_score << " ("
+        << snapshot.node(verdicts[*best].node).meta.name << ")";
+  }
+  out << '\n';
+  if (explanation.nodes.empty()) return;
+  TextTable table({Align::kLeft, Align::kRight, Align::kRight, Align::kRight});
+  table.AddRow({"RESOURCE", "REQUESTED", "ALLOCATABLE", "FREE"});
+  const model::ResourceCatalog& catalog = snapshot.resources;
+  for (model::ResourceId id : ShownResources(catalog, requests)) {
+    // Nodes of a class share allocatable; free differs with what is bound on each.
+    int64_t low = 0;
+    int64_t high = 0;
+    bool any = false;
+    for (size_t m : group.members) {
+      const int64_t f = explanation.nodes[m].free.Get(id);
+      low = any ? std::min(low, f) : f;
+      high = any ? std::max(high, f) : f;
+      any = true;
+    }
+    table.AddRow({catalog.Name(id), Amount(catalog, id, requests.Get(id)),
+                  Amount(catalog, id, first.allocatable.Get(id)),
+                  RangeText(low, high, Amount(catalog, id, low), Amount(catalog, id, high))});
+  }
+  table.Print(out, "    ");
+  // Who holds the GPUs the pod cannot get, node by node (the first few).
+  constexpr size_t kNodesShown = 3;
+  constexpr size_t kPodsShown = 4;
+  size_t shown = 0;
+  size_t taken = 0;
+  for (size_t m : group.members) {
+    const engine::NodeAtTurn& at = explanation.nodes[m];
+    if (!at.gpus_taken) continue;
+    ++taken;
+    if (shown == kNodesShown) continue;
+    ++shown;
+    std::vector<std::string> holders;
+    for (const engine::NodeAtTurn::GpuHolder& h : at.gpu_holders) {
+      holders.push_back(engine::PodKey(snapshot.pod(h.pod)) + " (" + std::to_string(h.gpus) + ")");
+    }
+    out << "    GPUs of " << snapshot.node(verdicts[m].node).meta.name << " held by: "
+        << (holders.empty() ? "no pod (allocatable already short)" : NameSample(holders, kPodsShown))
+        << '\n';
+  }
+  if (taken > shown) out << "    (+" << Plural(static_cast<int64_t>(taken - shown), "more node", "more nodes") << " like these)\n";
+}
+
+void PrintGrouped(const model::Snapshot& snapshot, const engine::Explanation& explanation,
+                  std::ostream& out) {
+  PrintPodHeader(snapshot, explanation, out);
+  const auto& verdicts = explanation.pod.nodes;
+  out << "\nNodes by verdict (" << Plural(static_cast<int64_t>(verdicts.size()), "node", "nodes")
+      << "; an infeasible node counts under its first failing filter)\n";
+  TextTable table({Align::kRight, Align::kLeft, Align::kLeft});
+  table.AddRow({"NODES", "VERDICT", "EXAMPLES"});
+  for (const NodeGroup& group : GroupNodesByVerdict(snapshot, explanation)) {
+    std::vector<std::string> names;
+    for (size_t m : group.members) names.push_back(snapshot.node(verdicts[m].node).meta.name);
+    table.AddRow({std::to_string(names.size()), VerdictText(group), NameSample(names)});
+  }
+  table.Print(out, "  ");
+  if (!explanation.nodes.empty()) {
+    out << "\nNode classes (same allocatable, labels and taints), free at the pod's turn\n";
+  }
+  const model::ResourceVector requests = PodRequests(snapshot, snapshot.pod(explanation.pod.pod));
+  for (const NodeGroup& group : GroupNodesByClass(snapshot, explanation)) {
+    PrintGroup(snapshot, explanation, group, requests, out);
+  }
+  out << '\n';
+  PrintDecision(snapshot, explanation.pod, "", out);
+  out << "\nEvery filter and score on one node: add --node NAME\n";
+}
+
 }  // namespace
 
 std::string FormatResources(const model::ResourceCatalog& catalog,
@@ -265,11 +391,31 @@ std::string FormatResources(const model::ResourceCatalog& catalog,
 
 void PrintExplanation(const model::Snapshot& snapshot, const engine::Explanation& explanation,
                       ExplainDetail detail, std::ostream& out) {
-  if (detail == ExplainDetail::kFull) {
-    PrintFull(snapshot, explanation, out);
-  } else {
-    PrintSummary(snapshot, explanation, out);
+  switch (detail) {
+    case ExplainDetail::kFull:
+      PrintFull(snapshot, explanation, out);
+      return;
+    case ExplainDetail::kGrouped:
+      PrintGrouped(snapshot, explanation, out);
+      return;
+    case ExplainDetail::kSummary:
+      PrintSummary(snapshot, explanation, out);
+      return;
   }
+}
+
+bool PrintNodeExplanation(const model::Snapshot& snapshot, const engine::Explanation& explanation,
+                          std::string_view node_name, std::ostream& out) {
+  const engine::NodeVerdict* verdict = nullptr;
+  for (const auto& v : explanation.pod.nodes) {
+    if (snapshot.node(v.node).meta.name == node_name) verdict = &v;
+  }
+  if (verdict == nullptr) return false;
+  PrintPodHeader(snapshot, explanation, out);
+  PrintNodeDetail(snapshot, *verdict, out);
+  out << '\n';
+  PrintDecision(snapshot, explanation.pod, "", out);
+  return true;
 }
 
 }  // namespace berth::cli

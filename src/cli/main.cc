@@ -45,7 +45,7 @@ constexpr const char* kFooter =
     "  berth plan -f manifests/ -o table    one line per pod: its node or why it waits\n"
     "  kubectl get nodes,pods -A -o yaml | berth plan -f -\n"
     "  berth why pod/ml/train-0 -f dir      why it waits, across every layer, and verified fixes\n"
-    "  berth explain pod/ml/train-0 -f dir  every node's filter verdicts and scores\n"
+    "  berth explain pod/ml/train-0 -f dir  nodes by verdict and class, with free capacity\n"
     "  berth inventory -f manifests/        GPUs per node: MIG layout, sharing, which pods\n"
     "  berth simulate --fleet f/ --trace philly.csv --report out/   replay a trace\n"
     "  berth up --demo                      a whole fleet here: hub, 3 simulated clusters, agents\n"
@@ -75,6 +75,7 @@ constexpr const char* kExplainFooter =
     "\nExamples:\n"
     "  berth explain pod/ml/train-0 -f manifests/\n"
     "  berth explain pod/ml-research/llm-pretrain-1 --demo\n"
+    "  berth explain pod/ml-research/llm-pretrain-1 --demo --node gpu-h100-01\n"
     "\nThe pod is explained at the state it meets in the cycle: after every pod ahead of it in\n"
     "the queue (higher priority, or older) was placed.";
 
@@ -274,6 +275,8 @@ int Run(int argc, char** argv) {
   explain_cmd->add_option_function<std::string>(
       "--cycles", [&explain](const std::string& value) { explain.cycles = value; },
       "Explain the state after N cycles, as plan --cycles N prints it");
+  explain_cmd->add_option("--node", explain.node,
+                          "For a pod: every filter verdict and score on this one node");
 
   berth::cli::WhyFlags why;
   CLI::App* why_cmd = app.add_subcommand(

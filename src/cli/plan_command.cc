@@ -9,6 +9,7 @@
 #include "cli/input_loader.h"
 #include "cli/plan_filter.h"
 #include "cli/plan_items.h"
+#include "cli/plan_summary.h"
 #include "engine/invariants.h"
 #include "engine/plan.h"
 #include "io/writer.h"
@@ -53,6 +54,9 @@ int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err)
       FilterPlanItems(plan.planned, PlanItemsOf(plan), filter.value(), &kept_pods);
   io::WritePlan(plan.planned, items, loaded->input.documents, format.value().format, out,
                 format.value().table);
+  // Tables for people end with the queues' quota and a count of what was decided; YAML and
+  // JSON stay the objects alone.
+  if (format.value().format == io::OutputFormat::kTable) PrintPlanTableFooter(plan, out);
   return code;
 }
 

@@ -4,7 +4,7 @@
 
 namespace berth::cli {
 
-void TextTable::Print(std::ostream& out, std::string_view indent) const {
+void TextTable::Print(std::ostream& out, std::string_view indent, std::string_view gap) const {
   std::vector<size_t> widths(aligns_.size(), 0);
   for (const auto& row : rows_) {
     for (size_t c = 0; c < row.size() && c < widths.size(); ++c) {
@@ -14,7 +14,7 @@ void TextTable::Print(std::ostream& out, std::string_view indent) const {
   for (const auto& row : rows_) {
     std::string line(indent);
     for (size_t c = 0; c < row.size() && c < widths.size(); ++c) {
-      if (c > 0) line += "  ";
+      if (c > 0) line += gap;
       const std::string pad(widths[c] - row[c].size(), ' ');
       line += aligns_[c] == Align::kRight ? pad + row[c] : row[c] + pad;
     }

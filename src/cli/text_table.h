@@ -21,8 +21,9 @@ class TextTable {
   void AddRow(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
   bool empty() const { return rows_.empty(); }
 
-  // Prints every row after `indent`, columns two spaces apart, with no trailing spaces.
-  void Print(std::ostream& out, std::string_view indent) const;
+  // Prints every row after `indent`, columns `gap` apart (two spaces; the plan's tables, as
+  // kubectl's, use three), with no trailing spaces.
+  void Print(std::ostream& out, std::string_view indent, std::string_view gap = "  ") const;
 
  private:
   std::vector<Align> aligns_;

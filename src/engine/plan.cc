@@ -8,6 +8,7 @@
 #include "engine/cluster_part.h"
 #include "engine/cycle_writes.h"
 #include "engine/eviction_completion.h"
+#include "engine/nodes_at_turn.h"
 #include "engine/remote_status.h"
 #include "engine/fleet_cycle.h"
 
@@ -245,12 +246,14 @@ core::Result<Explanation> ExplainPod(const model::Snapshot& snapshot, const std:
     }
     // Replay the cycle up to the pod so that it meets the nodes as the cycle leaves them.
     bool reached = false;
-    (void)RunClusterCycle(snapshot, part, scheduler, PlanTime(snapshot, options), diags, *local,
-                          &reached, nullptr, options.cycles.value_or(0));
+    const ClusterCycleResult so_far =
+        RunClusterCycle(snapshot, part, scheduler, PlanTime(snapshot, options), diags, *local,
+                        &reached, nullptr, options.cycles.value_or(0));
     // RunClusterCycle reaches every queued pod that is not a Kueue pod.
     BERTH_CHECK(reached, "a queued pod the cluster cycle never reached");
     Explanation explanation;
     explanation.pod = scheduler.Explain(*local);
+    explanation.nodes = NodesAtTurn(part, scheduler, *local, so_far, explanation.pod.nodes);
     explanation.pod.pod = target;
     for (auto& verdict : explanation.pod.nodes) verdict.node = part.ToWhole(verdict.node);
     explanation.pod.decision = ToWhole(part, std::move(explanation.pod.decision));

@@ -122,9 +122,32 @@ Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options);
 // its Kueue Workloads only once dispatch is done.
 Plan RunPlan(model::Snapshot&& snapshot, const PlanOptions& options);
 
+// A node as the explained pod meets it: the numbers behind its verdict.
+struct NodeAtTurn {
+  // The node's class for this pod: nodes with the same allocatable, cordon, taints and
+  // values of the labels the pod's scheduling reads (selector, affinity, spread and
+  // pod-affinity topology keys) and of nvidia.com/gpu.product share one; they differ only in
+  // what is bound on them. Numbered from 0 in the order of `Explanation::nodes`.
+  int32_t node_class = -1;
+  // Allocatable minus the requests of the pods bound there (binding::Scheduler::NodeFree),
+  // in ResourceVector units; negative when overcommitted.
+  model::ResourceVector free;
+  // The pod asks for an NVIDIA GPU resource (gpu::IsNvidiaGpuResource) the node advertises
+  // but has too little of free.
+  bool gpus_taken = false;
+  // The pods bound there that request NVIDIA GPU resources, in snapshot order (those bound
+  // in the input), then in the order the cycle bound them; `gpus` sums their GPU resources.
+  struct GpuHolder {
+    model::PodIndex pod;  // index into the snapshot passed to ExplainPod
+    int64_t gpus = 0;
+  };
+  std::vector<GpuHolder> gpu_holders;
+};
+
 // One pod's explanation at the state it meets in the cycle.
 struct Explanation {
   binding::PodExplanation pod;    // indices refer to the snapshot passed to ExplainPod
+  std::vector<NodeAtTurn> nodes;  // one per pod.nodes entry, in the same order
   int32_t queue_position = 0;     // 1-based position in its cluster's scheduling queue
   int32_t queue_length = 0;       // pending pods in that queue
   core::Diagnostics diagnostics;  // as Plan::diagnostics, for the pod's cluster
@@ -140,7 +163,8 @@ std::string PodKey(const model::Pod& pod);
 core::Result<model::PodIndex> FindPod(const model::Snapshot& snapshot, const std::string& pod_name);
 
 // The per-node explanation for one pod, at the state it meets in the cycle (after every pod
-// ahead of it in the queue was placed). Errors: those of FindPod, and FailedPrecondition
+// ahead of it in the queue was placed), with each node's class, free capacity and GPU
+// holders at that state (Explanation::nodes). Errors: those of FindPod, and FailedPrecondition
 // when the pod is not in the scheduling queue (already bound, terminal, or left to another
 // scheduler); the message says which. Linear in nodes times the pods ahead of it.
 core::Result<Explanation> ExplainPod(const model::Snapshot& snapshot, const std::string& pod_name,

@@ -409,41 +409,44 @@ void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std:
                       !items.manifest_works.empty() || !replica_sets.empty() ||
                       !federated_learnings.empty() ||
                       !items.deleted_objects.empty();
+  // Each table under its title, so that a reader of a long plan knows which table a row
+  // belongs to without reading its header.
   bool printed = false;
-  auto section = [&]() {
+  auto section = [&](const char* title) {
     if (printed) out << '\n';
     printed = true;
+    if (title != nullptr && !options.no_headers) out << title << '\n';
   };
   if (rows.size() > 1 || !others) {
-    section();
+    section("PODS");
     PrintAligned(rows, out, options);
   }
   if (!claims.empty()) {
-    section();
+    section("RESOURCE CLAIMS");
     WriteClaimTable(planned, claims, out, options);
   }
   if (!workloads.empty()) {
-    section();
+    section("WORKLOADS");
     WriteWorkloadTable(planned, workloads, out, options, items.workload_cycles);
   }
   if (!items.placements.empty()) {
-    section();
+    section("PLACEMENTS");
     WritePlacementTable(planned, items.placements, out, options);
   }
   if (!items.manifest_works.empty()) {
-    section();
+    section("MANIFESTWORKS");
     WriteManifestWorkTable(planned, items.manifest_works, out, options);
   }
   if (!replica_sets.empty()) {
-    section();
+    section("MANIFESTWORKREPLICASETS");
     WriteReplicaSetTable(planned, replica_sets, out, options);
   }
   if (!federated_learnings.empty()) {
-    section();
+    section("FEDERATED LEARNING");
     WriteFederatedLearningTables(planned, federated_learnings, out, options);
   }
   if (!items.deleted_objects.empty()) {
-    section();
+    section(nullptr);  // its own title line: DELETED
     WriteDeletedObjects(items.deleted_objects, out, options);
   }
 }
