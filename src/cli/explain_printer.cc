@@ -285,6 +285,10 @@ std::vector<model::ResourceId> ShownResources(const model::ResourceCatalog& cata
   return out;
 }
 
+void PrintNumbers(const model::Snapshot& snapshot, const engine::Explanation& explanation,
+                  const std::vector<size_t>& members, const model::ResourceVector& requests,
+                  std::ostream& out);
+
 // One class of nodes under one verdict: which nodes, what they share, requested against
 // allocatable and free per resource, and who holds the GPUs of the nodes that lack them.
 void PrintGroup(const model::Snapshot& snapshot, const engine::Explanation& explanation,
@@ -306,7 +310,27 @@ void PrintGroup(const model::Snapshot& snapshot, const engine::Explanation& expl
         << snapshot.node(verdicts[*best].node).meta.name << ")";
   }
   out << '\n';
+  // The failing filter's own detail (DynamicResources: which claim and request, and why),
+  // from the first node of the group.
+  if (!group.feasible) {
+    if (const engine::NodeFilterVerdict* failure = FirstFailure(verdicts[group.members.front()])) {
+      if (!failure->detail.empty() && failure->detail != failure->reason) {
+        out << "    " << failure->detail << '\n';
+      }
+    }
+  }
+  PrintNumbers(snapshot, explanation, group.members, requests, out);
+}
+
+// Requested against allocatable and free per resource over `members` (indices into the
+// explanation's nodes, one class: allocatable is the first's), then who holds the GPUs of
+// those that lack them. Nothing when the explanation carries no numbers.
+void PrintNumbers(const model::Snapshot& snapshot, const engine::Explanation& explanation,
+                  const std::vector<size_t>& members, const model::ResourceVector& requests,
+                  std::ostream& out) {
   if (explanation.nodes.empty()) return;
+  const auto& verdicts = explanation.pod.nodes;
+  const model::Node& first = snapshot.node(verdicts[members.front()].node);
   TextTable table({Align::kLeft, Align::kRight, Align::kRight, Align::kRight});
   table.AddRow({"RESOURCE", "REQUESTED", "ALLOCATABLE", "FREE"});
   const model::ResourceCatalog& catalog = snapshot.resources;
@@ -315,7 +339,7 @@ void PrintGroup(const model::Snapshot& snapshot, const engine::Explanation& expl
     int64_t low = 0;
     int64_t high = 0;
     bool any = false;
-    for (size_t m : group.members) {
+    for (size_t m : members) {
       const int64_t f = explanation.nodes[m].free.Get(id);
       low = any ? std::min(low, f) : f;
       high = any ? std::max(high, f) : f;
@@ -331,7 +355,7 @@ void PrintGroup(const model::Snapshot& snapshot, const engine::Explanation& expl
   constexpr size_t kPodsShown = 4;
   size_t shown = 0;
   size_t taken = 0;
-  for (size_t m : group.members) {
+  for (size_t m : members) {
     const engine::NodeAtTurn& at = explanation.nodes[m];
     if (!at.gpus_taken) continue;
     ++taken;
@@ -413,7 +437,11 @@ bool PrintNodeExplanation(const model::Snapshot& snapshot, const engine::Explana
   if (verdict == nullptr) return false;
   PrintPodHeader(snapshot, explanation, out);
   PrintNodeDetail(snapshot, *verdict, out);
+  const size_t index = static_cast<size_t>(verdict - explanation.pod.nodes.data());
   out << '\n';
+  PrintNumbers(snapshot, explanation, {index},
+               PodRequests(snapshot, snapshot.pod(explanation.pod.pod)), out);
+  if (!explanation.nodes.empty()) out << '\n';
   PrintDecision(snapshot, explanation.pod, "", out);
   return true;
 }

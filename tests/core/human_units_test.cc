@@ -1,0 +1,29 @@
+#include "core/human_units.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+namespace berth::core {
+namespace {
+
+TEST(HumanUnitsTest, DurationTwoLargestUnits) {
+  EXPECT_EQ(HumanDuration(0), "0s");
+  EXPECT_EQ(HumanDuration(0.4), "0s");
+  EXPECT_EQ(HumanDuration(40), "40s");
+  EXPECT_EQ(HumanDuration(59.6), "1m");
+  EXPECT_EQ(HumanDuration(200), "3m 20s");
+  EXPECT_EQ(HumanDuration(180), "3m");
+  EXPECT_EQ(HumanDuration(5 * 3600 + 4 * 60 + 59), "5h 4m");
+  EXPECT_EQ(HumanDuration(7200), "2h");
+  EXPECT_EQ(HumanDuration(2 * 86400 + 3 * 3600 + 120), "2d 3h");
+  EXPECT_EQ(HumanDuration(-90), "-1m 30s");
+}
+
+TEST(HumanUnitsTest, DurationOddValues) {
+  EXPECT_EQ(HumanDuration(std::numeric_limits<double>::quiet_NaN()), "-");
+  EXPECT_EQ(HumanDuration(std::numeric_limits<double>::infinity()), "11574074074d 1h");
+}
+
+}  // namespace
+}  // namespace berth::core
