@@ -269,7 +269,7 @@ std::string VerdictText(const NodeGroup& group) {
   return group.plugin + ": " + group.reason;
 }
 
-std::string Amount(const model::ResourceCatalog& catalog, model::ResourceId id, int64_t v) {
+std::string ResourceText(const model::ResourceCatalog& catalog, model::ResourceId id, int64_t v) {
   return HumanAmount(catalog.Name(id), v);
 }
 
@@ -345,9 +345,9 @@ void PrintNumbers(const model::Snapshot& snapshot, const engine::Explanation& ex
       high = any ? std::max(high, f) : f;
       any = true;
     }
-    table.AddRow({catalog.Name(id), Amount(catalog, id, requests.Get(id)),
-                  Amount(catalog, id, first.allocatable.Get(id)),
-                  RangeText(low, high, Amount(catalog, id, low), Amount(catalog, id, high))});
+    table.AddRow({catalog.Name(id), ResourceText(catalog, id, requests.Get(id)),
+                  ResourceText(catalog, id, first.allocatable.Get(id)),
+                  RangeText(low, high, ResourceText(catalog, id, low), ResourceText(catalog, id, high))});
   }
   table.Print(out, "    ");
   // Who holds the GPUs the pod cannot get, node by node (the first few).

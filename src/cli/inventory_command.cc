@@ -1,6 +1,9 @@
 #include "cli/inventory_command.h"
 
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 #include <utility>
 
 #include "cli/exit_code.h"
@@ -49,6 +52,91 @@ std::vector<const engine::NodeInventory*> ShownNodes(const model::Snapshot& snap
     if (view.filter.MatchesLabels(snapshot.node(n.node).meta.labels)) nodes.push_back(&n);
   }
   return nodes;
+}
+
+const char* SourceName(engine::PodSource source) {
+  switch (source) {
+    case engine::PodSource::kRunning:
+      return "running";
+    case engine::PodSource::kPlanned:
+      return "planned";
+    case engine::PodSource::kDispatched:
+      return "dispatched";
+  }
+  return "running";
+}
+
+// A holder as the table lists it: running pods by name alone, the others marked, so the
+// reader tells what runs now from what this plan would start.
+std::string HolderName(const model::Snapshot& snapshot, const engine::Inventory& inventory,
+                       model::PodIndex pod) {
+  const engine::PodSource source = inventory.SourceOf(pod);
+  std::string out = PodName(snapshot, pod);
+  if (source != engine::PodSource::kRunning) out += std::string(" (") + SourceName(source) + ")";
+  return out;
+}
+
+// Devices with nothing on them, per kind: "" for whole GPUs, else the MIG profile.
+struct FreeCount {
+  int64_t free = 0;
+  int64_t total = 0;
+};
+using FreeByKind = std::map<std::string, FreeCount>;
+
+const SharedGpu* SharedOn(const gpu::NodeOccupancy& occ, int32_t gpu);
+
+FreeByKind FreeDevices(const engine::NodeInventory& n) {
+  FreeByKind out;
+  for (size_t i = 0; i < n.gpus.devices.size(); ++i) {
+    const GpuDevice& d = n.gpus.devices[i];
+    const PhysicalGpu& g = n.gpus.gpus[static_cast<size_t>(d.gpu)];
+    const std::string kind =
+        d.mig_instance < 0 ? "" : g.mig[static_cast<size_t>(d.mig_instance)].profile;
+    FreeCount& c = out[kind];
+    ++c.total;
+    const SharedGpu* shared = d.mig_instance < 0 ? SharedOn(n.occupancy, d.gpu) : nullptr;
+    const bool used = n.occupancy.devices[i].used > 0 || (shared != nullptr && shared->milli_used > 0);
+    if (!used) ++c.free;
+  }
+  return out;
+}
+
+// "Free: 1 of 4 GPUs; MIG 1g.10gb 2 of 7, 3g.40gb 0 of 1" (the GPU part only when some GPU
+// is whole, the MIG part only when some is partitioned).
+std::string FreeLine(const FreeByKind& free) {
+  std::string out = "Free:";
+  auto whole = free.find("");
+  if (whole != free.end()) {
+    out += " " + std::to_string(whole->second.free) + " of " +
+           std::to_string(whole->second.total) + (whole->second.total == 1 ? " GPU" : " GPUs");
+  }
+  std::string mig;
+  for (const auto& [kind, c] : free) {
+    if (kind.empty()) continue;
+    mig += (mig.empty() ? " MIG " : ", ") + kind + " " + std::to_string(c.free) + " of " +
+           std::to_string(c.total);
+  }
+  if (!mig.empty()) out += (whole != free.end() ? ";" : "") + mig;
+  return out;
+}
+
+// "cordoned", "NotReady (KubeletNotReady since 2026-01-02T03:04:05Z)": why a node takes no
+// new pods although its devices show free.
+std::string NodeState(const model::Node& node) {
+  std::vector<std::string> states;
+  if (node.unschedulable) states.push_back("cordoned");
+  if (!node.ready) {
+    std::string s = "NotReady";
+    std::string detail = node.ready_reason;
+    if (node.ready_transition) {
+      detail += (detail.empty() ? "since " : " since ") + node.ready_transition->ToString();
+    }
+    if (!detail.empty()) s += " (" + detail + ")";
+    states.push_back(s);
+  }
+  std::string out;
+  for (const std::string& state : states) out += (out.empty() ? "" : ", ") + state;
+  return out;
 }
 
 // The shared GPU (KAI reservation) on physical GPU `gpu`, or nullptr.
@@ -109,11 +197,14 @@ std::string SharingLine(const NodeGpuInventory& inv) {
   return out;
 }
 
-void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, std::ostream& out,
-               const InventoryView& view) {
+void PrintNode(const model::Snapshot& snapshot, const engine::Inventory& inventory,
+               const engine::NodeInventory& n, std::ostream& out, const InventoryView& view) {
   const NodeGpuInventory& inv = n.gpus;
   const gpu::NodeOccupancy& occ = n.occupancy;
-  out << NodeHeader(snapshot.node(n.node), inv) << '\n';
+  const std::string state = NodeState(snapshot.node(n.node));
+  out << NodeHeader(snapshot.node(n.node), inv) << (state.empty() ? "" : " [" + state + "]")
+      << '\n';
+  out << "  " << FreeLine(FreeDevices(n)) << '\n';
   out << "  " << MigLine(inv) << '\n';
   out << "  " << SharingLine(inv) << '\n';
   using Align = TextTable::Align;
@@ -138,13 +229,13 @@ void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, 
       }
       for (const gpu::FractionHolder& h : shared->holders) {
         if (!Shown(snapshot, view, h.pod)) continue;
-        pods +=
-            (pods.empty() ? "" : ", ") + PodName(snapshot, h.pod) + " " + Milli(h.portion.milli);
+        pods += (pods.empty() ? "" : ", ") + HolderName(snapshot, inventory, h.pod) + " " +
+                Milli(h.portion.milli);
       }
     } else {
       for (const gpu::DeviceHolder& h : o.holders) {
         if (h.pod.v < 0 || !Shown(snapshot, view, h.pod)) continue;
-        pods += (pods.empty() ? "" : ", ") + PodName(snapshot, h.pod);
+        pods += (pods.empty() ? "" : ", ") + HolderName(snapshot, inventory, h.pod);
         if (h.replicas > 1) pods += " x" + std::to_string(h.replicas);
       }
     }
@@ -162,13 +253,38 @@ void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, 
   for (const std::string& note : inv.notes) out << "  note: " << note << '\n';
 }
 
-void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, io::JsonWriter& w,
-              const InventoryView& view) {
+void JsonFree(const FreeByKind& free, io::JsonWriter& w) {
+  w.BeginObject();
+  auto whole = free.find("");
+  w.Field("gpus", whole == free.end() ? int64_t{0} : whole->second.free);
+  w.Field("gpusTotal", whole == free.end() ? int64_t{0} : whole->second.total);
+  w.Key("mig");
+  w.BeginArray();
+  for (const auto& [kind, c] : free) {
+    if (kind.empty()) continue;
+    w.BeginObject();
+    w.Field("profile", kind);
+    w.Field("free", c.free);
+    w.Field("total", c.total);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+void JsonNode(const model::Snapshot& snapshot, const engine::Inventory& inventory,
+              const engine::NodeInventory& n, io::JsonWriter& w, const InventoryView& view) {
   const NodeGpuInventory& inv = n.gpus;
   const gpu::NodeOccupancy& occ = n.occupancy;
   const PhysicalGpu& first = inv.gpus.front();
+  const model::Node& node = snapshot.node(n.node);
   w.BeginObject();
-  w.Field("name", snapshot.node(n.node).meta.name);
+  w.Field("name", node.meta.name);
+  w.FieldBool("cordoned", node.unschedulable);
+  w.FieldBool("ready", node.ready);
+  w.Field("readyReason", node.ready_reason);
+  w.Key("free");
+  JsonFree(FreeDevices(n), w);
   w.Field("product", inv.product);
   w.Field("gpuCount", static_cast<int64_t>(inv.gpus.size()));
   w.Field("memoryMiB", first.memory_mib);
@@ -232,6 +348,7 @@ void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, i
         if (!Shown(snapshot, view, h.pod)) continue;
         w.BeginObject();
         w.Field("pod", PodName(snapshot, h.pod));
+        w.Field("source", SourceName(inventory.SourceOf(h.pod)));
         w.Field("replicas", int64_t{h.replicas});
         w.EndObject();
       }
@@ -254,6 +371,7 @@ void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, i
         if (!Shown(snapshot, view, h.pod)) continue;
         w.BeginObject();
         w.Field("pod", PodName(snapshot, h.pod));
+        w.Field("source", SourceName(inventory.SourceOf(h.pod)));
         w.Field("milli", h.portion.milli);
         w.Field("memoryMiB", h.portion.memory_mib);
         w.EndObject();
@@ -283,6 +401,34 @@ void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, i
   w.EndObject();
 }
 
+FreeByKind ClusterFree(const engine::ClusterInventory& cluster) {
+  FreeByKind total;
+  for (const engine::NodeInventory& node : cluster.nodes) {
+    for (const auto& [kind, c] : FreeDevices(node)) {
+      total[kind].free += c.free;
+      total[kind].total += c.total;
+    }
+  }
+  return total;
+}
+
+// "4 GPU nodes (1 cordoned, 1 NotReady). Free: 5 of 32 GPUs; MIG 1g.10gb 3 of 7".
+std::string ClusterLine(const model::Snapshot& snapshot, const engine::ClusterInventory& cluster) {
+  int64_t cordoned = 0;
+  int64_t not_ready = 0;
+  for (const engine::NodeInventory& n : cluster.nodes) {
+    cordoned += snapshot.node(n.node).unschedulable ? 1 : 0;
+    not_ready += snapshot.node(n.node).ready ? 0 : 1;
+  }
+  const size_t nodes = cluster.nodes.size();
+  std::string out = std::to_string(nodes) + (nodes == 1 ? " GPU node" : " GPU nodes");
+  std::string states;
+  if (cordoned > 0) states += std::to_string(cordoned) + " cordoned";
+  if (not_ready > 0) states += (states.empty() ? "" : ", ") + std::to_string(not_ready) + " NotReady";
+  if (!states.empty()) out += " (" + states + ")";
+  return out + ". " + FreeLine(ClusterFree(cluster));
+}
+
 }  // namespace
 
 void PrintInventoryTable(const model::Snapshot& snapshot, const engine::Inventory& inventory,
@@ -299,9 +445,10 @@ void PrintInventoryTable(const model::Snapshot& snapshot, const engine::Inventor
     if (!first) out << '\n';
     first = false;
     out << "Cluster " << cluster.name << '\n';
+    out << "  " << ClusterLine(snapshot, cluster) << '\n';
     for (const engine::NodeInventory* node : nodes) {
       out << '\n';
-      PrintNode(snapshot, *node, out, view);
+      PrintNode(snapshot, inventory, *node, out, view);
     }
   }
   if (first) out << "No GPU node matches the selector.\n";
@@ -318,9 +465,11 @@ void PrintInventoryJson(const model::Snapshot& snapshot, const engine::Inventory
     if (nodes.empty()) continue;
     w.BeginObject();
     w.Field("name", cluster.name);
+    w.Key("free");
+    JsonFree(ClusterFree(cluster), w);
     w.Key("nodes");
     w.BeginArray();
-    for (const engine::NodeInventory* node : nodes) JsonNode(snapshot, *node, w, view);
+    for (const engine::NodeInventory* node : nodes) JsonNode(snapshot, inventory, *node, w, view);
     w.EndArray();
     w.EndObject();
   }

@@ -13,6 +13,8 @@
 #include "cli/input_loader.h"
 #include "cli/text_table.h"
 #include "cli/version.h"
+#include "core/human_units.h"
+#include "core/selector.h"
 #include "engine/gpu_share_policy.h"
 #include "engine/plan.h"
 #include "sim/gpushare/openb_reader.h"
@@ -44,13 +46,32 @@ std::string Fixed(double v, int decimals = 1) {
   return buf;
 }
 
-// "1d 2h", "3h 4m", "25m", "40s": waits read at a glance.
-std::string Human(double seconds) {
-  const int64_t s = static_cast<int64_t>(seconds + 0.5);
-  if (s >= 86400) return std::to_string(s / 86400) + "d " + std::to_string(s % 86400 / 3600) + "h";
-  if (s >= 3600) return std::to_string(s / 3600) + "h " + std::to_string(s % 3600 / 60) + "m";
-  if (s >= 60) return std::to_string(s / 60) + "m";
-  return std::to_string(s) + "s";
+// Waits read at a glance, in the units every berth output uses (core/human_units.h).
+std::string Human(double seconds) { return core::HumanDuration(seconds); }
+
+// A scenario event in a few words for the report's charts: "Drain gpu-h100-0, gpu-h100-1",
+// "NodeFailure nodes matching pool=h100".
+std::string EventLabel(const sim::ScenarioAction& a) {
+  std::string out = sim::ActionKindName(a.kind);
+  std::string nodes;
+  constexpr size_t kShown = 3;
+  for (size_t i = 0; i < a.node_names.size() && i < kShown; ++i) {
+    nodes += (i ? ", " : " ") + a.node_names[i];
+  }
+  if (a.node_names.size() > kShown) {
+    nodes += ", +" + std::to_string(a.node_names.size() - kShown) + " more";
+  }
+  if (a.selector) {
+    std::string sel;
+    for (const auto& [key, value] : a.selector->match_labels) {
+      sel += (sel.empty() ? "" : ",") + key + "=" + value;
+    }
+    for (const auto& r : a.selector->match_expressions) {
+      sel += (sel.empty() ? "" : ",") + r.key + " " + core::SelectorOpName(r.op);
+    }
+    nodes += (nodes.empty() ? " nodes matching " : " and nodes matching ") + sel;
+  }
+  return out + nodes;
 }
 
 std::vector<std::string> SplitList(const std::string& text) {
@@ -338,7 +359,19 @@ int RunQueued(const SimulateFlags& flags, sim::TraceFormat format,
       out << "\n";
     }
   }
-  const int code = WriteReportDir(flags, runs, "berth simulate: " + queued->name, out, err);
+  // The report is titled by the scenario file when there is one (what the study is), else
+  // by the trace; its time charts mark the scenario's events.
+  for (sim::report::RunReport& run : runs) {
+    for (const sim::ScenarioAction& a : actions) run.events.push_back({a.at_ms, EventLabel(a)});
+    std::stable_sort(run.events.begin(), run.events.end(),
+                     [](const auto& x, const auto& y) { return x.at_ms < y.at_ms; });
+  }
+  const std::string title =
+      flags.scenario.empty()
+          ? "berth simulate: " + queued->name
+          : "berth simulate: " + std::filesystem::path(flags.scenario).stem().string() +
+                " (" + queued->name + ")";
+  const int code = WriteReportDir(flags, runs, title, out, err);
   if (code != 0) return code;
   // Rows skipped under --skip-bad-rows were bad input: the run went on without them (exit 1).
   const ExitCode exit = ExitCodeFor(diags, input->objects_read);

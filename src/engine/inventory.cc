@@ -39,9 +39,38 @@ Inventory BuildInventory(const Plan& plan) {
       add(model::PodIndex{static_cast<int32_t>(i)}, pod.node_name);
     }
   }
+  Inventory out;
   for (const model::PodDecision& d : plan.pod_decisions) {
     if (d.skipped || !d.node.has_value()) continue;
     add(d.pod, snapshot.node(*d.node).meta.name);
+    out.sources[d.pod.v] = PodSource::kPlanned;
+  }
+  // A hub workload dispatched to a member cluster runs there: its pods are the hub's (by
+  // name in the workload's namespace), on the member nodes the dispatch bound them to.
+  std::map<std::pair<std::string, std::string>, int32_t> pod_by_name;
+  if (!plan.dispatches.empty()) {
+    for (size_t i = 0; i < snapshot.pods.size(); ++i) {
+      const model::Pod& pod = snapshot.pods[i];
+      pod_by_name.emplace(std::make_pair(pod.meta.namespace_, pod.meta.name),
+                          static_cast<int32_t>(i));
+    }
+  }
+  for (const auto& [workload, dispatch] : plan.dispatches) {
+    if (!dispatch.cluster) continue;
+    const model::Workload& wl = snapshot.kueue_workloads[static_cast<size_t>(workload)];
+    for (const ClusterAttempt& attempt : dispatch.attempts) {
+      if (!attempt.fits || attempt.cluster != *dispatch.cluster) continue;
+      for (const auto& [pod_name, node_name] : attempt.pods) {
+        auto pod = pod_by_name.find({wl.meta.namespace_, pod_name});
+        auto node = node_by_key.find({attempt.cluster, node_name});
+        if (pod == pod_by_name.end() || node == node_by_key.end()) continue;
+        const model::PodIndex p{pod->second};
+        gpu::PodGpuDemand demand = gpu::GpuDemandOf(snapshot.pod(p), p, snapshot.resources);
+        if (!demand.empty()) per_node[node->second].push_back(std::move(demand));
+        out.sources[p.v] = PodSource::kDispatched;
+      }
+      break;
+    }
   }
 
   std::map<std::string, std::vector<NodeInventory>> clusters;
@@ -54,7 +83,6 @@ Inventory BuildInventory(const Plan& plan) {
     inv.occupancy = gpu::AssignGpus(inv.gpus, per_node[i]);
     clusters[node.cluster].push_back(std::move(inv));
   }
-  Inventory out;
   for (auto& [name, nodes] : clusters) {
     std::stable_sort(nodes.begin(), nodes.end(),
                      [&](const NodeInventory& a, const NodeInventory& b) {

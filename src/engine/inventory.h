@@ -5,6 +5,7 @@
 // Pure; thread-compatible.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,15 +27,31 @@ struct ClusterInventory {
   std::vector<NodeInventory> nodes;  // nodes with GPUs, by name
 };
 
+// Where a pod on a node's devices comes from.
+enum class PodSource {
+  kRunning,     // bound in the input
+  kPlanned,     // bound by this plan
+  kDispatched,  // a hub workload's pod the plan dispatched to this member cluster
+};
+
 struct Inventory {
   std::vector<ClusterInventory> clusters;  // clusters with GPU nodes, by name
+  // Pods not running already, by index into plan.planned; every other holder is kRunning.
+  std::map<int32_t, PodSource> sources;
+
+  PodSource SourceOf(model::PodIndex pod) const {
+    auto it = sources.find(pod.v);
+    return it == sources.end() ? PodSource::kRunning : it->second;
+  }
 };
 
 // The inventory of plan.planned, the input with the plan applied. Pods reach their node's
 // devices in the order binding saw them: pods bound in the input (planned pods bound to a
 // node that no decision of the plan bound them to, in snapshot order, terminal ones and those
-// the plan deleted left out), then the plan's binds in scheduling order. Linear in pods plus nodes times their
-// devices.
+// the plan deleted left out), then the plan's binds in scheduling order, then in a fleet the
+// pods of hub workloads dispatched to a member cluster, on the nodes the dispatch bound them
+// to (Plan::dispatches, the fitting attempt's pods; what `explain workload` prints), as
+// the hub's pod of that name. Linear in pods plus nodes times their devices.
 Inventory BuildInventory(const Plan& plan);
 
 }  // namespace berth::engine

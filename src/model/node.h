@@ -1,10 +1,12 @@
 // Node: one Kubernetes v1 Node as binding sees it. Plain data, owned by Snapshot.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/taint.h"
+#include "core/time.h"
 #include "model/object_meta.h"
 #include "model/resources.h"
 
@@ -19,6 +21,13 @@ struct Node {
   ObjectMeta meta;
   std::vector<core::Taint> taints;
   bool unschedulable = false;
+  // status.conditions' Ready condition: false when its status is "False" or "Unknown" (the
+  // kubelet stopped posting). A Node without the condition (hand-written) counts as ready.
+  // Read by inventory and diagnostics; binding does not filter on it (the node lifecycle
+  // controller's not-ready taints do).
+  bool ready = true;
+  std::string ready_reason;                         // the condition's reason, when given
+  std::optional<core::Timestamp> ready_transition;  // its lastTransitionTime, when given
   ResourceVector capacity;
   ResourceVector allocatable;  // status.allocatable, or capacity when absent
   std::string cluster = "default";

@@ -248,7 +248,7 @@ TEST(ReportHtmlTest, SelfContainedBalancedAndWithCharts) {
         "Dominant share per tenant", "Preemptions (cumulative)", "Failed attempts (cumulative)",
         "GPU utilisation per flavor", "GPU utilisation per GPU model", "Work lost to preemption",
         "Work rerun after failures", "Time to recover from a failure, CDF",
-        "jobs that never came back", "<h2>Comparison</h2>", "alloc % spot", "recovery mean s",
+        "jobs that never came back", "<h2>Comparison</h2>", "alloc % spot", "recovery mean",
         "0.1.0-test"}) {
     EXPECT_NE(html.find(title), std::string::npos) << title;
   }
@@ -263,7 +263,10 @@ TEST(ReportHtmlTest, FailureTableGivesMeansPerPolicy) {
   // One event per run hitting one job, 4 s to recover, nothing lost for good.
   const size_t row = html.find("<tr><td class=\"l\">fifo</td><td>2</td><td>1</td><td>1</td>");
   ASSERT_NE(row, std::string::npos) << html;
-  EXPECT_NE(html.find("<td>4</td><td>4</td><td>0</td><td>0</td></tr>", row), std::string::npos);
+  // Times to recover in the CLI's units, the exact seconds in the tooltip.
+  EXPECT_NE(html.find("<td title=\"4 s\">4s</td><td title=\"4 s\">4s</td><td>0</td><td>0</td></tr>",
+                      row),
+            std::string::npos);
   // Without failures there is no table and no recovery chart.
   RunReport calm;
   calm.policy = "calm";
@@ -280,6 +283,27 @@ TEST(ReportHtmlTest, FailureTableGivesMeansPerPolicy) {
   EXPECT_EQ(quiet.find("recovery-cdf"), std::string::npos);
   EXPECT_EQ(quiet.find("utilisation-by-flavor"), std::string::npos);
   EXPECT_NE(quiet.find("No failures in any run."), std::string::npos);
+}
+
+TEST(ReportHtmlTest, ScenarioEventsAreMarkedOnTheTimeCharts) {
+  std::vector<RunReport> runs = {MakeRun("fifo", 1), MakeRun("fifo", 2)};
+  for (RunReport& run : runs) {
+    run.events = {{2'000, "Drain n1"}, {4'000, "NodeFailure n2"}};
+  }
+  const std::string html = RenderHtml(runs, Options());
+  const size_t fig = html.find("<figure data-chart=\"gpu-allocation\">");
+  ASSERT_NE(fig, std::string::npos);
+  const size_t end = html.find("</figure>", fig);
+  const std::string chart = html.substr(fig, end - fig);
+  // Two runs share the events: each is marked once, numbered, and listed under the chart.
+  EXPECT_NE(chart.find("<title>1: 2s: Drain n1</title>"), std::string::npos) << chart;
+  EXPECT_NE(chart.find("<title>2: 4s: NodeFailure n2</title>"), std::string::npos);
+  EXPECT_EQ(chart.find("<title>3:"), std::string::npos);
+  EXPECT_NE(chart.find("<ol class=\"events\"><li>2s: Drain n1</li><li>4s: NodeFailure n2</li></ol>"),
+            std::string::npos);
+  EXPECT_EQ(CheckBalanced(html), "");
+  // Without events, no marker.
+  EXPECT_EQ(RenderHtml({MakeRun("fifo", 1)}, Options()).find("class=\"ev\""), std::string::npos);
 }
 
 TEST(ReportHtmlTest, CdfOfOneSampleIsAVisibleStep) {

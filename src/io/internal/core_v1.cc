@@ -666,6 +666,36 @@ core::Result<core::Taint> DecodeTaint(dom::element e) {
   return taint;
 }
 
+// The Ready condition of status.conditions into node->ready, ready_reason and
+// ready_transition; other condition types (MemoryPressure, ...) are not read.
+core::Status DecodeNodeReady(dom::object status, model::Node* node) {
+  dom::array conditions;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(status, "conditions", &conditions, &found));
+  if (!found) return core::OkStatus();
+  size_t i = 0;
+  for (dom::element item : conditions) {
+    const std::string at = std::string("conditions") + IndexField(i++);
+    auto obj = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(obj, at);
+    std::string type;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "type", &type), at);
+    if (type != "Ready") continue;
+    std::string status_text;
+    std::string time;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "status", &status_text), at);
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "reason", &node->ready_reason), at);
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "lastTransitionTime", &time), at);
+    node->ready = status_text == "True";
+    if (!time.empty()) {
+      auto ts = core::Timestamp::Parse(time);
+      BERTH_IO_RETURN_IF_ERROR_AT(ts, at + ".lastTransitionTime");
+      node->ready_transition = *ts;
+    }
+  }
+  return core::OkStatus();
+}
+
 core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& catalog) {
   model::Node node;
   BERTH_ASSIGN_OR_RETURN(node.meta, DecodeObjectMeta(obj, /*namespaced=*/false,
@@ -696,6 +726,7 @@ core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& ca
     } else {
       node.allocatable = node.capacity;
     }
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeNodeReady(status, &node), "status");
   }
   return node;
 }

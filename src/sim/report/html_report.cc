@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/human_units.h"
 #include "sim/core/virtual_clock.h"
 #include "sim/report/internal/html_tables.h"
 #include "sim/report/internal/run_groups.h"
@@ -39,6 +40,9 @@ constexpr const char* kCss =
     "p.note{color:#666;font-size:13px}\n"
     "table{border-collapse:collapse;font-size:12.5px;margin:8px 0;display:block;overflow-x:auto}\n"
     "th,td{border:1px solid #ddd;padding:3px 7px;text-align:right;white-space:nowrap}\n"
+    "th{white-space:normal;vertical-align:bottom;min-width:4em}\n"
+    "td.l{white-space:normal;overflow-wrap:anywhere;max-width:24em}\n"
+    "p.meta,.legend{overflow-wrap:anywhere}\n"
     "th{background:#f4f4f4}\n"
     "td.l,th.l{text-align:left}\n"
     "figure{margin:10px 0 18px}\n"
@@ -53,6 +57,9 @@ constexpr const char* kCss =
     "svg .plot{fill:none;stroke:#bbb}\n"
     "svg .ln{fill:none;stroke-width:1.6}\n"
     "svg .mark{stroke:#000;stroke-width:2.5}\n"
+    "svg .ev{stroke:#d55e00;stroke-width:1.2;stroke-dasharray:4 3}\n"
+    "svg text.evn{text-anchor:middle;font-size:10px;fill:#d55e00}\n"
+    "ol.events{font-size:12px;color:#555;margin:4px 0 0 64px;padding-left:18px}\n"
     ".legend{font-size:12px;margin:2px 0 0 64px}\n"
     ".key{margin-right:14px;white-space:nowrap}\n"
     ".sw{display:inline-block;width:11px;height:11px;margin-right:4px;vertical-align:-1px;border-"
@@ -139,6 +146,21 @@ Series Cdf(std::vector<double> samples, std::string label, std::string color, si
   return s;
 }
 
+// The scenario's events of every run (runs of one scenario share them), each once, in time
+// order, as "5h 0m: drain gpu-h100-0" at their time in the axis unit.
+std::vector<internal::LineChart::XMarker> EventMarkers(const Context& c) {
+  std::set<std::pair<int64_t, std::string>> events;
+  for (const RunReport& r : c.runs) {
+    for (const RunReport::Event& e : r.events) events.emplace(e.at_ms, e.label);
+  }
+  std::vector<internal::LineChart::XMarker> out;
+  for (const auto& [at_ms, label] : events) {
+    out.push_back({static_cast<double>(at_ms) / c.unit.ms,
+                   core::HumanDuration(static_cast<double>(at_ms) / 1000.0) + ": " + label});
+  }
+  return out;
+}
+
 std::string TimeAxis(const Context& c) { return std::string("time (") + c.unit.name + ")"; }
 
 // A chart over time of value(row, &acc) for every run with interval rows.
@@ -153,6 +175,7 @@ std::string TimeChart(const Context& c, std::string key, std::string title, std:
   chart.series = TimeSeries(c, value, at_end);
   chart.y_min = 0.0;
   chart.y_max = y_max;
+  chart.x_markers = EventMarkers(c);
   return internal::RenderLineChart(chart);
 }
 

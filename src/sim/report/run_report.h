@@ -31,6 +31,13 @@ struct RunReport {
   // Further end-of-run figures of the run, by stable snake_case name (for example
   // "frag_rate_pct_at_arrived_100"); written into metrics and compared across policies.
   std::vector<std::pair<std::string, double>> extra_metrics;
+  // The scenario's events (failures, drains, scale-ups) in time order, marked on the time
+  // charts: when, and what in a few words ("drain gpu-h100-0, gpu-h100-1").
+  struct Event {
+    int64_t at_ms = 0;
+    std::string label;
+  };
+  std::vector<Event> events;
 };
 
 struct ReportOptions {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/human_units.h"
 #include "sim/report/internal/text.h"
 
 namespace berth::sim::report::internal {
@@ -29,6 +30,21 @@ std::vector<std::string> UnionOfNames(const std::vector<std::vector<Item>>& list
   return names;
 }
 
+// Durations (figures named *_s) in the CLI's human units ("5h 4m"), the exact seconds in the
+// cell's tooltip; every other figure through FormatShort.
+bool IsSeconds(const std::string& name) {
+  return name.size() > 2 && name.compare(name.size() - 2, 2, "_s") == 0;
+}
+
+std::string FigureText(const std::string& name, double value) {
+  return IsSeconds(name) ? core::HumanDuration(value) : FormatShort(value);
+}
+
+std::string FigureCell(const std::string& name, double value) {
+  if (!IsSeconds(name)) return "<td>" + FormatShort(value) + "</td>";
+  return "<td title=\"" + FormatShort(value) + " s\">" + core::HumanDuration(value) + "</td>";
+}
+
 std::string HeaderCells(const std::vector<std::string>& columns) {
   std::string out;
   for (const std::string& col : columns)
@@ -43,20 +59,20 @@ std::string PrettyMetricName(const std::string& name) {
       {"gpu_allocation_pct", "GPU alloc %"},
       {"frag_pct", "frag %"},
       {"unallocated_gpu_pct_at_arrived_100", "unalloc GPU % @100% arrived"},
-      {"wait_mean_s", "wait mean s"},
-      {"wait_p95_s", "wait p95 s"},
-      {"jct_mean_s", "JCT mean s"},
-      {"jct_p95_s", "JCT p95 s"},
-      {"jct_p99_s", "JCT p99 s"},
-      {"makespan_s", "makespan s"},
+      {"wait_mean_s", "wait mean"},
+      {"wait_p95_s", "wait p95"},
+      {"jct_mean_s", "JCT mean"},
+      {"jct_p95_s", "JCT p95"},
+      {"jct_p99_s", "JCT p99"},
+      {"makespan_s", "makespan"},
       {"jobs_finished", "finished"},
       {"preemptions", "preemptions"},
       {"preemption_gpu_hours_lost", "GPU-h lost to preemption"},
       {"failures", "failures"},
       {"failure_gpu_hours_lost", "GPU-h rerun after failures"},
       {"jobs_not_recovered", "never came back"},
-      {"failure_recovery_mean_s", "recovery mean s"},
-      {"failure_recovery_max_s", "recovery max s"},
+      {"failure_recovery_mean_s", "recovery mean"},
+      {"failure_recovery_max_s", "recovery max"},
       {"failure_events_not_recovered", "failures not recovered"},
       {"jain_index", "Jain index"},
   };
@@ -87,8 +103,7 @@ std::string RunsTable(const std::vector<RunReport>& runs) {
     for (const std::string& col : columns) {
       auto it = std::find_if(per_run[i].begin(), per_run[i].end(),
                              [&](const Scalar& s) { return s.name == col; });
-      out +=
-          it == per_run[i].end() ? std::string(kDash) : "<td>" + FormatShort(it->value) + "</td>";
+      out += it == per_run[i].end() ? std::string(kDash) : FigureCell(col, it->value);
     }
     out += "</tr>\n";
   }
@@ -115,8 +130,8 @@ std::string ComparisonTable(const std::vector<RunReport>& runs,
       if (it == per_group[g].end()) {
         out += kDash;
       } else {
-        out += "<td>" + FormatShort(it->stats.mean) + " &plusmn; " + FormatShort(it->stats.sd) +
-               "</td>";
+        out += "<td>" + FigureText(col, it->stats.mean) + " &plusmn; " +
+               FigureText(col, it->stats.sd) + "</td>";
       }
     }
     out += "</tr>\n";
@@ -153,14 +168,14 @@ std::string FailureTable(const std::vector<RunReport>& runs, const std::vector<R
       rows += std::string(kDash) + kDash;
     } else {
       const DistributionSummary d = Summarize(std::move(recovery));
-      rows += cell(d.mean) + cell(d.max);
+      rows += FigureCell("recovery_s", d.mean) + FigureCell("recovery_s", d.max);
     }
     rows += cell(not_recovered / n) + cell(never_back / n) + "</tr>\n";
   }
   if (rows.empty()) return "";
   return "<table>\n<tr><th class=\"l\">policy</th><th>runs</th><th>failure events</th>"
-         "<th>jobs hit</th><th>GPU-h rerun</th><th>time to recover mean s</th>"
-         "<th>time to recover max s</th><th>failures not recovered</th>"
+         "<th>jobs hit</th><th>GPU-h rerun</th><th>time to recover mean</th>"
+         "<th>time to recover max</th><th>failures not recovered</th>"
          "<th>jobs that never came back</th></tr>\n" +
          rows + "</table>\n";
 }

@@ -239,7 +239,21 @@ std::string RenderLineChart(const LineChart& chart) {
     }
     out += "><title>" + HtmlEscape(s.label) + "</title></path>\n";
   }
-  out += "</svg>\n" + Legend(legend) + "</figure>\n";
+  std::string events;
+  int number = 0;
+  for (const LineChart::XMarker& m : chart.x_markers) {
+    if (!std::isfinite(m.x) || m.x < x.lo || m.x > x.hi) continue;
+    const std::string n = std::to_string(++number);
+    const double px = MapX(x, m.x);
+    out += "<line class=\"ev\" x1=\"" + Num(px) + "\" y1=\"" + Num(kTop) + "\" x2=\"" + Num(px) +
+           "\" y2=\"" + Num(kTop + kPlotH) + "\"><title>" + n + ": " + HtmlEscape(m.label) +
+           "</title></line>\n<text class=\"evn\" x=\"" + Num(px) + "\" y=\"" + Num(kTop - 3) +
+           "\">" + n + "</text>\n";
+    events += "<li>" + HtmlEscape(m.label) + "</li>";
+  }
+  out += "</svg>\n" + Legend(legend);
+  if (!events.empty()) out += "<ol class=\"events\">" + events + "</ol>\n";
+  out += "</figure>\n";
   return out;
 }
 

@@ -30,6 +30,14 @@ struct LineChart {
   // Stable name of the chart ("gpu-allocation"), written as the figure's data-chart attribute
   // so readers and tests find a chart whatever its title; none when empty.
   std::string key;
+  // Vertical dashed lines at these x (scenario events), numbered 1, 2, ... at the top of the
+  // plot, each with its label as a tooltip and in a numbered list under the chart. Markers
+  // outside the x axis are left out.
+  struct XMarker {
+    double x = 0;
+    std::string label;
+  };
+  std::vector<XMarker> x_markers;
 };
 
 struct BarGroup {
