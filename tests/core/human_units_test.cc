@@ -5,7 +5,7 @@
 #include <limits>
 
 namespace berth::core {
-namespace {
+namespace BERTH_UNITY_ID {
 
 TEST(HumanUnitsTest, DurationTwoLargestUnits) {
   EXPECT_EQ(HumanDuration(0), "0s");
@@ -25,5 +25,5 @@ TEST(HumanUnitsTest, DurationOddValues) {
   EXPECT_EQ(HumanDuration(std::numeric_limits<double>::infinity()), "11574074074d 1h");
 }
 
-}  // namespace
+}  // namespace BERTH_UNITY_ID
 }  // namespace berth::core
