@@ -4,6 +4,7 @@
 // by more than 0.05 of a unit; the exact figure stays in `--node` and `plan -o yaml`.
 #include "cli/human_amount.h"
 
+#include <cstdint>
 #include <cstdio>
 
 #include "model/resources.h"
@@ -14,7 +15,10 @@ namespace {
 
 // `value / unit` with at most one decimal, ".0" dropped.
 std::string OneDecimal(int64_t value, int64_t unit) {
-  const int64_t tenths = (value * 10 + unit / 2) / unit;  // value < 2^59 in practice
+  // Whole units and the rounded tenths of the rest apart: value * 10 would overflow near
+  // int64's limits (an overflowing request, an overcommitted node); the rest * 10 cannot
+  // (unit <= 2^50).
+  const int64_t tenths = value / unit * 10 + (value % unit * 10 + unit / 2) / unit;
   std::string out = std::to_string(tenths / 10);
   if (tenths % 10 != 0) out += "." + std::to_string(tenths % 10);
   return out;
@@ -23,7 +27,10 @@ std::string OneDecimal(int64_t value, int64_t unit) {
 }  // namespace
 
 std::string HumanAmount(std::string_view resource, int64_t amount) {
-  if (amount < 0) return "-" + HumanAmount(resource, -amount);
+  // INT64_MIN has no positive counterpart: print it as -INT64_MAX (off by one unit).
+  if (amount < 0) {
+    return "-" + HumanAmount(resource, amount == INT64_MIN ? INT64_MAX : -amount);
+  }
   if (resource == "cpu") {
     if (amount % 1000 == 0) return std::to_string(amount / 1000);
     if (amount < 1000) return std::to_string(amount) + "m";

@@ -92,6 +92,11 @@ TEST(HumanAmountTest, CoresBinaryUnitsAndCounts) {
   EXPECT_EQ(HumanAmount("memory", 100), "100");
   EXPECT_EQ(HumanAmount("memory", 0), "0");
   EXPECT_EQ(HumanAmount("nvidia.com/gpu", 8), "8");
+  // The limits of int64 (an overflowing request, an overcommitted node) print, without UB.
+  EXPECT_EQ(HumanAmount("memory", INT64_MAX), "8192Pi");
+  EXPECT_EQ(HumanAmount("memory", INT64_MIN), "-8192Pi");
+  EXPECT_EQ(HumanAmount("nvidia.com/gpu", INT64_MIN), "-9223372036854775807");
+  EXPECT_EQ(HumanAmount("cpu", INT64_MAX), "9223372036854776");  // through a double
 }
 
 }  // namespace BERTH_UNITY_ID
