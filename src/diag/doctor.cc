@@ -36,6 +36,9 @@ const std::vector<Rule>& AllRules() {
   static const std::vector<Rule> rules = [] {
     std::vector<Rule> out;
     rules::AddSchedulingRules(out);
+    rules::AddTenancyRules(out);
+    rules::AddOperationsRules(out);
+    rules::AddStorageRules(out);
     return out;
   }();
   return rules;
