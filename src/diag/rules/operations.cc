@@ -119,9 +119,11 @@ void CheckGpuNodeCordoned(const DoctorContext& ctx, FindingSink& sink) {
         "; if a drain is stuck, look for PodDisruptionBudgets that allow no eviction (pdb-blocks-gpu-drain)";
     if (node.unschedulable_since.has_value()) {
       const int64_t age = ctx.now().unix_s - node.unschedulable_since->unix_s;
+      // A timeAdded after --now (a dump read against an older --now) gets no duration.
       const std::string text = "GPU node " + node.meta.name + " (" + gpus + ") has been cordoned since " +
-                               node.unschedulable_since->ToString() + " (" + OperationsDuration(std::max<int64_t>(age, 0)) +
-                               "): no new pod can use its GPUs";
+                               node.unschedulable_since->ToString() +
+                               (age >= 0 ? " (" + OperationsDuration(age) + ")" : std::string()) +
+                               ": no new pod can use its GPUs";
       sink.AddAt(age > kOperationsLongCordonS ? Severity::kWarning : Severity::kInfo, RefOf(node, "v1", "Node"),
                  "spec.unschedulable", text, fix);
       continue;
