@@ -26,16 +26,25 @@ const model::PodDecision* FirstUnschedulable(const engine::Plan& plan) {
   return nullptr;
 }
 
-void PrintNextSteps(const std::string& featured, std::ostream& out) {
+// `berth why` first: it is the question a user asks. Each line repeats the flags this
+// demo ran with (--scoring), so the next command sees the same plan.
+void PrintNextSteps(const std::string& featured, const DemoFlags& flags, std::ostream& out) {
+  const std::string same = flags.scoring.empty() ? "" : " --scoring " + flags.scoring;
   TextTable table({TextTable::Align::kLeft, TextTable::Align::kLeft});
   if (!featured.empty()) {
-    table.AddRow({"berth explain pod/" + featured + " --demo",
+    table.AddRow({"berth why pod/" + featured + " --demo" + same,
+                  "why it waits, across every layer, and the verified fixes"});
+    table.AddRow({"berth explain pod/" + featured + " --demo" + same,
                   "every node's filter verdicts and scores for that pod"});
   }
-  table.AddRow({"berth demo --scoring MostAllocated", "bin-pack nodes instead of spreading pods"});
-  table.AddRow({"berth demo -o yaml", "the objects with spec.nodeName and PodScheduled written"});
+  if (flags.scoring != "MostAllocated") {
+    table.AddRow(
+        {"berth demo --scoring MostAllocated", "bin-pack nodes instead of spreading pods"});
+  }
   table.AddRow(
-      {"berth plan -f DIR", "the same for your manifests or a kubectl get -A -o yaml dump"});
+      {"berth demo -o yaml" + same, "the objects with spec.nodeName and PodScheduled written"});
+  table.AddRow(
+      {"berth plan -f DIR" + same, "the same for your manifests or a kubectl get -A -o yaml dump"});
   out << "\nNext:\n";
   table.Print(out, "  ");
 }
@@ -86,7 +95,7 @@ int RunDemoCommand(const DemoFlags& flags, std::ostream& out, std::ostream& err)
       PrintError(explanation.error(), err);
     }
   }
-  PrintNextSteps(featured, out);
+  PrintNextSteps(featured, flags, out);
   return ToInt(code);
 }
 

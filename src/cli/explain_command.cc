@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "cli/exit_code.h"
+#include "cli/explain_json.h"
 #include "cli/explain_printer.h"
 #include "cli/input_loader.h"
 #include "cli/placement_printer.h"
@@ -15,43 +16,56 @@
 
 namespace berth::cli {
 
-core::Result<ExplainTarget> ParseExplainTarget(const std::string& target) {
-  const std::pair<const char*, ExplainTarget::Kind> kinds[] = {
-      {"workload/", ExplainTarget::Kind::kWorkload},
-      {"workloads/", ExplainTarget::Kind::kWorkload},
-      {"wl/", ExplainTarget::Kind::kWorkload},
-      {"placement/", ExplainTarget::Kind::kPlacement},
-      {"placements/", ExplainTarget::Kind::kPlacement}};
-  for (const auto& [prefix, kind] : kinds) {
-    const std::string p(prefix);
-    if (target.rfind(p, 0) != 0) continue;
-    std::string name = target.substr(p.size());
-    const size_t slashes = static_cast<size_t>(std::count(name.begin(), name.end(), '/'));
-    if (name.empty() || slashes > 1 || name.front() == '/' || name.back() == '/') break;
-    return ExplainTarget{kind, name};
+core::Result<ExplainTarget> ParseExplainTarget(const std::string& target,
+                                               const std::string& default_namespace) {
+  BERTH_ASSIGN_OR_RETURN(ResourceName resource, ParseResourceName(target, default_namespace));
+  const model::KindInfo& kind = *resource.kind;
+  ExplainTarget out{ExplainTarget::Kind::kPod, resource.Key(), resource};
+  if (kind.group.empty() && kind.kind == "Pod") return out;
+  if (kind.group == "cluster.open-cluster-management.io" && kind.kind == "Placement") {
+    out.kind = ExplainTarget::Kind::kPlacement;
+    return out;
   }
-  auto pod = ParsePodTarget(target);
-  if (!pod.has_value()) {
-    return core::InvalidArgument("expected pod/NAME, workload/NAME or placement/NAME (each also "
-                                 "as KIND/NAMESPACE/NAME), got \"" + target + "\"");
+  // A job kind: the Workload Kueue made for it, which FindWorkload finds by the job's name.
+  if ((kind.group == "kueue.x-k8s.io" && kind.kind == "Workload") || kind.workload) {
+    out.kind = ExplainTarget::Kind::kWorkload;
+    return out;
   }
-  return ExplainTarget{ExplainTarget::Kind::kPod, pod.value()};
+  return core::InvalidArgument("explain cannot explain a " + std::string(kind.kind) +
+                               ": give a pod, a workload (or the job it was made for) or a "
+                               "placement, as TYPE/[NAMESPACE/]NAME");
 }
 
 core::Result<std::string> ParsePodTarget(const std::string& target) {
-  for (const char* prefix : {"pod/", "pods/", "po/"}) {
-    const std::string p(prefix);
-    if (target.rfind(p, 0) != 0) continue;
-    std::string name = target.substr(p.size());
-    const size_t slashes = static_cast<size_t>(std::count(name.begin(), name.end(), '/'));
-    if (name.empty() || slashes > 1 || name.front() == '/' || name.back() == '/') break;
-    return name;
+  auto resource = ParseResourceName(target);
+  if (!resource.has_value() || !resource.value().kind->group.empty() ||
+      resource.value().kind->kind != "Pod") {
+    return core::InvalidArgument("expected pod/NAME or pod/NAMESPACE/NAME, got \"" + target + "\"");
   }
-  return core::InvalidArgument("expected pod/NAME or pod/NAMESPACE/NAME, got \"" + target + "\"");
+  return resource.value().Key();
 }
 
+namespace {
+
+// The engine's NotFound, reworded as kubectl's with the closest name suggested; other
+// errors (an ambiguous name) as they are.
+core::Error ExplainLookupError(const model::Snapshot& snapshot, const ExplainTarget& target,
+                               const core::Error& error) {
+  if (error.code() != core::ErrorCode::kNotFound) return error;
+  return NotFoundError(snapshot, target.resource);
+}
+
+}  // namespace
+
 int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream& err) {
-  auto target = ParseExplainTarget(flags.target);
+  if (flags.output != "text" && flags.output != "json") {
+    PrintError(core::InvalidArgument("--output: unknown format \"" + flags.output +
+                                     "\" (want text or json)"),
+               err);
+    return ToInt(ExitCode::kFailed);
+  }
+  const bool json = flags.output == "json";
+  auto target = ParseExplainTarget(flags.target, flags.namespace_);
   if (!target.has_value()) {
     PrintError(target.error(), err);
     return ToInt(ExitCode::kFailed);
@@ -71,6 +85,30 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
                                                 err);
   if (!loaded) return ToInt(ExitCode::kFailed);
   model::Snapshot& snapshot = loaded->input.snapshot;
+  // Looked up before the explanation takes the input over, so a name that is not there is
+  // answered with the closest one that is.
+  const ExplainTarget& t = target.value();
+  const core::Status found = [&]() -> core::Status {
+    switch (t.kind) {
+      case ExplainTarget::Kind::kPod: {
+        auto pod = engine::FindPod(snapshot, t.name);
+        return pod.has_value() ? core::OkStatus() : core::Status(pod.error());
+      }
+      case ExplainTarget::Kind::kWorkload: {
+        auto wl = engine::FindWorkload(snapshot, t.name);
+        return wl.has_value() ? core::OkStatus() : core::Status(wl.error());
+      }
+      case ExplainTarget::Kind::kPlacement: {
+        auto p = engine::FindPlacement(snapshot, t.name);
+        return p.has_value() ? core::OkStatus() : core::Status(p.error());
+      }
+    }
+    return core::OkStatus();
+  }();
+  if (!found.ok()) {
+    PrintError(ExplainLookupError(snapshot, t, found.error()), err);
+    return ToInt(ExitCode::kFailed);
+  }
 
   // Placement and workload explanations run the whole plan: its diagnostics are printed
   // (with source files) before the explanation, and errors among them make the exit 1.
@@ -85,20 +123,26 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
     return code;
   };
   if (target.value().kind == ExplainTarget::Kind::kPlacement) {
-    return print_planned(engine::ExplainPlacement(std::move(snapshot), target.value().name, loaded->options),
-                         PrintPlacementExplanation);
+    auto explanation = engine::ExplainPlacement(std::move(snapshot), t.name, loaded->options);
+    return json ? print_planned(explanation, PrintPlacementExplanationJson)
+                : print_planned(explanation, PrintPlacementExplanation);
   }
   if (target.value().kind == ExplainTarget::Kind::kWorkload) {
-    return print_planned(engine::ExplainWorkload(std::move(snapshot), target.value().name, loaded->options),
-                         PrintWorkloadExplanation);
+    auto explanation = engine::ExplainWorkload(std::move(snapshot), t.name, loaded->options);
+    return json ? print_planned(explanation, PrintWorkloadExplanationJson)
+                : print_planned(explanation, PrintWorkloadExplanation);
   }
-  auto explanation = engine::ExplainPod(snapshot, target.value().name, loaded->options);
+  auto explanation = engine::ExplainPod(snapshot, t.name, loaded->options);
   if (!explanation.has_value()) {
     PrintError(explanation.error(), err);
     return ToInt(ExitCode::kFailed);
   }
   const int code = ExitCodeAfterPlan(*loaded, explanation.value().diagnostics, err);
-  PrintExplanation(snapshot, explanation.value(), ExplainDetail::kFull, out);
+  if (json) {
+    PrintPodExplanationJson(snapshot, explanation.value(), out);
+  } else {
+    PrintExplanation(snapshot, explanation.value(), ExplainDetail::kFull, out);
+  }
   return code;
 }
 

@@ -11,12 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "cli/resource_name.h"
 #include "core/result.h"
 
 namespace berth::cli {
 
 struct ExplainFlags {
-  std::string target;              // pod/[NS/]NAME (also pods/, po/) or workload/[NS/]NAME
+  std::string target;              // TYPE/[NS/]NAME (resource_name.h): pod, workload, placement
+                                   // or a kind Kueue makes a Workload for (job/NAME)
+  std::string namespace_;          // -n: the namespace of a target without one
+  std::string output = "text";     // -o: text or json (explain_json.h)
   std::vector<std::string> files;  // -f, as for plan
   std::vector<std::string> clusters;  // --cluster NAME=PATH, repeatable
   bool demo = false;               // --demo: the built-in demo fleet instead of -f
@@ -32,14 +36,20 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
 struct ExplainTarget {
   enum class Kind { kPod, kWorkload, kPlacement };
   Kind kind = Kind::kPod;
-  std::string name;  // "NAME" or "NAMESPACE/NAME"
+  std::string name;       // "NAME" or "NAMESPACE/NAME"
+  ResourceName resource;  // as parsed: for "not found; did you mean"
 };
 
-// pod/NAME, pods/, po/, workload/NAME, workloads/, wl/ and placement/NAME, placements/ (with
-// an optional NAMESPACE/).
-core::Result<ExplainTarget> ParseExplainTarget(const std::string& target);
+// TYPE/NAME or TYPE/NAMESPACE/NAME as resource_name.h reads it (any case, singular, plural
+// or short TYPE): a Pod, a Kueue Workload, a Placement, or a workload kind (job, deploy,
+// jobset, pytorchjob, ...: the Workload Kueue made for it, found by the job's name). A
+// namespace from `default_namespace` (-n) when the target has none. InvalidArgument for
+// another kind or a malformed target.
+core::Result<ExplainTarget> ParseExplainTarget(const std::string& target,
+                                               const std::string& default_namespace = "");
 
-// "pod/NAME" -> "NAME", "pod/NS/NAME" -> "NS/NAME"; InvalidArgument for anything else.
+// "pod/NAME" -> "NAME", "pod/NS/NAME" -> "NS/NAME" (any spelling of the Pod type);
+// InvalidArgument for anything else.
 core::Result<std::string> ParsePodTarget(const std::string& target);
 
 }  // namespace berth::cli

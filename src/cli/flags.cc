@@ -25,6 +25,27 @@ core::Result<io::OutputFormat> ParseOutputFormat(const std::string& text) {
                                "\" (want yaml, json or table)");
 }
 
+core::Result<PlanOutput> ParsePlanOutput(const std::string& text, bool no_headers) {
+  PlanOutput out;
+  out.table.no_headers = no_headers;
+  if (text == "wide") {
+    out.format = io::OutputFormat::kTable;
+    out.table.wide = true;
+    return out;
+  }
+  if (text == "name") {
+    out.format = io::OutputFormat::kName;
+    return out;
+  }
+  auto format = ParseOutputFormat(text);
+  if (!format.has_value()) {
+    return core::InvalidArgument("--output: unknown format \"" + text +
+                                 "\" (want yaml, json, table, wide or name)");
+  }
+  out.format = format.value();
+  return out;
+}
+
 core::Result<model::ScoringStrategyType> ParseScoringStrategy(const std::string& text) {
   if (text == "LeastAllocated") return model::ScoringStrategyType::kLeastAllocated;
   if (text == "MostAllocated") return model::ScoringStrategyType::kMostAllocated;

@@ -16,6 +16,14 @@ namespace berth::cli {
 // "yaml", "json" or "table".
 core::Result<io::OutputFormat> ParseOutputFormat(const std::string& text);
 
+// plan's -o with --no-headers: yaml, json, table, wide (a table with more columns) or name
+// (`TYPE/NAMESPACE/NAME` lines). --no-headers applies to table and wide only.
+struct PlanOutput {
+  io::OutputFormat format = io::OutputFormat::kYaml;
+  io::TableOptions table;
+};
+core::Result<PlanOutput> ParsePlanOutput(const std::string& text, bool no_headers);
+
 // "LeastAllocated", "MostAllocated" or "RequestedToCapacityRatio" (kube-scheduler's
 // scoringStrategy.type spelling).
 core::Result<model::ScoringStrategyType> ParseScoringStrategy(const std::string& text);

@@ -162,7 +162,7 @@ std::optional<LoadedInput> LoadInput(const LoadFlags& flags, std::ostream& err) 
     }
     return std::nullopt;
   }
-  return LoadedInput{std::move(*input), std::move(options).value(), code};
+  return LoadedInput{std::move(*input), std::move(options).value(), code, std::move(diags)};
 }
 
 int ExitCodeAfterPlan(const LoadedInput& loaded, const core::Diagnostics& engine_diagnostics,

@@ -31,6 +31,7 @@ struct LoadedInput {
   io::Input input;
   engine::PlanOptions options;
   ExitCode code = ExitCode::kOk;  // kPartial when the reader dropped bad objects
+  core::Diagnostics read_diagnostics;  // the reader's, already printed (doctor names what it missed)
 };
 
 // The preamble of plan, explain and inventory, after each checked its own flags: parses

@@ -35,6 +35,22 @@ std::string PodName(const model::Snapshot& snapshot, model::PodIndex pod) {
   return engine::PodKey(snapshot.pod(pod));
 }
 
+// Whether the view names `pod` (-n).
+bool Shown(const model::Snapshot& snapshot, const InventoryView& view, model::PodIndex pod) {
+  return view.filter.MatchesNamespace(snapshot.pod(pod).meta.namespace_);
+}
+
+// The nodes of `cluster` the view prints (-l).
+std::vector<const engine::NodeInventory*> ShownNodes(const model::Snapshot& snapshot,
+                                                     const InventoryView& view,
+                                                     const engine::ClusterInventory& cluster) {
+  std::vector<const engine::NodeInventory*> nodes;
+  for (const engine::NodeInventory& n : cluster.nodes) {
+    if (view.filter.MatchesLabels(snapshot.node(n.node).meta.labels)) nodes.push_back(&n);
+  }
+  return nodes;
+}
+
 // The shared GPU (KAI reservation) on physical GPU `gpu`, or nullptr.
 const SharedGpu* SharedOn(const gpu::NodeOccupancy& occ, int32_t gpu) {
   for (const SharedGpu& s : occ.fractions.shared()) {
@@ -93,7 +109,8 @@ std::string SharingLine(const NodeGpuInventory& inv) {
   return out;
 }
 
-void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, std::ostream& out) {
+void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, std::ostream& out,
+               const InventoryView& view) {
   const NodeGpuInventory& inv = n.gpus;
   const gpu::NodeOccupancy& occ = n.occupancy;
   out << NodeHeader(snapshot.node(n.node), inv) << '\n';
@@ -102,7 +119,7 @@ void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, 
   using Align = TextTable::Align;
   TextTable table(
       {Align::kRight, Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kLeft});
-  table.AddRow({"GPU", "DEVICE", "RESOURCE", "USED", "FREE", "PODS"});
+  if (!view.no_headers) table.AddRow({"GPU", "DEVICE", "RESOURCE", "USED", "FREE", "PODS"});
   const int64_t gpu_memory = inv.GpuMemoryMib();
   for (size_t i = 0; i < inv.devices.size(); ++i) {
     const GpuDevice& d = inv.devices[i];
@@ -120,12 +137,13 @@ void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, 
         free += ", " + std::to_string(gpu_memory - shared->memory_used_mib) + " MiB";
       }
       for (const gpu::FractionHolder& h : shared->holders) {
+        if (!Shown(snapshot, view, h.pod)) continue;
         pods +=
             (pods.empty() ? "" : ", ") + PodName(snapshot, h.pod) + " " + Milli(h.portion.milli);
       }
     } else {
       for (const gpu::DeviceHolder& h : o.holders) {
-        if (h.pod.v < 0) continue;
+        if (h.pod.v < 0 || !Shown(snapshot, view, h.pod)) continue;
         pods += (pods.empty() ? "" : ", ") + PodName(snapshot, h.pod);
         if (h.replicas > 1) pods += " x" + std::to_string(h.replicas);
       }
@@ -136,6 +154,7 @@ void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, 
   }
   table.Print(out, "  ");
   for (const gpu::UnassignedDemand& u : occ.unassigned) {
+    if (!Shown(snapshot, view, u.pod)) continue;
     out << "  on no device: " << PodName(snapshot, u.pod) << " (" << u.resource;
     if (u.amount > 0) out << " " << u.amount;
     out << "): " << u.reason << '\n';
@@ -143,7 +162,8 @@ void PrintNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, 
   for (const std::string& note : inv.notes) out << "  note: " << note << '\n';
 }
 
-void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, io::JsonWriter& w) {
+void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, io::JsonWriter& w,
+              const InventoryView& view) {
   const NodeGpuInventory& inv = n.gpus;
   const gpu::NodeOccupancy& occ = n.occupancy;
   const PhysicalGpu& first = inv.gpus.front();
@@ -209,6 +229,7 @@ void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, i
           reserved = true;
           continue;
         }
+        if (!Shown(snapshot, view, h.pod)) continue;
         w.BeginObject();
         w.Field("pod", PodName(snapshot, h.pod));
         w.Field("replicas", int64_t{h.replicas});
@@ -230,6 +251,7 @@ void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, i
       w.Key("pods");
       w.BeginArray();
       for (const gpu::FractionHolder& h : shared->holders) {
+        if (!Shown(snapshot, view, h.pod)) continue;
         w.BeginObject();
         w.Field("pod", PodName(snapshot, h.pod));
         w.Field("milli", h.portion.milli);
@@ -245,6 +267,7 @@ void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, i
   w.Key("unassigned");
   w.BeginArray();
   for (const gpu::UnassignedDemand& u : occ.unassigned) {
+    if (!Shown(snapshot, view, u.pod)) continue;
     w.BeginObject();
     w.Field("pod", PodName(snapshot, u.pod));
     w.Field("resource", u.resource);
@@ -263,7 +286,7 @@ void JsonNode(const model::Snapshot& snapshot, const engine::NodeInventory& n, i
 }  // namespace
 
 void PrintInventoryTable(const model::Snapshot& snapshot, const engine::Inventory& inventory,
-                         std::ostream& out) {
+                         std::ostream& out, const InventoryView& view) {
   if (inventory.clusters.empty()) {
     out << "No node advertises NVIDIA GPUs (nvidia.com/gpu, nvidia.com/mig-*) or carries GPU "
            "Feature Discovery labels.\n";
@@ -271,28 +294,33 @@ void PrintInventoryTable(const model::Snapshot& snapshot, const engine::Inventor
   }
   bool first = true;
   for (const engine::ClusterInventory& cluster : inventory.clusters) {
+    const std::vector<const engine::NodeInventory*> nodes = ShownNodes(snapshot, view, cluster);
+    if (nodes.empty()) continue;
     if (!first) out << '\n';
     first = false;
     out << "Cluster " << cluster.name << '\n';
-    for (const engine::NodeInventory& node : cluster.nodes) {
+    for (const engine::NodeInventory* node : nodes) {
       out << '\n';
-      PrintNode(snapshot, node, out);
+      PrintNode(snapshot, *node, out, view);
     }
   }
+  if (first) out << "No GPU node matches the selector.\n";
 }
 
 void PrintInventoryJson(const model::Snapshot& snapshot, const engine::Inventory& inventory,
-                        std::ostream& out) {
+                        std::ostream& out, const InventoryView& view) {
   io::JsonWriter w(out);
   w.BeginObject();
   w.Key("clusters");
   w.BeginArray();
   for (const engine::ClusterInventory& cluster : inventory.clusters) {
+    const std::vector<const engine::NodeInventory*> nodes = ShownNodes(snapshot, view, cluster);
+    if (nodes.empty()) continue;
     w.BeginObject();
     w.Field("name", cluster.name);
     w.Key("nodes");
     w.BeginArray();
-    for (const engine::NodeInventory& node : cluster.nodes) JsonNode(snapshot, node, w);
+    for (const engine::NodeInventory* node : nodes) JsonNode(snapshot, *node, w, view);
     w.EndArray();
     w.EndObject();
   }
@@ -308,6 +336,12 @@ int RunInventoryCommand(const InventoryFlags& flags, std::ostream& out, std::ost
                err);
     return ToInt(ExitCode::kFailed);
   }
+  auto filter = ObjectFilter::FromFlags(flags.filter);
+  if (!filter.has_value()) {
+    PrintError(filter.error(), err);
+    return ToInt(ExitCode::kFailed);
+  }
+  const InventoryView view{filter.value(), flags.no_headers};
   std::optional<LoadedInput> loaded = LoadInput({.files = flags.files,
                                                  .clusters = flags.clusters,
                                                  .demo = false,
@@ -323,9 +357,9 @@ int RunInventoryCommand(const InventoryFlags& flags, std::ostream& out, std::ost
   // inventory reports devices, and `berth plan` reports the objects the allocator refused.
   const engine::Inventory inventory = engine::BuildInventory(plan);
   if (flags.output == "json") {
-    PrintInventoryJson(snapshot, inventory, out);
+    PrintInventoryJson(snapshot, inventory, out, view);
   } else {
-    PrintInventoryTable(snapshot, inventory, out);
+    PrintInventoryTable(snapshot, inventory, out, view);
   }
   return ToInt(loaded->code);
 }

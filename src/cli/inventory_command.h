@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/object_filter.h"
 #include "engine/inventory.h"
 #include "model/snapshot.h"
 
@@ -17,6 +18,8 @@ struct InventoryFlags {
   std::vector<std::string> files;  // -f: files, directories, "-" for stdin
   std::vector<std::string> clusters;  // --cluster NAME=PATH, repeatable
   std::string output = "table";    // -o: table or json
+  bool no_headers = false;         // --no-headers: no column header in the device tables
+  ObjectFilterFlags filter;        // -l: nodes by label; -n/-A: whose pods are named
   std::string scoring;             // --scoring, as for plan
   std::string now;                 // --now, as for plan
 };
@@ -27,14 +30,22 @@ struct InventoryFlags {
 // (table) or no clusters (json), exit 0.
 int RunInventoryCommand(const InventoryFlags& flags, std::ostream& out, std::ostream& err);
 
+// What the inventory prints (never what the plan sees): nodes whose labels match the
+// filter's -l, pods in its -n namespace (the USED and FREE counts stay whole: a device held
+// by another namespace's pod is still used); clusters left with no node are left out.
+struct InventoryView {
+  ObjectFilter filter;
+  bool no_headers = false;
+};
+
 // The aligned text: per cluster, per node a header (GPUs, MIG strategy and layout source,
 // sharing) and one row per device (GPU, device, resource, used, free, pods), then notes
 // and pods that hold no device. Deterministic.
 void PrintInventoryTable(const model::Snapshot& snapshot, const engine::Inventory& inventory,
-                         std::ostream& out);
+                         std::ostream& out, const InventoryView& view = {});
 
 // The same as JSON with a fixed key order (docs/gpus.md), two-space indented.
 void PrintInventoryJson(const model::Snapshot& snapshot, const engine::Inventory& inventory,
-                        std::ostream& out);
+                        std::ostream& out, const InventoryView& view = {});
 
 }  // namespace berth::cli

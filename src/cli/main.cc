@@ -14,11 +14,14 @@
 
 #include "cli/agent_command.h"
 #include "cli/cluster_command.h"
+#include "cli/completion.h"
 #include "cli/demo_command.h"
+#include "cli/doctor_command.h"
 #include "cli/exit_code.h"
 #include "cli/explain_command.h"
 #include "cli/flags.h"
 #include "cli/inventory_command.h"
+#include "cli/object_filter.h"
 #include "cli/plan_command.h"
 #include "cli/rollout_command.h"
 #include "cli/serve_command.h"
@@ -26,6 +29,7 @@
 #include "cli/suggest.h"
 #include "cli/up_command.h"
 #include "cli/version.h"
+#include "cli/why_command.h"
 
 namespace {
 
@@ -40,6 +44,7 @@ constexpr const char* kFooter =
     "  berth demo                           plan a built-in GPU fleet, explain a pending pod\n"
     "  berth plan -f manifests/ -o table    one line per pod: its node or why it waits\n"
     "  kubectl get nodes,pods -A -o yaml | berth plan -f -\n"
+    "  berth why pod/ml/train-0 -f dir      why it waits, across every layer, and verified fixes\n"
     "  berth explain pod/ml/train-0 -f dir  every node's filter verdicts and scores\n"
     "  berth inventory -f manifests/        GPUs per node: MIG layout, sharing, which pods\n"
     "  berth simulate --fleet f/ --trace philly.csv --report out/   replay a trace\n"
@@ -72,6 +77,16 @@ constexpr const char* kExplainFooter =
     "  berth explain pod/ml-research/llm-pretrain-1 --demo\n"
     "\nThe pod is explained at the state it meets in the cycle: after every pod ahead of it in\n"
     "the queue (higher priority, or older) was placed.";
+
+constexpr const char* kWhyFooter =
+    "\nExamples:\n"
+    "  berth why pod/ml-research/eval-harness-0 --demo\n"
+    "  berth why workload/ml-research/t5-finetune -f examples/demo-fleet -f examples/demo-hub\n"
+    "  berth why job/team-a/pretrain-big -f fleet/hub --cluster eu-1=fleet/clusters/eu-1 -o json\n"
+    "\nThe first reason of the chain is the layer that blocks. Each fix is verified by planning\n"
+    "the input with the change applied; its effect names what else it preempts or delays.\n"
+    "\nExit codes: 0 answered; 1 answered, but some objects were bad; 2 bad flags, unreadable\n"
+    "input or an unknown target.";
 
 constexpr const char* kDemoFooter =
     "\nThe fleet is examples/demo-fleet, compiled in: CPU, A100 and H100 nodes (some H100s\n"
@@ -114,6 +129,53 @@ CLI::Validator Count(int64_t min, int64_t max) {
   return CLI::Validator(
       [min, max](std::string& text) { return berth::cli::CountFlagProblem(text, min, max); },
       "", "COUNT");
+}
+
+// kubectl's -n, -A and -l, filtering what a command prints (cli/object_filter.h).
+void AddObjectFilterFlags(CLI::App* command, berth::cli::ObjectFilterFlags& filter) {
+  command->add_option("-n,--namespace", filter.namespace_,
+                      "Print only objects of this namespace (cluster-scoped ones always)");
+  command->add_flag("-A,--all-namespaces", filter.all_namespaces,
+                    "Print objects of every namespace (the default; wins over -n)");
+  command->add_option("-l,--selector", filter.selector,
+                      "Print only objects whose labels match (app=web,tier!=db,env in (a,b),!old)");
+}
+
+// The command tree as completion.h reads it: names, flags (a fixed set of values comes from
+// the IsMember check, which CLI11 shows in the type name as "TEXT:{a,b}") and subcommands.
+berth::cli::CompletionCommand CompletionTree(CLI::App& app) {
+  berth::cli::CompletionCommand command;
+  command.name = app.get_name();
+  for (const CLI::Option* option : app.get_options()) {
+    berth::cli::CompletionFlag flag;
+    for (const std::string& name : option->get_snames()) flag.names.push_back("-" + name);
+    for (const std::string& name : option->get_lnames()) flag.names.push_back("--" + name);
+    flag.takes_value = option->get_expected_max() > 0;  // flags expect no value
+    const std::string type = option->get_type_name();
+    const size_t open = type.find('{');
+    const size_t close = type.find('}', open);
+    if (open != std::string::npos && close != std::string::npos) {
+      std::string word;
+      for (char c : type.substr(open + 1, close - open - 1)) {
+        if (c == ',') {
+          flag.choices.push_back(word);
+          word.clear();
+        } else if (c != ' ') {
+          word += c;
+        }
+      }
+      flag.choices.push_back(word);
+    }
+    if (flag.names.empty()) {  // a positional argument: its fixed values, if any
+      command.arguments.insert(command.arguments.end(), flag.choices.begin(), flag.choices.end());
+      continue;
+    }
+    command.flags.push_back(std::move(flag));
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    command.subcommands.push_back(CompletionTree(*sub));
+  }
+  return command;
 }
 
 // kubectl's habit: a mistyped command or flag is an error naming it and the closest valid
@@ -176,9 +238,12 @@ int Run(int argc, char** argv) {
   CLI::App* plan_cmd = app.add_subcommand(
       "plan", "Admit queued workloads, schedule pending pods; print them with the decisions");
   plan_cmd->add_option("-f,--filename", plan.files, kFilesHelp)->required();
-  plan_cmd->add_option("-o,--output", plan.output, "Output format: yaml, json or table")
-      ->check(CLI::IsMember({"yaml", "json", "table"}))
+  plan_cmd->add_option("-o,--output", plan.output,
+                       "Output format: yaml, json, table, wide (more columns) or name (TYPE/NS/NAME)")
+      ->check(CLI::IsMember({"yaml", "json", "table", "wide", "name"}))
       ->capture_default_str();
+  plan_cmd->add_flag("--no-headers", plan.no_headers, "Tables without their header rows");
+  AddObjectFilterFlags(plan_cmd, plan.filter);
   plan_cmd->add_option("--scoring", plan.scoring, kScoringHelp)
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
   plan_cmd->add_option("--now", plan.now, kNowHelp);
@@ -192,8 +257,13 @@ int Run(int argc, char** argv) {
       "Explain a pod's node, a Kueue workload's admission and cluster, or a Placement's clusters");
   explain_cmd
       ->add_option("target", explain.target,
-                   "pod/[NAMESPACE/]NAME, workload/[NAMESPACE/]NAME or placement/[NAMESPACE/]NAME")
+                   "TYPE/[NAMESPACE/]NAME: pod, workload (or job, deploy, jobset, ...) or placement")
       ->required();
+  explain_cmd->add_option("-n,--namespace", explain.namespace_,
+                          "The namespace of a target that names none");
+  explain_cmd->add_option("-o,--output", explain.output, "Output format: text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   CLI::Option* explain_files = explain_cmd->add_option("-f,--filename", explain.files, kFilesHelp);
   explain_cmd->add_flag("--demo", explain.demo, "Explain a pod of the built-in demo fleet")
       ->excludes(explain_files);
@@ -204,6 +274,25 @@ int Run(int argc, char** argv) {
   explain_cmd->add_option_function<std::string>(
       "--cycles", [&explain](const std::string& value) { explain.cycles = value; },
       "Explain the state after N cycles, as plan --cycles N prints it");
+
+  berth::cli::WhyFlags why;
+  CLI::App* why_cmd = app.add_subcommand(
+      "why",
+      "Why a pod or workload waits, across every layer, and the verified fixes that would run it");
+  why_cmd
+      ->add_option("target", why.target,
+                   "pod/[NAMESPACE/]NAME, workload/[NAMESPACE/]NAME or KIND/[NAMESPACE/]NAME of a "
+                   "workload kind (job, deployment, jobset, pytorchjob, ...)")
+      ->required();
+  CLI::Option* why_files = why_cmd->add_option("-f,--filename", why.files, kFilesHelp);
+  why_cmd->add_flag("--demo", why.demo, "Ask about the built-in demo fleet")->excludes(why_files);
+  why_cmd->add_option("--cluster", why.clusters, kClusterHelp);
+  why_cmd->add_option("--scoring", why.scoring, kScoringHelp)
+      ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
+  why_cmd->add_option("--now", why.now, kNowHelp);
+  why_cmd->add_option("-o,--output", why.output, "Output format: text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
 
   berth::cli::DemoFlags demo;
   CLI::App* demo_cmd =
@@ -223,6 +312,8 @@ int Run(int argc, char** argv) {
   inventory_cmd->add_option("-o,--output", inventory.output, "Output format: table or json")
       ->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
+  inventory_cmd->add_flag("--no-headers", inventory.no_headers, "Device tables without headers");
+  AddObjectFilterFlags(inventory_cmd, inventory.filter);
   inventory_cmd->add_option("--scoring", inventory.scoring, kScoringHelp)
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"}));
   inventory_cmd->add_option("--now", inventory.now, kNowHelp);
@@ -396,7 +487,46 @@ int Run(int argc, char** argv) {
     sub->callback([&rollout, action = std::string(action)] { rollout.action = action; });
   }
 
+  berth::cli::DoctorFlags doctor;
+  CLI::App* doctor_cmd = app.add_subcommand(
+      "doctor", "Find what is misconfigured: GPU stack, scheduling, Kueue, DRA, OCM, tenancy, storage");
+  CLI::Option* doctor_files = doctor_cmd->add_option("-f,--filename", doctor.files, kFilesHelp);
+  doctor_cmd->add_flag("--demo", doctor.demo, "Check the built-in demo fleet")->excludes(doctor_files);
+  doctor_cmd->add_option("--cluster", doctor.clusters, kClusterHelp);
+  doctor_cmd->add_option("-o,--output", doctor.output, "Output format: table, json or sarif (SARIF 2.1.0)")
+      ->check(CLI::IsMember({"table", "json", "sarif"}))
+      ->capture_default_str();
+  doctor_cmd
+      ->add_option("--fail-on", doctor.fail_on,
+                   "Exit 1 when a finding is at or above this severity: error, warning or info")
+      ->check(CLI::IsMember({"error", "warning", "info"}))
+      ->capture_default_str();
+  doctor_cmd->add_option("--rules", doctor.rules, "Run only these rules (ID,ID,...; repeatable)");
+  doctor_cmd->add_option("--skip", doctor.skip, "Do not run these rules (ID,ID,...; repeatable)");
+  doctor_cmd->add_option("--now", doctor.now, "The time ages are measured from, RFC 3339");
+  doctor_cmd->add_flag("--list-rules", doctor.list_rules, "Print every rule: id, severity, area, what it finds");
+  doctor_cmd->footer(
+      "\nExamples:\n"
+      "  berth doctor -f cluster-dump.yaml          kubectl get -A -o yaml of a cluster\n"
+      "  berth doctor --demo -o sarif > doctor.sarif\n"
+      "  berth doctor -f manifests/ --fail-on warning --skip gpu-node-cordoned\n"
+      "\nExit codes: 0 no finding at or above --fail-on (default error); 1 some finding at or\n"
+      "above it, or objects that could not be read; 2 nothing could be read or bad flags.\n"
+      "Each rule is documented in docs/doctor/<rule>.md.");
+
+  std::string version_output;
   CLI::App* version_cmd = app.add_subcommand("version", "Print the berth version");
+  version_cmd
+      ->add_option("-o,--output", version_output,
+                   "json: version, commit, compiler and build type")
+      ->check(CLI::IsMember({"json"}));
+
+  std::string completion_shell;
+  CLI::App* completion_cmd = app.add_subcommand(
+      "completion", "Print a shell completion script: source <(berth completion bash)");
+  completion_cmd->add_option("shell", completion_shell, "bash or zsh")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh"}));
 
   // One rule for every flag that takes a value, so a flag added later cannot forget it.
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
@@ -415,6 +545,7 @@ int Run(int argc, char** argv) {
   app.footer(kFooter);
   plan_cmd->footer(kPlanFooter);
   explain_cmd->footer(kExplainFooter);
+  why_cmd->footer(kWhyFooter);
   demo_cmd->footer(kDemoFooter);
 
   // `berth help [COMMAND...]` is `berth [COMMAND...] --help`.
@@ -442,6 +573,7 @@ int Run(int argc, char** argv) {
 
   if (*plan_cmd) return berth::cli::RunPlanCommand(plan, std::cout, std::cerr);
   if (*explain_cmd) return berth::cli::RunExplainCommand(explain, std::cout, std::cerr);
+  if (*why_cmd) return berth::cli::RunWhyCommand(why, std::cout, std::cerr);
   if (*demo_cmd) return berth::cli::RunDemoCommand(demo, std::cout, std::cerr);
   if (*inventory_cmd) return berth::cli::RunInventoryCommand(inventory, std::cout, std::cerr);
   if (*simulate_cmd) return berth::cli::RunSimulateCommand(simulate, std::cout, std::cerr);
@@ -450,9 +582,21 @@ int Run(int argc, char** argv) {
   if (*cluster_cmd) return berth::cli::RunClusterCommand(cluster, std::cout, std::cerr);
   if (*up_cmd) return berth::cli::RunUpCommand(up, std::cout, std::cerr);
   if (*rollout_cmd) return berth::cli::RunRolloutCommand(rollout, std::cout, std::cerr);
+  if (*doctor_cmd) return berth::cli::RunDoctorCommand(doctor, std::cout, std::cerr);
   if (*version_cmd) {
-    std::cout << berth::cli::VersionString() << '\n';
+    if (version_output == "json") {
+      berth::cli::PrintVersionJson(berth::cli::CurrentBuildInfo(), std::cout);
+    } else {
+      std::cout << berth::cli::VersionString() << '\n';
+    }
     return 0;
+  }
+  if (*completion_cmd) {
+    const berth::core::Status written =
+        berth::cli::WriteCompletionScript(completion_shell, CompletionTree(app), std::cout);
+    if (written.ok()) return 0;
+    berth::cli::PrintError(written.error(), std::cerr);
+    return berth::cli::ToInt(berth::cli::ExitCode::kFailed);
   }
   return berth::cli::ToInt(berth::cli::ExitCode::kFailed);
 }

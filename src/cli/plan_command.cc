@@ -7,6 +7,7 @@
 #include "cli/exit_code.h"
 #include "cli/flags.h"
 #include "cli/input_loader.h"
+#include "cli/plan_filter.h"
 #include "cli/plan_items.h"
 #include "engine/invariants.h"
 #include "engine/plan.h"
@@ -15,9 +16,14 @@
 namespace berth::cli {
 
 int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err) {
-  auto format = ParseOutputFormat(flags.output);
+  auto format = ParsePlanOutput(flags.output, flags.no_headers);
   if (!format.has_value()) {
     PrintError(format.error(), err);
+    return ToInt(ExitCode::kFailed);
+  }
+  auto filter = ObjectFilter::FromFlags(flags.filter);
+  if (!filter.has_value()) {
+    PrintError(filter.error(), err);
     return ToInt(ExitCode::kFailed);
   }
   std::optional<LoadedInput> loaded = LoadInput({.files = flags.files,
@@ -41,8 +47,12 @@ int RunPlanCommand(const PlanFlags& flags, std::ostream& out, std::ostream& err)
     }
     if (!violations.empty()) return ToInt(ExitCode::kInternal);
   }
-  const io::PlanItems items = PlanItemsOf(plan);
-  io::WritePlan(plan.planned, items, loaded->input.documents, format.value(), out);
+  // The filter narrows what is printed only: the plan above saw every object.
+  std::vector<model::PodDecision> kept_pods;
+  const io::PlanItems items =
+      FilterPlanItems(plan.planned, PlanItemsOf(plan), filter.value(), &kept_pods);
+  io::WritePlan(plan.planned, items, loaded->input.documents, format.value().format, out,
+                format.value().table);
   return code;
 }
 

@@ -8,12 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "cli/object_filter.h"
+
 namespace berth::cli {
 
 struct PlanFlags {
   std::vector<std::string> files;  // -f: files, directories, "-" for stdin
   std::vector<std::string> clusters;  // --cluster NAME=PATH, repeatable
-  std::string output = "yaml";     // -o: yaml, json or table
+  std::string output = "yaml";     // -o: yaml, json, table, wide or name
+  bool no_headers = false;         // --no-headers (table, wide)
+  ObjectFilterFlags filter;        // -n, -A, -l: what is printed, not what is planned
   std::string scoring;             // --scoring; empty: the configuration's strategy
   std::string now;                 // --now (RFC 3339); empty: unset
   std::optional<std::string> cycles;  // --cycles N as given; unset: the settled plan

@@ -35,7 +35,11 @@ void FindingSink::AddAt(Severity severity, const ObjectRef& object, std::string 
 const std::vector<Rule>& AllRules() {
   static const std::vector<Rule> rules = [] {
     std::vector<Rule> out;
+    rules::AddGpuStackRules(out);
     rules::AddSchedulingRules(out);
+    rules::AddKueueRules(out);
+    rules::AddDraRules(out);
+    rules::AddOcmRules(out);
     rules::AddTenancyRules(out);
     rules::AddOperationsRules(out);
     rules::AddStorageRules(out);

@@ -29,4 +29,13 @@ using ScoreTerm = placement::ScoreTerm;
 using queueing::FormatAmount;
 using queueing::WorkloadOutcomeName;
 
+// queueing: a workload's admission decision (its outcome, the flavor attempts with each
+// resource's fit, the preemption candidates) and its ClusterQueue's state, for diag's
+// `berth why`, which reads the same decisions `explain workload` prints.
+using WorkloadOutcome = queueing::WorkloadOutcome;
+using WorkloadDecision = queueing::WorkloadDecision;
+using FlavorAttempt = queueing::FlavorAttempt;
+using ResourceFit = queueing::ResourceFit;
+using ClusterQueueState = queueing::ClusterQueueState;
+
 }  // namespace berth::engine

@@ -33,6 +33,24 @@ inline constexpr std::string_view kLabelSharingStrategy = "nvidia.com/gpu.sharin
 inline constexpr std::string_view kLabelMigStrategy = "nvidia.com/mig.strategy";
 inline constexpr std::string_view kLabelMigConfig = "nvidia.com/mig.config";
 inline constexpr std::string_view kLabelMigConfigState = "nvidia.com/mig.config.state";
+// GFD's presence label, NFD's NVIDIA PCI vendor label (0x10de) and the device plugin's
+// per-node configuration selector (its config-manager picks that key of the plugin ConfigMap).
+inline constexpr std::string_view kLabelGpuPresent = "nvidia.com/gpu.present";
+inline constexpr std::string_view kLabelPciNvidiaPresent = "feature.node.kubernetes.io/pci-10de.present";
+inline constexpr std::string_view kLabelDevicePluginConfig = "nvidia.com/device-plugin.config";
+// GFD's driver and CUDA labels (internal/lm/nvml.go): the driver version split in three, and
+// the highest CUDA version the driver supports ("runtime" is GFD's name for it). The older
+// cuda.driver.* / cuda.runtime.* names are deprecated but still written.
+inline constexpr std::string_view kLabelCudaDriverMajor = "nvidia.com/cuda.driver-version.major";
+inline constexpr std::string_view kLabelCudaDriverMinor = "nvidia.com/cuda.driver-version.minor";
+inline constexpr std::string_view kLabelCudaDriverRevision = "nvidia.com/cuda.driver-version.revision";
+inline constexpr std::string_view kLabelCudaRuntimeMajor = "nvidia.com/cuda.runtime-version.major";
+inline constexpr std::string_view kLabelCudaRuntimeMinor = "nvidia.com/cuda.runtime-version.minor";
+inline constexpr std::string_view kLabelCudaDriverMajorDeprecated = "nvidia.com/cuda.driver.major";
+inline constexpr std::string_view kLabelCudaDriverMinorDeprecated = "nvidia.com/cuda.driver.minor";
+inline constexpr std::string_view kLabelCudaDriverRevDeprecated = "nvidia.com/cuda.driver.rev";
+inline constexpr std::string_view kLabelCudaRuntimeMajorDeprecated = "nvidia.com/cuda.runtime.major";
+inline constexpr std::string_view kLabelCudaRuntimeMinorDeprecated = "nvidia.com/cuda.runtime.minor";
 // The device plugin's failRequestsGreaterThanOne lives in its config file, which no Node
 // object shows; berth reads it from this label or annotation ("true"/"false") on the node.
 inline constexpr std::string_view kFailRequestsGreaterThanOneKey =

@@ -12,15 +12,19 @@ namespace {
 
 using Row = std::vector<std::string>;
 
-// Columns padded to their widest cell plus three spaces, trailing spaces trimmed.
-void PrintAligned(const std::vector<Row>& rows, std::ostream& out) {
+// Columns padded to their widest cell plus three spaces, trailing spaces trimmed. rows[0]
+// is the header: left out, and not measured, with --no-headers (as kubectl's).
+void PrintAligned(const std::vector<Row>& rows, std::ostream& out, const TableOptions& options) {
+  const size_t first = options.no_headers && !rows.empty() ? 1 : 0;
   std::vector<size_t> width;
-  for (const Row& row : rows) {
+  for (size_t r = first; r < rows.size(); ++r) {
+    const Row& row = rows[r];
     if (width.size() < row.size()) width.resize(row.size(), 0);
     for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
   }
   std::string line;
-  for (const Row& row : rows) {
+  for (size_t r = first; r < rows.size(); ++r) {
+    const Row& row = rows[r];
     line.clear();
     for (size_t c = 0; c < row.size(); ++c) {
       line += row[c];
@@ -32,7 +36,7 @@ void PrintAligned(const std::vector<Row>& rows, std::ostream& out) {
 }
 
 void WriteClaimTable(const model::Snapshot& planned, const std::vector<int32_t>& claims,
-                     std::ostream& out) {
+                     std::ostream& out, const TableOptions& options) {
   std::vector<Row> rows;
   rows.push_back({"NAMESPACE", "CLAIM", "RESERVED FOR", "REQUEST", "DEVICE"});
   for (int32_t index : claims) {
@@ -59,10 +63,33 @@ void WriteClaimTable(const model::Snapshot& planned, const std::vector<int32_t>&
       is_first = false;
     }
   }
-  PrintAligned(rows, out);
+  PrintAligned(rows, out, options);
 }
 
 std::string OrNone(const std::string& s) { return s.empty() ? "<none>" : s; }
+
+std::string Joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts) {
+    if (!out.empty()) out += ", ";
+    out += p;
+  }
+  return out;
+}
+
+const char* CheckStateText(model::CheckState state) {
+  switch (state) {
+    case model::CheckState::kPending:
+      return "Pending";
+    case model::CheckState::kReady:
+      return "Ready";
+    case model::CheckState::kRetry:
+      return "Retry";
+    case model::CheckState::kRejected:
+      return "Rejected";
+  }
+  return "Pending";
+}
 
 bool HasCondition(const model::Workload& wl, const char* type, const char* status) {
   const model::WorkloadCondition* c = wl.FindCondition(type);
@@ -97,8 +124,10 @@ std::string FlavorsColumn(const model::Workload& wl) {
   return out.empty() ? "<none>" : out;
 }
 
+// -o wide adds PRIORITY and ADMISSION CHECKS (`name=State`, comma separated) before MESSAGE.
 void WriteWorkloadTable(const model::Snapshot& planned, const std::vector<int32_t>& workloads,
-                        std::ostream& out, const std::vector<int32_t>& cycles = {}) {
+                        std::ostream& out, const TableOptions& options,
+                        const std::vector<int32_t>& cycles) {
   // The CLUSTER column only for MultiKueue plans, so single-cluster tables stay as they were.
   bool fleet = std::any_of(workloads.begin(), workloads.end(), [&](int32_t index) {
     return !planned.kueue_workloads[static_cast<size_t>(index)].cluster_name.empty();
@@ -109,6 +138,7 @@ void WriteWorkloadTable(const model::Snapshot& planned, const std::vector<int32_
   // The CYCLE column only for plans of N cycles (PlanItems::workload_cycles).
   const bool by_cycle = !cycles.empty();
   if (by_cycle) rows.back().insert(rows.back().end() - 1, "CYCLE");
+  if (options.wide) rows.back().insert(rows.back().end() - 1, {"PRIORITY", "ADMISSION CHECKS"});
   for (size_t row = 0; row < workloads.size(); ++row) {
     const int32_t index = workloads[row];
     const model::Workload& wl = planned.kueue_workloads[static_cast<size_t>(index)];
@@ -142,21 +172,20 @@ void WriteWorkloadTable(const model::Snapshot& planned, const std::vector<int32_
       const int32_t cycle = row < cycles.size() ? cycles[row] : -1;
       rows.back().insert(rows.back().end() - 1, cycle < 0 ? "-" : std::to_string(cycle));
     }
+    if (options.wide) {
+      std::vector<std::string> checks;
+      for (const model::AdmissionCheckStatus& check : wl.admission_checks) {
+        checks.push_back(check.name + "=" + CheckStateText(check.state));
+      }
+      rows.back().insert(rows.back().end() - 1,
+                         {std::to_string(wl.priority), OrNone(Joined(checks))});
+    }
   }
-  PrintAligned(rows, out);
-}
-
-std::string Joined(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const std::string& p : parts) {
-    if (!out.empty()) out += ", ";
-    out += p;
-  }
-  return out;
+  PrintAligned(rows, out, options);
 }
 
 void WritePlacementTable(const model::Snapshot& planned, const std::vector<int32_t>& placements,
-                         std::ostream& out) {
+                         std::ostream& out, const TableOptions& options) {
   std::vector<Row> rows;
   rows.push_back({"NAMESPACE", "NAME", "SELECTED", "SATISFIED", "DECISIONS"});
   for (int32_t index : placements) {
@@ -178,7 +207,7 @@ void WritePlacementTable(const model::Snapshot& planned, const std::vector<int32
     rows.push_back(
         {p.meta.namespace_, p.meta.name, selected, satisfied, OrNone(Joined(decisions))});
   }
-  PrintAligned(rows, out);
+  PrintAligned(rows, out, options);
 }
 
 // "Kind/namespace/name", or "Kind/name" for a cluster-scoped object.
@@ -187,7 +216,7 @@ std::string ManifestName(const std::string& kind, const std::string& ns, const s
 }
 
 void WriteManifestWorkTable(const model::Snapshot& planned, const std::vector<int32_t>& works,
-                            std::ostream& out) {
+                            std::ostream& out, const TableOptions& options) {
   std::vector<Row> rows;
   rows.push_back({"CLUSTER", "NAME", "WORKLOAD", "MANIFESTS"});
   for (int32_t index : works) {
@@ -215,14 +244,14 @@ void WriteManifestWorkTable(const model::Snapshot& planned, const std::vector<in
                     workload == work.meta.labels.end() ? "<none>" : OrNone(workload->second),
                     OrNone(Joined(manifests))});
   }
-  PrintAligned(rows, out);
+  PrintAligned(rows, out, options);
 }
 
 // The MANIFESTWORKREPLICASETS table: per MWRS its placements, the rollout's state, the
 // clusters holding the revision out of those its placements selected, the revision, and why
 // it paused or rolled back (else what is wrong with it).
 void WriteReplicaSetTable(const model::Snapshot& planned, const std::vector<int32_t>& replica_sets,
-                          std::ostream& out) {
+                          std::ostream& out, const TableOptions& options) {
   std::vector<Row> rows;
   rows.push_back({"NAMESPACE", "NAME", "PLACEMENT", "ROLLOUT", "APPLIED", "REVISION", "MESSAGE"});
   for (int32_t index : replica_sets) {
@@ -236,13 +265,13 @@ void WriteReplicaSetTable(const model::Snapshot& planned, const std::vector<int3
                     std::to_string(r.applied) + "/" + std::to_string(r.selected),
                     r.revision > 0 ? std::to_string(r.revision) : "<none>", r.message});
   }
-  PrintAligned(rows, out);
+  PrintAligned(rows, out, options);
 }
 
 // The FEDERATED LEARNING table, then one row per cluster of each one's status.clients.
 void WriteFederatedLearningTables(const model::Snapshot& planned,
                                   const std::vector<int32_t>& federated_learnings,
-                                  std::ostream& out) {
+                                  std::ostream& out, const TableOptions& options) {
   std::vector<Row> rows;
   rows.push_back({"NAMESPACE", "NAME", "PHASE", "ROUND", "CLIENTS", "SERVER", "MESSAGE"});
   std::vector<Row> clients;
@@ -266,15 +295,16 @@ void WriteFederatedLearningTables(const model::Snapshot& planned,
                         std::to_string(fl.server.min_available_clients),
                     OrNone(st.server_cluster), st.message});
   }
-  PrintAligned(rows, out);
+  PrintAligned(rows, out, options);
   if (clients.size() > 1) {
     out << '\n';
-    PrintAligned(clients, out);
+    PrintAligned(clients, out, options);
   }
 }
 
-void WriteDeletedObjects(const std::vector<model::ObjectDeletion>& deleted, std::ostream& out) {
-  out << "DELETED\n";
+void WriteDeletedObjects(const std::vector<model::ObjectDeletion>& deleted, std::ostream& out,
+                         const TableOptions& options) {
+  if (!options.no_headers) out << "DELETED\n";
   for (const model::ObjectDeletion& d : deleted) {
     out << d.kind << ' ' << (d.namespace_.empty() ? d.name : d.namespace_ + "/" + d.name) << ": "
         << d.reason << '\n';
@@ -322,7 +352,8 @@ void WritePlanTable(const model::Snapshot& planned,
   WritePlanTable(planned, items, out);
 }
 
-void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std::ostream& out) {
+void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std::ostream& out,
+                    const TableOptions& options) {
   const std::vector<model::PodDecision> none;
   const std::vector<model::PodDecision>& decisions = items.pods != nullptr ? *items.pods : none;
   const std::vector<int32_t>& claims = items.claims;
@@ -331,6 +362,13 @@ void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std:
   std::vector<Row> rows;
   rows.reserve(decisions.size() + 1);
   rows.push_back({"NAMESPACE", "NAME", "NODE", "STATUS", "REASON"});
+  // -o wide: the pod's cluster and priority before REASON, which stays last (free text).
+  if (options.wide) rows.back().insert(rows.back().end() - 1, {"CLUSTER", "PRIORITY"});
+  auto widen = [&rows, &options](const model::Pod& pod) {
+    if (options.wide) {
+      rows.back().insert(rows.back().end() - 1, {pod.cluster, std::to_string(pod.priority)});
+    }
+  };
   for (const model::PodDecision& d : decisions) {
     const model::Pod& pod = planned.pod(d.pod);
     std::string node = pod.node_name;
@@ -346,15 +384,18 @@ void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std:
     // A pod left terminating by a plan of N cycles: its workload's eviction is the reason.
     if (bound && pod.deletion_timestamp) {
       rows.push_back({pod.meta.namespace_, pod.meta.name, node, "Terminating", d.message});
+      widen(pod);
       continue;
     }
     rows.push_back({pod.meta.namespace_, pod.meta.name, bound ? node : "<none>",
                     bound ? "Bound" : "Pending", reason});
+    widen(pod);
   }
   for (const model::PodDeletion& d : deleted) {
     const model::Pod& pod = planned.pod(d.pod);
     rows.push_back({pod.meta.namespace_, pod.meta.name,
                     pod.node_name.empty() ? "<none>" : pod.node_name, "Deleted", d.reason});
+    widen(pod);
   }
   // The pods table, unless there are no pods and other tables follow (a hub plans no pods
   // of its own); each further table after a blank line.
@@ -375,35 +416,35 @@ void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std:
   };
   if (rows.size() > 1 || !others) {
     section();
-    PrintAligned(rows, out);
+    PrintAligned(rows, out, options);
   }
   if (!claims.empty()) {
     section();
-    WriteClaimTable(planned, claims, out);
+    WriteClaimTable(planned, claims, out, options);
   }
   if (!workloads.empty()) {
     section();
-    WriteWorkloadTable(planned, workloads, out, items.workload_cycles);
+    WriteWorkloadTable(planned, workloads, out, options, items.workload_cycles);
   }
   if (!items.placements.empty()) {
     section();
-    WritePlacementTable(planned, items.placements, out);
+    WritePlacementTable(planned, items.placements, out, options);
   }
   if (!items.manifest_works.empty()) {
     section();
-    WriteManifestWorkTable(planned, items.manifest_works, out);
+    WriteManifestWorkTable(planned, items.manifest_works, out, options);
   }
   if (!replica_sets.empty()) {
     section();
-    WriteReplicaSetTable(planned, replica_sets, out);
+    WriteReplicaSetTable(planned, replica_sets, out, options);
   }
   if (!federated_learnings.empty()) {
     section();
-    WriteFederatedLearningTables(planned, federated_learnings, out);
+    WriteFederatedLearningTables(planned, federated_learnings, out, options);
   }
   if (!items.deleted_objects.empty()) {
     section();
-    WriteDeletedObjects(items.deleted_objects, out);
+    WriteDeletedObjects(items.deleted_objects, out, options);
   }
 }
 

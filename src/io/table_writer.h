@@ -59,7 +59,11 @@ void WritePlanTable(const model::Snapshot& planned,
 // - DELETED (items.deleted_objects): a `DELETED` line, then one line per object,
 //   `Kind namespace/name: reason` (`Kind name: reason` when cluster-scoped).
 // Missing values print as "<none>".
-void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std::ostream& out);
+// `options` (writer.h): -o wide adds CLUSTER and PRIORITY to the pods table and PRIORITY
+// and ADMISSION CHECKS (`name=State`) to the WORKLOADS table, each before the last column;
+// --no-headers drops every header row and the DELETED title.
+void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std::ostream& out,
+                    const TableOptions& options = {});
 
 // A Workload's STATUS column, from its planned conditions, first match wins: Finished
 // (Finished=True), Admitted (Admitted=True), Preempted (Evicted=True or Preempted=True),

@@ -9,10 +9,12 @@
 #include <string>
 #include <utility>
 
+#include "core/ascii.h"
 #include "io/internal/kind_table.h"
 #include "io/internal/status_writer.h"
 #include "io/internal/yaml_emitter.h"
 #include "io/table_writer.h"
+#include "model/kind_info.h"
 
 namespace berth::io {
 
@@ -68,6 +70,35 @@ void WriteJsonList(const model::Snapshot& planned, const PlanItems& plan,
     flush();
   });
   out << (first ? "]" : "\n  ]") << ",\n  \"metadata\": {\n    \"resourceVersion\": \"\"\n  }\n}\n";
+}
+
+// -o name: the items' identities, read from the very trees the List prints (so the lines
+// are the List's items, in its order). The kind's row gives the type word.
+void WriteNameList(const model::Snapshot& planned, const PlanItems& plan,
+                   const DocumentStore& documents, std::ostream& out) {
+  internal::PlanWriteContext context(planned, plan, documents);
+  ForEachItem(plan, [&](const internal::StatusWriter& writer, size_t i) {
+    const OrderedJson item = writer.tree(context, i);
+    auto text_at = [](const OrderedJson& object, const char* key) {
+      auto it = object.find(key);
+      return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    const std::string api_version = text_at(item, "apiVersion");
+    const std::string kind = text_at(item, "kind");
+    std::string type = core::AsciiLower(kind);
+    const std::string_view group = model::ApiGroupOf(api_version);
+    if (!group.empty()) type += "." + std::string(group);
+    std::string ns;
+    std::string name;
+    if (auto meta = item.find("metadata"); meta != item.end() && meta->is_object()) {
+      ns = text_at(*meta, "namespace");
+      name = text_at(*meta, "name");
+    }
+    // A namespaced object read without metadata.namespace lives in "default".
+    const model::KindInfo* info = model::FindKind(group, kind);
+    if (ns.empty() && info != nullptr && info->namespaced()) ns = "default";
+    out << type << '/' << (ns.empty() ? "" : ns + "/") << name << '\n';
+  });
 }
 
 // `items` with federated_learnings listed: the caller's list, else every FederatedLearning
@@ -128,14 +159,30 @@ void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodD
   WritePlan(planned, items, documents, format, out);
 }
 
+PlanItems WithPrintedLists(const model::Snapshot& planned, const PlanItems& items) {
+  PlanItems storage;
+  PlanItems replica_set_storage;
+  PlanItems out =
+      WithReplicaSets(planned, WithFederatedLearnings(planned, items, &storage), &replica_set_storage);
+  if (!out.federated_learnings) out.federated_learnings.emplace();
+  if (!out.replica_sets) out.replica_sets.emplace();
+  if (!out.controller_revisions) out.controller_revisions.emplace();
+  return out;
+}
+
 void WritePlan(const model::Snapshot& planned, const PlanItems& items,
-               const DocumentStore& documents, OutputFormat format, std::ostream& out) {
+               const DocumentStore& documents, OutputFormat format, std::ostream& out,
+               const TableOptions& table) {
   PlanItems storage;
   PlanItems replica_set_storage;
   const PlanItems& plan = WithReplicaSets(
       planned, WithFederatedLearnings(planned, items, &storage), &replica_set_storage);
   if (format == OutputFormat::kTable) {
-    WritePlanTable(planned, plan, out);
+    WritePlanTable(planned, plan, out, table);
+    return;
+  }
+  if (format == OutputFormat::kName) {
+    WriteNameList(planned, plan, documents, out);
     return;
   }
   if (format == OutputFormat::kJson) {

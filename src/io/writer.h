@@ -21,7 +21,18 @@
 
 namespace berth::io {
 
-enum class OutputFormat { kYaml, kJson, kTable };
+// kName: one `TYPE/NAMESPACE/NAME` line per object of the List (kubectl -o name, with the
+// namespace, so each line is a target berth's commands take back): TYPE is the lower-case
+// kind, `.GROUP` outside the core group (`pod`, `workload.kueue.x-k8s.io`); `TYPE/NAME` for
+// cluster-scoped objects.
+enum class OutputFormat { kYaml, kJson, kTable, kName };
+
+// How kTable prints: `wide` adds columns (-o wide), `no_headers` drops every table's header
+// row and the DELETED title (--no-headers). Ignored by the other formats.
+struct TableOptions {
+  bool wide = false;
+  bool no_headers = false;
+};
 
 // Writes the pods named by `decisions` (in that order), taking their decided state from
 // `planned` (node_name and conditions as the engine wrote them): spec.nodeName when bound
@@ -72,6 +83,11 @@ struct PlanItems {
   std::vector<int32_t> workload_cycles;
 };
 
+// `items` with its optional lists filled in as WritePlan fills them (federated_learnings,
+// replica_sets, controller_revisions: the plan's decided ones), so a caller can narrow
+// every list (cli's -n/-l filter) and print exactly what WritePlan would have. O(objects).
+PlanItems WithPrintedLists(const model::Snapshot& planned, const PlanItems& items);
+
 // WritePlanList's pods and claims, followed by the Workloads `items.workloads` in that
 // order: a given Workload's document with status.admission (clusterQueue,
 // podSetAssignments[] with name, flavors, resourceUsage as canonical quantities, count,
@@ -93,6 +109,7 @@ struct PlanItems {
 // PLACEMENTS, MANIFESTWORKS, MANIFESTWORKREPLICASETS, FEDERATED LEARNING and DELETED
 // sections (table_writer.h).
 void WritePlan(const model::Snapshot& planned, const PlanItems& items,
-               const DocumentStore& documents, OutputFormat format, std::ostream& out);
+               const DocumentStore& documents, OutputFormat format, std::ostream& out,
+               const TableOptions& table = {});
 
 }  // namespace berth::io

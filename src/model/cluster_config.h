@@ -3,6 +3,7 @@
 // configuration). Plain data; the plan does not use them.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -10,15 +11,21 @@
 
 #include "core/selector.h"
 #include "model/object_meta.h"
-#include "model/ocm.h"  // IntOrPercent
 
 namespace berth::model {
+
+// An int or a percentage, as PDBs write minAvailable and maxUnavailable (parsed: "25%" is
+// {25, true}). Not OCM's model::IntOrPercent (ocm.h), which keeps the text for the scheduler.
+struct CountOrPercent {
+  int32_t value = 0;
+  bool percent = false;
+};
 
 struct PodDisruptionBudget {
   ObjectMeta meta;
   std::optional<core::LabelSelector> selector;  // nullopt selects nothing; {} every pod
-  std::optional<IntOrPercent> min_available;  // model/ocm.h's int-or-percent
-  std::optional<IntOrPercent> max_unavailable;
+  std::optional<CountOrPercent> min_available;
+  std::optional<CountOrPercent> max_unavailable;
   std::string unhealthy_pod_eviction_policy;  // IfHealthyBudget (default) or AlwaysAllow
   std::string cluster = "default";
   SourceRef source;

@@ -32,6 +32,10 @@ constexpr SV kOldPriorityClassVersions[] = {"v1beta1", "v1alpha1"};
 constexpr SV kOldAppsVersions[] = {"v1beta2", "v1beta1"};
 constexpr SV kOldSchedulerConfigVersions[] = {"v1beta3", "v1beta2"};
 constexpr SV kKueueAlpha[] = {"v1alpha1"};  // Cohort and Topology before v1beta1 (Kueue 0.9-0.13)
+// policy/v1beta1 PodDisruptionBudget (removed in 1.25; an empty selector there selects no
+// pod, which io reads as none), storage.k8s.io/v1beta1 StorageClass (removed in 1.22) and
+// node.k8s.io/v1beta1 RuntimeClass (removed in 1.25): the fields berth reads kept their shape.
+constexpr SV kOldBetaVersions[] = {"v1beta1"};
 
 // Short names and categories.
 constexpr SV kAll[] = {"all"};
@@ -39,6 +43,15 @@ constexpr SV kNs[] = {"ns"};
 constexpr SV kNo[] = {"no"};
 constexpr SV kPo[] = {"po"};
 constexpr SV kPc[] = {"pc"};
+constexpr SV kSa[] = {"sa"};
+constexpr SV kCm[] = {"cm"};
+constexpr SV kQuota[] = {"quota"};
+constexpr SV kLimits[] = {"limits"};
+constexpr SV kPvc[] = {"pvc"};
+constexpr SV kPv[] = {"pv"};
+constexpr SV kNetpol[] = {"netpol"};
+constexpr SV kPdb[] = {"pdb"};
+constexpr SV kSc[] = {"sc"};
 constexpr SV kDeploy[] = {"deploy"};
 constexpr SV kSts[] = {"sts"};
 constexpr SV kRs[] = {"rs"};
@@ -143,11 +156,25 @@ constexpr KindInfo kKinds[] = {
     {.group = "", .versions = kV1, .kind = "Pod", .resource = "pods", .scope = kNamespaced,
      .status_subresource = true, .short_names = kPo, .categories = kAll,
      .dispatch = {.feedback_rules = kWellKnownRules}},
+    // core/v1 kinds berth doctor reads (tenancy, configuration, storage); not planned
+    {.group = "", .versions = kV1, .kind = "ServiceAccount", .resource = "serviceaccounts",
+     .short_names = kSa},
+    {.group = "", .versions = kV1, .kind = "ConfigMap", .resource = "configmaps",
+     .short_names = kCm},
+    {.group = "", .versions = kV1, .kind = "ResourceQuota", .resource = "resourcequotas",
+     .status_subresource = true, .short_names = kQuota},
+    {.group = "", .versions = kV1, .kind = "LimitRange", .resource = "limitranges",
+     .short_names = kLimits},
+    {.group = "", .versions = kV1, .kind = "PersistentVolumeClaim",
+     .resource = "persistentvolumeclaims", .status_subresource = true, .short_names = kPvc},
+    {.group = "", .versions = kV1, .kind = "PersistentVolume", .resource = "persistentvolumes",
+     .scope = kCluster, .status_subresource = true, .short_names = kPv},
     // scheduling.k8s.io
     {.group = "scheduling.k8s.io", .versions = kV1,
      .read_only_versions = kOldPriorityClassVersions, .kind = "PriorityClass",
      .resource = "priorityclasses", .scope = kCluster, .short_names = kPc},
-    // rbac.authorization.k8s.io: the hub's authorization (server/auth); not planned
+    // rbac.authorization.k8s.io: the hub's authorization (server/auth) and berth doctor; not
+    // planned
     {.group = "rbac.authorization.k8s.io", .versions = kV1, .kind = "ClusterRole",
      .resource = "clusterroles", .scope = kCluster},
     {.group = "rbac.authorization.k8s.io", .versions = kV1, .kind = "ClusterRoleBinding",
@@ -156,6 +183,17 @@ constexpr KindInfo kKinds[] = {
      .scope = kNamespaced},
     {.group = "rbac.authorization.k8s.io", .versions = kV1, .kind = "RoleBinding",
      .resource = "rolebindings", .scope = kNamespaced},
+    // networking.k8s.io, policy, storage.k8s.io, node.k8s.io: read for berth doctor
+    {.group = "networking.k8s.io", .versions = kV1, .kind = "NetworkPolicy",
+     .resource = "networkpolicies", .short_names = kNetpol},
+    {.group = "policy", .versions = kV1, .read_only_versions = kOldBetaVersions,
+     .kind = "PodDisruptionBudget", .resource = "poddisruptionbudgets",
+     .status_subresource = true, .short_names = kPdb},
+    {.group = "storage.k8s.io", .versions = kV1, .read_only_versions = kOldBetaVersions,
+     .kind = "StorageClass", .resource = "storageclasses", .scope = kCluster,
+     .short_names = kSc},
+    {.group = "node.k8s.io", .versions = kV1, .read_only_versions = kOldBetaVersions,
+     .kind = "RuntimeClass", .resource = "runtimeclasses", .scope = kCluster},
     // batch, apps: the built-in workloads
     {.group = "batch", .versions = kV1, .kind = "Job", .resource = "jobs",
      .status_subresource = true, .categories = kAll, .workload = true,

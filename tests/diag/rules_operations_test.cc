@@ -12,8 +12,8 @@ namespace {
 using testing::InCodeSnapshot;
 
 // Two running pods of a 1-GPU server labelled app=llm on gpu-1, and a PDB over them.
-InCodeSnapshot OperationsServing(std::optional<model::IntOrPercent> min_available,
-                                 std::optional<model::IntOrPercent> max_unavailable) {
+InCodeSnapshot OperationsServing(std::optional<model::CountOrPercent> min_available,
+                                 std::optional<model::CountOrPercent> max_unavailable) {
   InCodeSnapshot b;
   b.AddNode("gpu-1", 8);
   for (const char* name : {"llm-0", "llm-1"}) b.AddPod("serving", name, 1, "gpu-1").meta.labels = {{"app", "llm"}};
@@ -28,8 +28,8 @@ InCodeSnapshot OperationsServing(std::optional<model::IntOrPercent> min_availabl
   return b;
 }
 
-model::IntOrPercent OperationsInt(int32_t v) { return model::IntOrPercent{false, v, ""}; }
-model::IntOrPercent OperationsPercent(const std::string& text) { return model::IntOrPercent{true, 0, text}; }
+model::CountOrPercent OperationsInt(int32_t v) { return model::CountOrPercent{v, false}; }
+model::CountOrPercent OperationsPercent(int32_t v) { return model::CountOrPercent{v, true}; }
 
 TEST(PdbBlocksGpuDrain, FiresOnMaxUnavailableZero) {
   const std::vector<Finding> f = OperationsServing(std::nullopt, OperationsInt(0)).Run("pdb-blocks-gpu-drain");
@@ -48,14 +48,14 @@ TEST(PdbBlocksGpuDrain, FiresOnMinAvailableOfEveryPodAndPercentages) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].field, "spec.minAvailable");
   EXPECT_NE(f[0].message.find("minAvailable 2 of 2 selected pod(s)"), std::string::npos) << f[0].message;
-  EXPECT_EQ(OperationsServing(OperationsPercent("100%"), std::nullopt).Run("pdb-blocks-gpu-drain").size(), 1u);
+  EXPECT_EQ(OperationsServing(OperationsPercent(100), std::nullopt).Run("pdb-blocks-gpu-drain").size(), 1u);
   // 60% of 2 pods rounds up to 2: still no eviction.
-  EXPECT_EQ(OperationsServing(OperationsPercent("60%"), std::nullopt).Run("pdb-blocks-gpu-drain").size(), 1u);
+  EXPECT_EQ(OperationsServing(OperationsPercent(60), std::nullopt).Run("pdb-blocks-gpu-drain").size(), 1u);
 }
 
 TEST(PdbBlocksGpuDrain, SilentWhenOneEvictionIsAllowed) {
   EXPECT_TRUE(OperationsServing(OperationsInt(1), std::nullopt).Run("pdb-blocks-gpu-drain").empty());
-  EXPECT_TRUE(OperationsServing(OperationsPercent("50%"), std::nullopt).Run("pdb-blocks-gpu-drain").empty());
+  EXPECT_TRUE(OperationsServing(OperationsPercent(50), std::nullopt).Run("pdb-blocks-gpu-drain").empty());
   EXPECT_TRUE(OperationsServing(std::nullopt, OperationsInt(1)).Run("pdb-blocks-gpu-drain").empty());
 }
 

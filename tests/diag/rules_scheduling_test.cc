@@ -101,15 +101,26 @@ TEST(SpreadKeyMissing, HardIsAnErrorSoftAWarning) {
                   .findings.empty());
 }
 
-TEST(GangWithoutGangScheduling, FiresOnParallelGpuJobsOutsideKueue) {
+std::string PyTorchJob(const std::string& labels) {
+  const std::string pod =
+      "      template:\n        spec:\n          containers:\n          - name: pytorch\n            image: x\n"
+      "            resources: {limits: {nvidia.com/gpu: \"8\"}}\n";
+  return "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: ddp\n  namespace: ml\n" + labels +
+         "spec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n" + pod +
+         "    Worker:\n      replicas: 3\n" + pod + "---\n";
+}
+
+TEST(GangWithoutGangScheduling, FiresOnDistributedTrainingOutsideKueue) {
   const std::string nodes = GpuNode("gpu-1", 8) + GpuNode("gpu-2", 8);
-  RuleRun broken = RunRule("gang-without-gang-scheduling", nodes + GpuJob("", 4));
+  RuleRun broken = RunRule("gang-without-gang-scheduling", nodes + PyTorchJob(""));
   ASSERT_EQ(broken.findings.size(), 1u);
-  EXPECT_NE(broken.findings[0].message.find("4 GPU pods"), std::string::npos);
+  EXPECT_EQ(broken.findings[0].object.kind, "PyTorchJob");
+  EXPECT_NE(broken.findings[0].message.find("4 GPU pods"), std::string::npos) << broken.findings[0].message;
   EXPECT_TRUE(RunRule("gang-without-gang-scheduling",
-                      nodes + GpuJob("", 4, "  labels: {kueue.x-k8s.io/queue-name: team}\n"))
+                      nodes + PyTorchJob("  labels: {kueue.x-k8s.io/queue-name: team}\n"))
                   .findings.empty());
-  EXPECT_TRUE(RunRule("gang-without-gang-scheduling", nodes + GpuJob("", 1)).findings.empty());
+  // A parallel Job's pods are independent: not a gang.
+  EXPECT_TRUE(RunRule("gang-without-gang-scheduling", nodes + GpuJob("", 4)).findings.empty());
 }
 
 }  // namespace

@@ -110,6 +110,11 @@ std::string MinimalBody(const model::KindInfo& k, std::string_view version) {
        "spec:\n  placementRefs:\n  - name: p\n  manifestWorkTemplate:\n    workload:\n"
        "      manifests:\n      - {apiVersion: v1, kind: ConfigMap, metadata: {name: m}}\n"},
       {"ControllerRevision", "data: {}\n"},
+      {"PersistentVolumeClaim",
+       "spec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n"},
+      {"PersistentVolume", "spec:\n  accessModes: [ReadWriteOnce]\n  capacity: {storage: 1Gi}\n"},
+      {"StorageClass", "provisioner: p.example.com\n"},
+      {"RuntimeClass", "handler: runc\n"},
   };
   if (k.group == "batch.volcano.sh") {  // its Job is not batch's
     return "spec:\n  tasks:\n  - replicas: 1\n    template:\n      spec:\n        containers:\n"

@@ -45,6 +45,20 @@ TEST(StrategicMergeTest, DeleteAndReplaceDirectives) {
   EXPECT_EQ(map_delete["spec"].dump(), "{}");
 }
 
+// A NetworkPolicy's rule ports have no merge key upstream (replaced whole); a container's
+// merge by containerPort. Merging the policy's by containerPort failed every patch naming them.
+TEST(StrategicMergeTest, NetworkPolicyPortsAreReplacedContainerPortsMerged) {
+  const Json policy = Apply(R"({"kind":"NetworkPolicy","spec":{"ingress":[{"ports":[
+      {"protocol":"TCP","port":80}]}]}})",
+                            R"({"spec":{"ingress":[{"ports":[{"protocol":"TCP","port":443}]}]}})");
+  EXPECT_EQ(policy["spec"]["ingress"].dump(), R"([{"ports":[{"protocol":"TCP","port":443}]}])");
+  const Json pod = Apply(R"({"kind":"Pod","spec":{"containers":[{"name":"c","ports":[
+      {"containerPort":80}]}]}})",
+                         R"({"spec":{"containers":[{"name":"c","ports":[{"containerPort":443}]}]}})");
+  EXPECT_EQ(pod["spec"]["containers"][0]["ports"].dump(),
+            R"([{"containerPort":80},{"containerPort":443}])");
+}
+
 TEST(StrategicMergeTest, PrimitiveListsAndRetainKeys) {
   const Json fin = Apply(kPod, R"({"metadata":{"finalizers":["b","a"]}})");
   EXPECT_EQ(fin["metadata"]["finalizers"].dump(), R"(["a","b"])");

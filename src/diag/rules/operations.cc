@@ -19,22 +19,14 @@ namespace berth::diag::rules {
 namespace {
 
 // kube-controller-manager's GetScaledValueFromIntOrPercent(value, total, roundUp=true) for
-// the PDB fields: an int as written, "N%" of `total` rounded up. A malformed percentage
-// reads as -1 (the API server refuses it; nothing to judge).
-int64_t OperationsScaled(const model::IntOrPercent& v, int64_t total) {
-  if (!v.is_string) return v.int_value;
-  if (!v.text.ends_with('%') || v.text.size() < 2) return -1;
-  int64_t percent = 0;
-  for (char c : std::string_view(v.text).substr(0, v.text.size() - 1)) {
-    if (c < '0' || c > '9') return -1;
-    percent = percent * 10 + (c - '0');
-    if (percent > 1000) return -1;
-  }
-  return (percent * total + 99) / 100;
+// the PDB fields: an int as written, N% of `total` rounded up.
+int64_t OperationsScaled(const model::CountOrPercent& v, int64_t total) {
+  if (!v.percent) return v.value;
+  return (int64_t{v.value} * total + 99) / 100;
 }
 
-std::string OperationsIntOrPercentText(const model::IntOrPercent& v) {
-  return v.is_string ? v.text : std::to_string(v.int_value);
+std::string OperationsCountText(const model::CountOrPercent& v) {
+  return std::to_string(v.value) + (v.percent ? "%" : "");
 }
 
 // The GPU operator's upgrade states in which the node waits to be drained.
@@ -73,10 +65,10 @@ void CheckPdbBlocksGpuDrain(const DoctorContext& ctx, FindingSink& sink) {
     std::string field, why;
     if (pdb.max_unavailable.has_value() && OperationsScaled(*pdb.max_unavailable, pods) == 0) {
       field = "spec.maxUnavailable";
-      why = "maxUnavailable " + OperationsIntOrPercentText(*pdb.max_unavailable);
+      why = "maxUnavailable " + OperationsCountText(*pdb.max_unavailable);
     } else if (pdb.min_available.has_value() && OperationsScaled(*pdb.min_available, pods) >= pods) {
       field = "spec.minAvailable";
-      why = "minAvailable " + OperationsIntOrPercentText(*pdb.min_available) + " of " + std::to_string(pods) +
+      why = "minAvailable " + OperationsCountText(*pdb.min_available) + " of " + std::to_string(pods) +
             " selected pod(s)";
     } else {
       continue;

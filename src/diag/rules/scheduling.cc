@@ -32,7 +32,8 @@ void CheckGpuTaintNotTolerated(const DoctorContext& ctx, FindingSink& sink) {
       if (c.gpu_nodes == 0) continue;
       any_gpu = true;
       const core::Taint* t = core::FindUntoleratedHardTaint(c.taints, spec.spec->tolerations);
-      if (t == nullptr) {
+      // Lifecycle taints (cordoned, not-ready) come and go: they do not make a pod wrong.
+      if (t == nullptr || t->key.starts_with("node.kubernetes.io/")) {
         admitted = true;
         break;
       }
@@ -151,9 +152,11 @@ void CheckSpreadKeyMissing(const DoctorContext& ctx, FindingSink& sink) {
   }
 }
 
+// Kinds whose pods only make progress together. A plain Job's pods are independent (an
+// Indexed Job may be a gang, but only its code knows), so Jobs are not judged.
 bool IsGangKind(std::string_view kind) {
   return kind == "JobSet" || kind == "PyTorchJob" || kind == "MPIJob" || kind == "LeaderWorkerSet" ||
-         kind == "RayCluster" || kind == "RayJob" || kind == "Job";
+         kind == "RayCluster" || kind == "RayJob";
 }
 
 // Multi-pod GPU training started by the default scheduler with neither Kueue nor a PodGroup:
@@ -174,7 +177,6 @@ void CheckGangWithoutGangScheduling(const DoctorContext& ctx, FindingSink& sink)
     }
     if (gpu_pods < 2 || gang) continue;
     if (w.meta.labels.contains("kueue.x-k8s.io/queue-name")) continue;
-    if (w.kind == "Job" && w.pod_sets.size() == 1 && w.pod_sets.front().count < 2) continue;
     sink.Add(RefOf(w, w.api_version, w.kind), "metadata.labels",
              std::to_string(gpu_pods) + " GPU pods must run together, but nothing schedules them as a "
                  "gang (no kueue.x-k8s.io/queue-name label, no PodGroup, default scheduler): pods start "

@@ -124,6 +124,48 @@ core::Status DecodeResources(dom::object container, model::ResourceCatalog& cata
   return core::OkStatus();
 }
 
+// What berth doctor checks of a container beyond its image: imagePullPolicy (validated as
+// upstream does), securityContext.privileged, and a literal NVIDIA_VISIBLE_DEVICES in env.
+// The env scan compares names in place (string views into the document): a pod's env is
+// often long and only one entry is kept.
+core::Status DecodeDoctorContainerFields(dom::object c, model::Container* out) {
+  BERTH_RETURN_IF_ERROR(GetString(c, "imagePullPolicy", &out->image_pull_policy));
+  const std::string& policy = out->image_pull_policy;
+  if (!policy.empty() && policy != "Always" && policy != "IfNotPresent" && policy != "Never") {
+    return FieldError("imagePullPolicy", "unsupported value " + core::Quote(policy) +
+                                             R"(: supported values: "Always", "IfNotPresent", "Never")");
+  }
+  dom::object security;
+  BERTH_RETURN_IF_ERROR(GetObject(c, "securityContext", &security));
+  BERTH_IO_RETURN_IF_ERROR_AT(GetBool(security, "privileged", &out->privileged), "securityContext");
+  dom::array env;
+  BERTH_RETURN_IF_ERROR(GetArray(c, "env", &env));
+  size_t i = 0;
+  for (dom::element item : env) {
+    const size_t index = i++;
+    dom::object var;
+    std::string_view name;
+    if (item.get_object().get(var) != simdjson::SUCCESS) {
+      return FieldError("env" + IndexField(index), "must be an object");
+    }
+    dom::element name_element;
+    if (!Find(var, "name", &name_element) ||
+        name_element.get_string().get(name) != simdjson::SUCCESS) {
+      return FieldError("env" + IndexField(index) + ".name", "Required value");
+    }
+    if (name != "NVIDIA_VISIBLE_DEVICES") continue;
+    dom::element value_from;
+    if (Find(var, "valueFrom", &value_from)) {
+      out->nvidia_visible_devices.reset();  // not a literal: what it resolves to is unknown
+      continue;
+    }
+    std::string value;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(var, "value", &value), "env" + IndexField(index));
+    out->nvidia_visible_devices = std::move(value);  // the last one wins, as in the container
+  }
+  return core::OkStatus();
+}
+
 core::Status DecodeContainers(dom::object spec, std::string_view key, bool init,
                               model::ResourceCatalog& catalog, std::vector<model::Container>* out) {
   dom::array array;
@@ -142,10 +184,10 @@ core::Status DecodeContainers(dom::object spec, std::string_view key, bool init,
     BERTH_IO_RETURN_IF_ERROR_AT(c, field());
     model::Container container;
     BERTH_IO_RETURN_IF_ERROR_AT(GetString(*c, "name", &container.name), field());
-    // Not planned with, but printed (-o wide, ManifestWorks) and refused by the API server
-    // when it is not a string.
-    std::string image;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*c, "image", &image), field());
+    // Not planned with, but printed (-o wide, ManifestWorks), read by berth doctor and
+    // refused by the API server when it is not a string.
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*c, "image", &container.image), field());
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeDoctorContainerFields(*c, &container), field());
     BERTH_IO_RETURN_IF_ERROR_AT(DecodeResources(*c, catalog, &container), field());
     if (init) {
       std::string restart_policy;
@@ -461,6 +503,46 @@ core::Status DecodePodResourceClaims(dom::object spec, model::Pod* pod) {
   return core::OkStatus();
 }
 
+// spec.volumes[]: only hostPath and persistentVolumeClaim volumes are kept (what berth
+// doctor checks); the others (configMap, secret, projected, emptyDir: on nearly every pod)
+// cost no allocation. A kept source must name its path or claim, as upstream requires.
+core::Status DecodePodVolumes(dom::object spec, model::Pod* pod) {
+  dom::array volumes;
+  BERTH_RETURN_IF_ERROR(GetArray(spec, "volumes", &volumes));
+  size_t i = 0;
+  for (dom::element item : volumes) {
+    const size_t index = i++;
+    auto field = [&] { return std::string("volumes") + IndexField(index); };
+    auto volume = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(volume, field());
+    dom::object host_path;
+    dom::object claim;
+    bool has_host_path = false;
+    bool has_claim = false;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetObject(*volume, "hostPath", &host_path, &has_host_path),
+                                field());
+    BERTH_IO_RETURN_IF_ERROR_AT(GetObject(*volume, "persistentVolumeClaim", &claim, &has_claim),
+                                field());
+    if (!has_host_path && !has_claim) continue;
+    model::PodVolume kept;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*volume, "name", &kept.name), field());
+    if (has_host_path) {
+      BERTH_IO_RETURN_IF_ERROR_AT(GetString(host_path, "path", &kept.host_path),
+                                  field() + ".hostPath");
+      if (kept.host_path.empty()) return FieldError(field() + ".hostPath.path", "Required value");
+    }
+    if (has_claim) {
+      BERTH_IO_RETURN_IF_ERROR_AT(GetString(claim, "claimName", &kept.claim_name),
+                                  field() + ".persistentVolumeClaim");
+      if (kept.claim_name.empty()) {
+        return FieldError(field() + ".persistentVolumeClaim.claimName", "Required value");
+      }
+    }
+    pod->volumes.push_back(std::move(kept));
+  }
+  return core::OkStatus();
+}
+
 core::Status DecodePodSpec(dom::object spec, model::ResourceCatalog& catalog, model::Pod* pod,
                            bool* has_priority) {
   BERTH_RETURN_IF_ERROR(
@@ -492,6 +574,13 @@ core::Status DecodePodSpec(dom::object spec, model::ResourceCatalog& catalog, mo
   BERTH_RETURN_IF_ERROR(GetString(spec, "priorityClassName", &pod->priority_class_name));
   BERTH_RETURN_IF_ERROR(GetInt32(spec, "priority", &pod->priority, has_priority));
   BERTH_RETURN_IF_ERROR(DecodePodResourceClaims(spec, pod));
+  BERTH_RETURN_IF_ERROR(DecodePodVolumes(spec, pod));
+  BERTH_RETURN_IF_ERROR(GetString(spec, "runtimeClassName", &pod->runtime_class_name));
+  BERTH_RETURN_IF_ERROR(GetString(spec, "serviceAccountName", &pod->service_account_name));
+  // serviceAccount is serviceAccountName's deprecated alias, which the API server copies over.
+  if (pod->service_account_name.empty()) {
+    BERTH_RETURN_IF_ERROR(GetString(spec, "serviceAccount", &pod->service_account_name));
+  }
   // Every later sum (pod sets, nodes, quota) starts from pod totals that fit in int64.
   BERTH_RETURN_IF_ERROR(model::CheckPodRequestsInRange(*pod, catalog));
   return core::OkStatus();

@@ -4,7 +4,8 @@
 // kueue_v1beta2.cc, kueue_workload_v1beta2.cc and kueue_multikueue.cc (kueue.x-k8s.io),
 // kueue_config.cc (config.kueue.x-k8s.io), pod_group.cc (scheduling.x-k8s.io,
 // scheduling.volcano.sh), ocm_cluster.cc and ocm_placement.cc
-// (cluster.open-cluster-management.io), ocm_work.cc (work.open-cluster-management.io). Each returns
+// (cluster.open-cluster-management.io), ocm_work.cc (work.open-cluster-management.io); the kinds
+// only berth doctor reads are declared in doctor_kind_decoders.h. Each returns
 // the decoded value or the first error, with the field path relative to the object
 // ("spec.containers[0].resources.requests.cpu"); the reader adds file and object. The reader
 // reaches them only through the table of kinds (kind_table.h), whose rows say which versions
@@ -68,10 +69,8 @@ core::Status ValidateLabelMap(const core::Labels& labels, const std::string& fie
 // status True|False|Unknown, lastTransitionTime RFC 3339, observedGeneration >= 0.
 core::Result<model::Condition> DecodeMetaCondition(dom::element e);
 
-// rbac.authorization.k8s.io/v1: checked only (the hub authorizes with them; the plan keeps
-// nothing of them but the document). `namespaced`: Role and RoleBinding.
-core::Result<model::ObjectMeta> ValidateRbacRole(dom::object obj, bool namespaced);
-core::Result<model::ObjectMeta> ValidateRbacBinding(dom::object obj, bool namespaced);
+// rbac.authorization.k8s.io/v1 and the other kinds berth doctor reads:
+// doctor_kind_decoders.h.
 
 // core/v1
 core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& catalog);

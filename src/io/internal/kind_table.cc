@@ -10,6 +10,7 @@
 
 #include "core/check.h"
 #include "io/internal/crd_workload_decoders.h"
+#include "io/internal/doctor_kind_decoders.h"
 #include "io/internal/json_fields.h"
 #include "io/internal/status_writer.h"
 
@@ -39,14 +40,6 @@ core::Status KeepShared(core::Result<T>&& decoded, std::vector<T> Snapshot::*fie
   if (!decoded.has_value()) return std::move(decoded).error();
   decoded->source = sink.Store(decoded->meta);
   (sink.snapshot().*field).push_back(std::move(*decoded));
-  return core::OkStatus();
-}
-
-// Kinds the plan does not use (RBAC): the object is checked and its document recorded, so
-// it counts as read.
-core::Status KeepDocument(core::Result<model::ObjectMeta>&& meta, DecodeSink& sink) {
-  if (!meta.has_value()) return std::move(meta).error();
-  (void)sink.Store(*meta);
   return core::OkStatus();
 }
 
@@ -171,26 +164,70 @@ constexpr KindRow kRows[] = {
        return KeepInCluster(DecodeNode(obj, s.snapshot().resources), &Snapshot::nodes, s);
      }},
     {"", "Pod", DecodePodRow, nullptr, &kPodStatus, nullptr, PodItselfTemplates},
+    // core/v1 kinds read for berth doctor (the plan does not use them)
+    {"", "ServiceAccount",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeServiceAccount(obj), &Snapshot::service_accounts, s);
+     }},
+    {"", "ConfigMap",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeConfigMap(obj), &Snapshot::config_maps, s);
+     }},
+    {"", "ResourceQuota",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeResourceQuota(obj), &Snapshot::resource_quotas, s);
+     }},
+    {"", "LimitRange",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeLimitRange(obj), &Snapshot::limit_ranges, s);
+     }},
+    {"", "PersistentVolumeClaim",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodePersistentVolumeClaim(obj), &Snapshot::persistent_volume_claims,
+                            s);
+     }},
+    {"", "PersistentVolume",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodePersistentVolume(obj), &Snapshot::persistent_volumes, s);
+     }},
     {"scheduling.k8s.io", "PriorityClass",
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepShared(DecodePriorityClass(obj), &Snapshot::priority_classes, s);
      }},
-    // rbac.authorization.k8s.io: checked, and only their documents kept
+    // rbac.authorization.k8s.io: the hub authorizes with their documents; doctor reads them
     {"rbac.authorization.k8s.io", "ClusterRole",
      [](dom::object obj, std::string_view, DecodeSink& s) {
-       return KeepDocument(ValidateRbacRole(obj, false), s);
+       return KeepInCluster(DecodeRbacRole(obj, false), &Snapshot::rbac_roles, s);
      }},
     {"rbac.authorization.k8s.io", "ClusterRoleBinding",
      [](dom::object obj, std::string_view, DecodeSink& s) {
-       return KeepDocument(ValidateRbacBinding(obj, false), s);
+       return KeepInCluster(DecodeRbacBinding(obj, false), &Snapshot::rbac_bindings, s);
      }},
     {"rbac.authorization.k8s.io", "Role",
      [](dom::object obj, std::string_view, DecodeSink& s) {
-       return KeepDocument(ValidateRbacRole(obj, true), s);
+       return KeepInCluster(DecodeRbacRole(obj, true), &Snapshot::rbac_roles, s);
      }},
     {"rbac.authorization.k8s.io", "RoleBinding",
      [](dom::object obj, std::string_view, DecodeSink& s) {
-       return KeepDocument(ValidateRbacBinding(obj, true), s);
+       return KeepInCluster(DecodeRbacBinding(obj, true), &Snapshot::rbac_bindings, s);
+     }},
+    // networking.k8s.io, policy, storage.k8s.io, node.k8s.io: read for berth doctor
+    {"networking.k8s.io", "NetworkPolicy",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeNetworkPolicy(obj), &Snapshot::network_policies, s);
+     }},
+    {"policy", "PodDisruptionBudget",
+     [](dom::object obj, std::string_view api_version, DecodeSink& s) {
+       return KeepInCluster(DecodePodDisruptionBudget(obj, api_version == "policy/v1beta1"),
+                            &Snapshot::pod_disruption_budgets, s);
+     }},
+    {"storage.k8s.io", "StorageClass",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeStorageClass(obj), &Snapshot::storage_classes, s);
+     }},
+    {"node.k8s.io", "RuntimeClass",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeRuntimeClass(obj), &Snapshot::runtime_classes, s);
      }},
     // workloads
     {"batch", "Job", DecodeWorkloadRow<DecodeJob>, JobPodIdentity, nullptr, JobOwnership,

@@ -1,8 +1,14 @@
 // rbac.authorization.k8s.io/v1: Role, ClusterRole, RoleBinding, ClusterRoleBinding. The plan
-// does not use them (they keep nothing in the snapshot); the hub authorizes with them, so
-// they are checked here as kube-apiserver's RBAC validation checks them, for the API to
-// refuse the same objects with the same fields.
-#include "io/internal/decoders.h"
+// does not use them; the hub authorizes with their documents, so they are checked here as
+// kube-apiserver's RBAC validation checks them, for the API to refuse the same objects with
+// the same fields. The snapshot keeps what berth doctor reads: whether a role grants
+// everything, and who each binding binds to which role.
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/internal/doctor_kind_decoders.h"
 #include "io/internal/json_fields.h"
 
 namespace berth::io::internal {
@@ -11,7 +17,12 @@ namespace {
 
 constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
 
-core::Status ValidateRule(dom::element e, bool namespaced) {
+bool HasRbacWildcard(const std::vector<std::string>& values) {
+  return std::find(values.begin(), values.end(), "*") != values.end();
+}
+
+// One rule, validated; *grants_all when it allows every verb on every resource of every group.
+core::Status ValidateRule(dom::element e, bool namespaced, bool* grants_all) {
   BERTH_ASSIGN_OR_RETURN(dom::object rule, AsObject(e));
   std::vector<std::string> verbs, groups, resources, names, urls;
   BERTH_RETURN_IF_ERROR(GetStringList(rule, "verbs", &verbs));
@@ -36,49 +47,55 @@ core::Status ValidateRule(dom::element e, bool namespaced) {
   if (resources.empty()) {
     return FieldError("resources", "Required value: resource rules must supply at least one resource");
   }
-  return core::OkStatus();
-}
-
-core::Status ValidateSubject(dom::element e, bool cluster_binding) {
-  BERTH_ASSIGN_OR_RETURN(dom::object subject, AsObject(e));
-  std::string kind, name, api_group, ns;
-  BERTH_RETURN_IF_ERROR(GetString(subject, "kind", &kind));
-  BERTH_RETURN_IF_ERROR(GetString(subject, "name", &name));
-  BERTH_RETURN_IF_ERROR(GetString(subject, "apiGroup", &api_group));
-  BERTH_RETURN_IF_ERROR(GetString(subject, "namespace", &ns));
-  if (name.empty()) return FieldError("name", "Required value");
-  if (kind == "ServiceAccount") {
-    if (!api_group.empty()) return InvalidValue("apiGroup", api_group, R"(supported values: "")");
-    if (cluster_binding && ns.empty()) return FieldError("namespace", "Required value");
-  } else if (kind == "User" || kind == "Group") {
-    if (api_group != kRbacGroup) {
-      return InvalidValue("apiGroup", api_group, R"(supported values: "rbac.authorization.k8s.io")");
-    }
-  } else {
-    return InvalidValue("kind", kind, R"(supported values: "ServiceAccount", "User", "Group")");
+  if (HasRbacWildcard(verbs) && HasRbacWildcard(groups) && HasRbacWildcard(resources)) {
+    *grants_all = true;
   }
   return core::OkStatus();
 }
 
+core::Result<model::RbacSubject> DecodeSubject(dom::element e, bool cluster_binding) {
+  BERTH_ASSIGN_OR_RETURN(dom::object subject, AsObject(e));
+  model::RbacSubject out;
+  std::string api_group;
+  BERTH_RETURN_IF_ERROR(GetString(subject, "kind", &out.kind));
+  BERTH_RETURN_IF_ERROR(GetString(subject, "name", &out.name));
+  BERTH_RETURN_IF_ERROR(GetString(subject, "apiGroup", &api_group));
+  BERTH_RETURN_IF_ERROR(GetString(subject, "namespace", &out.namespace_));
+  if (out.name.empty()) return FieldError("name", "Required value");
+  if (out.kind == "ServiceAccount") {
+    if (!api_group.empty()) return InvalidValue("apiGroup", api_group, R"(supported values: "")");
+    if (cluster_binding && out.namespace_.empty()) return FieldError("namespace", "Required value");
+  } else if (out.kind == "User" || out.kind == "Group") {
+    if (api_group != kRbacGroup) {
+      return InvalidValue("apiGroup", api_group, R"(supported values: "rbac.authorization.k8s.io")");
+    }
+  } else {
+    return InvalidValue("kind", out.kind, R"(supported values: "ServiceAccount", "User", "Group")");
+  }
+  return out;
+}
+
 }  // namespace
 
-core::Result<model::ObjectMeta> ValidateRbacRole(dom::object obj, bool namespaced) {
-  BERTH_ASSIGN_OR_RETURN(model::ObjectMeta meta,
-                         DecodeObjectMeta(obj, namespaced, /*name_required=*/true));
+core::Result<model::RbacRole> DecodeRbacRole(dom::object obj, bool namespaced) {
+  model::RbacRole role;
+  BERTH_ASSIGN_OR_RETURN(role.meta, DecodeObjectMeta(obj, namespaced, /*name_required=*/true));
+  role.cluster_scoped = !namespaced;
   std::vector<bool> checked;
   BERTH_RETURN_IF_ERROR(DecodeList<bool>(
       obj, "rules",
       [&](dom::element e) -> core::Result<bool> {
-        BERTH_RETURN_IF_ERROR(ValidateRule(e, namespaced));
+        BERTH_RETURN_IF_ERROR(ValidateRule(e, namespaced, &role.grants_all));
         return true;
       },
       &checked));
-  return meta;
+  return role;
 }
 
-core::Result<model::ObjectMeta> ValidateRbacBinding(dom::object obj, bool namespaced) {
-  BERTH_ASSIGN_OR_RETURN(model::ObjectMeta meta,
-                         DecodeObjectMeta(obj, namespaced, /*name_required=*/true));
+core::Result<model::RbacBinding> DecodeRbacBinding(dom::object obj, bool namespaced) {
+  model::RbacBinding binding;
+  BERTH_ASSIGN_OR_RETURN(binding.meta, DecodeObjectMeta(obj, namespaced, /*name_required=*/true));
+  binding.cluster_scoped = !namespaced;
   dom::object ref;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "roleRef", &ref, &found));
@@ -97,15 +114,12 @@ core::Result<model::ObjectMeta> ValidateRbacBinding(dom::object obj, bool namesp
                                    : R"(supported values: "ClusterRole")");
   }
   if (name.empty()) return FieldError("roleRef.name", "Required value");
-  std::vector<bool> checked;
-  BERTH_RETURN_IF_ERROR(DecodeList<bool>(
-      obj, "subjects",
-      [&](dom::element e) -> core::Result<bool> {
-        BERTH_RETURN_IF_ERROR(ValidateSubject(e, !namespaced));
-        return true;
-      },
-      &checked));
-  return meta;
+  binding.role_kind = std::move(kind);
+  binding.role_name = std::move(name);
+  BERTH_RETURN_IF_ERROR(DecodeList(
+      obj, "subjects", [&](dom::element e) { return DecodeSubject(e, !namespaced); },
+      &binding.subjects));
+  return binding;
 }
 
 }  // namespace berth::io::internal

@@ -87,7 +87,9 @@ std::string_view RequestVerbName(RequestVerb verb) { return model::VerbName(Mode
 
 bool IsBuiltInGroup(std::string_view group) {
   return group.empty() || group == "apps" || group == "batch" || group == "scheduling.k8s.io" ||
-         group == "resource.k8s.io" || group == "rbac.authorization.k8s.io";
+         group == "resource.k8s.io" || group == "rbac.authorization.k8s.io" ||
+         group == "networking.k8s.io" || group == "policy" || group == "storage.k8s.io" ||
+         group == "node.k8s.io";
 }
 
 bool QueryBool(const QueryParams& query, std::string_view key) {

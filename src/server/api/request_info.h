@@ -69,7 +69,8 @@ ApiResult<RequestInfo> ParseRequest(std::string_view method, std::string_view pa
                                     const QueryParams& query);
 
 // Whether `group` holds kube-apiserver's own kinds of the table (core, apps, batch,
-// scheduling.k8s.io, resource.k8s.io), as opposed to custom resources: strategic merge patch
+// scheduling.k8s.io, resource.k8s.io, rbac, networking.k8s.io, policy, storage.k8s.io,
+// node.k8s.io), as opposed to custom resources: strategic merge patch
 // and unconditional updates apply to them only.
 bool IsBuiltInGroup(std::string_view group);
 

@@ -15,9 +15,18 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// What differs between the kinds served: a NetworkPolicy's `ports` (spec.ingress[].ports,
+// spec.egress[].ports) have no patch strategy upstream and are replaced whole, unlike a
+// container's, which merge by containerPort. Every other list field means the same in every
+// built-in kind berth serves.
+struct MergeKind {
+  bool ports_atomic = false;
+};
+
 // patchMergeKey of list fields with patchStrategy "merge" in core/v1, apps/v1, batch/v1 and
 // meta/v1 (by field name).
-std::string_view MergeKeyOf(std::string_view field) {
+std::string_view MergeKeyOf(std::string_view field, const MergeKind& kind) {
+  if (kind.ports_atomic && field == "ports") return {};
   struct Entry {
     std::string_view field;
     std::string_view key;
@@ -49,13 +58,14 @@ struct Failure {
   std::string message;
 };
 
-std::optional<Failure> MergeObject(Json& target, const Json& patch, size_t depth);
+std::optional<Failure> MergeObject(Json& target, const Json& patch, const MergeKind& kind,
+                                   size_t depth);
 
 std::optional<Failure> MergeValue(Json& target, const Json& patch, std::string_view field,
-                                  size_t depth);
+                                  const MergeKind& kind, size_t depth);
 
 std::optional<Failure> MergeKeyedList(Json& target, const Json& patch, std::string_view key,
-                                      size_t depth) {
+                                      const MergeKind& kind, size_t depth) {
   if (!target.is_array()) target = Json::array();
   // A {"$patch": "replace"} element replaces the whole list with the other elements.
   for (const Json& p : patch) {
@@ -92,9 +102,9 @@ std::optional<Failure> MergeKeyedList(Json& target, const Json& patch, std::stri
     }
     if (at == target.size()) {
       Json fresh = Json::object();
-      if (auto f = MergeObject(fresh, p, depth + 1)) return f;
+      if (auto f = MergeObject(fresh, p, kind, depth + 1)) return f;
       target.push_back(std::move(fresh));
-    } else if (auto f = MergeObject(target[at], p, depth + 1)) {
+    } else if (auto f = MergeObject(target[at], p, kind, depth + 1)) {
       return f;
     }
   }
@@ -102,15 +112,15 @@ std::optional<Failure> MergeKeyedList(Json& target, const Json& patch, std::stri
 }
 
 std::optional<Failure> MergeValue(Json& target, const Json& patch, std::string_view field,
-                                  size_t depth) {
+                                  const MergeKind& kind, size_t depth) {
   if (depth > kMaxPatchDepth) return Failure{"the patch nests too deeply"};
   if (patch.is_object()) {
     if (!target.is_object()) target = Json::object();
-    return MergeObject(target, patch, depth + 1);
+    return MergeObject(target, patch, kind, depth + 1);
   }
   if (patch.is_array()) {
-    if (const std::string_view key = MergeKeyOf(field); !key.empty()) {
-      return MergeKeyedList(target, patch, key, depth);
+    if (const std::string_view key = MergeKeyOf(field, kind); !key.empty()) {
+      return MergeKeyedList(target, patch, key, kind, depth);
     }
     if (IsPrimitiveMergeList(field) && target.is_array()) {
       for (const Json& v : patch) {
@@ -125,7 +135,8 @@ std::optional<Failure> MergeValue(Json& target, const Json& patch, std::string_v
   return std::nullopt;
 }
 
-std::optional<Failure> MergeObject(Json& target, const Json& patch, size_t depth) {
+std::optional<Failure> MergeObject(Json& target, const Json& patch, const MergeKind& kind,
+                                   size_t depth) {
   if (depth > kMaxPatchDepth) return Failure{"the patch nests too deeply"};
   if (auto directive = patch.find("$patch"); directive != patch.end()) {
     if (*directive == "replace") {
@@ -168,7 +179,7 @@ std::optional<Failure> MergeObject(Json& target, const Json& patch, size_t depth
       continue;
     }
     Json& slot = target[key];
-    if (auto f = MergeValue(slot, it.value(), key, depth + 1)) return f;
+    if (auto f = MergeValue(slot, it.value(), key, kind, depth + 1)) return f;
   }
   if (auto retain = patch.find("$retainKeys"); retain != patch.end()) {
     if (!retain->is_array()) return Failure{"$retainKeys must be a list of strings"};
@@ -191,7 +202,10 @@ ApiResult<Json> ApplyStrategicMergePatch(const Json& target, std::string_view pa
     return BadRequestError("the strategic merge patch body must be a JSON object");
   }
   Json doc = target.is_object() ? target : Json::object();
-  if (auto f = MergeObject(doc, patch, 0)) return BadRequestError(f->message);
+  MergeKind kind;
+  auto k = doc.find("kind");
+  kind.ports_atomic = k != doc.end() && k->is_string() && k->get_ref<const std::string&>() == "NetworkPolicy";
+  if (auto f = MergeObject(doc, patch, kind, 0)) return BadRequestError(f->message);
   return doc;
 }
 
