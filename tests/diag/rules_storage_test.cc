@@ -1,5 +1,6 @@
-// Storage rules over snapshots built in code (io does not read PVCs, PVs and StorageClasses
-// in this tree yet): each fires on a minimal broken case and stays silent once fixed.
+// Storage rules over snapshots built in code (and, last, over YAML read by io): each fires
+// on a minimal broken case and stays silent once fixed.
+#include "diag/doctor_harness.h"
 #include "diag/snapshot_builder.h"
 
 namespace berth::diag {
@@ -169,6 +170,35 @@ TEST(LocalPvMissesGpuNodes, FiresWhenEveryLocalPvIsOnCpuNodes) {
             "persistent volumes to bind)");
   b.AddLocalVolume("pv-c", "local-nvme", "gpu-1");
   EXPECT_TRUE(b.Run("local-pv-misses-gpu-nodes").empty());
+}
+
+}  // namespace
+}  // namespace berth::diag
+
+namespace berth::diag {
+namespace {
+
+// Claims and classes read from YAML by io.
+TEST(StorageRulesFromYaml, MissingClassAndUnboundClaim) {
+  const std::string yaml = testing::GpuNode("gpu-1", 8) +
+      "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: standard\n"
+      "  annotations: {storageclass.kubernetes.io/is-default-class: \"true\"}\n"
+      "provisioner: ebs.csi.aws.com\nvolumeBindingMode: Immediate\n---\n"
+      "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, namespace: ml}\n"
+      "spec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: fast-ssd\n"
+      "  resources: {requests: {storage: 10Gi}}\nstatus: {phase: Pending}\n---\n"
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: train, namespace: ml}\nspec:\n"
+      "  containers: [{name: c, image: trainer, resources: {limits: {nvidia.com/gpu: \"1\"}}}]\n"
+      "  volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]\n";
+  const testing::RuleRun missing = testing::RunRule("pvc-storage-class-missing", yaml);
+  ASSERT_TRUE(missing.read_errors.empty()) << missing.read_errors[0];
+  ASSERT_EQ(missing.findings.size(), 1u);
+  EXPECT_EQ(missing.findings[0].severity, Severity::kError);
+  EXPECT_EQ(missing.findings[0].object.name, "data");
+  const testing::RuleRun unbound = testing::RunRule("pvc-unbound-for-gpu-pod", yaml);
+  ASSERT_EQ(unbound.findings.size(), 1u);
+  EXPECT_EQ(unbound.findings[0].object.name, "train");
+  EXPECT_EQ(unbound.findings[0].field, "spec.volumes[0].persistentVolumeClaim.claimName");
 }
 
 }  // namespace

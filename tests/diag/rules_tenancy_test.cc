@@ -1,5 +1,6 @@
-// Tenancy rules over snapshots built in code: each fires on a minimal broken case with the
-// exact object, field and values, and stays silent once fixed.
+// Tenancy rules over snapshots built in code (and, last, over YAML read by io): each fires on
+// a minimal broken case with the exact object, field and values, and stays silent once fixed.
+#include "diag/doctor_harness.h"
 #include "diag/snapshot_builder.h"
 
 namespace berth::diag {
@@ -288,6 +289,39 @@ TEST(NvidiaVisibleDevicesWithoutRequest, FiresOnAContainerWithoutGpus) {
   InCodeSnapshot fixed = TenancyGpuTeam();
   fixed.AddPod("ml", "notebook", 0).containers[0].nvidia_visible_devices = "void";
   EXPECT_TRUE(fixed.Run("nvidia-visible-devices-without-request").empty());
+}
+
+}  // namespace
+}  // namespace berth::diag
+
+namespace berth::diag {
+namespace {
+
+// The same rules over YAML read by io, as berth doctor reads a dump.
+TEST(TenancyRulesFromYaml, QuotaPrefixPrivilegedPodAndDefaultDeny) {
+  const std::string yaml = testing::GpuNode("gpu-1", 8) +
+      "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: gpus, namespace: ml}\n"
+      "spec:\n  hard: {limits.nvidia.com/gpu: \"8\"}\n---\n"
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: debug, namespace: ml}\nspec:\n  nodeName: gpu-1\n"
+      "  containers:\n  - name: c\n    image: busybox\n    securityContext: {privileged: true}\n"
+      "    env: [{name: NVIDIA_VISIBLE_DEVICES, value: all}]\n"
+      "  volumes: [{name: dev, hostPath: {path: /dev}}]\n---\n"
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: train, namespace: ml}\nspec:\n"
+      "  containers: [{name: c, image: trainer, resources: {limits: {nvidia.com/gpu: \"1\"}}}]\n";
+  const testing::RuleRun quota = testing::RunRule("quota-gpu-limits-prefix", yaml);
+  ASSERT_TRUE(quota.read_errors.empty()) << quota.read_errors[0];
+  ASSERT_EQ(quota.findings.size(), 1u);
+  EXPECT_EQ(quota.findings[0].field, "spec.hard[limits.nvidia.com/gpu]");
+  const testing::RuleRun privileged = testing::RunRule("privileged-gpu-pod", yaml);
+  ASSERT_EQ(privileged.findings.size(), 1u);
+  EXPECT_EQ(privileged.findings[0].object.name, "debug");
+  EXPECT_EQ(testing::RunRule("hostpath-dev-nvidia", yaml).findings.size(), 1u);
+  EXPECT_EQ(testing::RunRule("nvidia-visible-devices-without-request", yaml).findings.size(), 1u);
+  EXPECT_EQ(testing::RunRule("namespace-without-default-deny", yaml).findings.size(), 1u);
+  const std::string deny =
+      "---\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: deny, namespace: ml}\n"
+      "spec:\n  podSelector: {}\n  policyTypes: [Ingress]\n";
+  EXPECT_TRUE(testing::RunRule("namespace-without-default-deny", yaml + deny).findings.empty());
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Builds a model::Snapshot in code for doctor rule tests over kinds io does not decode yet
+// Builds a model::Snapshot in code for doctor rule tests over the kinds berth doctor reads
 // (ResourceQuota, LimitRange, NetworkPolicy, RBAC, PVC/PV/StorageClass, PDB) and pod fields
 // (privileged, volumes, NVIDIA_VISIBLE_DEVICES), then runs one rule over it. Objects get a
 // source document each so given pods count as pod specs; returned references stay valid
