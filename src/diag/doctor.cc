@@ -40,6 +40,9 @@ const std::vector<Rule>& AllRules() {
     rules::AddKueueRules(out);
     rules::AddDraRules(out);
     rules::AddOcmRules(out);
+    rules::AddTenancyRules(out);
+    rules::AddOperationsRules(out);
+    rules::AddStorageRules(out);
     return out;
   }();
   return rules;

@@ -28,6 +28,9 @@ struct Node {
   bool ready = true;
   std::string ready_reason;                         // the condition's reason, when given
   std::optional<core::Timestamp> ready_transition;  // its lastTransitionTime, when given
+  // timeAdded of the node.kubernetes.io/unschedulable taint the node controller adds on a
+  // cordon: how long the node has been cordoned (berth doctor); nullopt when not given.
+  std::optional<core::Timestamp> unschedulable_since;
   ResourceVector capacity;
   ResourceVector allocatable;  // status.allocatable, or capacity when absent
   std::string cluster = "default";

@@ -696,6 +696,36 @@ core::Status DecodeNodeReady(dom::object status, model::Node* node) {
   return core::OkStatus();
 }
 
+namespace {
+
+// The timeAdded of the node.kubernetes.io/unschedulable taint (core.Taint keeps no time:
+// only this one is read, for how long a node has been cordoned).
+core::Status DecodeCordonTime(dom::object spec, std::optional<core::Timestamp>* out) {
+  dom::array taints;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetArray(spec, "taints", &taints, &found));
+  if (!found) return core::OkStatus();
+  size_t i = 0;
+  for (dom::element item : taints) {
+    const size_t index = i++;
+    BERTH_ASSIGN_OR_RETURN(dom::object t, AsObject(item));  // DecodeTaint read it first
+    std::string key, added;
+    BERTH_RETURN_IF_ERROR(GetString(t, "key", &key));
+    if (key != "node.kubernetes.io/unschedulable") continue;
+    bool has_time = false;
+    BERTH_RETURN_IF_ERROR(GetString(t, "timeAdded", &added, &has_time));
+    if (!has_time) continue;
+    auto parsed = core::Timestamp::Parse(added);
+    if (!parsed.has_value()) {
+      return FieldError("taints" + IndexField(index) + ".timeAdded", parsed.error().message());
+    }
+    *out = *parsed;
+  }
+  return core::OkStatus();
+}
+
+}  // namespace
+
 core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& catalog) {
   model::Node node;
   BERTH_ASSIGN_OR_RETURN(node.meta, DecodeObjectMeta(obj, /*namespaced=*/false,
@@ -706,6 +736,7 @@ core::Result<model::Node> DecodeNode(dom::object obj, model::ResourceCatalog& ca
   if (found) {
     BERTH_IO_RETURN_IF_ERROR_AT(GetBool(spec, "unschedulable", &node.unschedulable), "spec");
     BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(spec, "taints", DecodeTaint, &node.taints), "spec");
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeCordonTime(spec, &node.unschedulable_since), "spec");
   }
   dom::object status;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "status", &status, &found));
