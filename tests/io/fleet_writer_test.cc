@@ -1056,11 +1056,13 @@ TEST(FleetTableTest, ListsPlacementsWorksAndDeletedObjects) {
                            {"kueue.x-k8s.io/v1beta2", "MultiKueueCluster", "", "old", "gone"}};
   DocumentStore documents;
   EXPECT_EQ(Write(planned, items, documents, OutputFormat::kTable),
+            "PLACEMENTS\n"
             "NAMESPACE   NAME    SELECTED   SATISFIED                          DECISIONS\n"
             "ml          train   2          False (NotAllDecisionsScheduled)   "
             "train-decision-1, train-decision-2\n"
             "ml          idle    <none>     <none>                             <none>\n"
             "\n"
+            "MANIFESTWORKS\n"
             "CLUSTER   NAME       WORKLOAD   MANIFESTS\n"
             "us-east   ml-train   ml.train   Job/ml/train, ClusterRole/reader\n"
             "us-west   given      <none>     ConfigMap/ml/c\n"
@@ -1089,6 +1091,7 @@ TEST(FleetTableTest, WorkloadsGetAClusterColumnOnlyInFleetPlans) {
   items.workloads = {0, 1};
   DocumentStore documents;
   EXPECT_EQ(Write(planned, items, documents, OutputFormat::kTable),
+            "WORKLOADS\n"
             "NAMESPACE   NAME    QUEUE   CLUSTERQUEUE   CLUSTER   STATUS     FLAVORS   MESSAGE\n"
             "ml          job-a   lq      <none>         us-east   Admitted   <none>    "
             "The workload is admitted\n"

@@ -432,6 +432,7 @@ TEST(ReplicaSetIoTest, PlanPrintsTheSteppedReplicaSetAndItsNewRevision) {
   std::ostringstream table;
   WritePlan(planned, PlanItems{}, in.documents, OutputFormat::kTable, table);
   EXPECT_EQ(table.str(),
+            "MANIFESTWORKREPLICASETS\n"
             "NAMESPACE   NAME   PLACEMENT   ROLLOUT       APPLIED   REVISION   MESSAGE\n"
             "serving     web    llm         Progressing   1/3       1\n");
 }

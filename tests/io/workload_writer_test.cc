@@ -306,6 +306,7 @@ TEST(WorkloadTableTest, RendersWorkloadsSection) {
   std::ostringstream out;
   WritePlanTable(planned, {}, {}, {0, 1}, out);
   EXPECT_EQ(out.str(),
+            "WORKLOADS\n"
             "NAMESPACE   NAME        QUEUE   CLUSTERQUEUE   STATUS     FLAVORS"
             "                                        MESSAGE\n"
             "ml          job-train   lq      cq             Admitted   main: cpu,memory=default "

@@ -194,6 +194,7 @@ spec:
 
   std::string table = Write(planned, decisions, in.documents, OutputFormat::kTable);
   EXPECT_EQ(table,
+            "PODS\n"
             "NAMESPACE   NAME   NODE     STATUS    REASON\n"
             "ns          j-1    n1       Bound\n"
             "ns          j-0    <none>   Pending   0/1 nodes are available: 1 Insufficient cpu.\n"
@@ -286,9 +287,11 @@ TEST(ClaimWriterTest, PatchesAllocationAndReservedForAfterThePods) {
   std::ostringstream table;
   WritePlanList(planned, decisions, {1}, in.documents, OutputFormat::kTable, table);
   EXPECT_EQ(table.str(),
+            "PODS\n"
             "NAMESPACE   NAME        NODE     STATUS   REASON\n"
             "ml          trainer-0   node-a   Bound\n"
             "\n"
+            "RESOURCE CLAIMS\n"
             "NAMESPACE   CLAIM           RESERVED FOR   REQUEST   DEVICE\n"
             "ml          trainer-0-gpu   trainer-0      gpu       gpu.nvidia.com/node-a/gpu-0\n");
 }

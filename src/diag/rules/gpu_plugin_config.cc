@@ -15,15 +15,22 @@ struct GpuYamlNode {
   enum class Kind { kScalar, kMap, kSeq };
   Kind kind = Kind::kScalar;
   std::string scalar;
-  std::vector<std::pair<std::string, GpuYamlNode>> map;
+  // A mapping as two parallel vectors: std::pair of an incomplete type does not compile
+  // with every standard library (a vector of one does).
+  std::vector<std::string> keys;
+  std::vector<GpuYamlNode> values;
   std::vector<GpuYamlNode> seq;
 
   const GpuYamlNode* Get(std::string_view key) const {
     if (kind != Kind::kMap) return nullptr;
-    for (const auto& [k, v] : map) {
-      if (k == key) return &v;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (keys[i] == key) return &values[i];
     }
     return nullptr;
+  }
+  void Put(std::string key, GpuYamlNode value) {
+    keys.push_back(std::move(key));
+    values.push_back(std::move(value));
   }
 };
 
@@ -143,7 +150,7 @@ class GpuYamlFlow {
       ++pos_;
       auto value = Value();
       if (!value.has_value()) return std::nullopt;
-      n.map.emplace_back(key->scalar, std::move(*value));
+      n.Put(key->scalar, std::move(*value));
       Skip();
       if (pos_ >= s_.size()) return std::nullopt;
       if (s_[pos_] == ',') {
@@ -274,7 +281,7 @@ class GpuYamlBlock {
       ++at_;
       std::optional<GpuYamlNode> value = rest.empty() ? Nested(indent, true) : GpuYamlInline(rest);
       if (!value.has_value()) return std::nullopt;
-      n.map.emplace_back(std::move(key), std::move(*value));
+      n.Put(std::move(key), std::move(*value));
     }
     if (at_ < lines_.size() && lines_[at_].indent > indent) return std::nullopt;  // stray indent
     return n;
