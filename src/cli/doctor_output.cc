@@ -110,8 +110,16 @@ void PrintDoctorTable(const diag::DoctorReport& report, const io::DocumentStore&
     }
   }
   if (!report.skipped.empty()) {
-    out << (first ? "" : "\n") << "NOT CHECKED (" << report.skipped.size() << ")\n";
-    for (const diag::SkippedRule& s : report.skipped) out << "  " << s.rule << ": " << s.reason << "\n";
+    // One line per unread object, naming the rules that could not see it.
+    std::map<std::string, std::vector<std::string>> by_reason;
+    for (const diag::SkippedRule& s : report.skipped) by_reason[s.reason].push_back(s.rule);
+    out << (first ? "" : "\n") << "NOT CHECKED (" << by_reason.size() << ")\n";
+    for (const auto& [reason, rules] : by_reason) {
+      out << "  " << reason << ": " << rules.size() << (rules.size() == 1 ? " rule" : " rules")
+          << " ran without it (";
+      for (size_t i = 0; i < rules.size(); ++i) out << (i == 0 ? "" : ", ") << rules[i];
+      out << ")\n";
+    }
     first = false;
   }
   if (!first) out << "\n";
