@@ -130,7 +130,7 @@ bool OperationsIsSystemClass(const model::PriorityClass& pc) {
 }
 
 ObjectRef OperationsPriorityClassRef(const model::PriorityClass& pc, std::string cluster) {
-  return ObjectRef{"scheduling.k8s.io/v1", "PriorityClass", "", pc.meta.name, std::move(cluster), pc.source};
+  return ObjectRef{"scheduling.k8s.io/v1", "PriorityClass", "", pc.meta.name, std::move(cluster), pc.source, pc.meta.labels};
 }
 
 std::string OperationsClusterOfClasses(const DoctorContext& ctx) {

@@ -27,9 +27,9 @@ std::string TenancyNs(std::string_view ns) { return ns.empty() ? "default" : std
 // The Namespace object's ref when the input has it (for its file), else a ref by name.
 ObjectRef TenancyNamespaceRef(const DoctorContext& ctx, std::string_view cluster, std::string_view ns) {
   for (const model::Namespace& n : ctx.snapshot().namespaces) {
-    if (n.meta.name == ns) return ObjectRef{"v1", "Namespace", "", n.meta.name, std::string(cluster), n.source};
+    if (n.meta.name == ns) return ObjectRef{"v1", "Namespace", "", n.meta.name, std::string(cluster), n.source, n.meta.labels};
   }
-  return ObjectRef{"v1", "Namespace", "", std::string(ns), std::string(cluster), {}};
+  return ObjectRef{"v1", "Namespace", "", std::string(ns), std::string(cluster), {}, {}};
 }
 
 // GPU demand of the pod specs of each tenant namespace: per GPU resource name, the total of
