@@ -416,15 +416,16 @@ TEST_F(WorkApplierTest, RefusedManifestKeepsTheServersMessageAndTheOthersApply) 
 }
 
 TEST_F(WorkApplierTest, UnknownKindIsReportedAsUpstreamWordsIt) {
+  // A Secret: a kind berth's table does not hold (ConfigMap joined it for berth doctor).
   const std::string config_map =
-      R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cfg","namespace":"ns1"},"data":{"a":"b"}})";
+      R"({"apiVersion":"v1","kind":"Secret","metadata":{"name":"cfg","namespace":"ns1"},"data":{"a":"Yg=="}})";
   WorkApplyResult r = Apply(
       Work("w1", 1,
            List({config_map, NamespaceManifest("ns1"), R"({"apiVersion":"v1"})", R"("text")"})));
   EXPECT_EQ(Manifest(r, 0)["resourceMeta"], Json::parse(R"({"ordinal":0,"group":"","version":"v1",
-      "kind":"ConfigMap","resource":"","name":"cfg","namespace":"ns1"})"));
+      "kind":"Secret","resource":"","name":"cfg","namespace":"ns1"})"));
   EXPECT_EQ(ManifestCondition(r, 0, "Applied")["message"],
-            "Failed to apply manifest: the server doesn't have a resource type \"ConfigMap\"");
+            "Failed to apply manifest: the server doesn't have a resource type \"Secret\"");
   EXPECT_EQ(ManifestCondition(r, 0, "Available"), Json::parse(R"({"type":"Available",
       "status":"Unknown","lastTransitionTime":"2027-01-15T08:00:00Z",
       "reason":"IncompleteResourceMeta","message":"Resource meta is incomplete"})"));
