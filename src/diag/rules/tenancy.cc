@@ -4,6 +4,7 @@
 // accounts with cluster-wide power, and containers that see GPUs outside the device plugin's
 // accounting (privileged, hostPath /dev, NVIDIA_VISIBLE_DEVICES). Each check reads its
 // objects once and indexes the rest by (cluster, namespace).
+#include <limits>
 #include <map>
 #include <set>
 #include <algorithm>
@@ -49,7 +50,15 @@ std::map<std::string, TenancyGpuDemand> TenancyGpuDemandByNamespace(const Doctor
     const model::ResourceVector requests = model::PodRequests(*spec.spec);
     for (model::ResourceId id : ctx.GpuResources()) {
       const int64_t n = requests.Get(id);
-      if (n > 0) d.by_resource[catalog.Name(id)] += n * spec.count;
+      if (n <= 0) continue;
+      // Saturating, as every sum of amounts (model/resources.h): a spec's request times its
+      // pod count can exceed int64.
+      int64_t total = 0;
+      if (__builtin_mul_overflow(n, static_cast<int64_t>(spec.count), &total)) {
+        total = std::numeric_limits<int64_t>::max();
+      }
+      int64_t& sum = d.by_resource[catalog.Name(id)];
+      sum = model::SaturatingAdd(sum, total);
     }
   }
   return out;
