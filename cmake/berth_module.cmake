@@ -17,12 +17,13 @@ set(BERTH_ALLOWED_DEPS_queueing "model;core")
 set(BERTH_ALLOWED_DEPS_placement "model;cel;core")
 set(BERTH_ALLOWED_DEPS_data "model;core")
 set(BERTH_ALLOWED_DEPS_dispatch "model;core")
-set(BERTH_ALLOWED_DEPS_engine "model;binding;queueing;placement;data;dispatch;devices;gpu;cel;core")
+set(BERTH_ALLOWED_DEPS_admission "model;core")
+set(BERTH_ALLOWED_DEPS_engine "model;binding;queueing;placement;data;dispatch;admission;devices;gpu;cel;core")
 set(BERTH_ALLOWED_DEPS_diag "engine;queueing;placement;devices;cel;gpu;model;core")
 set(BERTH_ALLOWED_DEPS_sim "engine;gpu;model;core")
 set(BERTH_ALLOWED_DEPS_store "model;core")
 set(BERTH_ALLOWED_DEPS_server "engine;store;model;core")
-set(BERTH_ALLOWED_DEPS_cli "io;engine;binding;queueing;placement;data;dispatch;devices;gpu;cel;model;core;diag;sim;server;store")
+set(BERTH_ALLOWED_DEPS_cli "io;engine;binding;queueing;placement;data;dispatch;admission;devices;gpu;cel;model;core;diag;sim;server;store")
 # Narrower for includes than for linking (tests/arch/check_includes.cmake): the cli links
 # every stage through engine but includes only the entry-point modules' headers; the stage
 # result types it prints come re-exported by engine/explain_types.h (src/cli/README.md).

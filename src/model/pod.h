@@ -138,6 +138,8 @@ struct Pod {
 
   std::string priority_class_name;
   int32_t priority = 0;  // resolved from spec.priority or the PriorityClass by io
+  // spec.activeDeadlineSeconds: what a ResourceQuota's Terminating scope selects.
+  std::optional<int64_t> active_deadline_seconds;
   PodPhase phase = PodPhase::kPending;
   std::vector<PodCondition> conditions;
   // metadata.deletionTimestamp: set by a plan of N cycles (engine/terminating_pods.h) on a
@@ -152,6 +154,11 @@ struct Pod {
   // then the deleted pod's document, which writers print as the controller creates the new
   // pod (its name, no uid, nodeName or status but the decision's).
   std::string replaces;
+  // Set by the plan's admission step (engine/pod_admission.h) on a pod berth creates from a
+  // workload that the API server would refuse (a ResourceQuota or LimitRange): the
+  // Forbidden message its controller reports (FailedCreate). Such a pod is never created:
+  // neither bound nor printed.
+  std::string admission_refused;
 
   // Terminal pods hold no resources.
   bool IsTerminal() const { return phase == PodPhase::kSucceeded || phase == PodPhase::kFailed; }

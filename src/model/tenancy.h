@@ -1,6 +1,7 @@
 // The objects that fence tenants in a cluster, as berth doctor reads them: ResourceQuota and
 // LimitRange (v1), NetworkPolicy (networking.k8s.io/v1), ServiceAccount (v1) and the RBAC
-// kinds (rbac.authorization.k8s.io/v1). Plain data; the plan does not use them.
+// kinds (rbac.authorization.k8s.io/v1). Plain data; the plan reads ResourceQuota and
+// LimitRange in its admission step (src/admission), doctor reads them all.
 #pragma once
 
 #include <optional>
@@ -21,13 +22,27 @@ struct QuotaEntry {
   int64_t milli = 0;   // the amount in milli-units, saturated
 };
 
+// One spec.scopeSelector.matchExpressions[] item of a ResourceQuota.
+struct ScopeSelectorRequirement {
+  std::string scope_name;             // e.g. "PriorityClass"
+  std::string op;                     // In, NotIn, Exists, DoesNotExist
+  std::vector<std::string> values;
+};
+
 // v1 ResourceQuota (named so: model/kueue.h's ResourceQuota is a ClusterQueue's quota).
+// The plan's admission step (src/admission) evaluates created pods against it.
 struct NamespaceQuota {
   ObjectMeta meta;
   std::vector<QuotaEntry> hard;
   std::vector<std::string> scopes;
   // spec.scopeSelector.matchExpressions' scopeNames (e.g. "PriorityClass").
   std::vector<std::string> scope_selector_scopes;
+  // The same expressions whole, for admission.
+  std::vector<ScopeSelectorRequirement> scope_selector;
+  // status.used, when the object carries a status (has_used): the quota controller's
+  // usage, which admission starts from instead of summing the namespace's pods.
+  std::vector<QuotaEntry> used;
+  bool has_used = false;
   std::string cluster = "default";
   SourceRef source;
 };
@@ -39,6 +54,7 @@ struct LimitRangeItem {
   std::vector<QuotaEntry> default_requests;  // defaultRequest
   std::vector<QuotaEntry> max;
   std::vector<QuotaEntry> min;
+  std::vector<QuotaEntry> max_limit_request_ratio;  // maxLimitRequestRatio
 };
 
 struct LimitRange {

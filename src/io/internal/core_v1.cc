@@ -576,6 +576,11 @@ core::Status DecodePodSpec(dom::object spec, model::ResourceCatalog& catalog, mo
   BERTH_RETURN_IF_ERROR(DecodePodResourceClaims(spec, pod));
   BERTH_RETURN_IF_ERROR(DecodePodVolumes(spec, pod));
   BERTH_RETURN_IF_ERROR(GetString(spec, "runtimeClassName", &pod->runtime_class_name));
+  int64_t active_deadline_s = 0;
+  bool has_active_deadline = false;
+  BERTH_RETURN_IF_ERROR(
+      GetInt64(spec, "activeDeadlineSeconds", &active_deadline_s, &has_active_deadline));
+  if (has_active_deadline) pod->active_deadline_seconds = active_deadline_s;
   BERTH_RETURN_IF_ERROR(GetString(spec, "serviceAccountName", &pod->service_account_name));
   // serviceAccount is serviceAccountName's deprecated alias, which the API server copies over.
   if (pod->service_account_name.empty()) {

@@ -102,6 +102,24 @@ core::Status DecodeScopeSelector(dom::object spec, model::NamespaceQuota* quota)
     if (op != "In" && op != "NotIn" && op != "Exists" && op != "DoesNotExist") {
       return Unsupported(at + ".operator", op, {"DoesNotExist", "Exists", "In", "NotIn"});
     }
+    model::ScopeSelectorRequirement requirement;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetStringList(*e, "values", &requirement.values), at);
+    // ValidateScopeSelectorRequirement: In and NotIn need values, Exists and DoesNotExist
+    // take none.
+    const bool set_op = op == "In" || op == "NotIn";
+    if (set_op && requirement.values.empty()) {
+      return FieldError(at + ".values",
+                        "Required value: must be at least one value when `operator` is 'In' or "
+                        "'NotIn' for scope selector");
+    }
+    if (!set_op && !requirement.values.empty()) {
+      return FieldError(at + ".values",
+                        "Invalid value: may not be specified when `operator` is 'Exists' or "
+                        "'DoesNotExist' for scope selector");
+    }
+    requirement.scope_name = scope;
+    requirement.op = std::move(op);
+    quota->scope_selector.push_back(std::move(requirement));
     quota->scope_selector_scopes.push_back(std::move(scope));
   }
   return core::OkStatus();
@@ -126,6 +144,18 @@ core::Result<model::NamespaceQuota> DecodeResourceQuota(dom::object obj) {
     }
   }
   BERTH_IO_RETURN_IF_ERROR_AT(DecodeScopeSelector(spec, &quota), "spec");
+  // status.used: the quota controller's last count, which admission starts from.
+  dom::object status;
+  bool has_status = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "status", &status, &has_status));
+  if (has_status) {
+    dom::object used;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetObject(status, "used", &used, &quota.has_used), "status");
+    if (quota.has_used) {
+      BERTH_IO_RETURN_IF_ERROR_AT(
+          DecodeQuotaEntries(status, "used", /*integer_names=*/false, &quota.used), "status");
+    }
+  }
   return quota;
 }
 
@@ -152,12 +182,21 @@ core::Result<model::LimitRangeItem> DecodeLimitRangeItem(dom::element e) {
   BERTH_RETURN_IF_ERROR(DecodeQuotaEntries(obj, "defaultRequest", false, &item.default_requests));
   BERTH_RETURN_IF_ERROR(DecodeQuotaEntries(obj, "max", false, &item.max));
   BERTH_RETURN_IF_ERROR(DecodeQuotaEntries(obj, "min", false, &item.min));
+  BERTH_RETURN_IF_ERROR(
+      DecodeQuotaEntries(obj, "maxLimitRequestRatio", false, &item.max_limit_request_ratio));
   if (item.type == "Pod") {
     if (!item.default_limits.empty()) {
       return FieldError("default", "Forbidden: may not be specified when `type` is 'Pod'");
     }
     if (!item.default_requests.empty()) {
       return FieldError("defaultRequest", "Forbidden: may not be specified when `type` is 'Pod'");
+    }
+  }
+  // ValidateLimitRange: a ratio below 1 would make every limit smaller than its request.
+  for (const model::QuotaEntry& ratio : item.max_limit_request_ratio) {
+    if (ratio.milli < 1000) {
+      return InvalidValue(KeyField("maxLimitRequestRatio", ratio.name), ratio.amount,
+                          "ratio must be greater than or equal to 1");
     }
   }
   for (const model::QuotaEntry& min : item.min) {
