@@ -169,6 +169,8 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
   std::vector<model::PodDecision> plain;
   for (model::PodIndex pod : queue) {
     if (kueue_pods[static_cast<size_t>(part.ToWhole(pod).v)]) continue;
+    // Refused by the API server (pod_admission.h): never created, so never scheduled.
+    if (!part.snapshot().pod(pod).admission_refused.empty()) continue;
     if (stop_before && *stop_before == pod) {
       if (reached != nullptr) *reached = true;
       break;

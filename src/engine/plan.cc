@@ -9,6 +9,7 @@
 #include "engine/cycle_writes.h"
 #include "engine/eviction_completion.h"
 #include "engine/nodes_at_turn.h"
+#include "engine/pod_admission.h"
 #include "engine/remote_status.h"
 #include "engine/fleet_cycle.h"
 
@@ -171,7 +172,9 @@ Plan PlanFleetCopying(const model::Snapshot& input, const PlanOptions& options) 
 }  // namespace
 
 Plan RunPlan(const model::Snapshot& snapshot, const PlanOptions& options) {
-  if (HasEvictionsToComplete(snapshot)) return RunPlan(model::Snapshot(snapshot), options);
+  if (HasEvictionsToComplete(snapshot) || NeedsPodAdmission(snapshot)) {
+    return RunPlan(model::Snapshot(snapshot), options);
+  }
   if (IsFleet(snapshot)) return PlanFleetCopying(snapshot, options);
   Plan plan;
   plan.planned = snapshot;
@@ -186,8 +189,17 @@ Plan RunPlan(model::Snapshot&& snapshot, const PlanOptions& options) {
   // MultiKueue's step: dispatched workloads whose job finished on its worker, or whose worker
   // is lost, before the hub's Kueue looks at its queues.
   ReflectRemoteStatus(snapshot, PlanTime(snapshot, options));
-  if (IsFleet(snapshot)) return PlanFleetTakingInput(std::move(snapshot), options);
+  // The API server's step: pods berth creates from workloads pass LimitRanger and
+  // ResourceQuota admission before any scheduler sees them (pod_admission.h).
+  core::Diagnostics admission_diags;
+  AdmitCreatedPods(snapshot, admission_diags);
+  if (IsFleet(snapshot)) {
+    Plan plan = PlanFleetTakingInput(std::move(snapshot), options);
+    MergeDiagnostics(admission_diags, plan.diagnostics);
+    return plan;
+  }
   Plan plan;
+  MergeDiagnostics(admission_diags, plan.diagnostics);
   plan.planned = std::move(snapshot);
   const model::Snapshot& input = plan.planned;
   std::vector<ClusterPart> parts = SplitByCluster(input);
@@ -229,9 +241,17 @@ core::Result<model::PodIndex> FindPod(const model::Snapshot& snapshot,
   return matches.front();
 }
 
-core::Result<Explanation> ExplainPod(const model::Snapshot& snapshot, const std::string& pod_name,
-                                     const PlanOptions& options) {
+namespace {
+
+core::Result<Explanation> ExplainAdmittedPod(const model::Snapshot& snapshot,
+                                             const std::string& pod_name,
+                                             const PlanOptions& options) {
   BERTH_ASSIGN_OR_RETURN(model::PodIndex target, FindPod(snapshot, pod_name));
+  if (const model::Pod& pod = snapshot.pod(target); !pod.admission_refused.empty()) {
+    // Never created: its controller got the API server's refusal (pod_admission.h).
+    return core::FailedPrecondition("pod " + PodKey(pod) + " was not created: Error creating: " +
+                                    pod.admission_refused);
+  }
   const model::SchedulerConfig config = EffectiveSchedulerConfig(snapshot, options);
   for (const ClusterPart& part : SplitByCluster(snapshot)) {
     std::optional<model::PodIndex> local = part.ToLocal(target);
@@ -265,6 +285,18 @@ core::Result<Explanation> ExplainPod(const model::Snapshot& snapshot, const std:
   // FindPod returned an index of `snapshot`, and the parts cover every pod.
   BERTH_CHECK(false, "pod found in the snapshot but in no cluster part");
   return core::Internal("unreachable");
+}
+
+}  // namespace
+
+core::Result<Explanation> ExplainPod(const model::Snapshot& snapshot, const std::string& pod_name,
+                                     const PlanOptions& options) {
+  if (!NeedsPodAdmission(snapshot)) return ExplainAdmittedPod(snapshot, pod_name, options);
+  // The pod meets the nodes as the plan does: after the admission of the pods berth creates.
+  model::Snapshot admitted = snapshot;
+  core::Diagnostics ignored;  // the plan reports them
+  AdmitCreatedPods(admitted, ignored);
+  return ExplainAdmittedPod(admitted, pod_name, options);
 }
 
 }  // namespace berth::engine

@@ -140,6 +140,76 @@ TEST(DoctorKindsTest, LimitRangeErrors) {
             R"(Invalid value: "": name part must be non-empty)");
 }
 
+// Admission reads more of both kinds (docs/admission.md): maxLimitRequestRatio, the scope
+// selector's operators and values, and status.used.
+TEST(DoctorKindsTest, AdmissionFieldsKept) {
+  Input in = ReadClean(R"(apiVersion: v1
+kind: LimitRange
+metadata: {name: limits, namespace: team-a}
+spec:
+  limits:
+  - type: Container
+    maxLimitRequestRatio: {cpu: "2", memory: 1500m}
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: gpu, namespace: team-a}
+spec:
+  hard: {requests.nvidia.com/gpu: "8"}
+  scopeSelector:
+    matchExpressions:
+    - {scopeName: PriorityClass, operator: NotIn, values: [low, lowest]}
+    - {scopeName: NotBestEffort, operator: Exists}
+status:
+  hard: {requests.nvidia.com/gpu: "8"}
+  used: {requests.nvidia.com/gpu: "6"}
+)");
+  ASSERT_EQ(in.snapshot.limit_ranges.size(), 1u);
+  EXPECT_EQ(EntryTexts(in.snapshot.limit_ranges[0].limits[0].max_limit_request_ratio),
+            (Strings{"cpu=2/2000", "memory=1500m/1500"}));
+  ASSERT_EQ(in.snapshot.resource_quotas.size(), 1u);
+  const model::NamespaceQuota& q = in.snapshot.resource_quotas[0];
+  ASSERT_EQ(q.scope_selector.size(), 2u);
+  EXPECT_EQ(q.scope_selector[0].scope_name, "PriorityClass");
+  EXPECT_EQ(q.scope_selector[0].op, "NotIn");
+  EXPECT_EQ(q.scope_selector[0].values, (Strings{"low", "lowest"}));
+  EXPECT_EQ(q.scope_selector[1].op, "Exists");
+  EXPECT_TRUE(q.scope_selector[1].values.empty());
+  EXPECT_TRUE(q.has_used);
+  EXPECT_EQ(EntryTexts(q.used), Strings{"requests.nvidia.com/gpu=6/6000"});
+}
+
+TEST(DoctorKindsTest, AdmissionFieldErrors) {
+  const std::string lr = "apiVersion: v1\nkind: LimitRange\nmetadata: {name: l, namespace: t}\n";
+  ExpectBad(lr + "spec:\n  limits:\n  - {type: Container, maxLimitRequestRatio: {cpu: 500m}}\n",
+            "spec.limits[0].maxLimitRequestRatio.cpu",
+            R"(Invalid value: "500m": ratio must be greater than or equal to 1)");
+  testing::ExpectOneErrorBesideGoodNode(
+      lr + "spec:\n  limits:\n  - {type: Container, maxLimitRequestRatio: {cpu: two}}\n",
+      "spec.limits[0].maxLimitRequestRatio.cpu");
+  testing::ExpectOneErrorBesideGoodNode(
+      lr + "spec:\n  limits:\n  - {type: Container, default: {memory: 1Gx}}\n",
+      "spec.limits[0].default.memory");
+  const std::string rq = "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: t}\n";
+  ExpectBad(rq +
+                "spec:\n  scopeSelector:\n    matchExpressions:\n"
+                "    - {scopeName: PriorityClass, operator: In}\n",
+            "spec.scopeSelector.matchExpressions[0].values",
+            "Required value: must be at least one value when `operator` is 'In' or 'NotIn' for "
+            "scope selector");
+  ExpectBad(rq +
+                "spec:\n  scopeSelector:\n    matchExpressions:\n"
+                "    - {scopeName: PriorityClass, operator: Exists, values: [high]}\n",
+            "spec.scopeSelector.matchExpressions[0].values",
+            "Invalid value: may not be specified when `operator` is 'Exists' or 'DoesNotExist' "
+            "for scope selector");
+  // A malformed status.used amount: the error names the object and the field.
+  core::Diagnostics diags = testing::ExpectOneErrorBesideGoodNode(
+      rq + "spec: {hard: {pods: \"4\"}}\nstatus: {used: {pods: many}}\n", "status.used.pods");
+  ASSERT_FALSE(diags.entries().empty());
+  EXPECT_EQ(diags.entries()[0].error.location().object, "ResourceQuota/t/q");
+}
+
 TEST(DoctorKindsTest, ServiceAccountAndConfigMap) {
   Input in = ReadClean(R"(apiVersion: v1
 kind: ServiceAccount
