@@ -397,6 +397,16 @@ void WritePlanTable(const model::Snapshot& planned, const PlanItems& items, std:
                     pod.node_name.empty() ? "<none>" : pod.node_name, "Deleted", d.reason});
     widen(pod);
   }
+  // Pods the API server refused to create (engine/pod_admission.h): no decision, no object;
+  // the table lists them with their controller's FailedCreate message.
+  if (items.pods != nullptr) {
+    for (const model::Pod& pod : planned.pods) {
+      if (pod.admission_refused.empty()) continue;
+      rows.push_back({pod.meta.namespace_, pod.meta.name, "<none>", "NotCreated",
+                      "Error creating: " + pod.admission_refused});
+      widen(pod);
+    }
+  }
   // The pods table, unless there are no pods and other tables follow (a hub plans no pods
   // of its own); each further table after a blank line.
   const std::vector<int32_t> no_federated_learnings;

@@ -33,7 +33,9 @@ void WritePlanTable(const model::Snapshot& planned,
 // when some of them has status.clusterName; "<none>" for the others), STATUS, FLAVORS (per
 // pod set, `main: cpu,memory=default nvidia.com/gpu=h100`; pod sets joined by "; "),
 // MESSAGE (the message of the condition the status comes from). Pods in `deleted` follow
-// the decided ones in the pods table with STATUS Deleted and their reason.
+// the decided ones in the pods table with STATUS Deleted and their reason, then the pods
+// the API server refused to create (Pod::admission_refused) with STATUS NotCreated and the
+// FailedCreate message.
 void WritePlanTable(const model::Snapshot& planned,
                     const std::vector<model::PodDecision>& decisions,
                     const std::vector<int32_t>& claims, const std::vector<int32_t>& workloads,
