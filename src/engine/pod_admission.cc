@@ -13,8 +13,12 @@
 namespace berth::engine {
 namespace {
 
+bool IsCreated(const model::Pod& pod) {
+  return pod.meta.annotations.count(kCreatedFromTemplateKey) != 0 && pod.replaces.empty();
+}
+
 bool IsCreatedPending(const model::Pod& pod) {
-  return !pod.source.valid() && pod.replaces.empty() && !pod.IsBound() && !pod.IsTerminal();
+  return IsCreated(pod) && !pod.IsBound() && !pod.IsTerminal();
 }
 
 std::string NamespaceKey(const std::string& cluster, const std::string& ns) {
@@ -57,7 +61,7 @@ void AdmitCreatedPods(model::Snapshot& snapshot, core::Diagnostics& diags) {
   }
   std::vector<model::Pod> existing;
   for (const model::Pod& pod : snapshot.pods) {
-    if (pod.source.valid()) existing.push_back(pod);
+    if (!IsCreated(pod)) existing.push_back(pod);
   }
   admission::QuotaLedger ledger(snapshot.resource_quotas, existing, snapshot.resources);
   for (size_t i = 0; i < snapshot.pods.size(); ++i) {
