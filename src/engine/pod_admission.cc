@@ -73,6 +73,10 @@ void AdmitCreatedPods(model::Snapshot& snapshot, core::Diagnostics& diags) {
       const admission::LimitRangerResult r =
           admission::ApplyLimitRanges(it->second, snapshot.resources, &pod);
       if (!r.admitted()) refusal = r.Message();
+      // What the plugin records on the pod it defaulted; io prints it with the defaults.
+      if (!r.annotation.empty()) {
+        pod.meta.annotations.insert_or_assign("kubernetes.io/limit-ranger", r.annotation);
+      }
     }
     if (kueue[i]) continue;  // defaults only (see the header)
     if (refusal.empty()) refusal = ledger.Admit(pod, snapshot.resources);

@@ -6,6 +6,8 @@
 #include "io/internal/pod_json.h"
 
 #include <optional>
+#include <string>
+#include <vector>
 #include <utility>
 
 #include "io/internal/json_patch.h"
@@ -129,6 +131,51 @@ void RewriteReplacement(const model::Pod& pod, OrderedJson& doc) {
   doc["status"] = OrderedJson::object({{"phase", "Pending"}});
 }
 
+// LimitRanger's defaults (engine/pod_admission.h writes its kubernetes.io/limit-ranger
+// annotation on the model pod): the annotation, and each container's requests and limits
+// the document does not name, as the API server stores the admitted pod.
+constexpr const char* kLimitRangerAnnotation = "kubernetes.io/limit-ranger";
+
+void PatchResourceList(const model::ResourceVector& amounts,
+                       const model::ResourceCatalog& catalog, OrderedJson& list) {
+  for (size_t i = 0; i < amounts.size() && i < catalog.size(); ++i) {
+    const model::ResourceId id{static_cast<uint16_t>(i)};
+    const int64_t amount = amounts.Get(id);
+    const std::string& name = catalog.Name(id);
+    if (amount == 0 || list.contains(name)) continue;
+    list[name] = model::AmountQuantity(name, amount).ToString();
+  }
+}
+
+void PatchContainers(const std::vector<model::Container>& containers,
+                     const model::ResourceCatalog& catalog, OrderedJson& spec, const char* key) {
+  if (!spec.contains(key) || !spec[key].is_array()) return;
+  for (OrderedJson& c : spec[key]) {
+    if (!c.is_object() || !c.contains("name") || !c["name"].is_string()) continue;
+    const std::string name = c["name"].get<std::string>();
+    for (const model::Container& mc : containers) {
+      if (mc.name != name) continue;
+      OrderedJson& resources = ObjectMember(c, "resources");
+      if (!mc.requests.IsZero()) {
+        PatchResourceList(mc.requests, catalog, ObjectMember(resources, "requests"));
+      }
+      if (!mc.limits.IsZero()) {
+        PatchResourceList(mc.limits, catalog, ObjectMember(resources, "limits"));
+      }
+    }
+  }
+}
+
+void PatchLimitRanger(const model::Pod& pod, const model::ResourceCatalog& catalog,
+                      OrderedJson& doc) {
+  auto it = pod.meta.annotations.find(kLimitRangerAnnotation);
+  if (it == pod.meta.annotations.end()) return;
+  ObjectMember(ObjectMember(doc, "metadata"), "annotations")[kLimitRangerAnnotation] = it->second;
+  OrderedJson& spec = ObjectMember(doc, "spec");
+  PatchContainers(pod.containers, catalog, spec, "containers");
+  PatchContainers(pod.init_containers, catalog, spec, "initContainers");
+}
+
 }  // namespace
 
 OrderedJson PatchedPod(const model::Snapshot& planned, const model::PodDecision& d,
@@ -145,6 +192,7 @@ OrderedJson PatchedPod(const model::Snapshot& planned, const model::PodDecision&
   PatchScheduling(pod, doc);
   if (auto cond = ScheduledCondition(pod, d, !node.empty())) PatchCondition(doc, *cond);
   PatchTerminating(pod, doc);
+  PatchLimitRanger(pod, planned.resources, doc);
   return doc;
 }
 
@@ -153,7 +201,10 @@ bool PrettyPatchedPod(const model::Snapshot& planned, const model::PodDecision& 
   const model::Pod& pod = planned.pod(d.pod);
   // Terminating pods (plans of N cycles) and pods created in place of deleted ones are few:
   // the tree path patches them.
-  if (!pod.source.valid() || pod.deletion_timestamp || !pod.replaces.empty()) return false;
+  if (!pod.source.valid() || pod.deletion_timestamp || !pod.replaces.empty() ||
+      pod.meta.annotations.count(kLimitRangerAnnotation) != 0) {
+    return false;
+  }
   PodPatch patch;
   patch.node = pod.node_name;
   if (patch.node.empty() && d.node.has_value()) patch.node = planned.node(*d.node).meta.name;
