@@ -14,12 +14,18 @@
 #include "binding/framework/pod_info_store.h"
 #include "binding/framework/queue_order.h"
 #include "binding/framework/reason_table.h"
+#include "binding/framework/plugin_registry.h"
 #include "binding/framework/reference_evaluator.h"
 #include "binding/framework/resolved_profile.h"
 #include "binding/framework/resource_table.h"
+#include "binding/framework/volume_tracker.h"
 #include "binding/plugins/dynamic_resources.h"
 #include "binding/plugins/gpu_share_cycle.h"
 #include "binding/plugins/gpu_share_score.h"
+#include "binding/plugins/node_volume_limits.h"
+#include "binding/plugins/volume_binding.h"
+#include "binding/plugins/volume_restrictions.h"
+#include "binding/plugins/volume_zone.h"
 #include "core/check.h"
 #include "gpu/fraction_request.h"
 
@@ -37,6 +43,11 @@ bool HasDraObjects(const model::Snapshot& snapshot) {
     if (!pod.resource_claims.empty()) return true;
   }
   return false;
+}
+
+// Whether the cluster needs a VolumeTracker: a pod with a persistentVolumeClaim volume.
+bool HasClaimVolumePods(const model::Snapshot& snapshot) {
+  return std::any_of(snapshot.pods.begin(), snapshot.pods.end(), VolumeTracker::HasClaimVolumes);
 }
 
 }  // namespace
@@ -60,6 +71,9 @@ class Scheduler::Impl {
           options_.diagnostics != nullptr ? *options_.diagnostics : dropped_diagnostics_;
       claims_ = std::make_unique<ClaimTracker>(snapshot, ClusterName(snapshot, options_), sink);
     }
+    if (HasClaimVolumePods(snapshot)) {
+      volumes_ = std::make_unique<VolumeTracker>(snapshot, ClusterName(snapshot, options_), state_);
+    }
     for (size_t i = 0; i < config_.profiles.size(); ++i) {
       profiles_.emplace_back(config_.profiles[i], static_cast<int32_t>(i), resources_);
     }
@@ -73,6 +87,9 @@ class Scheduler::Impl {
       model::PodIndex p{static_cast<int32_t>(i)};
       state_.AddPod(p, *node, pod_infos_.Get(p));
       placed_[i] = node->v;
+      if (volumes_ != nullptr && VolumeTracker::HasClaimVolumes(pod)) {
+        volumes_->Bind(p, volumes_->Resolve(pod), *node, /*planned=*/false);
+      }
     }
     // Once per Scheduler, after the input's bound pods are on their nodes: the typical pods
     // come from the whole snapshot, and the per-node caches follow the node versions.
@@ -115,9 +132,14 @@ class Scheduler::Impl {
     std::optional<model::PodDecision> indexed;
     const bool uses_claims =
         !p.resource_claims.empty() && profile->FilterEnabled(kDynamicResources);
+    const bool uses_volumes = volumes_ != nullptr && VolumeTracker::HasClaimVolumes(p);
     bool node_by_node = false;
     if (index_ != nullptr) {
-      indexed = uses_claims ? TryDecideWithClaims(ctx, &node_by_node) : index_->TryDecide(ctx);
+      if (uses_volumes) {
+        indexed = uses_claims ? std::nullopt : TryDecideWithVolumes(ctx, &node_by_node);
+      } else {
+        indexed = uses_claims ? TryDecideWithClaims(ctx, &node_by_node) : index_->TryDecide(ctx);
+      }
     }
     if (indexed.has_value()) {
       ++(node_by_node ? stats_.reference : stats_.indexed);
@@ -134,6 +156,11 @@ class Scheduler::Impl {
       // DynamicResources' Reserve: the claims the filter found room for are allocated there.
       if (claims_ != nullptr && uses_claims) {
         claims_->Bind(pod, claims_->Resolve(p).claims, *decision.node);
+      }
+      // VolumeBinding's Reserve: WaitForFirstConsumer claims take the volumes found there.
+      if (uses_volumes) {
+        volumes_->Bind(pod, volumes_->Resolve(p), *decision.node, /*planned=*/true);
+        SyncVolumeBindings();
       }
     }
     return decision;
@@ -189,6 +216,10 @@ class Scheduler::Impl {
     BERTH_CHECK(here || p.IsBound(), "Unbind of a pod that is not bound");
     if (placed_[idx(pod)] >= 0) {
       state_.RemovePod(pod, model::NodeIndex{placed_[idx(pod)]}, pod_infos_.Get(pod));
+      if (volumes_ != nullptr && VolumeTracker::HasClaimVolumes(p)) {
+        volumes_->Unbind(pod, volumes_->Resolve(p), model::NodeIndex{placed_[idx(pod)]});
+        SyncVolumeBindings();
+      }
     }
     if (claims_ != nullptr && !p.resource_claims.empty()) {
       claims_->Unbind(pod, claims_->ClaimsOf(p));
@@ -259,6 +290,8 @@ class Scheduler::Impl {
   const std::vector<ClaimBinding>& ClaimBindings() const {
     return claims_ != nullptr ? claims_->bindings() : no_bindings_;
   }
+
+  const std::vector<PlannedVolumeBinding>& VolumeBindings() const { return volume_bindings_; }
 
   // Read straight from ClusterState's rows, which every bind and unbind keeps current.
   model::ResourceVector NodeFree(model::NodeIndex node) const {
@@ -333,7 +366,69 @@ class Scheduler::Impl {
                        const ResolvedProfile& profile) const {
     return CycleContext{snapshot_,   resources_, state_,        namespaces_,
                         label_sigs_, pod_infos_, profile,       pod,
-                        info,        reasons_,   claims_.get(), gpu_share_.get()};
+                        info,        reasons_,   claims_.get(), gpu_share_.get(),
+                        volumes_.get()};
+  }
+
+  // The tracker's bindings with the snapshot's claim and volume indices.
+  void SyncVolumeBindings() {
+    volume_bindings_ = volumes_->bindings();
+    for (PlannedVolumeBinding& b : volume_bindings_) {
+      b.claim = volumes_->claim_index(b.claim);
+      if (b.volume >= 0) b.volume = volumes_->volume_index(b.volume);
+    }
+  }
+
+  // The decision for a pod with PersistentVolumeClaim volumes through the index, when it
+  // provably equals the reference path's; nullopt sends the pod there. The volume filters
+  // only remove nodes and, for a pod the index takes, run after every filter that can
+  // reject a node (PodTopologySpread and InterPodAffinity skip for such pods), so the
+  // argument of TryDecideWithClaims holds with V, the nodes the volume filters pass, in
+  // place of D: when totals do not depend on the feasible set, the best node of F that is
+  // in V is the best of F ∩ V, and FirstAccepting finds it asking nodes best first. Volume
+  // PreFilter rejections and narrowings are left to the reference path, as are pods that
+  // also have ResourceClaims.
+  std::optional<model::PodDecision> TryDecideWithVolumes(const CycleContext& ctx,
+                                                         bool* node_by_node) {
+    const bool taint_norm = has_prefer_no_schedule_ && ctx.profile.Weight(kTaintToleration) > 0;
+    const bool affinity_norm =
+        !ctx.pod.node_affinity.preferred.empty() && ctx.profile.Weight(kNodeAffinity) > 0;
+    if (taint_norm || affinity_norm) return std::nullopt;
+    std::vector<std::unique_ptr<FilterPlugin>> filters;
+    for (auto& f : MakeFilterPlugins(ctx.profile, false, false, /*volumes=*/true)) {
+      const std::string_view n = f->Name();
+      if (n != kVolumeRestrictions && n != kNodeVolumeLimits && n != kVolumeBinding &&
+          n != kVolumeZone) {
+        continue;
+      }
+      const PreFilterResult r = f->PreFilter(ctx);
+      if (r.kind == PreFilterResult::Kind::kReject || r.kind == PreFilterResult::Kind::kNodeSet) {
+        return std::nullopt;
+      }
+      if (r.kind != PreFilterResult::Kind::kSkip) filters.push_back(std::move(f));
+    }
+    std::vector<ReasonId> reasons;
+    const IndexedPath::ProbeOutcome probe =
+        index_->FirstAccepting(ctx, 0, [&](model::NodeIndex n) {
+          for (const auto& f : filters) {
+            reasons.clear();
+            f->Filter(ctx, n, &reasons);
+            if (!reasons.empty()) return false;
+          }
+          return true;
+        });
+    if (!probe.covered) return std::nullopt;
+    if (probe.node.has_value()) {
+      model::PodDecision decision;
+      decision.node = probe.node;
+      return decision;
+    }
+    // No node passes every filter: if none passes the others, the volume filters never run
+    // and the index's message is the reference path's; otherwise visit every node.
+    std::optional<model::PodDecision> decision = index_->TryDecide(ctx);
+    if (!decision.has_value() || !decision->node.has_value()) return decision;
+    *node_by_node = true;
+    return ReferenceEvaluator(ctx).Decide();
   }
 
   // The decision for a pod with ResourceClaims through the index, when it provably equals
@@ -456,6 +551,8 @@ class Scheduler::Impl {
   core::Diagnostics dropped_diagnostics_;     // the allocator's sink when none was given
   std::unique_ptr<ClaimTracker> claims_;      // null without DRA objects
   std::unique_ptr<GpuShareCycle> gpu_share_;  // null unless a profile weighs a GPU-share plugin
+  std::unique_ptr<VolumeTracker> volumes_;    // null unless a pod has a claim volume
+  std::vector<PlannedVolumeBinding> volume_bindings_;  // volumes_'s, in snapshot indices
   const bool has_prefer_no_schedule_ = AnyPreferNoScheduleTaint();
   bool free_devices_synced_ = false;             // SyncFreeDevices has set every node once
   std::vector<model::NodeIndex> changed_nodes_;  // SyncFreeDevices' scratch
@@ -500,6 +597,10 @@ model::ResourceVector Scheduler::ClusterFree() const { return impl_->ClusterFree
 SchedulerStats Scheduler::stats() const { return impl_->stats(); }
 
 const std::vector<ClaimBinding>& Scheduler::ClaimBindings() const { return impl_->ClaimBindings(); }
+
+const std::vector<PlannedVolumeBinding>& Scheduler::VolumeBindings() const {
+  return impl_->VolumeBindings();
+}
 
 model::PodIndex Scheduler::AddPod(const model::Pod& pod) { return impl_->AddPod(pod); }
 

@@ -1,7 +1,8 @@
 // Scheduler: kube-scheduler's semantics for one cluster, one pod at a time. Filters
 // (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodeResourcesFit,
 // PodTopologySpread, InterPodAffinity, and DynamicResources for pods with ResourceClaims,
-// which allocates their devices on bind) then scores (NodeResourcesFit with the profile's
+// which allocates their devices on bind; VolumeRestrictions, NodeVolumeLimits, VolumeBinding
+// and VolumeZone for pods with PersistentVolumeClaim volumes, which bind claims on bind) then scores (NodeResourcesFit with the profile's
 // strategy, NodeResourcesBalancedAllocation, TaintToleration, NodeAffinity,
 // PodTopologySpread, InterPodAffinity), highest total wins, ties to the node name that
 // sorts first.
@@ -110,6 +111,17 @@ struct ClaimBinding {
   // or allocated for an earlier pod sharing it) and the pod only joins its consumers.
   bool allocated = false;
   model::AllocationResult allocation;  // the claim's allocation after the bind
+};
+
+// One PersistentVolumeClaim bound by a bind in this plan (VolumeBinding's PreBind): a
+// WaitForFirstConsumer claim given an available volume (spec.volumeName and the volume's
+// claimRef), or left to its class's provisioner on the pod's node (the selected-node
+// annotation).
+struct PlannedVolumeBinding {
+  model::PodIndex pod;  // the pod whose bind made it
+  int32_t claim = -1;   // index into Snapshot::persistent_volume_claims
+  int32_t volume = -1;  // index into Snapshot::persistent_volumes; -1: provisioned on `node`
+  std::string node;     // the node's name
 };
 
 // What ScheduleGang did.
@@ -223,6 +235,11 @@ class Scheduler {
   // binding of a claim that stays allocated is the one that made it; a claim released by
   // an Unbind is in none). The pod is then reserved for the claim (status.reservedFor).
   const std::vector<ClaimBinding>& ClaimBindings() const;
+
+  // The PersistentVolumeClaims bound by the pods this Scheduler bound and that are still
+  // bound, in bind order (an Unbind releases what its pod's bind planned once no bound pod
+  // uses the claim). What the engine writes back.
+  const std::vector<PlannedVolumeBinding>& VolumeBindings() const;
 
  private:
   class Impl;

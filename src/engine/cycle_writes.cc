@@ -53,6 +53,51 @@ int32_t WriteClaimBinding(const ClusterPart& part, const binding::ClaimBinding& 
   return index;
 }
 
+// Writes what VolumeBinding's PreBind and the PV controller leave after a bind: a claim
+// given a volume is Bound to it (spec.volumeName; the volume's claimRef), a claim left to
+// its provisioner carries the node (annotation volume.kubernetes.io/selected-node). The
+// bindings name objects of the part's snapshot; they are found in `planned` by cluster,
+// namespace and name (a part may hold copies).
+void WriteVolumeBindings(const ClusterPart& part,
+                         const std::vector<binding::PlannedVolumeBinding>& bindings,
+                         model::Snapshot& planned) {
+  if (bindings.empty()) return;
+  std::unordered_map<std::string, size_t> claims;
+  for (size_t i = 0; i < planned.persistent_volume_claims.size(); ++i) {
+    const model::PersistentVolumeClaim& c = planned.persistent_volume_claims[i];
+    claims.emplace(c.cluster + "/" + c.meta.namespace_ + "/" + c.meta.name, i);
+  }
+  std::unordered_map<std::string, size_t> volumes;
+  for (size_t i = 0; i < planned.persistent_volumes.size(); ++i) {
+    const model::PersistentVolume& v = planned.persistent_volumes[i];
+    volumes.emplace(v.cluster + "/" + v.meta.name, i);
+  }
+  const model::Snapshot& local = part.snapshot();
+  for (const binding::PlannedVolumeBinding& b : bindings) {
+    const model::PersistentVolumeClaim& from =
+        local.persistent_volume_claims[static_cast<size_t>(b.claim)];
+    auto c = claims.find(from.cluster + "/" + from.meta.namespace_ + "/" + from.meta.name);
+    if (c == claims.end()) continue;
+    model::PersistentVolumeClaim& claim = planned.persistent_volume_claims[c->second];
+    claim.planned = true;
+    if (b.volume < 0) {
+      claim.selected_node = b.node;
+      continue;
+    }
+    const model::PersistentVolume& pv = local.persistent_volumes[static_cast<size_t>(b.volume)];
+    claim.volume_name = pv.meta.name;
+    claim.phase = "Bound";
+    auto v = volumes.find(pv.cluster + "/" + pv.meta.name);
+    if (v == volumes.end()) continue;
+    model::PersistentVolume& volume = planned.persistent_volumes[v->second];
+    volume.planned = true;
+    volume.claim_namespace = claim.meta.namespace_;
+    volume.claim_name = claim.meta.name;
+    volume.claim_uid = claim.meta.uid;
+    volume.phase = "Bound";
+  }
+}
+
 // The decision of the workload each pod belongs to, for the pods this cycle deletes or leaves
 // terminating. Built once per cycle, and only when it has such pods: looking every pod up
 // by scanning all decisions and their pods was O(workloads x pods) per pod.
@@ -163,6 +208,7 @@ void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
   for (const binding::ClaimBinding& binding : scheduler.ClaimBindings()) {
     changed.insert(WriteClaimBinding(part, binding, plan.planned));
   }
+  WriteVolumeBindings(part, scheduler.VolumeBindings(), plan.planned);
   // Deleted pods (preempted workloads) leave their claims' reservedFor, and a claim no pod
   // reserves any more is deallocated, as the resource claim controller does.
   const bool evicting = !cycle.deleted_pods.empty() || !cycle.terminating_pods.empty();

@@ -143,6 +143,29 @@ const PlanItems& WithReplicaSets(const model::Snapshot& planned, const PlanItems
   return *storage;
 }
 
+// `items` with volume_claims and volumes listed: the caller's lists, else the claims and
+// volumes the plan's binds bound, copied into *storage only when there is one to add.
+const PlanItems& WithPlannedStorage(const model::Snapshot& planned, const PlanItems& items,
+                                    PlanItems* storage) {
+  std::vector<int32_t> claims;
+  std::vector<int32_t> volumes;
+  if (!items.volume_claims.has_value()) {
+    for (size_t i = 0; i < planned.persistent_volume_claims.size(); ++i) {
+      if (planned.persistent_volume_claims[i].planned) claims.push_back(static_cast<int32_t>(i));
+    }
+  }
+  if (!items.volumes.has_value()) {
+    for (size_t i = 0; i < planned.persistent_volumes.size(); ++i) {
+      if (planned.persistent_volumes[i].planned) volumes.push_back(static_cast<int32_t>(i));
+    }
+  }
+  if (claims.empty() && volumes.empty()) return items;
+  *storage = items;
+  if (!items.volume_claims.has_value()) storage->volume_claims = std::move(claims);
+  if (!items.volumes.has_value()) storage->volumes = std::move(volumes);
+  return *storage;
+}
+
 }  // namespace
 
 void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodDecision>& decisions,
@@ -162,9 +185,15 @@ void WritePlanList(const model::Snapshot& planned, const std::vector<model::PodD
 PlanItems WithPrintedLists(const model::Snapshot& planned, const PlanItems& items) {
   PlanItems storage;
   PlanItems replica_set_storage;
-  PlanItems out =
-      WithReplicaSets(planned, WithFederatedLearnings(planned, items, &storage), &replica_set_storage);
+  PlanItems storage_storage;
+  PlanItems out = WithPlannedStorage(
+      planned,
+      WithReplicaSets(planned, WithFederatedLearnings(planned, items, &storage),
+                      &replica_set_storage),
+      &storage_storage);
   if (!out.federated_learnings) out.federated_learnings.emplace();
+  if (!out.volume_claims) out.volume_claims.emplace();
+  if (!out.volumes) out.volumes.emplace();
   if (!out.replica_sets) out.replica_sets.emplace();
   if (!out.controller_revisions) out.controller_revisions.emplace();
   return out;
@@ -175,8 +204,12 @@ void WritePlan(const model::Snapshot& planned, const PlanItems& items,
                const TableOptions& table) {
   PlanItems storage;
   PlanItems replica_set_storage;
-  const PlanItems& plan = WithReplicaSets(
-      planned, WithFederatedLearnings(planned, items, &storage), &replica_set_storage);
+  PlanItems storage_storage;
+  const PlanItems& plan = WithPlannedStorage(
+      planned,
+      WithReplicaSets(planned, WithFederatedLearnings(planned, items, &storage),
+                      &replica_set_storage),
+      &storage_storage);
   if (format == OutputFormat::kTable) {
     WritePlanTable(planned, plan, out, table);
     return;

@@ -76,6 +76,11 @@ struct PlanItems {
   // (`stepped`) and every ControllerRevision it created or changed, in snapshot order.
   std::optional<std::vector<int32_t>> replica_sets;
   std::optional<std::vector<int32_t>> controller_revisions;
+  // Indices into planned.persistent_volume_claims and planned.persistent_volumes, printed
+  // where the table of kinds has them; nullopt: every claim and volume a bind of the plan
+  // bound or left to a provisioner (model::PersistentVolumeClaim::planned), in snapshot order.
+  std::optional<std::vector<int32_t>> volume_claims;
+  std::optional<std::vector<int32_t>> volumes;
   std::vector<model::PodDeletion> deleted_pods;  // listed by kTable only
   std::vector<model::ObjectDeletion> deleted_objects;  // listed by kTable only
   // With `berth plan --cycles N`: the cycle that decided each of `workloads` (same order; 0

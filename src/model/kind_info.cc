@@ -192,6 +192,8 @@ constexpr KindInfo kKinds[] = {
     {.group = "storage.k8s.io", .versions = kV1, .read_only_versions = kOldBetaVersions,
      .kind = "StorageClass", .resource = "storageclasses", .scope = kCluster,
      .short_names = kSc},
+    {.group = "storage.k8s.io", .versions = kV1, .kind = "CSINode", .resource = "csinodes",
+     .scope = kCluster},
     {.group = "node.k8s.io", .versions = kV1, .read_only_versions = kOldBetaVersions,
      .kind = "RuntimeClass", .resource = "runtimeclasses", .scope = kCluster},
     // batch, apps: the built-in workloads

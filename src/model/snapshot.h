@@ -77,7 +77,8 @@ struct Snapshot {
   std::vector<MultiKueueConfig> multikueue_configs;
   std::vector<MultiKueueCluster> multikueue_clusters;
 
-  // Tenancy, storage and cluster configuration: read for berth doctor, unused by the plan.
+  // Tenancy, storage and cluster configuration: read for berth doctor; binding's volume
+  // filters plan with the storage kinds.
   std::vector<NamespaceQuota> resource_quotas;  // v1 ResourceQuota
   std::vector<LimitRange> limit_ranges;
   std::vector<NetworkPolicy> network_policies;
@@ -87,6 +88,7 @@ struct Snapshot {
   std::vector<PersistentVolumeClaim> persistent_volume_claims;
   std::vector<PersistentVolume> persistent_volumes;
   std::vector<StorageClass> storage_classes;
+  std::vector<CSINode> csi_nodes;
   std::vector<PodDisruptionBudget> pod_disruption_budgets;
   std::vector<RuntimeClass> runtime_classes;
   std::vector<ConfigMap> config_maps;

@@ -18,6 +18,7 @@ namespace berth::binding {
 
 class ClaimTracker;
 class GpuShareCycle;
+class VolumeTracker;
 
 struct CycleContext {
   const model::Snapshot& snapshot;
@@ -36,6 +37,9 @@ struct CycleContext {
   // What the GPU-sharing score plugins share across pods (typical pods, per-node fragment
   // cache); null when no profile weighs one of them.
   const GpuShareCycle* gpu_share;
+  // The cluster's claims, volumes, classes and CSINodes (the volume filters); null when no
+  // pod has a persistentVolumeClaim volume.
+  const VolumeTracker* volumes;
 };
 
 }  // namespace berth::binding

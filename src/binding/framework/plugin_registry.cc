@@ -11,14 +11,19 @@
 #include "binding/plugins/node_name.h"
 #include "binding/plugins/node_resources_fit.h"
 #include "binding/plugins/node_unschedulable.h"
+#include "binding/plugins/node_volume_limits.h"
 #include "binding/plugins/pod_topology_spread.h"
 #include "binding/plugins/taint_toleration.h"
+#include "binding/plugins/volume_binding.h"
+#include "binding/plugins/volume_restrictions.h"
+#include "binding/plugins/volume_zone.h"
 
 namespace berth::binding {
 
 std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile,
                                                              bool gpu_sharing,
-                                                             bool dynamic_resources) {
+                                                             bool dynamic_resources,
+                                                             bool volumes) {
   std::vector<std::unique_ptr<FilterPlugin>> all;
   all.push_back(std::make_unique<NodeUnschedulableFilter>());
   all.push_back(std::make_unique<NodeNameFilter>());
@@ -26,6 +31,12 @@ std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfi
   all.push_back(std::make_unique<NodeAffinityFilter>());
   all.push_back(std::make_unique<NodeResourcesFitFilter>());
   if (gpu_sharing) all.push_back(std::make_unique<GpuSharingFilter>());
+  if (volumes) {
+    all.push_back(std::make_unique<VolumeRestrictionsFilter>());
+    all.push_back(std::make_unique<NodeVolumeLimitsFilter>());
+    all.push_back(std::make_unique<VolumeBindingFilter>());
+    all.push_back(std::make_unique<VolumeZoneFilter>());
+  }
   all.push_back(std::make_unique<PodTopologySpreadFilter>());
   all.push_back(std::make_unique<InterPodAffinityFilter>());
   if (dynamic_resources) all.push_back(std::make_unique<DynamicResourcesFilter>());

@@ -17,10 +17,13 @@ namespace berth::binding {
 // `gpu_sharing` adds GpuSharing after NodeResourcesFit: for pods with a fractional GPU
 // request only, so that it shows in no other pod's verdicts. `dynamic_resources` adds
 // DynamicResources last (after InterPodAffinity, upstream's default order): for pods with
-// ResourceClaims only, for the same reason.
+// ResourceClaims only, for the same reason. `volumes` adds VolumeRestrictions,
+// NodeVolumeLimits, VolumeBinding and VolumeZone after NodeResourcesFit (GpuSharing), in
+// upstream's order: for pods with persistentVolumeClaim volumes only.
 std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile,
                                                              bool gpu_sharing = false,
-                                                             bool dynamic_resources = false);
+                                                             bool dynamic_resources = false,
+                                                             bool volumes = false);
 
 struct WeightedScorePlugin {
   std::unique_ptr<ScorePlugin> plugin;

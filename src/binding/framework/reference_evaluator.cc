@@ -4,6 +4,7 @@
 #include <string>
 
 #include "binding/framework/plugin_names.h"
+#include "binding/framework/volume_tracker.h"
 #include "binding/plugins/dynamic_resources.h"
 
 namespace berth::binding {
@@ -11,7 +12,8 @@ namespace berth::binding {
 ReferenceEvaluator::ReferenceEvaluator(const CycleContext& ctx)
     : ctx_(ctx),
       filters_(MakeFilterPlugins(ctx.profile, ctx.info.RequestsGpuFraction(),
-                                 !ctx.pod.resource_claims.empty())),
+                                 !ctx.pod.resource_claims.empty(),
+                                 ctx.volumes != nullptr && VolumeTracker::HasClaimVolumes(ctx.pod))),
       scores_(MakeScorePlugins(ctx.profile, ctx.resources)) {}
 
 ReferenceEvaluator::PreFilterOutcome ReferenceEvaluator::RunPreFilter() {

@@ -34,9 +34,21 @@ core::Status DecodeAccessModes(dom::object spec, std::vector<std::string>* modes
   return core::OkStatus();
 }
 
+// spec.volumeMode: Filesystem (the default) or Block, as ValidatePersistentVolumeMode allows.
+core::Status DecodeVolumeMode(dom::object spec, std::string* mode) {
+  std::string value;
+  BERTH_RETURN_IF_ERROR(GetString(spec, "volumeMode", &value));
+  if (value.empty()) return core::OkStatus();
+  if (value != "Filesystem" && value != "Block") {
+    return Unsupported("volumeMode", value, {"Block", "Filesystem"});
+  }
+  *mode = std::move(value);
+  return core::OkStatus();
+}
+
 // obj[key].storage, which must be there and above zero (`key`: "resources.requests" of a
 // claim, "capacity" of a volume); the error names KEY[storage] as upstream's path does.
-core::Status CheckStorageAmount(dom::object obj, std::string_view key) {
+core::Status CheckStorageAmount(dom::object obj, std::string_view key, core::Quantity* out) {
   const std::string field = std::string(key) + "[storage]";
   dom::element storage;
   if (!Find(obj, "storage", &storage)) return FieldError(field, "Required value");
@@ -45,6 +57,7 @@ core::Status CheckStorageAmount(dom::object obj, std::string_view key) {
   if (q->IsNegative() || q->IsZero()) {
     return InvalidValue(field, q->ToString(), "must be greater than zero");
   }
+  *out = *q;
   return core::OkStatus();
 }
 
@@ -61,7 +74,17 @@ core::Result<model::PersistentVolumeClaim> DecodePersistentVolumeClaim(dom::obje
   dom::object requests;
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "resources", &resources), "spec");
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(resources, "requests", &requests), "spec.resources");
-  BERTH_RETURN_IF_ERROR(CheckStorageAmount(requests, "spec.resources.requests"));
+  BERTH_RETURN_IF_ERROR(
+      CheckStorageAmount(requests, "spec.resources.requests", &claim.storage_request));
+  dom::object selector;
+  bool has_selector = false;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "selector", &selector, &has_selector), "spec");
+  if (has_selector) {
+    auto decoded = DecodeLabelSelector(selector);
+    BERTH_IO_RETURN_IF_ERROR_AT(decoded, "spec.selector");
+    claim.selector = std::move(*decoded);
+  }
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeVolumeMode(spec, &claim.volume_mode), "spec");
   std::string class_name;
   bool has_class = false;
   BERTH_IO_RETURN_IF_ERROR_AT(GetString(spec, "storageClassName", &class_name, &has_class), "spec");
@@ -85,7 +108,20 @@ core::Result<model::PersistentVolume> DecodePersistentVolume(dom::object obj) {
   BERTH_IO_RETURN_IF_ERROR_AT(DecodeAccessModes(spec, &volume.access_modes), "spec");
   dom::object capacity;
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "capacity", &capacity), "spec");
-  BERTH_RETURN_IF_ERROR(CheckStorageAmount(capacity, "spec.capacity"));
+  BERTH_RETURN_IF_ERROR(CheckStorageAmount(capacity, "spec.capacity", &volume.capacity));
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeVolumeMode(spec, &volume.volume_mode), "spec");
+  dom::object csi;
+  bool has_csi = false;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "csi", &csi, &has_csi), "spec");
+  if (has_csi) {
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(csi, "driver", &volume.csi_driver), "spec.csi");
+    if (volume.csi_driver.empty()) return FieldError("spec.csi.driver", "Required value");
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(csi, "volumeHandle", &volume.csi_volume_handle),
+                                "spec.csi");
+  }
+  dom::object pv_status;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "status", &pv_status));
+  BERTH_IO_RETURN_IF_ERROR_AT(GetString(pv_status, "phase", &volume.phase), "status");
   BERTH_IO_RETURN_IF_ERROR_AT(GetString(spec, "storageClassName", &volume.storage_class_name),
                               "spec");
   dom::object claim_ref;
@@ -93,6 +129,7 @@ core::Result<model::PersistentVolume> DecodePersistentVolume(dom::object obj) {
   BERTH_IO_RETURN_IF_ERROR_AT(GetString(claim_ref, "namespace", &volume.claim_namespace),
                               "spec.claimRef");
   BERTH_IO_RETURN_IF_ERROR_AT(GetString(claim_ref, "name", &volume.claim_name), "spec.claimRef");
+  BERTH_IO_RETURN_IF_ERROR_AT(GetString(claim_ref, "uid", &volume.claim_uid), "spec.claimRef");
   dom::object affinity;
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "nodeAffinity", &affinity), "spec");
   dom::object required;

@@ -1,8 +1,9 @@
 // Decoders of the kinds berth doctor reads and the plan does not use, one file per API group:
 // core_v1_tenancy.cc (ResourceQuota, LimitRange, ServiceAccount), core_v1_storage.cc
-// (PersistentVolumeClaim, PersistentVolume), core_v1_config_map.cc (ConfigMap),
+// (PersistentVolumeClaim, PersistentVolume; binding plans with them too), core_v1_config_map.cc
+// (ConfigMap),
 // networking_v1.cc (NetworkPolicy), policy_v1.cc (PodDisruptionBudget), storage_v1.cc
-// (StorageClass), node_v1.cc (RuntimeClass), rbac_v1.cc (Role, ClusterRole, RoleBinding,
+// (StorageClass, CSINode), node_v1.cc (RuntimeClass), rbac_v1.cc (Role, ClusterRole, RoleBinding,
 // ClusterRoleBinding). Same contract as decoders.h: the decoded value or the first error,
 // with the field path relative to the object, worded as kube-apiserver's validation words it
 // where berth checks the same thing. Reached only through the table of kinds. Internal to io;
@@ -45,6 +46,9 @@ core::Result<model::PodDisruptionBudget> DecodePodDisruptionBudget(dom::object o
 // storage.k8s.io/v1 StorageClass: provisioner required, volumeBindingMode Immediate or
 // WaitForFirstConsumer, allowedTopologies as node selector terms.
 core::Result<model::StorageClass> DecodeStorageClass(dom::object obj);
+// storage.k8s.io/v1 CSINode: spec.drivers[] with a name and nodeID each (names distinct),
+// allocatable.count non-negative when given.
+core::Result<model::CSINode> DecodeCSINode(dom::object obj);
 // node.k8s.io/v1 RuntimeClass: handler a DNS-1123 label, scheduling.nodeSelector.
 core::Result<model::RuntimeClass> DecodeRuntimeClass(dom::object obj);
 // rbac.authorization.k8s.io/v1, validated as kube-apiserver's RBAC validation does (the hub

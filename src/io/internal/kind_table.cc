@@ -185,11 +185,13 @@ constexpr KindRow kRows[] = {
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepInCluster(DecodePersistentVolumeClaim(obj), &Snapshot::persistent_volume_claims,
                             s);
-     }},
+     },
+     nullptr, &kVolumeClaimStatus},
     {"", "PersistentVolume",
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepInCluster(DecodePersistentVolume(obj), &Snapshot::persistent_volumes, s);
-     }},
+     },
+     nullptr, &kVolumeStatus},
     {"scheduling.k8s.io", "PriorityClass",
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepShared(DecodePriorityClass(obj), &Snapshot::priority_classes, s);
@@ -224,6 +226,10 @@ constexpr KindRow kRows[] = {
     {"storage.k8s.io", "StorageClass",
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepInCluster(DecodeStorageClass(obj), &Snapshot::storage_classes, s);
+     }},
+    {"storage.k8s.io", "CSINode",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeCSINode(obj), &Snapshot::csi_nodes, s);
      }},
     {"node.k8s.io", "RuntimeClass",
      [](dom::object obj, std::string_view, DecodeSink& s) {

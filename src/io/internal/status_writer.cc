@@ -8,6 +8,7 @@
 #include "io/internal/placement_json.h"
 #include "io/internal/pod_json.h"
 #include "io/internal/replica_set_json.h"
+#include "io/internal/storage_json.h"
 #include "io/internal/workload_json.h"
 
 namespace berth::io::internal {
@@ -56,6 +57,23 @@ const StatusWriter kClaimStatus{[](const PlanItems& items) { return items.claims
                                       ctx.planned().resource_claims[At(ctx.items().claims, i)],
                                       ctx.Pods(), ctx.documents());
                                 }};
+
+const StatusWriter kVolumeClaimStatus{
+    [](const PlanItems& items) {
+      return items.volume_claims ? items.volume_claims->size() : size_t{0};
+    },
+    [](PlanWriteContext& ctx, size_t i) {
+      return PatchedVolumeClaim(
+          ctx.planned().persistent_volume_claims[At(*ctx.items().volume_claims, i)],
+          ctx.documents());
+    }};
+
+const StatusWriter kVolumeStatus{
+    [](const PlanItems& items) { return items.volumes ? items.volumes->size() : size_t{0}; },
+    [](PlanWriteContext& ctx, size_t i) {
+      return PatchedVolume(ctx.planned().persistent_volumes[At(*ctx.items().volumes, i)],
+                           ctx.documents());
+    }};
 
 const StatusWriter kKueueWorkloadStatus{
     [](const PlanItems& items) { return items.workloads.size(); },

@@ -64,6 +64,11 @@ struct StatusWriter {
 extern const StatusWriter kPodStatus;
 // ResourceClaims: status.allocation, status.reservedFor (claim_json.h).
 extern const StatusWriter kClaimStatus;
+// PersistentVolumeClaims and PersistentVolumes the plan's binds bound: spec.volumeName or
+// the selected-node annotation, the volume's claimRef (storage_json.h); PlanItems'
+// volume_claims and volumes, which WritePlan resolves when the caller left them unset.
+extern const StatusWriter kVolumeClaimStatus;
+extern const StatusWriter kVolumeStatus;
 // Kueue Workloads: admission, conditions, checks, MultiKueue names (workload_json.h).
 extern const StatusWriter kKueueWorkloadStatus;
 // OCM Placements: status (placement_json.h).

@@ -1,5 +1,7 @@
-// storage.k8s.io/v1 StorageClass (and the removed v1beta1), for berth doctor's storage rules
-// (WaitForFirstConsumer claims whose pods are pinned where the class cannot provision).
+// storage.k8s.io/v1 StorageClass (and the removed v1beta1), for binding's VolumeBinding and
+// berth doctor's storage rules (WaitForFirstConsumer claims whose pods are pinned where the
+// class cannot provision); and CSINode, whose per-driver allocatable counts NodeVolumeLimits
+// reads.
 // Validated as kube-apiserver's ValidateStorageClass validates what is read: a provisioner,
 // the binding mode, and allowedTopologies' label expressions (each a key and at least one
 // value), which are kept as node selector terms with operator In.
@@ -39,7 +41,52 @@ core::Result<core::NodeSelectorTerm> DecodeTopologyTerm(dom::element e) {
   return term;
 }
 
+// One spec.drivers[] entry, checked as ValidateCSINode checks it: a name and a nodeID, a
+// non-negative allocatable.count.
+core::Result<model::CSINodeDriver> DecodeCSINodeDriver(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
+  model::CSINodeDriver driver;
+  BERTH_RETURN_IF_ERROR(GetString(obj, "name", &driver.name));
+  if (driver.name.empty()) return FieldError("name", "Required value");
+  BERTH_RETURN_IF_ERROR(GetString(obj, "nodeID", &driver.node_id));
+  if (driver.node_id.empty()) return FieldError("nodeID", "Required value");
+  BERTH_RETURN_IF_ERROR(GetStringList(obj, "topologyKeys", &driver.topology_keys));
+  dom::object allocatable;
+  bool has_allocatable = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "allocatable", &allocatable, &has_allocatable));
+  int32_t count = 0;
+  bool has_count = false;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(allocatable, "count", &count, &has_count), "allocatable");
+  if (has_count) {
+    if (count < 0) {
+      return InvalidValue("allocatable.count", std::to_string(count),
+                          "must be greater than or equal to 0");
+    }
+    driver.allocatable_count = count;
+  }
+  return driver;
+}
+
 }  // namespace
+
+core::Result<model::CSINode> DecodeCSINode(dom::object obj) {
+  model::CSINode node;
+  BERTH_ASSIGN_OR_RETURN(node.meta,
+                         DecodeObjectMeta(obj, /*namespaced=*/false, /*name_required=*/true));
+  dom::object spec;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "spec", &spec));
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(spec, "drivers", DecodeCSINodeDriver, &node.drivers),
+                              "spec");
+  for (size_t i = 0; i < node.drivers.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (node.drivers[j].name == node.drivers[i].name) {
+        return FieldError("spec.drivers" + IndexField(i) + ".name",
+                          "Duplicate value: \"" + node.drivers[i].name + "\"");
+      }
+    }
+  }
+  return node;
+}
 
 core::Result<model::StorageClass> DecodeStorageClass(dom::object obj) {
   model::StorageClass sc;

@@ -1,0 +1,208 @@
+// berth_volume_binding_bench: binding the pending pods of a synthetic cluster
+// (bench/scenarios/synthetic_cluster.h) with and without volumes. The volume run gives
+// every pending pod a PersistentVolumeClaim: half of them a WaitForFirstConsumer claim of a
+// provisioning class, half a claim of a local class with one local PersistentVolume per
+// node (node affinity on kubernetes.io/hostname), every node a CSINode limiting the
+// provisioner's attachments. The index decides such pods (FirstAccepting with the volume
+// filters as the predicate); each benchmark first checks that its decisions equal the
+// reference path's on a prefix. `berth_volume_binding_bench --scale [--nodes=N] [--pods=M]`
+// binds both runs once and prints pods/s for each and the ratio (issue 18's goal: within
+// 20%).
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench/scenarios/synthetic_cluster.h"
+#include "binding/scheduler.h"
+#include "model/scheduler_config.h"
+
+namespace berth::bench {
+namespace {
+
+constexpr const char* kProvisioner = "ebs.csi.example.com";
+
+model::Snapshot Cluster(int64_t nodes, int64_t pods, bool volumes) {
+  SyntheticClusterSpec spec;
+  spec.nodes = static_cast<int32_t>(nodes);
+  spec.pods = static_cast<int32_t>(pods);
+  spec.bound_pod_fraction = 0.1;
+  model::Snapshot snap = MakeSyntheticCluster(spec);
+  if (!volumes) return snap;
+  model::StorageClass standard;
+  standard.meta.name = "standard";
+  standard.provisioner = kProvisioner;
+  standard.volume_binding_mode = "WaitForFirstConsumer";
+  model::StorageClass local;
+  local.meta.name = "local";
+  local.provisioner = "kubernetes.io/no-provisioner";
+  local.volume_binding_mode = "WaitForFirstConsumer";
+  snap.storage_classes = {standard, local};
+  const auto gi = [](int64_t n) { return core::Quantity::FromUnits(n << 30); };
+  for (const model::Node& node : snap.nodes) {
+    model::PersistentVolume pv;
+    pv.meta.name = "local-" + node.meta.name;
+    pv.storage_class_name = "local";
+    pv.access_modes = {"ReadWriteOnce"};
+    pv.capacity = gi(100);
+    pv.phase = "Available";
+    core::NodeSelectorTerm term;
+    core::SelectorRequirement r;
+    r.key = "kubernetes.io/hostname";
+    r.op = core::SelectorOp::kIn;
+    r.values = {node.meta.name};
+    term.match_expressions.push_back(r);
+    pv.node_affinity = core::NodeSelector{};
+    pv.node_affinity->terms.push_back(term);
+    snap.persistent_volumes.push_back(pv);
+    model::CSINode csi;
+    csi.meta.name = node.meta.name;
+    model::CSINodeDriver driver;
+    driver.name = kProvisioner;
+    driver.node_id = node.meta.name;
+    driver.allocatable_count = 39;
+    csi.drivers.push_back(driver);
+    snap.csi_nodes.push_back(csi);
+  }
+  int64_t i = 0;
+  for (model::Pod& pod : snap.pods) {
+    if (pod.IsBound()) continue;
+    model::PersistentVolumeClaim claim;
+    claim.meta.name = "data-" + pod.meta.name;
+    claim.meta.namespace_ = pod.meta.namespace_;
+    claim.access_modes = {"ReadWriteOnce"};
+    claim.storage_class_name = (i++ % 2 == 0) ? "standard" : "local";
+    claim.storage_request = gi(10);
+    snap.persistent_volume_claims.push_back(claim);
+    model::PodVolume v;
+    v.name = "data";
+    v.claim_name = claim.meta.name;
+    pod.volumes.push_back(v);
+  }
+  return snap;
+}
+
+std::vector<model::PodDecision> Bind(const model::Snapshot& snap, bool use_index, int64_t limit,
+                                     binding::SchedulerStats* stats = nullptr) {
+  binding::Scheduler scheduler(snap, model::SchedulerConfig{},
+                               binding::SchedulerOptions{use_index});
+  std::vector<model::PodIndex> queue = scheduler.QueueOrder();
+  if (limit >= 0 && static_cast<size_t>(limit) < queue.size()) {
+    queue.resize(static_cast<size_t>(limit));
+  }
+  std::vector<model::PodDecision> out;
+  out.reserve(queue.size());
+  for (model::PodIndex pod : queue) out.push_back(scheduler.ScheduleOne(pod));
+  if (stats != nullptr) *stats = scheduler.stats();
+  return out;
+}
+
+int64_t CountBound(const std::vector<model::PodDecision>& d) {
+  int64_t n = 0;
+  for (const auto& x : d) n += x.node.has_value() ? 1 : 0;
+  return n;
+}
+
+// The answer check: the first `prefix` decisions through the index equal the reference's.
+bool SameAsReference(const model::Snapshot& snap, int64_t prefix) {
+  std::vector<model::PodDecision> indexed = Bind(snap, true, prefix);
+  std::vector<model::PodDecision> ref = Bind(snap, false, prefix);
+  if (indexed.size() != ref.size()) return false;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    if (indexed[i].node != ref[i].node || indexed[i].message != ref[i].message) return false;
+  }
+  return true;
+}
+
+void BindPods(benchmark::State& state, int64_t nodes, int64_t pods, bool volumes) {
+  model::Snapshot snap = Cluster(nodes, pods, volumes);
+  if (!SameAsReference(snap, 200)) {
+    state.SkipWithError("the index decides differently from the reference path");
+    return;
+  }
+  std::vector<model::PodDecision> first = Bind(snap, true, -1);
+  if (CountBound(first) == 0) {
+    state.SkipWithError("no pod was bound");
+    return;
+  }
+  int64_t placed = 0;
+  for (auto _ : state) {
+    std::vector<model::PodDecision> d = Bind(snap, true, -1);
+    benchmark::DoNotOptimize(d.data());
+    placed += static_cast<int64_t>(d.size());
+  }
+  state.counters["pods/s"] =
+      benchmark::Counter(static_cast<double>(placed), benchmark::Counter::kIsRate);
+  state.counters["bound"] = static_cast<double>(CountBound(first));
+}
+
+void BM_BindWithoutVolumes_1kNodes(benchmark::State& state) { BindPods(state, 1000, 5000, false); }
+BENCHMARK(BM_BindWithoutVolumes_1kNodes)->Unit(benchmark::kMillisecond);
+
+void BM_BindWithVolumes_1kNodes(benchmark::State& state) { BindPods(state, 1000, 5000, true); }
+BENCHMARK(BM_BindWithVolumes_1kNodes)->Unit(benchmark::kMillisecond);
+
+int64_t Flag(int argc, char** argv, const char* name, int64_t fallback) {
+  const size_t n = std::strlen(name);
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], name, n) == 0 && argv[i][n] == '=') {
+      return std::atoll(argv[i] + n + 1);
+    }
+  }
+  return fallback;
+}
+
+// One timed run: pods/s over the whole queue, the scheduler's construction included.
+double PodsPerSecond(const model::Snapshot& snap, int64_t* bound, binding::SchedulerStats* stats) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<model::PodDecision> d = Bind(snap, true, -1, stats);
+  const double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  *bound = CountBound(d);
+  return static_cast<double>(d.size()) / s;
+}
+
+int RunScale(int argc, char** argv) {
+  const int64_t nodes = Flag(argc, argv, "--nodes", 10000);
+  const int64_t pods = Flag(argc, argv, "--pods", 100000);
+  const model::Snapshot plain = Cluster(nodes, pods, false);
+  const model::Snapshot with = Cluster(nodes, pods, true);
+  if (!SameAsReference(with, 200)) {
+    std::fprintf(stderr, "the index decides differently from the reference path\n");
+    return 1;
+  }
+  int64_t plain_bound = 0;
+  int64_t with_bound = 0;
+  binding::SchedulerStats plain_stats;
+  binding::SchedulerStats with_stats;
+  const double plain_rate = PodsPerSecond(plain, &plain_bound, &plain_stats);
+  const double with_rate = PodsPerSecond(with, &with_bound, &with_stats);
+  std::printf("binding %lld nodes, %lld pods (10%% bound), one core\n",
+              static_cast<long long>(nodes), static_cast<long long>(pods));
+  std::printf("%-16s %10s %9s %9s %9s\n", "run", "pods/s", "bound", "indexed", "reference");
+  std::printf("%-16s %10.0f %9lld %9lld %9lld\n", "without volumes", plain_rate,
+              static_cast<long long>(plain_bound), static_cast<long long>(plain_stats.indexed),
+              static_cast<long long>(plain_stats.reference));
+  std::printf("%-16s %10.0f %9lld %9lld %9lld\n", "with volumes", with_rate,
+              static_cast<long long>(with_bound), static_cast<long long>(with_stats.indexed),
+              static_cast<long long>(with_stats.reference));
+  std::printf("with/without: %.2f (goal >= 0.80)\n", with_rate / plain_rate);
+  return 0;
+}
+
+}  // namespace
+}  // namespace berth::bench
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--scale") == 0) return berth::bench::RunScale(argc, argv);
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

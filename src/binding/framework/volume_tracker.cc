@@ -1,0 +1,479 @@
+// Semantics follow kube-scheduler's volume binder (pkg/scheduler/framework/plugins/
+// volumebinding/binder.go) and the PV controller's FindMatchingVolume: a claim is bound when
+// it names a volume; an unbound claim whose class binds WaitForFirstConsumer is matched per
+// node against the available volumes of its class (capacity at least the request, same
+// volume mode, the claim's access modes, its selector, the volume's node affinity; the
+// smallest wins, ties to the name that sorts first, where upstream takes its cache's
+// order), else provisioned when the class's provisioner and allowedTopologies allow it;
+// any other unbound claim is an unbound immediate claim. Planned bindings are kept per
+// claim so later pods see them, and released on Unbind when no placed pod uses the claim.
+#include "binding/framework/volume_tracker.h"
+
+#include <algorithm>
+
+namespace berth::binding {
+namespace {
+
+constexpr std::string_view kBetaClassAnnotation = "volume.beta.kubernetes.io/storage-class";
+constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
+constexpr std::string_view kNoProvisioner = "kubernetes.io/no-provisioner";
+
+std::string ClaimKey(const std::string& ns, const std::string& name) {
+  return (ns.empty() ? std::string("default") : ns) + "/" + name;
+}
+
+bool HasMode(const std::vector<std::string>& modes, std::string_view mode) {
+  return std::find(modes.begin(), modes.end(), mode) != modes.end();
+}
+
+// The hostnames a local volume's affinity pins it to: one term whose requirements include
+// kubernetes.io/hostname In [...]; empty for any other affinity (the general list).
+std::vector<std::string> PinnedHosts(const model::PersistentVolume& v) {
+  if (!v.node_affinity.has_value() || v.node_affinity->terms.size() != 1) return {};
+  for (const core::SelectorRequirement& r : v.node_affinity->terms.front().match_expressions) {
+    if (r.key == kHostnameLabel && r.op == core::SelectorOp::kIn) return r.values;
+  }
+  return {};
+}
+
+// Upstream's topology labels for VolumeZone, GA and beta.
+constexpr std::string_view kZoneKeys[] = {
+    "topology.kubernetes.io/zone", "topology.kubernetes.io/region",
+    "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region"};
+
+std::string_view GaKey(std::string_view key) {
+  if (key == "failure-domain.beta.kubernetes.io/zone") return "topology.kubernetes.io/zone";
+  if (key == "failure-domain.beta.kubernetes.io/region") return "topology.kubernetes.io/region";
+  return key;
+}
+
+}  // namespace
+
+VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string& cluster,
+                             const ClusterState& state)
+    : state_(state) {
+  for (size_t i = 0; i < snapshot.persistent_volume_claims.size(); ++i) {
+    const model::PersistentVolumeClaim& c = snapshot.persistent_volume_claims[i];
+    if (c.cluster != cluster) continue;
+    claim_by_key_.emplace(ClaimKey(c.meta.namespace_, c.meta.name),
+                          static_cast<int32_t>(claims_.size()));
+    claims_.push_back(&c);
+    claim_index_.push_back(static_cast<int32_t>(i));
+  }
+  for (size_t i = 0; i < snapshot.persistent_volumes.size(); ++i) {
+    const model::PersistentVolume& v = snapshot.persistent_volumes[i];
+    if (v.cluster != cluster) continue;
+    volume_by_name_.emplace(v.meta.name, static_cast<int32_t>(volumes_.size()));
+    volumes_.push_back(&v);
+    volume_index_.push_back(static_cast<int32_t>(i));
+  }
+  for (const model::StorageClass& sc : snapshot.storage_classes) {
+    if (sc.cluster != cluster) continue;
+    classes_.push_back(&sc);
+    // Several defaults: the DefaultStorageClass admission takes the newest; berth the first
+    // by name, deterministically (docs/binding.md, "Volumes").
+    if (sc.is_default && (default_class_.empty() || sc.meta.name < default_class_)) {
+      default_class_ = sc.meta.name;
+    }
+  }
+  for (const model::CSINode& n : snapshot.csi_nodes) {
+    if (n.cluster == cluster) csi_by_node_.emplace(n.meta.name, &n);
+  }
+  planned_volume_.assign(claims_.size(), -1);
+  planned_node_.assign(claims_.size(), std::string());
+  users_.assign(claims_.size(), 0);
+  prebound_.assign(claims_.size(), -1);
+  taken_by_.assign(volumes_.size(), -1);
+  for (size_t v = 0; v < volumes_.size(); ++v) {
+    const model::PersistentVolume& pv = *volumes_[v];
+    if (pv.claim_name.empty()) continue;
+    auto it = claim_by_key_.find(ClaimKey(pv.claim_namespace, pv.claim_name));
+    if (it == claim_by_key_.end()) {
+      taken_by_[v] = -2;
+      continue;
+    }
+    const model::PersistentVolumeClaim& c = *claims_[idx(it->second)];
+    if (!pv.claim_uid.empty() && !c.meta.uid.empty() && pv.claim_uid != c.meta.uid) {
+      taken_by_[v] = -2;  // bound to an earlier claim of that name
+      continue;
+    }
+    taken_by_[v] = it->second;
+    if (c.volume_name.empty()) prebound_[idx(it->second)] = static_cast<int32_t>(v);
+  }
+  for (size_t v = 0; v < volumes_.size(); ++v) {
+    const model::PersistentVolume& pv = *volumes_[v];
+    if (taken_by_[v] != -1) continue;
+    if (!pv.phase.empty() && pv.phase != "Available") continue;
+    auto cls = pv.meta.annotations.find(std::string(kBetaClassAnnotation));
+    const std::string& class_name =
+        cls != pv.meta.annotations.end() ? cls->second : pv.storage_class_name;
+    ClassVolumes& entry = by_class_[class_name];
+    std::vector<std::string> hosts = PinnedHosts(pv);
+    if (hosts.empty()) {
+      entry.general.push_back(static_cast<int32_t>(v));
+    } else {
+      for (const std::string& h : hosts) entry.by_host[h].push_back(static_cast<int32_t>(v));
+    }
+  }
+  auto by_size = [this](int32_t a, int32_t b) {
+    const model::PersistentVolume& x = *volumes_[idx(a)];
+    const model::PersistentVolume& y = *volumes_[idx(b)];
+    if (x.capacity.milli() != y.capacity.milli()) return x.capacity.milli() < y.capacity.milli();
+    return x.meta.name < y.meta.name;
+  };
+  for (auto& [name, entry] : by_class_) {
+    std::sort(entry.general.begin(), entry.general.end(), by_size);
+    for (auto& [host, list] : entry.by_host) std::sort(list.begin(), list.end(), by_size);
+  }
+  attached_.resize(static_cast<size_t>(state.num_nodes()));
+  attached_count_.resize(static_cast<size_t>(state.num_nodes()));
+}
+
+bool VolumeTracker::HasClaimVolumes(const model::Pod& pod) {
+  return std::any_of(pod.volumes.begin(), pod.volumes.end(),
+                     [](const model::PodVolume& v) { return !v.claim_name.empty(); });
+}
+
+const model::StorageClass* VolumeTracker::FindClass(const std::string& name) const {
+  for (const model::StorageClass* sc : classes_) {
+    if (sc->meta.name == name) return sc;
+  }
+  return nullptr;
+}
+
+// GetPersistentVolumeClaimClass: the beta annotation, then spec.storageClassName; an absent
+// storageClassName is the default class (the DefaultStorageClass admission sets it).
+std::string VolumeTracker::ClassOf(const model::PersistentVolumeClaim& claim) const {
+  auto it = claim.meta.annotations.find(std::string(kBetaClassAnnotation));
+  if (it != claim.meta.annotations.end()) return it->second;
+  if (claim.storage_class_name.has_value()) return *claim.storage_class_name;
+  return default_class_;
+}
+
+bool VolumeTracker::IsDelayed(const model::PersistentVolumeClaim& claim) const {
+  const std::string name = ClassOf(claim);
+  if (name.empty()) return false;
+  const model::StorageClass* sc = FindClass(name);
+  return sc != nullptr && sc->volume_binding_mode == "WaitForFirstConsumer";
+}
+
+int32_t VolumeTracker::VolumeOf(int32_t claim) const {
+  if (planned_volume_[idx(claim)] >= 0) return planned_volume_[idx(claim)];
+  const std::string& name = claims_[idx(claim)]->volume_name;
+  if (name.empty()) return -1;
+  auto it = volume_by_name_.find(name);
+  return it == volume_by_name_.end() ? -2 : it->second;
+}
+
+bool VolumeTracker::IsBound(int32_t claim) const { return VolumeOf(claim) != -1; }
+
+PodVolumeClaims VolumeTracker::Resolve(const model::Pod& pod) const {
+  PodVolumeClaims out;
+  for (const model::PodVolume& v : pod.volumes) {
+    if (v.claim_name.empty()) continue;
+    auto it = claim_by_key_.find(ClaimKey(pod.meta.namespace_, v.claim_name));
+    if (it == claim_by_key_.end()) {
+      if (out.missing.empty()) {
+        out.missing = "persistentvolumeclaim \"" + v.claim_name + "\" not found";
+      }
+      continue;
+    }
+    const int32_t c = it->second;
+    if (std::find(out.claims.begin(), out.claims.end(), c) != out.claims.end()) continue;
+    out.claims.push_back(c);
+    const model::PersistentVolumeClaim& claim = *claims_[idx(c)];
+    const int32_t volume = VolumeOf(c);
+    if (volume == -2 && claim.phase == "Lost" && out.lost.empty()) {
+      out.lost = "persistentvolumeclaim \"" + claim.meta.name +
+                 "\" bound to non-existent persistentvolume \"" + claim.volume_name + "\"";
+    }
+    if (volume != -1) {
+      out.bound.push_back(c);
+    } else if (IsDelayed(claim)) {
+      out.delayed.push_back(c);
+    } else {
+      out.immediate.push_back(c);
+    }
+  }
+  // findMatchingVolumes takes the claims smallest request first, so a small claim does not
+  // take the only volume a larger one fits.
+  std::stable_sort(out.delayed.begin(), out.delayed.end(), [this](int32_t a, int32_t b) {
+    return claims_[idx(a)]->storage_request.milli() < claims_[idx(b)]->storage_request.milli();
+  });
+  return out;
+}
+
+bool VolumeTracker::AffinityAdmits(const model::PersistentVolume& v,
+                                   model::NodeIndex node) const {
+  if (!v.node_affinity.has_value()) return true;
+  const model::Node& n = state_.node(node);
+  return v.node_affinity->Matches(n.meta.labels, n.meta.name);
+}
+
+bool VolumeTracker::Matches(int32_t claim, int32_t volume, model::NodeIndex node,
+                            const std::vector<int32_t>& chosen) const {
+  if (taken_by_[idx(volume)] != -1) return false;
+  if (std::find(chosen.begin(), chosen.end(), volume) != chosen.end()) return false;
+  const model::PersistentVolumeClaim& c = *claims_[idx(claim)];
+  const model::PersistentVolume& v = *volumes_[idx(volume)];
+  if (v.capacity.milli() < c.storage_request.milli()) return false;
+  if (v.volume_mode != c.volume_mode) return false;
+  if (!AffinityAdmits(v, node)) return false;
+  for (const std::string& mode : c.access_modes) {
+    if (!HasMode(v.access_modes, mode)) return false;
+  }
+  if (c.selector.has_value() && !c.selector->Matches(v.meta.labels)) return false;
+  return true;
+}
+
+int32_t VolumeTracker::FindMatch(int32_t claim, model::NodeIndex node,
+                                 const std::vector<int32_t>& chosen) const {
+  // A volume pre-bound to the claim (its claimRef names it) is the claim's, if it reaches
+  // the node; otherwise the claim matches nothing (FindMatchingVolume returns nil).
+  if (int32_t pre = prebound_[idx(claim)]; pre >= 0) {
+    const bool free = std::find(chosen.begin(), chosen.end(), pre) == chosen.end() &&
+                      planned_volume_[idx(claim)] < 0;
+    return free && AffinityAdmits(*volumes_[idx(pre)], node) ? pre : -1;
+  }
+  const model::PersistentVolumeClaim& c = *claims_[idx(claim)];
+  auto cls = by_class_.find(ClassOf(c));
+  if (cls == by_class_.end()) return -1;
+  auto first_fit = [&](const std::vector<int32_t>& list) -> int32_t {
+    auto it = std::lower_bound(list.begin(), list.end(), c.storage_request.milli(),
+                               [this](int32_t v, core::Int128 need) {
+                                 return volumes_[idx(v)]->capacity.milli() < need;
+                               });
+    for (; it != list.end(); ++it) {
+      if (Matches(claim, *it, node, chosen)) return *it;
+    }
+    return -1;
+  };
+  int32_t best = first_fit(cls->second.general);
+  const model::Node& n = state_.node(node);
+  auto host = n.meta.labels.find(std::string(kHostnameLabel));
+  if (host != n.meta.labels.end()) {
+    auto local = cls->second.by_host.find(host->second);
+    if (local != cls->second.by_host.end()) {
+      const int32_t l = first_fit(local->second);
+      if (l >= 0) {
+        if (best < 0) {
+          best = l;
+        } else {
+          const model::PersistentVolume& a = *volumes_[idx(l)];
+          const model::PersistentVolume& b = *volumes_[idx(best)];
+          if (a.capacity.milli() < b.capacity.milli() ||
+              (a.capacity.milli() == b.capacity.milli() && a.meta.name < b.meta.name)) {
+            best = l;
+          }
+        }
+      }
+    }
+  }
+  return best;
+}
+
+bool VolumeTracker::CanProvision(int32_t claim, model::NodeIndex node) const {
+  const std::string name = ClassOf(*claims_[idx(claim)]);
+  if (name.empty()) return false;
+  const model::StorageClass* sc = FindClass(name);
+  if (sc == nullptr || sc->provisioner == kNoProvisioner) return false;
+  if (!sc->allowed_topologies.has_value()) return true;
+  const model::Node& n = state_.node(node);
+  return sc->allowed_topologies->Matches(n.meta.labels, n.meta.name);
+}
+
+VolumeFit VolumeTracker::Fit(const PodVolumeClaims& claims, model::NodeIndex node) const {
+  VolumeFit fit;
+  for (int32_t c : claims.bound) {
+    const int32_t v = VolumeOf(c);
+    if (v < 0) {
+      fit.bound_pvs_found = false;
+      break;
+    }
+    if (!AffinityAdmits(*volumes_[idx(v)], node)) fit.bound_satisfied = false;
+  }
+  if (!fit.bound_pvs_found) fit.bound_satisfied = true;  // checkBoundClaims stops there
+  std::vector<int32_t> chosen;
+  const std::string& node_name = state_.node(node).meta.name;
+  for (int32_t c : claims.delayed) {
+    const model::PersistentVolumeClaim& claim = *claims_[idx(c)];
+    const std::string& selected =
+        !planned_node_[idx(c)].empty() ? planned_node_[idx(c)] : claim.selected_node;
+    if (!selected.empty()) {
+      // Being provisioned for the node the first consumer went to.
+      if (selected != node_name) {
+        fit.unbound_satisfied = false;
+        return fit;
+      }
+      continue;
+    }
+    const int32_t v = FindMatch(c, node, chosen);
+    if (v >= 0) {
+      chosen.push_back(v);
+    } else if (!CanProvision(c, node)) {
+      fit.unbound_satisfied = false;
+    }
+  }
+  return fit;
+}
+
+std::string VolumeTracker::ZoneRejection(const PodVolumeClaims& claims) const {
+  for (int32_t c : claims.claims) {
+    const int32_t v = VolumeOf(c);
+    if (v >= 0) continue;
+    const model::PersistentVolumeClaim& claim = *claims_[idx(c)];
+    if (v == -2) return "persistentvolume \"" + claim.volume_name + "\" not found";
+    const std::string name = ClassOf(claim);
+    if (name.empty()) return "PersistentVolumeClaim had no pv name and storageClass name";
+    const model::StorageClass* sc = FindClass(name);
+    if (sc == nullptr) return "storageclasses.storage.k8s.io \"" + name + "\" not found";
+    if (sc->volume_binding_mode == "WaitForFirstConsumer") continue;
+    return "PersistentVolume had no name";
+  }
+  return "";
+}
+
+bool VolumeTracker::ZoneFits(const PodVolumeClaims& claims, model::NodeIndex node) const {
+  const core::Labels& labels = state_.node(node).meta.labels;
+  bool constrained = false;
+  for (std::string_view key : kZoneKeys) {
+    if (labels.find(std::string(key)) != labels.end()) constrained = true;
+  }
+  if (!constrained) return true;
+  for (int32_t c : claims.claims) {
+    const int32_t v = VolumeOf(c);
+    if (v < 0) continue;
+    const model::PersistentVolume& pv = *volumes_[idx(v)];
+    for (std::string_view key : kZoneKeys) {
+      auto it = pv.meta.labels.find(std::string(key));
+      if (it == pv.meta.labels.end()) continue;
+      auto have = labels.find(std::string(key));
+      if (have == labels.end()) have = labels.find(std::string(GaKey(key)));
+      if (have == labels.end()) return false;
+      // A volume label may name several zones joined by "__" (LabelZonesToSet).
+      bool any = false;
+      std::string_view values = it->second;
+      while (true) {
+        const size_t cut = values.find("__");
+        if (values.substr(0, cut) == have->second) any = true;
+        if (cut == std::string_view::npos) break;
+        values.remove_prefix(cut + 2);
+      }
+      if (!any) return false;
+    }
+  }
+  return true;
+}
+
+bool VolumeTracker::ReadWriteOncePodConflict(const PodVolumeClaims& claims) const {
+  for (int32_t c : claims.claims) {
+    if (HasMode(claims_[idx(c)]->access_modes, "ReadWriteOncePod") && users_[idx(c)] > 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::pair<std::string, std::string> VolumeTracker::CsiVolume(int32_t claim) const {
+  const int32_t v = VolumeOf(claim);
+  if (v >= 0) {
+    const model::PersistentVolume& pv = *volumes_[idx(v)];
+    return {pv.csi_driver, pv.csi_volume_handle};
+  }
+  if (v == -2) return {};
+  // Not bound yet: the class's provisioner will create it; the handle stands for the claim.
+  const model::PersistentVolumeClaim& c = *claims_[idx(claim)];
+  const model::StorageClass* sc = FindClass(ClassOf(c));
+  if (sc == nullptr || sc->provisioner == kNoProvisioner) return {};
+  return {sc->provisioner, c.meta.namespace_ + "-" + c.meta.name};
+}
+
+bool VolumeTracker::WithinVolumeLimits(const PodVolumeClaims& claims,
+                                       model::NodeIndex node) const {
+  auto csi = csi_by_node_.find(state_.node(node).meta.name);
+  if (csi == csi_by_node_.end()) return true;
+  std::map<std::string, int32_t> fresh;
+  std::vector<std::string> seen;
+  for (int32_t c : claims.claims) {
+    auto [driver, handle] = CsiVolume(c);
+    if (driver.empty()) continue;
+    std::string key = driver + '\0' + handle;
+    if (attached_[idx(node.v)].count(key) != 0) continue;
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+    seen.push_back(std::move(key));
+    ++fresh[driver];
+  }
+  for (const auto& [driver, count] : fresh) {
+    for (const model::CSINodeDriver& d : csi->second->drivers) {
+      if (d.name != driver || !d.allocatable_count.has_value()) continue;
+      auto have = attached_count_[idx(node.v)].find(driver);
+      const int32_t attached = have == attached_count_[idx(node.v)].end() ? 0 : have->second;
+      if (attached + count > *d.allocatable_count) return false;
+    }
+  }
+  return true;
+}
+
+void VolumeTracker::Bind(model::PodIndex pod, const PodVolumeClaims& claims,
+                         model::NodeIndex node, bool planned) {
+  if (planned) {
+    std::vector<int32_t> chosen;
+    for (int32_t c : claims.delayed) {
+      if (!planned_node_[idx(c)].empty() || !claims_[idx(c)]->selected_node.empty()) continue;
+      const int32_t v = FindMatch(c, node, chosen);
+      VolumeBindingRecord record{.pod = pod, .claim = c, .volume = v,
+                                 .node = state_.node(node).meta.name};
+      if (v >= 0) {
+        chosen.push_back(v);
+      } else {
+        planned_node_[idx(c)] = record.node;
+      }
+      bindings_.push_back(std::move(record));
+    }
+    // Taken only now, so FindMatch above saw the same volumes as Fit did.
+    for (int32_t v : chosen) {
+      for (const VolumeBindingRecord& r : bindings_) {
+        if (r.volume == v && r.pod == pod) {
+          taken_by_[idx(v)] = r.claim;
+          planned_volume_[idx(r.claim)] = v;
+        }
+      }
+    }
+  }
+  for (int32_t c : claims.claims) {
+    ++users_[idx(c)];
+    auto [driver, handle] = CsiVolume(c);
+    if (driver.empty()) continue;
+    if (attached_[idx(node.v)][driver + '\0' + handle]++ == 0) {
+      ++attached_count_[idx(node.v)][driver];
+    }
+  }
+}
+
+void VolumeTracker::Unbind(model::PodIndex pod, const PodVolumeClaims& claims,
+                           model::NodeIndex node) {
+  for (int32_t c : claims.claims) {
+    --users_[idx(c)];
+    auto [driver, handle] = CsiVolume(c);
+    if (driver.empty()) continue;
+    auto& refs = attached_[idx(node.v)];
+    auto it = refs.find(driver + '\0' + handle);
+    if (it != refs.end() && --it->second == 0) {
+      refs.erase(it);
+      if (--attached_count_[idx(node.v)][driver] == 0) attached_count_[idx(node.v)].erase(driver);
+    }
+  }
+  // Release what this pod's bind planned once no placed pod uses the claim any more.
+  std::erase_if(bindings_, [&](const VolumeBindingRecord& r) {
+    if (r.pod != pod || users_[idx(r.claim)] > 0) return false;
+    if (r.volume >= 0) {
+      taken_by_[idx(r.volume)] = -1;
+      planned_volume_[idx(r.claim)] = -1;
+    } else {
+      planned_node_[idx(r.claim)].clear();
+    }
+    return true;
+  });
+}
+
+}  // namespace berth::binding

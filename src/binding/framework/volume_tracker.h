@@ -1,0 +1,140 @@
+// VolumeTracker: the PersistentVolumeClaims, PersistentVolumes, StorageClasses and CSINodes
+// of one cluster while binding places its pods (upstream's PV/PVC assume cache and the
+// volume plugins' per-pod state in one place): which claim each pod volume names, which
+// volume each claim is bound to (as read, or chosen by a bind in this plan), which
+// WaitForFirstConsumer claims are provisioned on which node, how many placed pods use each
+// claim (ReadWriteOncePod), and which CSI volumes each node has attached (NodeVolumeLimits).
+// Built by the Scheduler when its snapshot has a pod with a claim volume; the VolumeBinding,
+// VolumeRestrictions, VolumeZone and NodeVolumeLimits filters read it, Bind() records a
+// placement and Unbind() undoes one. Available volumes are indexed by class, capacity and
+// (for local volumes) hostname, so matching a claim on a node never scans every volume.
+// Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "binding/framework/cluster_state.h"
+#include "binding/scheduler.h"
+#include "model/snapshot.h"
+
+namespace berth::binding {
+
+// One claim bound by a bind in this plan: the scheduler's AssumePodVolumes and PreBind.
+// Indices are the tracker's own (claim(), volume()); Scheduler maps them to the snapshot's.
+using VolumeBindingRecord = PlannedVolumeBinding;
+
+// The claims one pod uses, split as VolumeBinding's PreFilter splits them.
+struct PodVolumeClaims {
+  std::vector<int32_t> claims;   // distinct, in spec.volumes order
+  std::vector<int32_t> bound;    // bound to a volume (as read, or by this plan)
+  std::vector<int32_t> delayed;  // unbound, WaitForFirstConsumer: by request, then name
+  std::vector<int32_t> immediate;  // unbound, Immediate (or no such class)
+  // The first volume naming a claim that does not exist: upstream's NotFound text.
+  std::string missing;
+  // A claim in phase Lost whose volume does not exist: VolumeBinding's PreFilter text.
+  std::string lost;
+};
+
+// What VolumeBinding's Filter finds on a node (upstream's FindPodVolumes reasons).
+struct VolumeFit {
+  bool bound_satisfied = true;    // bound claims' volumes reach the node
+  bool unbound_satisfied = true;  // every WaitForFirstConsumer claim matched or provisions
+  bool bound_pvs_found = true;    // every bound claim's volume exists
+  bool ok() const { return bound_satisfied && unbound_satisfied && bound_pvs_found; }
+};
+
+class VolumeTracker {
+ public:
+  // The storage objects of `cluster` in `snapshot`; pods and nodes through `state` (node
+  // names and labels) and `pods` (the pod of an index, as scheduled). Borrows all three.
+  VolumeTracker(const model::Snapshot& snapshot, const std::string& cluster,
+                const ClusterState& state);
+
+  // Whether the pod has a persistentVolumeClaim volume.
+  static bool HasClaimVolumes(const model::Pod& pod);
+
+  PodVolumeClaims Resolve(const model::Pod& pod) const;
+
+  // VolumeBinding's Filter on `node`. O(claims x candidate volumes of the node).
+  VolumeFit Fit(const PodVolumeClaims& claims, model::NodeIndex node) const;
+  // VolumeZone: the zone/region labels of the bound claims' volumes admit the node.
+  bool ZoneFits(const PodVolumeClaims& claims, model::NodeIndex node) const;
+  // VolumeZone's PreFilter rejection text, or "".
+  std::string ZoneRejection(const PodVolumeClaims& claims) const;
+  // VolumeRestrictions: a ReadWriteOncePod claim of the pod is used by a placed pod.
+  bool ReadWriteOncePodConflict(const PodVolumeClaims& claims) const;
+  // NodeVolumeLimits: the node's CSINode allows the pod's new CSI volumes.
+  bool WithinVolumeLimits(const PodVolumeClaims& claims, model::NodeIndex node) const;
+
+  // The pod is placed on `node`: its unbound WaitForFirstConsumer claims take the volumes
+  // Fit matched there (or are provisioned there), its claims count one more user and its
+  // CSI volumes are attached to the node. `planned` false: a pod bound in the input (only
+  // counted).
+  void Bind(model::PodIndex pod, const PodVolumeClaims& claims, model::NodeIndex node,
+            bool planned);
+  // Undoes Bind: bindings this pod's bind made are released once no placed pod uses the
+  // claim (gang rollback restores every value when unbinding newest first).
+  void Unbind(model::PodIndex pod, const PodVolumeClaims& claims, model::NodeIndex node);
+
+  const std::vector<VolumeBindingRecord>& bindings() const { return bindings_; }
+  const model::PersistentVolumeClaim& claim(int32_t c) const { return *claims_[idx(c)]; }
+  const model::PersistentVolume& volume(int32_t v) const { return *volumes_[idx(v)]; }
+  int32_t claim_index(int32_t c) const { return claim_index_[idx(c)]; }
+  int32_t volume_index(int32_t v) const { return volume_index_[idx(v)]; }
+
+ private:
+  static size_t idx(int32_t i) { return static_cast<size_t>(i); }
+  // The volume bound to a claim (read or planned), -1 when none, -2 when it names a volume
+  // that does not exist.
+  int32_t VolumeOf(int32_t claim) const;
+  bool IsBound(int32_t claim) const;
+  std::string ClassOf(const model::PersistentVolumeClaim& claim) const;
+  const model::StorageClass* FindClass(const std::string& name) const;
+  bool IsDelayed(const model::PersistentVolumeClaim& claim) const;
+  // The smallest available volume matching `claim` on `node`, not in `chosen`; -1 if none.
+  int32_t FindMatch(int32_t claim, model::NodeIndex node, const std::vector<int32_t>& chosen) const;
+  bool Matches(int32_t claim, int32_t volume, model::NodeIndex node,
+               const std::vector<int32_t>& chosen) const;
+  bool CanProvision(int32_t claim, model::NodeIndex node) const;
+  bool AffinityAdmits(const model::PersistentVolume& v, model::NodeIndex node) const;
+  // The (driver, handle) of a claim's CSI volume; empty driver when it has none.
+  std::pair<std::string, std::string> CsiVolume(int32_t claim) const;
+
+  const ClusterState& state_;
+  std::vector<const model::PersistentVolumeClaim*> claims_;
+  std::vector<int32_t> claim_index_;  // into Snapshot::persistent_volume_claims
+  std::vector<const model::PersistentVolume*> volumes_;
+  std::vector<int32_t> volume_index_;  // into Snapshot::persistent_volumes
+  std::vector<const model::StorageClass*> classes_;
+  std::string default_class_;
+  std::unordered_map<std::string, int32_t> claim_by_key_;  // "ns/name"
+  std::unordered_map<std::string, int32_t> volume_by_name_;
+  std::unordered_map<std::string, const model::CSINode*> csi_by_node_;
+  // Per claim: the volume a bind in this plan chose (-1), the node a provisioning chose.
+  std::vector<int32_t> planned_volume_;
+  std::vector<std::string> planned_node_;
+  std::vector<int32_t> users_;  // placed pods using the claim
+  // Per volume: the claim it is bound to (claimRef as read, or by this plan), -1 when
+  // none; a claimRef naming a claim not in the snapshot counts as taken (-2).
+  std::vector<int32_t> taken_by_;
+  std::vector<int32_t> prebound_;  // per claim: a volume whose claimRef names it, or -1
+  // Available-volume index: per class, volumes by (capacity, name); local volumes (one
+  // term pinning kubernetes.io/hostname) under each host they name, the rest in general.
+  struct ClassVolumes {
+    std::vector<int32_t> general;
+    std::unordered_map<std::string, std::vector<int32_t>> by_host;
+  };
+  std::unordered_map<std::string, ClassVolumes> by_class_;
+  // Per node: attached CSI volumes ("driver\0handle" -> pods using it) and per-driver count.
+  std::vector<std::unordered_map<std::string, int32_t>> attached_;
+  std::vector<std::map<std::string, int32_t>> attached_count_;
+  std::vector<VolumeBindingRecord> bindings_;
+};
+
+}  // namespace berth::binding
