@@ -160,7 +160,7 @@ class Scheduler::Impl {
       // VolumeBinding's Reserve: WaitForFirstConsumer claims take the volumes found there.
       if (uses_volumes) {
         volumes_->Bind(pod, volumes_->Resolve(p), *decision.node, /*planned=*/true);
-        SyncVolumeBindings();
+        volume_bindings_stale_ = true;
       }
     }
     return decision;
@@ -218,7 +218,7 @@ class Scheduler::Impl {
       state_.RemovePod(pod, model::NodeIndex{placed_[idx(pod)]}, pod_infos_.Get(pod));
       if (volumes_ != nullptr && VolumeTracker::HasClaimVolumes(p)) {
         volumes_->Unbind(pod, volumes_->Resolve(p), model::NodeIndex{placed_[idx(pod)]});
-        SyncVolumeBindings();
+        volume_bindings_stale_ = true;
       }
     }
     if (claims_ != nullptr && !p.resource_claims.empty()) {
@@ -291,7 +291,18 @@ class Scheduler::Impl {
     return claims_ != nullptr ? claims_->bindings() : no_bindings_;
   }
 
-  const std::vector<PlannedVolumeBinding>& VolumeBindings() const { return volume_bindings_; }
+  // Translated on demand: the engine asks once per cycle, binds change them per pod.
+  const std::vector<PlannedVolumeBinding>& VolumeBindings() const {
+    if (volume_bindings_stale_) {
+      volume_bindings_stale_ = false;
+      volume_bindings_ = volumes_->bindings();
+      for (PlannedVolumeBinding& b : volume_bindings_) {
+        b.claim = volumes_->claim_index(b.claim);
+        if (b.volume >= 0) b.volume = volumes_->volume_index(b.volume);
+      }
+    }
+    return volume_bindings_;
+  }
 
   // Read straight from ClusterState's rows, which every bind and unbind keeps current.
   model::ResourceVector NodeFree(model::NodeIndex node) const {
@@ -370,30 +381,22 @@ class Scheduler::Impl {
                         volumes_.get()};
   }
 
-  // The tracker's bindings with the snapshot's claim and volume indices.
-  void SyncVolumeBindings() {
-    volume_bindings_ = volumes_->bindings();
-    for (PlannedVolumeBinding& b : volume_bindings_) {
-      b.claim = volumes_->claim_index(b.claim);
-      if (b.volume >= 0) b.volume = volumes_->volume_index(b.volume);
-    }
-  }
-
   // The decision for a pod with PersistentVolumeClaim volumes through the index, when it
   // provably equals the reference path's; nullopt sends the pod there. The volume filters
   // only remove nodes and, for a pod the index takes, run after every filter that can
   // reject a node (PodTopologySpread and InterPodAffinity skip for such pods), so the
   // argument of TryDecideWithClaims holds with V, the nodes the volume filters pass, in
   // place of D: when totals do not depend on the feasible set, the best node of F that is
-  // in V is the best of F ∩ V, and FirstAccepting finds it asking nodes best first. Volume
-  // PreFilter rejections and narrowings are left to the reference path, as are pods that
-  // also have ResourceClaims.
+  // in V is the best of F ∩ V, and FirstAccepting finds it asking nodes best first. When
+  // TaintToleration's or NodeAffinity's normalization can vary, BestAccepting finds each
+  // class's best node of F ∩ V and normalizes over those classes, which is exact too.
+  // Volume PreFilter rejections and narrowings are left to the reference path, as are pods
+  // that also have ResourceClaims.
   std::optional<model::PodDecision> TryDecideWithVolumes(const CycleContext& ctx,
                                                          bool* node_by_node) {
     const bool taint_norm = has_prefer_no_schedule_ && ctx.profile.Weight(kTaintToleration) > 0;
     const bool affinity_norm =
         !ctx.pod.node_affinity.preferred.empty() && ctx.profile.Weight(kNodeAffinity) > 0;
-    if (taint_norm || affinity_norm) return std::nullopt;
     std::vector<std::unique_ptr<FilterPlugin>> filters;
     for (auto& f : MakeFilterPlugins(ctx.profile, false, false, /*volumes=*/true)) {
       const std::string_view n = f->Name();
@@ -408,15 +411,19 @@ class Scheduler::Impl {
       if (r.kind != PreFilterResult::Kind::kSkip) filters.push_back(std::move(f));
     }
     std::vector<ReasonId> reasons;
-    const IndexedPath::ProbeOutcome probe =
-        index_->FirstAccepting(ctx, 0, [&](model::NodeIndex n) {
-          for (const auto& f : filters) {
-            reasons.clear();
-            f->Filter(ctx, n, &reasons);
-            if (!reasons.empty()) return false;
-          }
-          return true;
-        });
+    const auto accepts = [&](model::NodeIndex n) {
+      for (const auto& f : filters) {
+        reasons.clear();
+        f->Filter(ctx, n, &reasons);
+        if (!reasons.empty()) return false;
+      }
+      return true;
+    };
+    // When TaintToleration's or NodeAffinity's normalization can depend on the feasible
+    // set, every class's best accepting node is needed for the maxima (BestAccepting).
+    const IndexedPath::ProbeOutcome probe = taint_norm || affinity_norm
+                                                ? index_->BestAccepting(ctx, accepts)
+                                                : index_->FirstAccepting(ctx, 0, accepts);
     if (!probe.covered) return std::nullopt;
     if (probe.node.has_value()) {
       model::PodDecision decision;
@@ -552,7 +559,9 @@ class Scheduler::Impl {
   std::unique_ptr<ClaimTracker> claims_;      // null without DRA objects
   std::unique_ptr<GpuShareCycle> gpu_share_;  // null unless a profile weighs a GPU-share plugin
   std::unique_ptr<VolumeTracker> volumes_;    // null unless a pod has a claim volume
-  std::vector<PlannedVolumeBinding> volume_bindings_;  // volumes_'s, in snapshot indices
+  // volumes_'s bindings in snapshot indices, rebuilt by VolumeBindings() when stale.
+  mutable std::vector<PlannedVolumeBinding> volume_bindings_;
+  mutable bool volume_bindings_stale_ = false;
   const bool has_prefer_no_schedule_ = AnyPreferNoScheduleTaint();
   bool free_devices_synced_ = false;             // SyncFreeDevices has set every node once
   std::vector<model::NodeIndex> changed_nodes_;  // SyncFreeDevices' scratch

@@ -366,6 +366,57 @@ provisioner: ebs.csi.aws.com
   EXPECT_FALSE(old.allowed_topologies.has_value());
 }
 
+TEST(DoctorKindsTest, VolumeFieldsBindingReads) {
+  Input in = ReadClean(R"(apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: c, namespace: t}
+spec:
+  accessModes: [ReadWriteOnce]
+  volumeMode: Block
+  selector: {matchLabels: {tier: fast}}
+  resources: {requests: {storage: 10Gi}}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: v}
+spec:
+  accessModes: [ReadWriteOnce]
+  capacity: {storage: 20Gi}
+  claimRef: {namespace: t, name: c, uid: u-1}
+  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-9}
+status: {phase: Bound}
+---
+apiVersion: storage.k8s.io/v1
+kind: CSINode
+metadata: {name: node-a}
+spec:
+  drivers:
+  - {name: ebs.csi.aws.com, nodeID: i-1, topologyKeys: [zone], allocatable: {count: 25}}
+  - {name: other.csi, nodeID: i-1}
+)");
+  ASSERT_EQ(in.snapshot.persistent_volume_claims.size(), 1u);
+  const model::PersistentVolumeClaim& c = in.snapshot.persistent_volume_claims[0];
+  EXPECT_EQ(c.storage_request.ToString(), "10Gi");
+  EXPECT_EQ(c.volume_mode, "Block");
+  ASSERT_TRUE(c.selector.has_value());
+  EXPECT_EQ(c.selector->match_labels.at("tier"), "fast");
+  ASSERT_EQ(in.snapshot.persistent_volumes.size(), 1u);
+  const model::PersistentVolume& v = in.snapshot.persistent_volumes[0];
+  EXPECT_EQ(v.capacity.ToString(), "20Gi");
+  EXPECT_EQ(v.volume_mode, "Filesystem");
+  EXPECT_EQ(v.claim_uid, "u-1");
+  EXPECT_EQ(v.csi_driver, "ebs.csi.aws.com");
+  EXPECT_EQ(v.csi_volume_handle, "vol-9");
+  EXPECT_EQ(v.phase, "Bound");
+  ASSERT_EQ(in.snapshot.csi_nodes.size(), 1u);
+  const model::CSINode& n = in.snapshot.csi_nodes[0];
+  EXPECT_EQ(n.meta.name, "node-a");
+  ASSERT_EQ(n.drivers.size(), 2u);
+  EXPECT_EQ(n.drivers[0].allocatable_count, std::optional<int32_t>(25));
+  EXPECT_EQ(n.drivers[0].topology_keys, Strings({"zone"}));
+  EXPECT_EQ(n.drivers[1].allocatable_count, std::nullopt);
+}
+
 TEST(DoctorKindsTest, StorageErrors) {
   const std::string pvc = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c, namespace: t}\n";
   const std::string storage = "  resources: {requests: {storage: 1Gi}}\n";
@@ -389,6 +440,23 @@ TEST(DoctorKindsTest, StorageErrors) {
            "  nodeAffinity: {required: {nodeSelectorTerms: [{matchExpressions: "
            "[{key: k, operator: Near}]}]}}\n",
       "spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].operator");
+  ExpectBad(pvc + "spec:\n  accessModes: [ReadWriteOnce]\n  volumeMode: Raw\n" + storage,
+            "spec.volumeMode",
+            R"(unsupported value "Raw": supported values: "Block", "Filesystem")");
+  testing::ExpectOneErrorBesideGoodNode(
+      pvc + "spec:\n  accessModes: [ReadWriteOnce]\n  selector: {matchLabels: 7}\n" + storage,
+      "spec.selector.matchLabels");
+  ExpectBad(pv + "spec:\n  accessModes: [ReadWriteOnce]\n  capacity: {storage: 1Gi}\n"
+                 "  csi: {volumeHandle: h}\n",
+            "spec.csi.driver", "Required value");
+  const std::string csi = "apiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata: {name: n}\n";
+  ExpectBad(csi + "spec:\n  drivers:\n  - {name: d, nodeID: i, allocatable: {count: -1}}\n",
+            "spec.drivers[0].allocatable.count",
+            R"(Invalid value: "-1": must be greater than or equal to 0)");
+  ExpectBad(csi + "spec:\n  drivers:\n  - {name: d}\n", "spec.drivers[0].nodeID",
+            "Required value");
+  ExpectBad(csi + "spec:\n  drivers:\n  - {name: d, nodeID: a}\n  - {name: d, nodeID: b}\n",
+            "spec.drivers[1].name", R"(Duplicate value: "d")");
   const std::string sc = "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: s}\n";
   ExpectBad(sc, "provisioner", "Required value");
   ExpectBad(sc + "provisioner: p\nvolumeBindingMode: Later\n", "volumeBindingMode",

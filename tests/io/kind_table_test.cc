@@ -151,6 +151,7 @@ TEST(KindTableTest, DiscoveryDataMatchesUpstream) {
             "networking.k8s.io/v1 networkpolicies NetworkPolicy ns netpol\n"
             "policy/v1 poddisruptionbudgets PodDisruptionBudget ns status pdb\n"
             "storage.k8s.io/v1 storageclasses StorageClass cluster sc\n"
+            "storage.k8s.io/v1 csinodes CSINode cluster\n"
             "node.k8s.io/v1 runtimeclasses RuntimeClass cluster\n"
             "batch/v1 jobs Job ns status\n"
             "apps/v1 deployments Deployment ns status scale deploy\n"

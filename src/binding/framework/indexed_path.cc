@@ -212,14 +212,20 @@ FitIndex& IndexedPath::Fit(const CycleContext& ctx, int32_t min_devices) {
 void IndexedPath::GatherCandidates(const CycleContext& ctx, const StaticClasses& statics,
                                    FitIndex& fit) {
   candidates_.clear();
-  int64_t max_taint = 0;
-  int64_t max_affinity = 0;
   for (int32_t c : statics.passing) {
     const FitIndex::Entry* e = fit.Best(c, state_);
     if (e == nullptr) continue;
     candidates_.push_back(Candidate{c, *e, 0});
-    max_taint = std::max(max_taint, statics.taint_raw[static_cast<size_t>(c)]);
-    max_affinity = std::max(max_affinity, statics.affinity_raw[static_cast<size_t>(c)]);
+  }
+  SetOffsets(ctx, statics);
+}
+
+void IndexedPath::SetOffsets(const CycleContext& ctx, const StaticClasses& statics) {
+  int64_t max_taint = 0;
+  int64_t max_affinity = 0;
+  for (const Candidate& k : candidates_) {
+    max_taint = std::max(max_taint, statics.taint_raw[static_cast<size_t>(k.c)]);
+    max_affinity = std::max(max_affinity, statics.affinity_raw[static_cast<size_t>(k.c)]);
   }
   // NodeAffinity's score skips pods without preferred terms; every raw score is 0 then and
   // so is every normalized one, which is what skipping adds.
@@ -308,6 +314,29 @@ IndexedPath::ProbeOutcome IndexedPath::FirstAccepting(
     }
   }
   fit.RestoreSetAside();
+  return out;
+}
+
+IndexedPath::ProbeOutcome IndexedPath::BestAccepting(
+    const CycleContext& ctx, const std::function<bool(model::NodeIndex)>& accepts) {
+  ProbeOutcome out;
+  if (!Eligible(ctx)) return out;
+  out.covered = true;
+  StaticClasses& statics = Static(ctx);
+  FitIndex& fit = Fit(ctx);
+  fit.Refresh(state_);
+  candidates_.clear();
+  for (int32_t c : statics.passing) {
+    const FitIndex::Entry* e = fit.Best(c, state_);
+    while (e != nullptr && !accepts(model::NodeIndex{e->node})) {
+      fit.SetAsideBest(c);
+      e = fit.Best(c, state_);
+    }
+    if (e != nullptr) candidates_.push_back(Candidate{c, *e, 0});
+  }
+  fit.RestoreSetAside();
+  SetOffsets(ctx, statics);
+  if (!candidates_.empty()) out.node = model::NodeIndex{BestCandidate()->entry.node};
   return out;
 }
 

@@ -53,6 +53,17 @@ class IndexedPath {
   ProbeOutcome FirstAccepting(const CycleContext& ctx, int32_t min_devices,
                               const std::function<bool(model::NodeIndex)>& accepts);
 
+  // For a pod with persistentVolumeClaim volumes (Scheduler::Impl::TryDecideWithVolumes):
+  // the best node passing the other filters on which `accepts` (the volume filters) says
+  // yes, with TaintToleration and NodeAffinity normalized over the accepting nodes, as the
+  // reference path normalizes over the feasible ones. Each passing class is asked node by
+  // node in its fit order until one accepts: within a class the static scores are one
+  // value, so that node is the class's best, and the maxima over those classes are the
+  // maxima over the feasible nodes. Costs a probe per class at least; FirstAccepting is
+  // cheaper when normalization cannot depend on the feasible set.
+  ProbeOutcome BestAccepting(const CycleContext& ctx,
+                             const std::function<bool(model::NodeIndex)>& accepts);
+
   const NodeClasses& classes() const { return classes_; }
 
  private:
@@ -99,6 +110,8 @@ class IndexedPath {
   // Fills candidates_: each passing class's best node in `fit` and its normalized taint and
   // affinity offset (the static scores normalized over the classes that have a node).
   void GatherCandidates(const CycleContext& ctx, const StaticClasses& statics, FitIndex& fit);
+  // Sets each candidate's offset: the static scores normalized over the candidates' classes.
+  void SetOffsets(const CycleContext& ctx, const StaticClasses& statics);
   // The candidate with the highest total, ties to the first node name; candidates_ non-empty.
   std::vector<Candidate>::iterator BestCandidate();
 };

@@ -69,15 +69,42 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
   }
   for (const model::StorageClass& sc : snapshot.storage_classes) {
     if (sc.cluster != cluster) continue;
-    classes_.push_back(&sc);
+    class_by_name_.emplace(sc.meta.name, &sc);
     // Several defaults: the DefaultStorageClass admission takes the newest; berth the first
     // by name, deterministically (docs/binding.md, "Volumes").
     if (sc.is_default && (default_class_.empty() || sc.meta.name < default_class_)) {
       default_class_ = sc.meta.name;
     }
   }
+  std::unordered_map<std::string_view, const model::CSINode*> csi_by_name;
   for (const model::CSINode& n : snapshot.csi_nodes) {
-    if (n.cluster == cluster) csi_by_node_.emplace(n.meta.name, &n);
+    if (n.cluster == cluster) csi_by_name.emplace(n.meta.name, &n);
+  }
+  node_csi_.assign(static_cast<size_t>(state.num_nodes()), nullptr);
+  for (int32_t n = 0; n < state.num_nodes() && !csi_by_name.empty(); ++n) {
+    auto it = csi_by_name.find(state.node(model::NodeIndex{n}).meta.name);
+    if (it != csi_by_name.end()) node_csi_[idx(n)] = it->second;
+  }
+  // GetPersistentVolumeClaimClass: the beta annotation, then spec.storageClassName; an
+  // absent storageClassName is the default class (the DefaultStorageClass admission sets it).
+  for (const model::PersistentVolumeClaim* c : claims_) {
+    auto it = c->meta.annotations.find(std::string(kBetaClassAnnotation));
+    if (it != c->meta.annotations.end()) {
+      claim_class_.push_back(it->second);
+    } else {
+      claim_class_.push_back(c->storage_class_name.value_or(default_class_));
+    }
+    // Not bound yet: the class's provisioner will create it; the key stands for the claim.
+    const model::StorageClass* sc = FindClass(claim_class_.back());
+    claim_csi_key_.push_back(sc == nullptr || sc->provisioner == kNoProvisioner
+                                 ? std::string()
+                                 : sc->provisioner + '\0' + c->meta.namespace_ + "-" +
+                                       c->meta.name);
+  }
+  for (const model::PersistentVolume* v : volumes_) {
+    volume_csi_key_.push_back(v->csi_driver.empty()
+                                  ? std::string()
+                                  : v->csi_driver + '\0' + v->csi_volume_handle);
   }
   planned_volume_.assign(claims_.size(), -1);
   planned_node_.assign(claims_.size(), std::string());
@@ -135,23 +162,12 @@ bool VolumeTracker::HasClaimVolumes(const model::Pod& pod) {
 }
 
 const model::StorageClass* VolumeTracker::FindClass(const std::string& name) const {
-  for (const model::StorageClass* sc : classes_) {
-    if (sc->meta.name == name) return sc;
-  }
-  return nullptr;
+  auto it = class_by_name_.find(name);
+  return it == class_by_name_.end() ? nullptr : it->second;
 }
 
-// GetPersistentVolumeClaimClass: the beta annotation, then spec.storageClassName; an absent
-// storageClassName is the default class (the DefaultStorageClass admission sets it).
-std::string VolumeTracker::ClassOf(const model::PersistentVolumeClaim& claim) const {
-  auto it = claim.meta.annotations.find(std::string(kBetaClassAnnotation));
-  if (it != claim.meta.annotations.end()) return it->second;
-  if (claim.storage_class_name.has_value()) return *claim.storage_class_name;
-  return default_class_;
-}
-
-bool VolumeTracker::IsDelayed(const model::PersistentVolumeClaim& claim) const {
-  const std::string name = ClassOf(claim);
+bool VolumeTracker::IsDelayed(int32_t claim) const {
+  const std::string& name = ClassOf(claim);
   if (name.empty()) return false;
   const model::StorageClass* sc = FindClass(name);
   return sc != nullptr && sc->volume_binding_mode == "WaitForFirstConsumer";
@@ -189,7 +205,7 @@ PodVolumeClaims VolumeTracker::Resolve(const model::Pod& pod) const {
     }
     if (volume != -1) {
       out.bound.push_back(c);
-    } else if (IsDelayed(claim)) {
+    } else if (IsDelayed(c)) {
       out.delayed.push_back(c);
     } else {
       out.immediate.push_back(c);
@@ -236,7 +252,7 @@ int32_t VolumeTracker::FindMatch(int32_t claim, model::NodeIndex node,
     return free && AffinityAdmits(*volumes_[idx(pre)], node) ? pre : -1;
   }
   const model::PersistentVolumeClaim& c = *claims_[idx(claim)];
-  auto cls = by_class_.find(ClassOf(c));
+  auto cls = by_class_.find(ClassOf(claim));
   if (cls == by_class_.end()) return -1;
   auto first_fit = [&](const std::vector<int32_t>& list) -> int32_t {
     auto it = std::lower_bound(list.begin(), list.end(), c.storage_request.milli(),
@@ -273,7 +289,7 @@ int32_t VolumeTracker::FindMatch(int32_t claim, model::NodeIndex node,
 }
 
 bool VolumeTracker::CanProvision(int32_t claim, model::NodeIndex node) const {
-  const std::string name = ClassOf(*claims_[idx(claim)]);
+  const std::string& name = ClassOf(claim);
   if (name.empty()) return false;
   const model::StorageClass* sc = FindClass(name);
   if (sc == nullptr || sc->provisioner == kNoProvisioner) return false;
@@ -323,7 +339,7 @@ std::string VolumeTracker::ZoneRejection(const PodVolumeClaims& claims) const {
     if (v >= 0) continue;
     const model::PersistentVolumeClaim& claim = *claims_[idx(c)];
     if (v == -2) return "persistentvolume \"" + claim.volume_name + "\" not found";
-    const std::string name = ClassOf(claim);
+    const std::string& name = ClassOf(c);
     if (name.empty()) return "PersistentVolumeClaim had no pv name and storageClass name";
     const model::StorageClass* sc = FindClass(name);
     if (sc == nullptr) return "storageclasses.storage.k8s.io \"" + name + "\" not found";
@@ -374,41 +390,54 @@ bool VolumeTracker::ReadWriteOncePodConflict(const PodVolumeClaims& claims) cons
   return false;
 }
 
-std::pair<std::string, std::string> VolumeTracker::CsiVolume(int32_t claim) const {
+std::pair<const std::string*, const std::string*> VolumeTracker::CsiVolume(
+    int32_t claim) const {
   const int32_t v = VolumeOf(claim);
+  const std::string* key = nullptr;
+  const std::string* driver = nullptr;
   if (v >= 0) {
-    const model::PersistentVolume& pv = *volumes_[idx(v)];
-    return {pv.csi_driver, pv.csi_volume_handle};
+    key = &volume_csi_key_[idx(v)];
+    driver = &volumes_[idx(v)]->csi_driver;
+  } else if (v == -1) {
+    key = &claim_csi_key_[idx(claim)];
+    const model::StorageClass* sc = key->empty() ? nullptr : FindClass(ClassOf(claim));
+    if (sc != nullptr) driver = &sc->provisioner;
   }
-  if (v == -2) return {};
-  // Not bound yet: the class's provisioner will create it; the handle stands for the claim.
-  const model::PersistentVolumeClaim& c = *claims_[idx(claim)];
-  const model::StorageClass* sc = FindClass(ClassOf(c));
-  if (sc == nullptr || sc->provisioner == kNoProvisioner) return {};
-  return {sc->provisioner, c.meta.namespace_ + "-" + c.meta.name};
+  if (key == nullptr || key->empty() || driver == nullptr) return {nullptr, nullptr};
+  return {driver, key};
 }
 
 bool VolumeTracker::WithinVolumeLimits(const PodVolumeClaims& claims,
                                        model::NodeIndex node) const {
-  auto csi = csi_by_node_.find(state_.node(node).meta.name);
-  if (csi == csi_by_node_.end()) return true;
-  std::map<std::string, int32_t> fresh;
-  std::vector<std::string> seen;
+  const model::CSINode* csi = node_csi_[idx(node.v)];
+  if (csi == nullptr) return true;
+  // A pod has few claims: per driver, the volumes not attached to the node yet.
+  std::vector<std::pair<const std::string*, int32_t>> fresh;
+  std::vector<const std::string*> seen;
+  const auto& attached = attached_[idx(node.v)];
   for (int32_t c : claims.claims) {
-    auto [driver, handle] = CsiVolume(c);
-    if (driver.empty()) continue;
-    std::string key = driver + '\0' + handle;
-    if (attached_[idx(node.v)].count(key) != 0) continue;
-    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-    seen.push_back(std::move(key));
-    ++fresh[driver];
+    const auto volume = CsiVolume(c);
+    const std::string* driver = volume.first;
+    const std::string* key = volume.second;
+    if (driver == nullptr || attached.count(*key) != 0) continue;
+    if (std::any_of(seen.begin(), seen.end(), [&](const std::string* s) { return *s == *key; })) {
+      continue;
+    }
+    seen.push_back(key);
+    auto it = std::find_if(fresh.begin(), fresh.end(),
+                           [&](const auto& f) { return *f.first == *driver; });
+    if (it == fresh.end()) {
+      fresh.emplace_back(driver, 1);
+    } else {
+      ++it->second;
+    }
   }
   for (const auto& [driver, count] : fresh) {
-    for (const model::CSINodeDriver& d : csi->second->drivers) {
-      if (d.name != driver || !d.allocatable_count.has_value()) continue;
-      auto have = attached_count_[idx(node.v)].find(driver);
-      const int32_t attached = have == attached_count_[idx(node.v)].end() ? 0 : have->second;
-      if (attached + count > *d.allocatable_count) return false;
+    for (const model::CSINodeDriver& d : csi->drivers) {
+      if (d.name != *driver || !d.allocatable_count.has_value()) continue;
+      auto have = attached_count_[idx(node.v)].find(*driver);
+      const int32_t on_node = have == attached_count_[idx(node.v)].end() ? 0 : have->second;
+      if (on_node + count > *d.allocatable_count) return false;
     }
   }
   return true;
@@ -424,29 +453,22 @@ void VolumeTracker::Bind(model::PodIndex pod, const PodVolumeClaims& claims,
       VolumeBindingRecord record{.pod = pod, .claim = c, .volume = v,
                                  .node = state_.node(node).meta.name};
       if (v >= 0) {
+        // Taken at once: FindMatch skips taken volumes as it skips chosen ones, so the
+        // pod's later claims match as Fit matched them.
         chosen.push_back(v);
+        taken_by_[idx(v)] = c;
+        planned_volume_[idx(c)] = v;
       } else {
         planned_node_[idx(c)] = record.node;
       }
       bindings_.push_back(std::move(record));
     }
-    // Taken only now, so FindMatch above saw the same volumes as Fit did.
-    for (int32_t v : chosen) {
-      for (const VolumeBindingRecord& r : bindings_) {
-        if (r.volume == v && r.pod == pod) {
-          taken_by_[idx(v)] = r.claim;
-          planned_volume_[idx(r.claim)] = v;
-        }
-      }
-    }
   }
   for (int32_t c : claims.claims) {
     ++users_[idx(c)];
-    auto [driver, handle] = CsiVolume(c);
-    if (driver.empty()) continue;
-    if (attached_[idx(node.v)][driver + '\0' + handle]++ == 0) {
-      ++attached_count_[idx(node.v)][driver];
-    }
+    auto [driver, key] = CsiVolume(c);
+    if (driver == nullptr) continue;
+    if (attached_[idx(node.v)][*key]++ == 0) ++attached_count_[idx(node.v)][*driver];
   }
 }
 
@@ -454,13 +476,16 @@ void VolumeTracker::Unbind(model::PodIndex pod, const PodVolumeClaims& claims,
                            model::NodeIndex node) {
   for (int32_t c : claims.claims) {
     --users_[idx(c)];
-    auto [driver, handle] = CsiVolume(c);
-    if (driver.empty()) continue;
+    auto [driver, key] = CsiVolume(c);
+    if (driver == nullptr) continue;
     auto& refs = attached_[idx(node.v)];
-    auto it = refs.find(driver + '\0' + handle);
+    auto it = refs.find(*key);
     if (it != refs.end() && --it->second == 0) {
       refs.erase(it);
-      if (--attached_count_[idx(node.v)][driver] == 0) attached_count_[idx(node.v)].erase(driver);
+      auto count = attached_count_[idx(node.v)].find(*driver);
+      if (count != attached_count_[idx(node.v)].end() && --count->second == 0) {
+        attached_count_[idx(node.v)].erase(count);
+      }
     }
   }
   // Release what this pod's bind planned once no placed pod uses the claim any more.

@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -94,28 +95,32 @@ class VolumeTracker {
   // that does not exist.
   int32_t VolumeOf(int32_t claim) const;
   bool IsBound(int32_t claim) const;
-  std::string ClassOf(const model::PersistentVolumeClaim& claim) const;
+  const std::string& ClassOf(int32_t claim) const { return claim_class_[idx(claim)]; }
   const model::StorageClass* FindClass(const std::string& name) const;
-  bool IsDelayed(const model::PersistentVolumeClaim& claim) const;
+  bool IsDelayed(int32_t claim) const;
   // The smallest available volume matching `claim` on `node`, not in `chosen`; -1 if none.
   int32_t FindMatch(int32_t claim, model::NodeIndex node, const std::vector<int32_t>& chosen) const;
   bool Matches(int32_t claim, int32_t volume, model::NodeIndex node,
                const std::vector<int32_t>& chosen) const;
   bool CanProvision(int32_t claim, model::NodeIndex node) const;
   bool AffinityAdmits(const model::PersistentVolume& v, model::NodeIndex node) const;
-  // The (driver, handle) of a claim's CSI volume; empty driver when it has none.
-  std::pair<std::string, std::string> CsiVolume(int32_t claim) const;
+  // The driver of a claim's CSI volume and its key ("driver\0handle"), both null when it
+  // has none: a bound claim's volume's spec.csi, an unbound one's class provisioner.
+  std::pair<const std::string*, const std::string*> CsiVolume(int32_t claim) const;
 
   const ClusterState& state_;
   std::vector<const model::PersistentVolumeClaim*> claims_;
   std::vector<int32_t> claim_index_;  // into Snapshot::persistent_volume_claims
   std::vector<const model::PersistentVolume*> volumes_;
   std::vector<int32_t> volume_index_;  // into Snapshot::persistent_volumes
-  std::vector<const model::StorageClass*> classes_;
+  std::unordered_map<std::string, const model::StorageClass*> class_by_name_;
   std::string default_class_;
+  std::vector<std::string> claim_class_;       // per claim: GetPersistentVolumeClaimClass
+  std::vector<std::string> claim_csi_key_;     // per claim: its provisioner's key, or ""
+  std::vector<std::string> volume_csi_key_;    // per volume: "driver\0handle", or 
   std::unordered_map<std::string, int32_t> claim_by_key_;  // "ns/name"
   std::unordered_map<std::string, int32_t> volume_by_name_;
-  std::unordered_map<std::string, const model::CSINode*> csi_by_node_;
+  std::vector<const model::CSINode*> node_csi_;  // per node: its CSINode, or null
   // Per claim: the volume a bind in this plan chose (-1), the node a provisioning chose.
   std::vector<int32_t> planned_volume_;
   std::vector<std::string> planned_node_;
