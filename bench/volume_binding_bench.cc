@@ -7,12 +7,13 @@
 // limiting the provisioner's attachments. The index decides such pods (FirstAccepting with the
 // volume filters as the predicate); each benchmark first checks that its decisions equal the
 // reference path's on a prefix. `berth_volume_binding_bench --scale [--nodes=N] [--pods=M]`
-// binds both runs once and prints pods/s for each and the ratio (issue 18's goal: within
-// 20%).
+// binds both runs three times, alternating, and prints the best pods per CPU second of each
+// and their ratio (issue 18's goal: within 20%).
 #include <benchmark/benchmark.h>
 
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -183,8 +184,13 @@ int RunScale(int argc, char** argv) {
   int64_t with_bound = 0;
   binding::SchedulerStats plain_stats;
   binding::SchedulerStats with_stats;
-  const double plain_rate = PodsPerSecond(plain, &plain_bound, &plain_stats);
-  const double with_rate = PodsPerSecond(with, &with_bound, &with_stats);
+  // Best of three runs each, alternating, as on a shared machine one run can be slowed.
+  double plain_rate = 0;
+  double with_rate = 0;
+  for (int run = 0; run < 3; ++run) {
+    plain_rate = std::max(plain_rate, PodsPerSecond(plain, &plain_bound, &plain_stats));
+    with_rate = std::max(with_rate, PodsPerSecond(with, &with_bound, &with_stats));
+  }
   std::printf("binding %lld nodes, %lld pods (10%% bound), one core, pods per CPU second\n",
               static_cast<long long>(nodes), static_cast<long long>(pods));
   std::printf("%-16s %10s %9s %9s %9s\n", "run", "pods/s", "bound", "indexed", "reference");

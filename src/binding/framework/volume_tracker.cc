@@ -94,17 +94,40 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
     } else {
       claim_class_.push_back(c->storage_class_name.value_or(default_class_));
     }
-    // Not bound yet: the class's provisioner will create it; the key stands for the claim.
-    const model::StorageClass* sc = FindClass(claim_class_.back());
-    claim_csi_key_.push_back(sc == nullptr || sc->provisioner == kNoProvisioner
-                                 ? std::string()
-                                 : sc->provisioner + '\0' + c->meta.namespace_ + "-" +
-                                       c->meta.name);
+  }
+  // CSI volumes and drivers get small ids, so NodeVolumeLimits compares integers.
+  std::unordered_map<std::string, int32_t> volume_ids;
+  std::unordered_map<std::string, int32_t> driver_ids;
+  for (size_t c = 0; c < claims_.size(); ++c) {
+    // Not bound yet: the class's provisioner will create it; the claim stands for it.
+    const model::StorageClass* sc = FindClass(claim_class_[c]);
+    if (sc == nullptr || sc->provisioner == kNoProvisioner) {
+      claim_csi_.emplace_back(-1, -1);
+      continue;
+    }
+    claim_csi_.emplace_back(
+        CsiId(&driver_ids, sc->provisioner),
+        CsiId(&volume_ids, sc->provisioner + '\0' + claims_[c]->meta.namespace_ + "-" +
+                               claims_[c]->meta.name));
   }
   for (const model::PersistentVolume* v : volumes_) {
-    volume_csi_key_.push_back(v->csi_driver.empty()
-                                  ? std::string()
-                                  : v->csi_driver + '\0' + v->csi_volume_handle);
+    if (v->csi_driver.empty()) {
+      volume_csi_.emplace_back(-1, -1);
+      continue;
+    }
+    volume_csi_.emplace_back(CsiId(&driver_ids, v->csi_driver),
+                             CsiId(&volume_ids, v->csi_driver + '\0' + v->csi_volume_handle));
+  }
+  node_limits_.resize(static_cast<size_t>(state.num_nodes()));
+  for (int32_t n = 0; n < state.num_nodes(); ++n) {
+    const model::CSINode* csi = node_csi_[idx(n)];
+    if (csi == nullptr) continue;
+    for (const model::CSINodeDriver& d : csi->drivers) {
+      if (!d.allocatable_count.has_value()) continue;
+      // A driver no claim or volume uses cannot be exceeded.
+      auto it = driver_ids.find(d.name);
+      if (it != driver_ids.end()) node_limits_[idx(n)].emplace_back(it->second, *d.allocatable_count);
+    }
   }
   planned_volume_.assign(claims_.size(), -1);
   planned_node_.assign(claims_.size(), std::string());
@@ -152,8 +175,32 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
     std::sort(entry.general.begin(), entry.general.end(), by_size);
     for (auto& [host, list] : entry.by_host) std::sort(list.begin(), list.end(), by_size);
   }
+  // Local volumes by node index: the nodes whose hostname label a pinned host names (a node
+  // without it cannot match the pin).
+  std::unordered_map<std::string_view, std::vector<int32_t>> nodes_by_host;
+  for (int32_t n = 0; n < state.num_nodes(); ++n) {
+    const core::Labels& labels = state.node(model::NodeIndex{n}).meta.labels;
+    auto host = labels.find(std::string(kHostnameLabel));
+    if (host != labels.end()) nodes_by_host[host->second].push_back(n);
+  }
+  for (auto& [name, entry] : by_class_) {
+    for (auto& [host, list] : entry.by_host) {
+      auto nodes = nodes_by_host.find(host);
+      if (nodes == nodes_by_host.end()) continue;
+      for (int32_t n : nodes->second) entry.by_node[n] = list;
+    }
+  }
+  for (size_t c = 0; c < claims_.size(); ++c) {
+    auto it = by_class_.find(claim_class_[c]);
+    claim_volumes_.push_back(it == by_class_.end() ? nullptr : &it->second);
+  }
   attached_.resize(static_cast<size_t>(state.num_nodes()));
   attached_count_.resize(static_cast<size_t>(state.num_nodes()));
+}
+
+int32_t VolumeTracker::CsiId(std::unordered_map<std::string, int32_t>* ids,
+                             const std::string& key) {
+  return ids->emplace(key, static_cast<int32_t>(ids->size())).first->second;
 }
 
 bool VolumeTracker::HasClaimVolumes(const model::Pod& pod) {
@@ -183,8 +230,18 @@ int32_t VolumeTracker::VolumeOf(int32_t claim) const {
 
 bool VolumeTracker::IsBound(int32_t claim) const { return VolumeOf(claim) != -1; }
 
-PodVolumeClaims VolumeTracker::Resolve(const model::Pod& pod) const {
-  PodVolumeClaims out;
+const PodVolumeClaims& VolumeTracker::Resolve(const model::Pod& pod) const {
+  // The address alone could be another pod's after the scheduler's pod store grew.
+  if (resolved_pod_ == &pod && resolved_version_ == version_ && resolved_name_ == pod.meta.name &&
+      resolved_namespace_ == pod.meta.namespace_) {
+    return resolved_;
+  }
+  resolved_pod_ = &pod;
+  resolved_name_ = pod.meta.name;
+  resolved_namespace_ = pod.meta.namespace_;
+  resolved_version_ = version_;
+  PodVolumeClaims& out = resolved_;
+  out = PodVolumeClaims{};
   for (const model::PodVolume& v : pod.volumes) {
     if (v.claim_name.empty()) continue;
     auto it = claim_by_key_.find(ClaimKey(pod.meta.namespace_, v.claim_name));
@@ -252,8 +309,8 @@ int32_t VolumeTracker::FindMatch(int32_t claim, model::NodeIndex node,
     return free && AffinityAdmits(*volumes_[idx(pre)], node) ? pre : -1;
   }
   const model::PersistentVolumeClaim& c = *claims_[idx(claim)];
-  auto cls = by_class_.find(ClassOf(claim));
-  if (cls == by_class_.end()) return -1;
+  const ClassVolumes* cls = claim_volumes_[idx(claim)];
+  if (cls == nullptr) return -1;
   auto first_fit = [&](const std::vector<int32_t>& list) -> int32_t {
     auto it = std::lower_bound(list.begin(), list.end(), c.storage_request.milli(),
                                [this](int32_t v, core::Int128 need) {
@@ -264,23 +321,19 @@ int32_t VolumeTracker::FindMatch(int32_t claim, model::NodeIndex node,
     }
     return -1;
   };
-  int32_t best = first_fit(cls->second.general);
-  const model::Node& n = state_.node(node);
-  auto host = n.meta.labels.find(std::string(kHostnameLabel));
-  if (host != n.meta.labels.end()) {
-    auto local = cls->second.by_host.find(host->second);
-    if (local != cls->second.by_host.end()) {
-      const int32_t l = first_fit(local->second);
-      if (l >= 0) {
-        if (best < 0) {
+  int32_t best = first_fit(cls->general);
+  auto local = cls->by_node.find(node.v);
+  if (local != cls->by_node.end()) {
+    const int32_t l = first_fit(local->second);
+    if (l >= 0) {
+      if (best < 0) {
+        best = l;
+      } else {
+        const model::PersistentVolume& a = *volumes_[idx(l)];
+        const model::PersistentVolume& b = *volumes_[idx(best)];
+        if (a.capacity.milli() < b.capacity.milli() ||
+            (a.capacity.milli() == b.capacity.milli() && a.meta.name < b.meta.name)) {
           best = l;
-        } else {
-          const model::PersistentVolume& a = *volumes_[idx(l)];
-          const model::PersistentVolume& b = *volumes_[idx(best)];
-          if (a.capacity.milli() < b.capacity.milli() ||
-              (a.capacity.milli() == b.capacity.milli() && a.meta.name < b.meta.name)) {
-            best = l;
-          }
         }
       }
     }
@@ -390,61 +443,51 @@ bool VolumeTracker::ReadWriteOncePodConflict(const PodVolumeClaims& claims) cons
   return false;
 }
 
-std::pair<const std::string*, const std::string*> VolumeTracker::CsiVolume(
-    int32_t claim) const {
+std::pair<int32_t, int32_t> VolumeTracker::CsiVolume(int32_t claim) const {
   const int32_t v = VolumeOf(claim);
-  const std::string* key = nullptr;
-  const std::string* driver = nullptr;
-  if (v >= 0) {
-    key = &volume_csi_key_[idx(v)];
-    driver = &volumes_[idx(v)]->csi_driver;
-  } else if (v == -1) {
-    key = &claim_csi_key_[idx(claim)];
-    const model::StorageClass* sc = key->empty() ? nullptr : FindClass(ClassOf(claim));
-    if (sc != nullptr) driver = &sc->provisioner;
-  }
-  if (key == nullptr || key->empty() || driver == nullptr) return {nullptr, nullptr};
-  return {driver, key};
+  if (v >= 0) return volume_csi_[idx(v)];
+  if (v == -1) return claim_csi_[idx(claim)];
+  return {-1, -1};
 }
 
 bool VolumeTracker::WithinVolumeLimits(const PodVolumeClaims& claims,
                                        model::NodeIndex node) const {
-  const model::CSINode* csi = node_csi_[idx(node.v)];
-  if (csi == nullptr) return true;
-  // A pod has few claims: per driver, the volumes not attached to the node yet.
-  std::vector<std::pair<const std::string*, int32_t>> fresh;
-  std::vector<const std::string*> seen;
+  const auto& limits = node_limits_[idx(node.v)];
+  if (limits.empty()) return true;
   const auto& attached = attached_[idx(node.v)];
+  const auto& counts = attached_count_[idx(node.v)];
+  auto find = [](const std::vector<std::pair<int32_t, int32_t>>& list, int32_t id) {
+    return std::find_if(list.begin(), list.end(), [id](const auto& e) { return e.first == id; });
+  };
+  // A pod has few claims: per driver, the volumes not attached to the node yet.
+  std::vector<std::pair<int32_t, int32_t>> fresh;
+  std::vector<int32_t> seen;
   for (int32_t c : claims.claims) {
-    const auto volume = CsiVolume(c);
-    const std::string* driver = volume.first;
-    const std::string* key = volume.second;
-    if (driver == nullptr || attached.count(*key) != 0) continue;
-    if (std::any_of(seen.begin(), seen.end(), [&](const std::string* s) { return *s == *key; })) {
-      continue;
-    }
-    seen.push_back(key);
+    const std::pair<int32_t, int32_t> volume = CsiVolume(c);
+    if (volume.first < 0 || find(attached, volume.second) != attached.end()) continue;
+    if (std::find(seen.begin(), seen.end(), volume.second) != seen.end()) continue;
+    seen.push_back(volume.second);
     auto it = std::find_if(fresh.begin(), fresh.end(),
-                           [&](const auto& f) { return *f.first == *driver; });
+                           [&](const auto& e) { return e.first == volume.first; });
     if (it == fresh.end()) {
-      fresh.emplace_back(driver, 1);
+      fresh.emplace_back(volume.first, 1);
     } else {
       ++it->second;
     }
   }
   for (const auto& [driver, count] : fresh) {
-    for (const model::CSINodeDriver& d : csi->drivers) {
-      if (d.name != *driver || !d.allocatable_count.has_value()) continue;
-      auto have = attached_count_[idx(node.v)].find(*driver);
-      const int32_t on_node = have == attached_count_[idx(node.v)].end() ? 0 : have->second;
-      if (on_node + count > *d.allocatable_count) return false;
-    }
+    auto limit = find(limits, driver);
+    if (limit == limits.end()) continue;
+    auto have = find(counts, driver);
+    const int32_t on_node = have == counts.end() ? 0 : have->second;
+    if (on_node + count > limit->second) return false;
   }
   return true;
 }
 
 void VolumeTracker::Bind(model::PodIndex pod, const PodVolumeClaims& claims,
                          model::NodeIndex node, bool planned) {
+  ++version_;
   if (planned) {
     std::vector<int32_t> chosen;
     for (int32_t c : claims.delayed) {
@@ -466,27 +509,43 @@ void VolumeTracker::Bind(model::PodIndex pod, const PodVolumeClaims& claims,
   }
   for (int32_t c : claims.claims) {
     ++users_[idx(c)];
-    auto [driver, key] = CsiVolume(c);
-    if (driver == nullptr) continue;
-    if (attached_[idx(node.v)][*key]++ == 0) ++attached_count_[idx(node.v)][*driver];
+    const std::pair<int32_t, int32_t> volume = CsiVolume(c);
+    if (volume.first < 0) continue;
+    auto& refs = attached_[idx(node.v)];
+    auto it = std::find_if(refs.begin(), refs.end(),
+                           [&](const auto& e) { return e.first == volume.second; });
+    if (it != refs.end()) {
+      ++it->second;
+      continue;
+    }
+    refs.emplace_back(volume.second, 1);
+    auto& counts = attached_count_[idx(node.v)];
+    auto count = std::find_if(counts.begin(), counts.end(),
+                              [&](const auto& e) { return e.first == volume.first; });
+    if (count == counts.end()) {
+      counts.emplace_back(volume.first, 1);
+    } else {
+      ++count->second;
+    }
   }
 }
 
 void VolumeTracker::Unbind(model::PodIndex pod, const PodVolumeClaims& claims,
                            model::NodeIndex node) {
+  ++version_;
   for (int32_t c : claims.claims) {
     --users_[idx(c)];
-    auto [driver, key] = CsiVolume(c);
-    if (driver == nullptr) continue;
+    const std::pair<int32_t, int32_t> volume = CsiVolume(c);
+    if (volume.first < 0) continue;
     auto& refs = attached_[idx(node.v)];
-    auto it = refs.find(*key);
-    if (it != refs.end() && --it->second == 0) {
-      refs.erase(it);
-      auto count = attached_count_[idx(node.v)].find(*driver);
-      if (count != attached_count_[idx(node.v)].end() && --count->second == 0) {
-        attached_count_[idx(node.v)].erase(count);
-      }
-    }
+    auto it = std::find_if(refs.begin(), refs.end(),
+                           [&](const auto& e) { return e.first == volume.second; });
+    if (it == refs.end() || --it->second > 0) continue;
+    refs.erase(it);
+    auto& counts = attached_count_[idx(node.v)];
+    auto count = std::find_if(counts.begin(), counts.end(),
+                              [&](const auto& e) { return e.first == volume.first; });
+    if (count != counts.end() && --count->second == 0) counts.erase(count);
   }
   // Release what this pod's bind planned once no placed pod uses the claim any more.
   std::erase_if(bindings_, [&](const VolumeBindingRecord& r) {

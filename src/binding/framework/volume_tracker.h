@@ -60,7 +60,9 @@ class VolumeTracker {
   // Whether the pod has a persistentVolumeClaim volume.
   static bool HasClaimVolumes(const model::Pod& pod);
 
-  PodVolumeClaims Resolve(const model::Pod& pod) const;
+  // Cached for the last pod asked until the next Bind or Unbind (each volume filter's
+  // PreFilter asks): the reference stays valid until then.
+  const PodVolumeClaims& Resolve(const model::Pod& pod) const;
 
   // VolumeBinding's Filter on `node`. O(claims x candidate volumes of the node).
   VolumeFit Fit(const PodVolumeClaims& claims, model::NodeIndex node) const;
@@ -104,9 +106,10 @@ class VolumeTracker {
                const std::vector<int32_t>& chosen) const;
   bool CanProvision(int32_t claim, model::NodeIndex node) const;
   bool AffinityAdmits(const model::PersistentVolume& v, model::NodeIndex node) const;
-  // The driver of a claim's CSI volume and its key ("driver\0handle"), both null when it
-  // has none: a bound claim's volume's spec.csi, an unbound one's class provisioner.
-  std::pair<const std::string*, const std::string*> CsiVolume(int32_t claim) const;
+  // The driver id and volume id of a claim's CSI volume, -1 both when it has none: a bound
+  // claim's volume's spec.csi driver and handle, an unbound one's class provisioner.
+  std::pair<int32_t, int32_t> CsiVolume(int32_t claim) const;
+  int32_t CsiId(std::unordered_map<std::string, int32_t>* ids, const std::string& key);
 
   const ClusterState& state_;
   std::vector<const model::PersistentVolumeClaim*> claims_;
@@ -116,8 +119,11 @@ class VolumeTracker {
   std::unordered_map<std::string, const model::StorageClass*> class_by_name_;
   std::string default_class_;
   std::vector<std::string> claim_class_;       // per claim: GetPersistentVolumeClaimClass
-  std::vector<std::string> claim_csi_key_;     // per claim: its provisioner's key, or ""
-  std::vector<std::string> volume_csi_key_;    // per volume: "driver\0handle", or 
+  // CSI volumes and drivers as small ids: per claim (its provisioner) and per volume.
+  std::vector<std::pair<int32_t, int32_t>> claim_csi_;
+  std::vector<std::pair<int32_t, int32_t>> volume_csi_;
+  // Per node: its CSINode's limits as (driver id, count).
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> node_limits_;
   std::unordered_map<std::string, int32_t> claim_by_key_;  // "ns/name"
   std::unordered_map<std::string, int32_t> volume_by_name_;
   std::vector<const model::CSINode*> node_csi_;  // per node: its CSINode, or null
@@ -134,11 +140,19 @@ class VolumeTracker {
   struct ClassVolumes {
     std::vector<int32_t> general;
     std::unordered_map<std::string, std::vector<int32_t>> by_host;
+    std::unordered_map<int32_t, std::vector<int32_t>> by_node;  // by_host per node index
   };
   std::unordered_map<std::string, ClassVolumes> by_class_;
-  // Per node: attached CSI volumes ("driver\0handle" -> pods using it) and per-driver count.
-  std::vector<std::unordered_map<std::string, int32_t>> attached_;
-  std::vector<std::map<std::string, int32_t>> attached_count_;
+  std::vector<const ClassVolumes*> claim_volumes_;  // per claim: its class's, or null
+  // Per node: attached CSI volumes (volume id, pods using it) and (driver id, count).
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> attached_;
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> attached_count_;
+  uint64_t version_ = 0;  // bumped by Bind and Unbind
+  mutable const model::Pod* resolved_pod_ = nullptr;
+  mutable uint64_t resolved_version_ = 0;
+  mutable std::string resolved_name_;
+  mutable std::string resolved_namespace_;
+  mutable PodVolumeClaims resolved_;
   std::vector<VolumeBindingRecord> bindings_;
 };
 
