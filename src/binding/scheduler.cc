@@ -397,13 +397,21 @@ class Scheduler::Impl {
     const bool taint_norm = has_prefer_no_schedule_ && ctx.profile.Weight(kTaintToleration) > 0;
     const bool affinity_norm =
         !ctx.pod.node_affinity.preferred.empty() && ctx.profile.Weight(kNodeAffinity) > 0;
+    // Nothing the volume filters hold can reject the pod or a node: they change no
+    // verdict, so the pod is decided as if it had no volumes.
+    const PodVolumeClaims& claims = volumes_->Resolve(ctx.pod);
+    if (claims.missing.empty() && claims.lost.empty() && claims.immediate.empty() &&
+        volumes_->ZoneRejection(claims).empty() && volumes_->AcceptsEveryNode(claims)) {
+      return index_->TryDecide(ctx);
+    }
     std::vector<std::unique_ptr<FilterPlugin>> filters;
-    for (auto& f : MakeFilterPlugins(ctx.profile, false, false, /*volumes=*/true)) {
-      const std::string_view n = f->Name();
-      if (n != kVolumeRestrictions && n != kNodeVolumeLimits && n != kVolumeBinding &&
-          n != kVolumeZone) {
-        continue;
-      }
+    std::vector<std::unique_ptr<FilterPlugin>> all;
+    all.push_back(std::make_unique<VolumeRestrictionsFilter>());
+    all.push_back(std::make_unique<NodeVolumeLimitsFilter>());
+    all.push_back(std::make_unique<VolumeBindingFilter>());
+    all.push_back(std::make_unique<VolumeZoneFilter>());
+    for (auto& f : all) {
+      if (!ctx.profile.FilterEnabled(f->Name())) continue;
       const PreFilterResult r = f->PreFilter(ctx);
       if (r.kind == PreFilterResult::Kind::kReject || r.kind == PreFilterResult::Kind::kNodeSet) {
         return std::nullopt;

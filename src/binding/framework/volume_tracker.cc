@@ -10,6 +10,7 @@
 #include "binding/framework/volume_tracker.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace berth::binding {
 namespace {
@@ -127,6 +128,13 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
       // A driver no claim or volume uses cannot be exceeded.
       auto it = driver_ids.find(d.name);
       if (it != driver_ids.end()) node_limits_[idx(n)].emplace_back(it->second, *d.allocatable_count);
+    }
+  }
+  driver_min_limit_.assign(driver_ids.size(), std::numeric_limits<int32_t>::max());
+  driver_max_attached_.assign(driver_ids.size(), 0);
+  for (const auto& limits : node_limits_) {
+    for (const auto& [driver, count] : limits) {
+      driver_min_limit_[idx(driver)] = std::min(driver_min_limit_[idx(driver)], count);
     }
   }
   planned_volume_.assign(claims_.size(), -1);
@@ -485,6 +493,43 @@ bool VolumeTracker::WithinVolumeLimits(const PodVolumeClaims& claims,
   return true;
 }
 
+bool VolumeTracker::AcceptsEveryNode(const PodVolumeClaims& claims) const {
+  if (ReadWriteOncePodConflict(claims)) return false;
+  for (int32_t c : claims.bound) {
+    const int32_t v = VolumeOf(c);
+    if (v < 0) return false;
+    const model::PersistentVolume& pv = *volumes_[idx(v)];
+    if (pv.node_affinity.has_value()) return false;
+    for (std::string_view key : kZoneKeys) {
+      if (pv.meta.labels.count(std::string(key)) != 0) return false;
+    }
+  }
+  for (int32_t c : claims.delayed) {
+    if (!planned_node_[idx(c)].empty() || !claims_[idx(c)]->selected_node.empty()) return false;
+    const model::StorageClass* sc = FindClass(ClassOf(c));
+    if (sc == nullptr || sc->provisioner == kNoProvisioner || sc->allowed_topologies.has_value()) {
+      return false;
+    }
+  }
+  std::vector<std::pair<int32_t, int32_t>> per_driver;
+  for (int32_t c : claims.claims) {
+    const std::pair<int32_t, int32_t> volume = CsiVolume(c);
+    if (volume.first < 0) continue;
+    auto it = std::find_if(per_driver.begin(), per_driver.end(),
+                           [&](const auto& e) { return e.first == volume.first; });
+    if (it == per_driver.end()) {
+      per_driver.emplace_back(volume.first, 1);
+    } else {
+      ++it->second;
+    }
+  }
+  for (const auto& [driver, count] : per_driver) {
+    const int64_t most = driver_max_attached_[idx(driver)];
+    if (most + count > driver_min_limit_[idx(driver)]) return false;
+  }
+  return true;
+}
+
 void VolumeTracker::Bind(model::PodIndex pod, const PodVolumeClaims& claims,
                          model::NodeIndex node, bool planned) {
   ++version_;
@@ -523,10 +568,12 @@ void VolumeTracker::Bind(model::PodIndex pod, const PodVolumeClaims& claims,
     auto count = std::find_if(counts.begin(), counts.end(),
                               [&](const auto& e) { return e.first == volume.first; });
     if (count == counts.end()) {
-      counts.emplace_back(volume.first, 1);
+      count = counts.insert(counts.end(), {volume.first, 1});
     } else {
       ++count->second;
     }
+    int32_t& most = driver_max_attached_[idx(volume.first)];
+    most = std::max(most, count->second);
   }
 }
 

@@ -75,6 +75,13 @@ class VolumeTracker {
   // NodeVolumeLimits: the node's CSINode allows the pod's new CSI volumes.
   bool WithinVolumeLimits(const PodVolumeClaims& claims, model::NodeIndex node) const;
 
+  // Whether no volume filter can reject any node for the pod: no ReadWriteOncePod conflict,
+  // bound claims' volumes without node affinity or zone labels, WaitForFirstConsumer claims
+  // that name no node and whose class provisions anywhere, and CSI limits that the most
+  // attachments any node ever had plus the pod's volumes stay within on every node. A
+  // sufficient test, O(claims): the index then decides the pod as if it had no volumes.
+  bool AcceptsEveryNode(const PodVolumeClaims& claims) const;
+
   // The pod is placed on `node`: its unbound WaitForFirstConsumer claims take the volumes
   // Fit matched there (or are provisioned there), its claims count one more user and its
   // CSI volumes are attached to the node. `planned` false: a pod bound in the input (only
@@ -148,6 +155,10 @@ class VolumeTracker {
   std::vector<std::vector<std::pair<int32_t, int32_t>>> attached_;
   std::vector<std::vector<std::pair<int32_t, int32_t>>> attached_count_;
   uint64_t version_ = 0;  // bumped by Bind and Unbind
+  // Per driver id: the smallest CSINode count over nodes that limit it (INT32_MAX: none),
+  // and the most volumes of it any node has had attached (never lowered: a bound).
+  std::vector<int32_t> driver_min_limit_;
+  std::vector<int32_t> driver_max_attached_;
   mutable const model::Pod* resolved_pod_ = nullptr;
   mutable uint64_t resolved_version_ = 0;
   mutable std::string resolved_name_;
