@@ -10,7 +10,6 @@
 // binds both runs three times, alternating, and prints the best pods per CPU second of each
 // and their ratio (issue 18's goal: within 20%).
 #include <benchmark/benchmark.h>
-
 #include <time.h>
 
 #include <algorithm>

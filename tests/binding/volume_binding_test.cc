@@ -12,6 +12,7 @@
 
 #include "binding/scheduler.h"
 #include "binding_test_util.h"
+#include "random_cluster.h"
 #include "support/model_builders.h"
 #include "volume_test_util.h"
 
@@ -138,12 +139,14 @@ TEST(VolumeBindingTest, LocalVolumesWithCloseCapacity) {
   snap.storage_classes[0].provisioner = "kubernetes.io/no-provisioner";
   snap.persistent_volume_claims = {vt::ClaimB("pvc-a", kWait).Request(vt::Gi(50))};
   for (const char* n : {"pv-a-0", "pv-a-1"}) {
-    snap.persistent_volumes.push_back(vt::VolumeB(n, kWait).Capacity(vt::Gi(200)).NodeAffinity(
-        {{"kubernetes.io/hostname", {"node-a"}}}));
+    snap.persistent_volumes.push_back(vt::VolumeB(n, kWait)
+                                          .Capacity(vt::Gi(200))
+                                          .NodeAffinity({{"kubernetes.io/hostname", {"node-a"}}}));
   }
   for (const char* n : {"pv-b-0", "pv-b-1"}) {
-    snap.persistent_volumes.push_back(vt::VolumeB(n, kWait).Capacity(vt::Gi(100)).NodeAffinity(
-        {{"kubernetes.io/hostname", {"node-b"}}}));
+    snap.persistent_volumes.push_back(vt::VolumeB(n, kWait)
+                                          .Capacity(vt::Gi(100))
+                                          .NodeAffinity({{"kubernetes.io/hostname", {"node-b"}}}));
   }
   EXPECT_EQ(Reason(snap, "node-a"), "");
   EXPECT_EQ(Reason(snap, "node-b"), "");
@@ -169,12 +172,14 @@ TEST(VolumeBindingTest, LocalVolumesMultiplePvcs) {
   const std::vector<std::pair<std::string, std::string>> volumes = {
       {"pv-a-0", kWait}, {"pv-a-1", kWait}, {"pv-a-2", kWaitHdd}, {"pv-a-3", kWaitHdd}};
   for (const auto& [name, cls] : volumes) {
-    snap.persistent_volumes.push_back(vt::VolumeB(name, cls).Capacity(vt::Gi(200)).NodeAffinity(
-        {{"kubernetes.io/hostname", {"node-a"}}}));
+    snap.persistent_volumes.push_back(vt::VolumeB(name, cls)
+                                          .Capacity(vt::Gi(200))
+                                          .NodeAffinity({{"kubernetes.io/hostname", {"node-a"}}}));
     std::string b = name;
     b[3] = 'b';
-    snap.persistent_volumes.push_back(vt::VolumeB(b, cls).Capacity(vt::Gi(100)).NodeAffinity(
-        {{"kubernetes.io/hostname", {"node-b"}}}));
+    snap.persistent_volumes.push_back(vt::VolumeB(b, cls)
+                                          .Capacity(vt::Gi(100))
+                                          .NodeAffinity({{"kubernetes.io/hostname", {"node-b"}}}));
   }
   EXPECT_EQ(Reason(snap, "node-a"), "");
   EXPECT_EQ(Reason(snap, "node-b"), "");
@@ -264,8 +269,10 @@ TEST(VolumeBindingTest, PreboundVolumeIsTheClaims) {
   snap.storage_classes[0].provisioner = "kubernetes.io/no-provisioner";
   snap.persistent_volume_claims = {vt::ClaimB("pvc-a", kWait)};
   snap.persistent_volumes = {
-      vt::VolumeB("big", kWait).Capacity(vt::Gi(10)).ClaimRef("pvc-a").NodeAffinity(
-          {{"kubernetes.io/hostname", {"node-a"}}}),
+      vt::VolumeB("big", kWait)
+          .Capacity(vt::Gi(10))
+          .ClaimRef("pvc-a")
+          .NodeAffinity({{"kubernetes.io/hostname", {"node-a"}}}),
       vt::VolumeB("small", kWait).NodeAffinity({{"kubernetes.io/hostname", {"node-b"}}})};
   Scheduler s(snap, model::SchedulerConfig{});
   EXPECT_EQ(BoundTo(snap, s.ScheduleOne(model::PodIndex{0})), "node-a");
@@ -292,6 +299,79 @@ TEST(VolumeBindingTest, StaticMatchChecksCapacityModesAndSelector) {
   EXPECT_EQ(BoundTo(snap, s.ScheduleOne(model::PodIndex{0})), "node-a");
   ASSERT_EQ(s.VolumeBindings().size(), 1u);
   EXPECT_EQ(s.VolumeBindings()[0].volume, 3);
+}
+
+}  // namespace BERTH_UNITY_ID
+}  // namespace berth::binding
+
+namespace berth::binding {
+namespace BERTH_UNITY_ID {
+
+// berth: the index decides pods with volumes exactly as the reference path, over random
+// clusters (some PreferNoSchedule taints, so BestAccepting runs too) with local volumes on
+// some nodes, a zone-limited provisioning class, claims bound to zoned volumes, ReadWriteOncePod
+// claims shared by two pods and CSINode limits; the planned bindings agree too.
+TEST(VolumeBindingTest, IndexMatchesReferenceOnRandomClusters) {
+  namespace vt = volume_testing;
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    model::Snapshot snap = berth::testing::RandomCluster(seed, berth::testing::ClusterFeatures{});
+    berth::testing::Rng rng(seed * 7919);
+    model::StorageClass local =
+        vt::Class("local", "WaitForFirstConsumer", "kubernetes.io/no-provisioner");
+    model::StorageClass zonal = vt::Class("zonal", "WaitForFirstConsumer", "ebs.csi.aws.com");
+    zonal.allowed_topologies = core::NodeSelector{};
+    core::NodeSelectorTerm term;
+    core::SelectorRequirement r;
+    r.key = "zone";
+    r.op = core::SelectorOp::kIn;
+    r.values = {"z0", "z1"};
+    term.match_expressions.push_back(r);
+    zonal.allowed_topologies->terms.push_back(term);
+    snap.storage_classes = {local, zonal,
+                            vt::Class("any", "WaitForFirstConsumer", "ebs.csi.aws.com")};
+    for (const model::Node& n : snap.nodes) {
+      for (int64_t d = rng.Below(3); d > 0; --d) {
+        snap.persistent_volumes.push_back(
+            vt::VolumeB(n.meta.name + "-disk" + std::to_string(d), "local")
+                .Capacity(vt::Gi(10 * (1 + rng.Below(3))))
+                .NodeAffinity({{"kubernetes.io/hostname", {n.meta.name}}}));
+      }
+      if (rng.Chance(70)) snap.csi_nodes.push_back(vt::CsiNode(n.meta.name, "ebs.csi.aws.com", 2));
+    }
+    snap.persistent_volumes.push_back(
+        vt::VolumeB("zoned", "").ClaimRef("shared").Label("topology.kubernetes.io/zone", "z1"));
+    snap.persistent_volume_claims.push_back(
+        vt::ClaimB("shared", "").BoundTo("zoned").Modes({"ReadWriteOncePod"}));
+    const char* classes[] = {"local", "zonal", "any"};
+    int shared_users = 0;
+    for (size_t p = 0; p < snap.pods.size(); ++p) {
+      model::Pod& pod = snap.pods[p];
+      if (pod.IsBound() || !pod.resource_claims.empty() || rng.Chance(30)) continue;
+      const std::string claim = "data-" + pod.meta.name;
+      snap.persistent_volume_claims.push_back(
+          vt::ClaimB(claim, classes[rng.Below(3)]).Request(vt::Gi(5 + rng.Below(20))));
+      snap.persistent_volume_claims.back().meta.namespace_ = pod.meta.namespace_;
+      vt::UseClaims(pod, {claim});
+      if (pod.meta.namespace_ == "default" && shared_users < 2 && rng.Chance(20)) {
+        vt::UseClaims(pod, {"shared"});
+        ++shared_users;
+      }
+    }
+    Scheduler indexed(snap, model::SchedulerConfig{}, SchedulerOptions(true));
+    Scheduler reference(snap, model::SchedulerConfig{}, SchedulerOptions(false));
+    for (model::PodIndex pod : indexed.QueueOrder()) {
+      ExpectSameDecision(indexed.ScheduleOne(pod), reference.ScheduleOne(pod),
+                         "seed " + std::to_string(seed) + " pod " + std::to_string(pod.v));
+    }
+    const auto& a = indexed.VolumeBindings();
+    const auto& b = reference.VolumeBindings();
+    ASSERT_EQ(a.size(), b.size()) << "seed " << seed;
+    for (size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].claim, b[i].claim) << "seed " << seed;
+      EXPECT_EQ(a[i].volume, b[i].volume) << "seed " << seed;
+      EXPECT_EQ(a[i].node, b[i].node) << "seed " << seed;
+    }
+  }
 }
 
 }  // namespace BERTH_UNITY_ID

@@ -52,9 +52,8 @@ TEST(VolumeRestrictionsTest, MissingClaimRejectsEveryNode) {
 // ReadWriteOncePod claim in use by a placed pod fails the pod on every node.
 TEST(VolumeRestrictionsTest, ReadWriteOncePodConflict) {
   model::Snapshot snap = Pods({{"rwop"}, {"rwop"}, {"rwo"}, {"rwo"}});
-  snap.persistent_volume_claims = {
-      vt::ClaimB("rwop", "").BoundTo("v1").Modes({"ReadWriteOncePod"}),
-      vt::ClaimB("rwo", "").BoundTo("v2")};
+  snap.persistent_volume_claims = {vt::ClaimB("rwop", "").BoundTo("v1").Modes({"ReadWriteOncePod"}),
+                                   vt::ClaimB("rwo", "").BoundTo("v2")};
   snap.persistent_volumes = {vt::VolumeB("v1", "").ClaimRef("rwop"),
                              vt::VolumeB("v2", "").ClaimRef("rwo")};
   snap.persistent_volumes[0].access_modes = {"ReadWriteOncePod"};

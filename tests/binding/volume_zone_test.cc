@@ -99,8 +99,7 @@ TEST(VolumeZoneTest, MultiZone) {
 
 // TestWithBinding: unbound claims in PreFilter.
 TEST(VolumeZoneTest, WithBinding) {
-  auto message = [](model::PersistentVolumeClaim claim,
-                    std::vector<model::StorageClass> classes) {
+  auto message = [](model::PersistentVolumeClaim claim, std::vector<model::StorageClass> classes) {
     model::Snapshot snap = ZoneCluster({{kBetaZone, "us-west1-a"}}, claim.meta.name);
     snap.persistent_volume_claims.push_back(std::move(claim));
     snap.storage_classes = std::move(classes);

@@ -232,7 +232,8 @@ TEST(KindTableTest, IoRowsPairWithModelRowsOneToOne) {
     EXPECT_NE(row.status_writer->count, nullptr) << row.kind;
     EXPECT_NE(row.status_writer->tree, nullptr) << row.kind;
   }
-  EXPECT_EQ(written, (std::vector<std::string_view>{"Pod", "ResourceClaim", "Workload",
+  EXPECT_EQ(written, (std::vector<std::string_view>{"Pod", "PersistentVolumeClaim",
+                                                    "PersistentVolume", "ResourceClaim", "Workload",
                                                     "Placement", "PlacementDecision",
                                                     "ManifestWork", "ManifestWorkReplicaSet",
                                                     "ControllerRevision", "FederatedLearning"}));

@@ -108,8 +108,8 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
     }
     claim_csi_.emplace_back(
         CsiId(&driver_ids, sc->provisioner),
-        CsiId(&volume_ids, sc->provisioner + '\0' + claims_[c]->meta.namespace_ + "-" +
-                               claims_[c]->meta.name));
+        CsiId(&volume_ids,
+              sc->provisioner + '\0' + claims_[c]->meta.namespace_ + "-" + claims_[c]->meta.name));
   }
   for (const model::PersistentVolume* v : volumes_) {
     if (v->csi_driver.empty()) {
@@ -127,7 +127,8 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
       if (!d.allocatable_count.has_value()) continue;
       // A driver no claim or volume uses cannot be exceeded.
       auto it = driver_ids.find(d.name);
-      if (it != driver_ids.end()) node_limits_[idx(n)].emplace_back(it->second, *d.allocatable_count);
+      if (it != driver_ids.end())
+        node_limits_[idx(n)].emplace_back(it->second, *d.allocatable_count);
     }
   }
   driver_min_limit_.assign(driver_ids.size(), std::numeric_limits<int32_t>::max());
@@ -284,8 +285,7 @@ const PodVolumeClaims& VolumeTracker::Resolve(const model::Pod& pod) const {
   return out;
 }
 
-bool VolumeTracker::AffinityAdmits(const model::PersistentVolume& v,
-                                   model::NodeIndex node) const {
+bool VolumeTracker::AffinityAdmits(const model::PersistentVolume& v, model::NodeIndex node) const {
   if (!v.node_affinity.has_value()) return true;
   const model::Node& n = state_.node(node);
   return v.node_affinity->Matches(n.meta.labels, n.meta.name);
@@ -320,10 +320,9 @@ int32_t VolumeTracker::FindMatch(int32_t claim, model::NodeIndex node,
   const ClassVolumes* cls = claim_volumes_[idx(claim)];
   if (cls == nullptr) return -1;
   auto first_fit = [&](const std::vector<int32_t>& list) -> int32_t {
-    auto it = std::lower_bound(list.begin(), list.end(), c.storage_request.milli(),
-                               [this](int32_t v, core::Int128 need) {
-                                 return volumes_[idx(v)]->capacity.milli() < need;
-                               });
+    auto it = std::lower_bound(
+        list.begin(), list.end(), c.storage_request.milli(),
+        [this](int32_t v, core::Int128 need) { return volumes_[idx(v)]->capacity.milli() < need; });
     for (; it != list.end(); ++it) {
       if (Matches(claim, *it, node, chosen)) return *it;
     }
@@ -458,8 +457,7 @@ std::pair<int32_t, int32_t> VolumeTracker::CsiVolume(int32_t claim) const {
   return {-1, -1};
 }
 
-bool VolumeTracker::WithinVolumeLimits(const PodVolumeClaims& claims,
-                                       model::NodeIndex node) const {
+bool VolumeTracker::WithinVolumeLimits(const PodVolumeClaims& claims, model::NodeIndex node) const {
   const auto& limits = node_limits_[idx(node.v)];
   if (limits.empty()) return true;
   const auto& attached = attached_[idx(node.v)];
@@ -530,16 +528,16 @@ bool VolumeTracker::AcceptsEveryNode(const PodVolumeClaims& claims) const {
   return true;
 }
 
-void VolumeTracker::Bind(model::PodIndex pod, const PodVolumeClaims& claims,
-                         model::NodeIndex node, bool planned) {
+void VolumeTracker::Bind(model::PodIndex pod, const PodVolumeClaims& claims, model::NodeIndex node,
+                         bool planned) {
   ++version_;
   if (planned) {
     std::vector<int32_t> chosen;
     for (int32_t c : claims.delayed) {
       if (!planned_node_[idx(c)].empty() || !claims_[idx(c)]->selected_node.empty()) continue;
       const int32_t v = FindMatch(c, node, chosen);
-      VolumeBindingRecord record{.pod = pod, .claim = c, .volume = v,
-                                 .node = state_.node(node).meta.name};
+      VolumeBindingRecord record{
+          .pod = pod, .claim = c, .volume = v, .node = state_.node(node).meta.name};
       if (v >= 0) {
         // Taken at once: FindMatch skips taken volumes as it skips chosen ones, so the
         // pod's later claims match as Fit matched them.

@@ -32,9 +32,9 @@ using VolumeBindingRecord = PlannedVolumeBinding;
 
 // The claims one pod uses, split as VolumeBinding's PreFilter splits them.
 struct PodVolumeClaims {
-  std::vector<int32_t> claims;   // distinct, in spec.volumes order
-  std::vector<int32_t> bound;    // bound to a volume (as read, or by this plan)
-  std::vector<int32_t> delayed;  // unbound, WaitForFirstConsumer: by request, then name
+  std::vector<int32_t> claims;     // distinct, in spec.volumes order
+  std::vector<int32_t> bound;      // bound to a volume (as read, or by this plan)
+  std::vector<int32_t> delayed;    // unbound, WaitForFirstConsumer: by request, then name
   std::vector<int32_t> immediate;  // unbound, Immediate (or no such class)
   // The first volume naming a claim that does not exist: upstream's NotFound text.
   std::string missing;
@@ -125,7 +125,7 @@ class VolumeTracker {
   std::vector<int32_t> volume_index_;  // into Snapshot::persistent_volumes
   std::unordered_map<std::string, const model::StorageClass*> class_by_name_;
   std::string default_class_;
-  std::vector<std::string> claim_class_;       // per claim: GetPersistentVolumeClaimClass
+  std::vector<std::string> claim_class_;  // per claim: GetPersistentVolumeClaimClass
   // CSI volumes and drivers as small ids: per claim (its provisioner) and per volume.
   std::vector<std::pair<int32_t, int32_t>> claim_csi_;
   std::vector<std::pair<int32_t, int32_t>> volume_csi_;

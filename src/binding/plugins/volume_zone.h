@@ -15,7 +15,8 @@
 namespace berth::binding {
 
 inline constexpr std::string_view kVolumeZone = "VolumeZone";
-inline constexpr std::string_view kReasonVolumeZoneConflict = "node(s) had no available volume zone";
+inline constexpr std::string_view kReasonVolumeZoneConflict =
+    "node(s) had no available volume zone";
 
 class VolumeZoneFilter final : public FilterPlugin {
  public:
