@@ -135,6 +135,24 @@ bool ForEachObjectOfKind(const model::Snapshot& s, const model::KindInfo& kind,
     return false;
   }
   if (g == "scheduling.k8s.io" && k == "PriorityClass") return each(s.priority_classes);
+  if (g == "scheduling.k8s.io" && k == "Workload") {
+    // One PodGroup per entry of its spec.podGroups: visit each Workload once.
+    const model::PodGroup* last = nullptr;
+    for (const model::PodGroup& pg : s.pod_groups) {
+      if (pg.workload_pod_group.empty()) continue;
+      if (last == nullptr || last->source.document != pg.source.document || last->meta.name != pg.meta.name) {
+        visit(pg.meta);
+      }
+      last = &pg;
+    }
+    return true;
+  }
+  if (g == "trainer.kubeflow.org") {
+    for (const model::TrainingRuntime& r : s.training_runtimes) {
+      if (r.kind == k) visit(r.meta);
+    }
+    return true;
+  }
   if (g == "resource.k8s.io") {
     if (k == "DeviceClass") return each(s.device_classes);
     if (k == "ResourceClaim") return each(s.resource_claims);
@@ -158,7 +176,7 @@ bool ForEachObjectOfKind(const model::Snapshot& s, const model::KindInfo& kind,
   }
   if (k == "PodGroup") {
     for (const model::PodGroup& pg : s.pod_groups) {
-      if (model::ApiGroupOf(pg.api_version) == g) visit(pg.meta);
+      if (model::ApiGroupOf(pg.api_version) == g && pg.workload_pod_group.empty()) visit(pg.meta);
     }
     return true;
   }

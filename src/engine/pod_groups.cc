@@ -2,7 +2,40 @@
 
 namespace berth::engine {
 
+namespace {
+
+std::string NamespaceOf(const model::ObjectMeta& meta) {
+  return meta.namespace_.empty() ? "default" : meta.namespace_;
+}
+
+// A pod with spec.workloadRef (scheduling.k8s.io gang API): the Workload's pod group of that
+// name; each replica key is its own gang of the group's minCount. A basic-policy group is no
+// gang (nullopt); a Workload or group that does not exist leaves the pod waiting, as the
+// scheduler keeps it until the Workload appears.
+std::optional<PodGroupRef> WorkloadGroupOf(const model::Snapshot& snapshot, const model::Pod& pod,
+                                           const model::WorkloadReference& ref) {
+  const std::string ns = NamespaceOf(pod.meta);
+  PodGroupRef out;
+  out.key = ns + "/" + ref.name + "/" + ref.pod_group;
+  if (!ref.pod_group_replica_key.empty()) out.key += "/" + ref.pod_group_replica_key;
+  for (const model::PodGroup& g : snapshot.pod_groups) {
+    if (g.workload_pod_group.empty() || g.meta.name != ref.name ||
+        g.workload_pod_group != ref.pod_group || NamespaceOf(g.meta) != ns ||
+        g.cluster != pod.cluster) {
+      continue;
+    }
+    if (!g.gang) return std::nullopt;
+    out.min_member = g.min_member;
+    out.found = true;
+    break;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::optional<PodGroupRef> PodGroupOf(const model::Snapshot& snapshot, const model::Pod& pod) {
+  if (pod.workload_ref.has_value()) return WorkloadGroupOf(snapshot, pod, *pod.workload_ref);
   std::string name;
   if (auto it = pod.meta.labels.find("scheduling.x-k8s.io/pod-group");
       it != pod.meta.labels.end()) {
@@ -12,12 +45,13 @@ std::optional<PodGroupRef> PodGroupOf(const model::Snapshot& snapshot, const mod
     name = a->second;
   }
   if (name.empty()) return std::nullopt;
-  const std::string ns = pod.meta.namespace_.empty() ? "default" : pod.meta.namespace_;
+  const std::string ns = NamespaceOf(pod.meta);
   PodGroupRef ref;
   ref.key = ns + "/" + name;
   for (const model::PodGroup& g : snapshot.pod_groups) {
-    const std::string gns = g.meta.namespace_.empty() ? "default" : g.meta.namespace_;
-    if (g.meta.name == name && gns == ns && g.cluster == pod.cluster) {
+    // A scheduling.k8s.io Workload's groups are reached through spec.workloadRef only.
+    if (!g.workload_pod_group.empty()) continue;
+    if (g.meta.name == name && NamespaceOf(g.meta) == ns && g.cluster == pod.cluster) {
       ref.min_member = g.min_member;
       ref.found = true;
       break;

@@ -1,7 +1,9 @@
 // Pod groups outside Kueue (coscheduling's scheduling.x-k8s.io PodGroup, Volcano's
-// scheduling.volcano.sh PodGroup): which group a pod belongs to and how many of its pods
-// must bind together. Pods join through the label `scheduling.x-k8s.io/pod-group`
-// (coscheduling) or the annotation `scheduling.k8s.io/group-name` (Volcano). Pure.
+// scheduling.volcano.sh PodGroup, the gangs of a scheduling.k8s.io Workload): which group a
+// pod belongs to and how many of its pods must bind together. Pods join through the label
+// `scheduling.x-k8s.io/pod-group` (coscheduling), the annotation
+// `scheduling.k8s.io/group-name` (Volcano) or spec.workloadRef (the Workload's pod group and
+// replica key: key "namespace/workload/group[/replica]"). Pure.
 #pragma once
 
 #include <optional>

@@ -34,6 +34,7 @@
 #include "io/internal/json_fields.h"
 #include "io/internal/json_split.h"
 #include "io/internal/kind_table.h"
+#include "io/internal/trainjob_runtime.h"
 #include "io/internal/kueue_workloads.h"
 #include "io/internal/ownership.h"
 #include "io/internal/yaml_to_json.h"
@@ -148,6 +149,38 @@ void DropMadeVolcanoPodGroupsGiven(model::Snapshot* snap) {
   std::erase_if(snap->pod_groups, [&](const model::PodGroup& g) {
     return !g.source.valid() && given.count(key(g)) != 0;
   });
+}
+
+// Builds every TrainJob's pod sets from its runtime (internal/trainjob_runtime.h); a job whose
+// runtime is missing is reported through `report` and removed with its sources.
+template <typename Report>
+void ResolveTrainJobs(const DocumentStore& documents, Report& report, model::Snapshot* snap,
+                      std::vector<std::vector<internal::PodSetSource>>* sources) {
+  std::vector<bool> drop(snap->workloads.size(), false);
+  bool any = false;
+  for (size_t w = 0; w < snap->workloads.size(); ++w) {
+    model::WorkloadObject& job = snap->workloads[w];
+    if (!internal::IsTrainJob(job)) continue;
+    core::Status status = internal::ResolveTrainJob(documents, snap->training_runtimes,
+                                                    snap->resources, &job, &(*sources)[w]);
+    if (!status.ok()) {
+      report(std::move(status).error(), job.source);
+      drop[w] = true;
+      any = true;
+    }
+  }
+  if (!any) return;
+  size_t kept = 0;
+  for (size_t w = 0; w < drop.size(); ++w) {
+    if (drop[w]) continue;
+    if (kept != w) {
+      snap->workloads[kept] = std::move(snap->workloads[w]);
+      (*sources)[kept] = std::move((*sources)[w]);
+    }
+    ++kept;
+  }
+  snap->workloads.resize(kept);
+  sources->resize(kept);
 }
 
 namespace dom = simdjson::dom;
@@ -1089,6 +1122,10 @@ Input Reader::Finish(const ExpansionLimits& limits) {
     pods.push_back(std::move(pod));
   }
   snap.pods = std::move(pods);
+
+  // TrainJobs get their pod sets from the runtime they name, read anywhere in the input; one
+  // naming no runtime is reported and dropped (its trainer could make no JobSet).
+  ResolveTrainJobs(input.documents, error_for, &snap, &state_->workload_sources);
 
   // Workloads: resolve their templates' priorities, then expand the ones not suspended and
   // the queued ones (Kueue keeps those suspended until admitted; their pods are what the job

@@ -120,6 +120,11 @@ constexpr FeedbackRuleInfo kRayJobRules[] = {{FeedbackRuleType::kJsonPaths, kRay
 constexpr JsonPathInfo kVolcanoJobPaths[] = {{"Phase", ".status.state.phase"},
                                              {"Running", ".status.running"}};
 constexpr FeedbackRuleInfo kVolcanoJobRules[] = {{FeedbackRuleType::kJsonPaths, kVolcanoJobPaths}};
+// Kubeflow Trainer: a TrainJob's Complete and Failed conditions (its JobSet's outcome).
+constexpr JsonPathInfo kTrainJobPaths[] = {
+    {"Complete", ".status.conditions[?(@.type==\"Complete\")].status"},
+    {"Failed", ".status.conditions[?(@.type==\"Failed\")].status"}};
+constexpr FeedbackRuleInfo kTrainJobRules[] = {{FeedbackRuleType::kJsonPaths, kTrainJobPaths}};
 constexpr JsonPathInfo kLeaderWorkerSetPaths[] = {
     {"ReadyReplicas", ".status.readyReplicas"},
     {"Replicas", ".status.replicas"},
@@ -240,6 +245,15 @@ constexpr KindInfo kKinds[] = {
     {.group = "batch.volcano.sh", .versions = kV1alpha1, .kind = "Job", .resource = "jobs",
      .status_subresource = true, .short_names = kVcjob, .workload = true,
      .dispatch = {.feedback_rules = kVolcanoJobRules}},
+    // Kubeflow Trainer v2: a TrainJob makes a JobSet from the runtime it names (its pods are
+    // the JobSet's); the runtimes are its blueprints, not workloads.
+    {.group = "trainer.kubeflow.org", .versions = kV1alpha1, .kind = "TrainJob",
+     .resource = "trainjobs", .status_subresource = true, .workload = true,
+     .dispatch = {.suspend = SuspendField::kSpecSuspend, .feedback_rules = kTrainJobRules}},
+    {.group = "trainer.kubeflow.org", .versions = kV1alpha1, .kind = "TrainingRuntime",
+     .resource = "trainingruntimes"},
+    {.group = "trainer.kubeflow.org", .versions = kV1alpha1, .kind = "ClusterTrainingRuntime",
+     .resource = "clustertrainingruntimes", .scope = kCluster},
     // component configuration (files, not API resources)
     {.group = "kubescheduler.config.k8s.io", .versions = kV1,
      .read_only_versions = kOldSchedulerConfigVersions, .kind = "KubeSchedulerConfiguration",
@@ -287,6 +301,9 @@ constexpr KindInfo kKinds[] = {
      .resource = "podgroups", .status_subresource = true, .short_names = kPg},
     {.group = "scheduling.volcano.sh", .versions = kV1beta1, .kind = "PodGroup",
      .resource = "podgroups", .status_subresource = true, .short_names = kVolcanoPg},
+    // Kubernetes' own gang API (KEP-4671, alpha in 1.35): one gang per spec.podGroups[].
+    {.group = "scheduling.k8s.io", .versions = kV1alpha1, .kind = "Workload",
+     .resource = "workloads"},
     // cluster.open-cluster-management.io
     {.group = "cluster.open-cluster-management.io", .versions = kV1, .kind = "ManagedCluster",
      .resource = "managedclusters", .scope = kCluster, .status_subresource = true,

@@ -117,6 +117,15 @@ struct OwnerRef {
   std::string uid;  // empty when the reference (or the expanded-from workload) has none
 };
 
+// spec.workloadRef (scheduling.k8s.io gang API, Kubernetes 1.35+): the Workload and the pod
+// group in its spec.podGroups[] the pod belongs to; pods with the same replica key form one
+// instance of that group (engine/pod_groups.h).
+struct WorkloadReference {
+  std::string name;
+  std::string pod_group;
+  std::string pod_group_replica_key;
+};
+
 struct Pod {
   ObjectMeta meta;
   std::vector<Container> containers;
@@ -135,6 +144,7 @@ struct Pod {
   std::vector<PodVolume> volumes;
   std::string runtime_class_name;    // spec.runtimeClassName
   std::string service_account_name;  // spec.serviceAccountName
+  std::optional<WorkloadReference> workload_ref;  // spec.workloadRef
 
   std::string priority_class_name;
   int32_t priority = 0;  // resolved from spec.priority or the PriorityClass by io

@@ -23,6 +23,7 @@
 #include "model/scheduler_config.h"
 #include "model/storage.h"
 #include "model/tenancy.h"
+#include "model/training_runtime.h"
 #include "model/work.h"
 #include "model/work_replica_set.h"
 #include "model/workload_object.h"
@@ -58,6 +59,8 @@ struct Snapshot {
   std::vector<Workload> kueue_workloads;
   std::optional<KueueConfig> kueue_config;
   std::vector<PodGroup> pod_groups;
+  // Kubeflow Trainer's runtimes (trainer.kubeflow.org), which TrainJobs expand from.
+  std::vector<TrainingRuntime> training_runtimes;
 
   // Open Cluster Management (cluster.open-cluster-management.io), hub side.
   std::vector<ManagedCluster> managed_clusters;

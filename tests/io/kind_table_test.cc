@@ -164,6 +164,10 @@ TEST(KindTableTest, DiscoveryDataMatchesUpstream) {
             "ray.io/v1 rayclusters RayCluster ns status\n"
             "ray.io/v1 rayjobs RayJob ns status\n"
             "batch.volcano.sh/v1alpha1 jobs Job ns status vcjob vj\n"
+            "trainer.kubeflow.org/v1alpha1 trainjobs TrainJob ns status\n"
+            "trainer.kubeflow.org/v1alpha1 trainingruntimes TrainingRuntime ns\n"
+            "trainer.kubeflow.org/v1alpha1 clustertrainingruntimes ClusterTrainingRuntime "
+            "cluster\n"
             "resource.k8s.io/v1 deviceclasses DeviceClass cluster\n"
             "resource.k8s.io/v1 resourceclaims ResourceClaim ns status\n"
             "resource.k8s.io/v1 resourceclaimtemplates ResourceClaimTemplate ns\n"
@@ -182,6 +186,7 @@ TEST(KindTableTest, DiscoveryDataMatchesUpstream) {
             "kueue.x-k8s.io/v1beta2 multikueueclusters MultiKueueCluster cluster status mkc\n"
             "scheduling.x-k8s.io/v1alpha1 podgroups PodGroup ns status pg pgs\n"
             "scheduling.volcano.sh/v1beta1 podgroups PodGroup ns status pg podgroup-v1beta1\n"
+            "scheduling.k8s.io/v1alpha1 workloads Workload ns\n"
             "cluster.open-cluster-management.io/v1 managedclusters ManagedCluster cluster "
             "status mcl mcls\n"
             "cluster.open-cluster-management.io/v1alpha1 clusterclaims ClusterClaim cluster\n"
@@ -324,6 +329,16 @@ TEST(KindTableTest, LookupByApiVersionAndKind) {
   // Two groups share the kind PodGroup.
   EXPECT_NE(model::FindKind("scheduling.x-k8s.io", "PodGroup"),
             model::FindKind("scheduling.volcano.sh", "PodGroup"));
+  // Kueue's Workload and the scheduler's gang Workload are two kinds; scheduling.k8s.io keeps
+  // PriorityClass (v1, old v1alpha1 read) beside its Workload (v1alpha1).
+  const KindInfo* gang = model::FindKindForApiVersion("scheduling.k8s.io/v1alpha1", "Workload");
+  ASSERT_NE(gang, nullptr);
+  EXPECT_EQ(gang->group, "scheduling.k8s.io");
+  EXPECT_NE(gang, model::FindKind("kueue.x-k8s.io", "Workload"));
+  const KindInfo* pc = model::FindKindForApiVersion("scheduling.k8s.io/v1alpha1", "PriorityClass");
+  ASSERT_NE(pc, nullptr);
+  EXPECT_EQ(pc->kind, "PriorityClass");
+  EXPECT_EQ(model::FindKindForApiVersion("scheduling.k8s.io/v1", "Workload"), nullptr);
 }
 
 TEST(KindTableTest, LookupByGroupAndResource) {

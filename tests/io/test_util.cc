@@ -115,10 +115,20 @@ std::string MinimalBody(const model::KindInfo& k, std::string_view version) {
       {"PersistentVolume", "spec:\n  accessModes: [ReadWriteOnce]\n  capacity: {storage: 1Gi}\n"},
       {"StorageClass", "provisioner: p.example.com\n"},
       {"RuntimeClass", "handler: runc\n"},
+      {"TrainJob", "spec:\n  runtimeRef: {name: r}\n"},
   };
   if (k.group == "batch.volcano.sh") {  // its Job is not batch's
     return "spec:\n  tasks:\n  - replicas: 1\n    template:\n      spec:\n        containers:\n"
            "        - name: c\n          image: i\n";
+  }
+  if (k.group == "scheduling.k8s.io" && k.kind == "Workload") {  // not Kueue's Workload
+    return "spec:\n  podGroups:\n  - name: g\n    policy:\n      gang: {minCount: 1}\n";
+  }
+  if (k.group == "trainer.kubeflow.org" && k.kind != "TrainJob") {
+    return "spec:\n  template:\n    spec:\n      replicatedJobs:\n      - name: node\n"
+           "        template:\n          spec:\n            template:\n              spec:\n"
+           "                containers:\n                - name: node\n"
+           "                  image: i\n";
   }
   if (k.kind == "MultiKueueCluster") {
     return version == "v1beta1"

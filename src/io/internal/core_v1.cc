@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/labels.h"
 #include "core/selector.h"
 #include "core/taint.h"
 #include "io/internal/decoders.h"
@@ -543,6 +544,35 @@ core::Status DecodePodVolumes(dom::object spec, model::Pod* pod) {
   return core::OkStatus();
 }
 
+// spec.workloadRef (scheduling.k8s.io gang API): name and podGroup required, each a DNS
+// label as the API server validates them, podGroupReplicaKey optional (a DNS label too).
+core::Status DecodeWorkloadRef(dom::object spec, model::Pod* pod) {
+  dom::object ref;
+  bool found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(spec, "workloadRef", &ref, &found));
+  if (!found) return core::OkStatus();
+  model::WorkloadReference out;
+  BERTH_IO_RETURN_IF_ERROR_AT(GetString(ref, "name", &out.name), "workloadRef");
+  BERTH_IO_RETURN_IF_ERROR_AT(GetString(ref, "podGroup", &out.pod_group), "workloadRef");
+  BERTH_IO_RETURN_IF_ERROR_AT(GetString(ref, "podGroupReplicaKey", &out.pod_group_replica_key),
+                              "workloadRef");
+  const std::pair<const char*, const std::string*> fields[] = {
+      {"workloadRef.name", &out.name},
+      {"workloadRef.podGroup", &out.pod_group},
+      {"workloadRef.podGroupReplicaKey", &out.pod_group_replica_key}};
+  for (const auto& [field, value] : fields) {
+    if (value->empty()) {
+      if (value == &out.pod_group_replica_key) continue;
+      return FieldError(field, "required value");
+    }
+    if (std::string problem = core::Dns1123LabelProblem(*value); !problem.empty()) {
+      return InvalidValue(field, *value, problem);
+    }
+  }
+  pod->workload_ref = std::move(out);
+  return core::OkStatus();
+}
+
 core::Status DecodePodSpec(dom::object spec, model::ResourceCatalog& catalog, model::Pod* pod,
                            bool* has_priority) {
   BERTH_RETURN_IF_ERROR(
@@ -586,6 +616,7 @@ core::Status DecodePodSpec(dom::object spec, model::ResourceCatalog& catalog, mo
   if (pod->service_account_name.empty()) {
     BERTH_RETURN_IF_ERROR(GetString(spec, "serviceAccount", &pod->service_account_name));
   }
+  BERTH_RETURN_IF_ERROR(DecodeWorkloadRef(spec, pod));
   // Every later sum (pod sets, nodes, quota) starts from pod totals that fit in int64.
   BERTH_RETURN_IF_ERROR(model::CheckPodRequestsInRange(*pod, catalog));
   return core::OkStatus();

@@ -1,6 +1,6 @@
-// Decoders of the workload CRDs issue 13 added, one file per API group:
+// Decoders of the workload CRDs issues 13 and 18 added, one file per API group:
 // kubeflow_v2beta1.cc (MPIJob), ray_v1.cc (RayCluster, RayJob), volcano_batch_v1alpha1.cc
-// (Volcano's Job). Same contract as decoders.h: the decoded value or the first error with
+// (Volcano's Job), trainer_v1alpha1.cc (TrainJob and its runtimes). Same contract as decoders.h: the decoded value or the first error with
 // the field path relative to the object. Reached only through the table of kinds. Internal
 // to io; stateless apart from the ResourceCatalog.
 #pragma once
@@ -12,6 +12,7 @@
 #include "core/result.h"
 #include "io/internal/decoders.h"
 #include "model/resources.h"
+#include "model/training_runtime.h"
 
 namespace berth::io::internal {
 
@@ -36,5 +37,15 @@ std::string DefaultRaySubmitterTemplate(std::string_view head_image);
 // Volcano makes for it.
 core::Result<DecodedWorkload> DecodeVolcanoJob(dom::object obj, model::ResourceCatalog& catalog,
                                                int32_t* min_available);
+
+// trainer.kubeflow.org/v1alpha1 (trainer_v1alpha1.cc). A TrainJob validated, with no pod
+// sets yet: Reader::Finish builds them from its runtime (trainjob_runtime.h).
+core::Result<DecodedWorkload> DecodeTrainJob(dom::object obj);
+// TrainingRuntime (namespaced) or ClusterTrainingRuntime (`kind`): mlPolicy read, the
+// template validated as a JobSet spec.
+core::Result<model::TrainingRuntime> DecodeTrainingRuntime(dom::object obj,
+                                                           std::string_view api_version,
+                                                           std::string_view kind,
+                                                           model::ResourceCatalog& catalog);
 
 }  // namespace berth::io::internal

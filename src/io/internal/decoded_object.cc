@@ -49,6 +49,7 @@ constexpr void ForEachList(F&& f) {
   each(&model::Snapshot::admission_checks);
   each(&model::Snapshot::kueue_workloads);
   each(&model::Snapshot::pod_groups);
+  each(&model::Snapshot::training_runtimes);
   each(&model::Snapshot::managed_clusters);
   each(&model::Snapshot::cluster_claims);
   each(&model::Snapshot::managed_cluster_sets);

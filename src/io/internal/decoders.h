@@ -147,6 +147,11 @@ core::Result<DecodedWorkload> DecodeJob(dom::object obj, model::ResourceCatalog&
 core::Result<DecodedWorkload> DecodeReplicated(dom::object obj, model::ResourceCatalog& catalog);
 // jobset.x-k8s.io/v1alpha2
 core::Result<DecodedWorkload> DecodeJobSet(dom::object obj, model::ResourceCatalog& catalog);
+// A JobSetSpec's replicatedJobs (`spec` sits at `field`: "spec" for a JobSet,
+// "spec.template.spec" for a Kubeflow TrainingRuntime) appended to out's pod sets, one per
+// replicatedJob; out->workload's header must be set (its namespace goes to the templates).
+core::Status DecodeReplicatedJobs(dom::object spec, const std::string& field,
+                                  model::ResourceCatalog& catalog, DecodedWorkload* out);
 // kubeflow.org/v1
 core::Result<DecodedWorkload> DecodePyTorchJob(dom::object obj, model::ResourceCatalog& catalog);
 // leaderworkerset.x-k8s.io/v1
@@ -209,6 +214,10 @@ core::Result<int64_t> ParseDurationSeconds(std::string_view text);
 
 // scheduling.x-k8s.io/v1alpha1 and scheduling.volcano.sh/v1beta1: PodGroup.
 core::Result<model::PodGroup> DecodePodGroup(dom::object obj, std::string_view api_version);
+// scheduling.k8s.io/v1alpha1 Workload (scheduling_workload.cc): one PodGroup per
+// spec.podGroups[] entry (workload_pod_group its name; gang false for a basic policy).
+core::Result<std::vector<model::PodGroup>> DecodeSchedulingWorkload(dom::object obj,
+                                                                    std::string_view api_version);
 
 // cluster.open-cluster-management.io (ocm_cluster.cc, ocm_placement.cc): ManagedCluster v1,
 // ClusterClaim and AddOnPlacementScore v1alpha1, ManagedClusterSet and

@@ -58,28 +58,35 @@ core::Status DecodeReplicatedJob(dom::element e, const model::WorkloadObject& ow
 
 }  // namespace
 
-core::Result<DecodedWorkload> DecodeJobSet(dom::object obj, model::ResourceCatalog& catalog) {
-  DecodedWorkload out;
-  BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
-  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
-  BERTH_IO_RETURN_IF_ERROR_AT(GetBool(spec, "suspend", &out.workload.suspended), "spec");
+core::Status DecodeReplicatedJobs(dom::object spec, const std::string& field,
+                                  model::ResourceCatalog& catalog, DecodedWorkload* out) {
   dom::array jobs;
   bool found = false;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetArray(spec, "replicatedJobs", &jobs, &found), "spec");
+  BERTH_IO_RETURN_IF_ERROR_AT(GetArray(spec, "replicatedJobs", &jobs, &found), field);
   if (!found || jobs.size() == 0) {
-    return core::InvalidArgument("required value", core::Location{"", "", "spec.replicatedJobs"});
+    return core::InvalidArgument("required value",
+                                 core::Location{"", "", field + ".replicatedJobs"});
   }
   size_t i = 0;
   for (dom::element item : jobs) {
     model::PodSetTemplate pod_set;
     PodSetSource source;
-    std::string field = "spec.replicatedJobs" + IndexField(i++);
-    source.template_field = field + ".template.spec.template";
-    BERTH_IO_RETURN_IF_ERROR_AT(DecodeReplicatedJob(item, out.workload, catalog, &pod_set, &source),
-                                field);
-    out.workload.pod_sets.push_back(std::move(pod_set));
-    out.sources.push_back(std::move(source));
+    std::string job_field = field + ".replicatedJobs" + IndexField(i++);
+    source.template_field = job_field + ".template.spec.template";
+    BERTH_IO_RETURN_IF_ERROR_AT(
+        DecodeReplicatedJob(item, out->workload, catalog, &pod_set, &source), job_field);
+    out->workload.pod_sets.push_back(std::move(pod_set));
+    out->sources.push_back(std::move(source));
   }
+  return core::OkStatus();
+}
+
+core::Result<DecodedWorkload> DecodeJobSet(dom::object obj, model::ResourceCatalog& catalog) {
+  DecodedWorkload out;
+  BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
+  BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
+  BERTH_IO_RETURN_IF_ERROR_AT(GetBool(spec, "suspend", &out.workload.suspended), "spec");
+  BERTH_RETURN_IF_ERROR(DecodeReplicatedJobs(spec, "spec", catalog, &out));
   return out;
 }
 

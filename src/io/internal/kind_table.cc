@@ -97,6 +97,22 @@ core::Status DecodeVolcanoJobRow(dom::object obj, std::string_view, DecodeSink& 
   return core::OkStatus();
 }
 
+// scheduling.k8s.io Workload: one PodGroup per spec.podGroups[] entry, all with the
+// Workload's document.
+core::Status DecodeSchedulingWorkloadRow(dom::object obj, std::string_view api_version,
+                                         DecodeSink& sink) {
+  auto groups = DecodeSchedulingWorkload(obj, api_version);
+  if (!groups.has_value()) return std::move(groups).error();
+  const std::string cluster = sink.ClusterOf(groups->front().meta);
+  const model::SourceRef source = sink.Store(groups->front().meta);
+  for (model::PodGroup& g : *groups) {
+    g.cluster = cluster;
+    g.source = source;
+    sink.snapshot().pod_groups.push_back(std::move(g));
+  }
+  return core::OkStatus();
+}
+
 core::Status DecodeSchedulerConfigRow(dom::object obj, std::string_view, DecodeSink& sink) {
   Snapshot& snap = sink.snapshot();
   if (snap.scheduler_config.has_value()) {
@@ -258,6 +274,26 @@ constexpr KindRow kRows[] = {
      RayJobTemplates},
     {"batch.volcano.sh", "Job", DecodeVolcanoJobRow, VolcanoJobPodIdentity, nullptr,
      VolcanoJobOwnership, VolcanoJobTemplates, /*kueue_integration=*/false},
+    // Kubeflow Trainer: a TrainJob's pods are its JobSet's (named and owned as a JobSet's);
+    // Finish builds its pod sets from the runtime (trainjob_runtime.h). Its document holds
+    // no pod template, so a ManifestWork's copy gets no flavor injection (docs/limits.md).
+    {"trainer.kubeflow.org", "TrainJob",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepWorkload(DecodeTrainJob(obj), s);
+     },
+     JobSetPodIdentity, nullptr, JobSetOwnership, nullptr},
+    {"trainer.kubeflow.org", "TrainingRuntime",
+     [](dom::object obj, std::string_view api_version, DecodeSink& s) {
+       return KeepInCluster(
+           DecodeTrainingRuntime(obj, api_version, "TrainingRuntime", s.snapshot().resources),
+           &Snapshot::training_runtimes, s);
+     }},
+    {"trainer.kubeflow.org", "ClusterTrainingRuntime",
+     [](dom::object obj, std::string_view api_version, DecodeSink& s) {
+       return KeepInCluster(DecodeTrainingRuntime(obj, api_version, "ClusterTrainingRuntime",
+                                                  s.snapshot().resources),
+                            &Snapshot::training_runtimes, s);
+     }},
     // component configuration
     {"kubescheduler.config.k8s.io", "KubeSchedulerConfiguration", DecodeSchedulerConfigRow},
     {"config.kueue.x-k8s.io", "Configuration", DecodeKueueConfigRow},
@@ -338,6 +374,7 @@ constexpr KindRow kRows[] = {
      [](dom::object obj, std::string_view api_version, DecodeSink& s) {
        return KeepInCluster(DecodePodGroup(obj, api_version), &Snapshot::pod_groups, s);
      }},
+    {"scheduling.k8s.io", "Workload", DecodeSchedulingWorkloadRow},
     // cluster.open-cluster-management.io
     {"cluster.open-cluster-management.io", "ManagedCluster",
      [](dom::object obj, std::string_view, DecodeSink& s) {

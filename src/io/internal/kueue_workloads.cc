@@ -200,10 +200,19 @@ core::Result<model::Workload> WorkloadCreator::ForJob(
       wl.pod_sets[0].min_count = min;
     }
   }
+  // Kueue's integrations of the multi-role kinds (JobSet, MPIJob, the Kubeflow jobs, Ray)
+  // take the priority class of the first role whose template names one, in pod-set order
+  // (an MPIJob's launcher, then its workers); the first template otherwise.
   const model::Pod no_template;
-  BERTH_RETURN_IF_ERROR(
-      ResolvePriority(job.meta.labels, job.cluster,
-                      job.pod_sets.empty() ? no_template : job.pod_sets[0].pod_template, &wl));
+  const model::Pod* priority_template = job.pod_sets.empty() ? &no_template
+                                                            : &job.pod_sets[0].pod_template;
+  for (const model::PodSetTemplate& set : job.pod_sets) {
+    if (!set.pod_template.priority_class_name.empty()) {
+      priority_template = &set.pod_template;
+      break;
+    }
+  }
+  BERTH_RETURN_IF_ERROR(ResolvePriority(job.meta.labels, job.cluster, *priority_template, &wl));
   return wl;
 }
 
