@@ -75,6 +75,11 @@ core::Status DecodeWorkloadRow(dom::object obj, std::string_view, DecodeSink& si
   return KeepWorkload(Decode(obj, sink.snapshot().resources), sink);
 }
 
+// A TrainJob's document holds no pod template (its runtime does, and Kueue patches them
+// through spec.runtimePatches, which berth does not write): nothing to inject into.
+void TrainJobNoTemplates(std::string_view, nlohmann::ordered_json&,
+                         std::vector<nlohmann::ordered_json*>*) {}
+
 // Volcano's Job also brings the PodGroup Volcano's controller makes for it (`<job>-<uid>`,
 // minMember its minAvailable), without which its pods would wait for a group that does not
 // exist. It has no document (an invalid source): Finish drops it when the input gives that
@@ -281,7 +286,7 @@ constexpr KindRow kRows[] = {
      [](dom::object obj, std::string_view, DecodeSink& s) {
        return KeepWorkload(DecodeTrainJob(obj), s);
      },
-     JobSetPodIdentity, nullptr, JobSetOwnership, nullptr},
+     JobSetPodIdentity, nullptr, JobSetOwnership, TrainJobNoTemplates},
     {"trainer.kubeflow.org", "TrainingRuntime",
      [](dom::object obj, std::string_view api_version, DecodeSink& s) {
        return KeepInCluster(

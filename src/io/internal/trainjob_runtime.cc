@@ -81,15 +81,16 @@ void ApplyOverrides(const TrainJson& job_spec, const model::TrainingRuntime& run
   for (TrainJson& rjob : *jobs) {
     if (!rjob.is_object()) continue;
     const std::string ancestor = AncestorOf(rjob);
+    if (ancestor == "dataset-initializer" || ancestor == "model-initializer" ||
+        ancestor == "initializer" || ancestor == "trainer") {
+      rjob["replicas"] = 1;
+    }
+    // Taken after the key above is set: adding a key to an ordered_json object may move its
+    // other members.
     TrainJson* job_template = ObjectMember(rjob, "template");
     TrainJson* job_spec_json = job_template != nullptr ? ObjectMember(*job_template, "spec")
                                                        : nullptr;
-    if (ancestor == "dataset-initializer" || ancestor == "model-initializer" ||
-        ancestor == "initializer") {
-      rjob["replicas"] = 1;
-    }
     if (ancestor == "trainer") {
-      rjob["replicas"] = 1;
       if (num_nodes > 0 && job_spec_json != nullptr) {
         (*job_spec_json)["parallelism"] = num_nodes;
         (*job_spec_json)["completions"] = num_nodes;
