@@ -4,7 +4,7 @@ namespace berth::engine {
 
 namespace {
 
-std::string NamespaceOf(const model::ObjectMeta& meta) {
+std::string GangNamespaceOf(const model::ObjectMeta& meta) {
   return meta.namespace_.empty() ? "default" : meta.namespace_;
 }
 
@@ -14,13 +14,13 @@ std::string NamespaceOf(const model::ObjectMeta& meta) {
 // scheduler keeps it until the Workload appears.
 std::optional<PodGroupRef> WorkloadGroupOf(const model::Snapshot& snapshot, const model::Pod& pod,
                                            const model::WorkloadReference& ref) {
-  const std::string ns = NamespaceOf(pod.meta);
+  const std::string ns = GangNamespaceOf(pod.meta);
   PodGroupRef out;
   out.key = ns + "/" + ref.name + "/" + ref.pod_group;
   if (!ref.pod_group_replica_key.empty()) out.key += "/" + ref.pod_group_replica_key;
   for (const model::PodGroup& g : snapshot.pod_groups) {
     if (g.workload_pod_group.empty() || g.meta.name != ref.name ||
-        g.workload_pod_group != ref.pod_group || NamespaceOf(g.meta) != ns ||
+        g.workload_pod_group != ref.pod_group || GangNamespaceOf(g.meta) != ns ||
         g.cluster != pod.cluster) {
       continue;
     }
@@ -45,13 +45,13 @@ std::optional<PodGroupRef> PodGroupOf(const model::Snapshot& snapshot, const mod
     name = a->second;
   }
   if (name.empty()) return std::nullopt;
-  const std::string ns = NamespaceOf(pod.meta);
+  const std::string ns = GangNamespaceOf(pod.meta);
   PodGroupRef ref;
   ref.key = ns + "/" + name;
   for (const model::PodGroup& g : snapshot.pod_groups) {
     // A scheduling.k8s.io Workload's groups are reached through spec.workloadRef only.
     if (!g.workload_pod_group.empty()) continue;
-    if (g.meta.name == name && NamespaceOf(g.meta) == ns && g.cluster == pod.cluster) {
+    if (g.meta.name == name && GangNamespaceOf(g.meta) == ns && g.cluster == pod.cluster) {
       ref.min_member = g.min_member;
       ref.found = true;
       break;

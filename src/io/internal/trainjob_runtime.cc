@@ -21,21 +21,21 @@ namespace {
 
 using TrainJson = nlohmann::ordered_json;
 
-constexpr std::string_view kAncestorLabel = "trainer.kubeflow.org/trainjob-ancestor-step";
+constexpr std::string_view kTrainAncestorLabel = "trainer.kubeflow.org/trainjob-ancestor-step";
 
 // obj[key] when obj is an object holding an object there; nullptr otherwise.
-TrainJson* ObjectMember(TrainJson& obj, const char* key) {
+TrainJson* TrainObjectAt(TrainJson& obj, const char* key) {
   if (!obj.is_object()) return nullptr;
   auto it = obj.find(key);
   return it != obj.end() && it->is_object() ? &*it : nullptr;
 }
-const TrainJson* ObjectMember(const TrainJson& obj, const char* key) {
+const TrainJson* TrainObjectAt(const TrainJson& obj, const char* key) {
   if (!obj.is_object()) return nullptr;
   auto it = obj.find(key);
   return it != obj.end() && it->is_object() ? &*it : nullptr;
 }
 
-std::string StringMember(const TrainJson& obj, const char* key, std::string fallback) {
+std::string TrainStringAt(const TrainJson& obj, const char* key, std::string fallback) {
   if (!obj.is_object()) return fallback;
   auto it = obj.find(key);
   return it != obj.end() && it->is_string() && !it->get_ref<const std::string&>().empty()
@@ -43,24 +43,24 @@ std::string StringMember(const TrainJson& obj, const char* key, std::string fall
              : fallback;
 }
 
-std::string AncestorOf(const TrainJson& replicated_job) {
-  const TrainJson* tmpl = ObjectMember(replicated_job, "template");
-  const TrainJson* md = tmpl != nullptr ? ObjectMember(*tmpl, "metadata") : nullptr;
-  const TrainJson* labels = md != nullptr ? ObjectMember(*md, "labels") : nullptr;
-  return labels != nullptr ? StringMember(*labels, std::string(kAncestorLabel).c_str(), "") : "";
+std::string TrainAncestorOf(const TrainJson& replicated_job) {
+  const TrainJson* tmpl = TrainObjectAt(replicated_job, "template");
+  const TrainJson* md = tmpl != nullptr ? TrainObjectAt(*tmpl, "metadata") : nullptr;
+  const TrainJson* labels = md != nullptr ? TrainObjectAt(*md, "labels") : nullptr;
+  return labels != nullptr ? TrainStringAt(*labels, std::string(kTrainAncestorLabel).c_str(), "") : "";
 }
 
 // The trainer's fields copied into a "node" (or "launcher") container.
-void ApplyTrainer(const TrainJson& trainer, TrainJson* container) {
+void ApplyTrainerToContainer(const TrainJson& trainer, TrainJson* container) {
   for (const char* key : {"image", "command", "args"}) {
     auto it = trainer.find(key);
     if (it != trainer.end() && !it->is_null()) (*container)[key] = *it;
   }
-  const TrainJson* per_node = ObjectMember(trainer, "resourcesPerNode");
+  const TrainJson* per_node = TrainObjectAt(trainer, "resourcesPerNode");
   if (per_node == nullptr) return;
   TrainJson resources = TrainJson::object();
   for (const char* key : {"limits", "requests"}) {
-    const TrainJson* amounts = ObjectMember(*per_node, key);
+    const TrainJson* amounts = TrainObjectAt(*per_node, key);
     if (amounts != nullptr) resources[key] = *amounts;
   }
   // The builder replaces the container's requirements only when it is given some.
@@ -68,9 +68,9 @@ void ApplyTrainer(const TrainJson& trainer, TrainJson* container) {
 }
 
 // The JobSet spec the trainer makes from `jobset_spec` (the runtime's template.spec).
-void ApplyOverrides(const TrainJson& job_spec, const model::TrainingRuntime& runtime,
+void ApplyTrainerOverrides(const TrainJson& job_spec, const model::TrainingRuntime& runtime,
                     TrainJson* jobset_spec) {
-  const TrainJson* trainer = ObjectMember(job_spec, "trainer");
+  const TrainJson* trainer = TrainObjectAt(job_spec, "trainer");
   int64_t num_nodes = runtime.num_nodes;
   if (trainer != nullptr) {
     auto it = trainer->find("numNodes");
@@ -80,15 +80,15 @@ void ApplyOverrides(const TrainJson& job_spec, const model::TrainingRuntime& run
   if (jobs == jobset_spec->end() || !jobs->is_array()) return;
   for (TrainJson& rjob : *jobs) {
     if (!rjob.is_object()) continue;
-    const std::string ancestor = AncestorOf(rjob);
+    const std::string ancestor = TrainAncestorOf(rjob);
     if (ancestor == "dataset-initializer" || ancestor == "model-initializer" ||
         ancestor == "initializer" || ancestor == "trainer") {
       rjob["replicas"] = 1;
     }
     // Taken after the key above is set: adding a key to an ordered_json object may move its
     // other members.
-    TrainJson* job_template = ObjectMember(rjob, "template");
-    TrainJson* job_spec_json = job_template != nullptr ? ObjectMember(*job_template, "spec")
+    TrainJson* job_template = TrainObjectAt(rjob, "template");
+    TrainJson* job_spec_json = job_template != nullptr ? TrainObjectAt(*job_template, "spec")
                                                        : nullptr;
     if (ancestor == "trainer") {
       if (num_nodes > 0 && job_spec_json != nullptr) {
@@ -97,21 +97,21 @@ void ApplyOverrides(const TrainJson& job_spec, const model::TrainingRuntime& run
       }
     }
     if (trainer == nullptr || job_spec_json == nullptr) continue;
-    TrainJson* pod_template = ObjectMember(*job_spec_json, "template");
-    TrainJson* pod_spec = pod_template != nullptr ? ObjectMember(*pod_template, "spec") : nullptr;
+    TrainJson* pod_template = TrainObjectAt(*job_spec_json, "template");
+    TrainJson* pod_spec = pod_template != nullptr ? TrainObjectAt(*pod_template, "spec") : nullptr;
     if (pod_spec == nullptr) continue;
     auto containers = pod_spec->find("containers");
     if (containers == pod_spec->end() || !containers->is_array()) continue;
     for (TrainJson& c : *containers) {
-      const std::string name = StringMember(c, "name", "");
+      const std::string name = TrainStringAt(c, "name", "");
       if (name == "node" || (name == "launcher" && runtime.run_launcher_as_node)) {
-        ApplyTrainer(*trainer, &c);
+        ApplyTrainerToContainer(*trainer, &c);
       }
     }
   }
 }
 
-core::Error RuntimeNotFound(const std::string& kind, const std::string& ns,
+core::Error TrainRuntimeNotFound(const std::string& kind, const std::string& ns,
                             const std::string& name) {
   return core::NotFound(
       kind + " " + core::Quote(kind == "TrainingRuntime" ? ns + "/" + name : name) +
@@ -133,11 +133,11 @@ core::Status ResolveTrainJob(const DocumentStore& documents,
   // The job's document was decoded already (trainer_v1alpha1.cc), so its shape is known good.
   const TrainJson job_doc =
       TrainJson::parse(documents.Get(job->source).json.view(), nullptr, /*allow_exceptions=*/false);
-  const TrainJson* job_spec = ObjectMember(job_doc, "spec");
-  const TrainJson* ref = job_spec != nullptr ? ObjectMember(*job_spec, "runtimeRef") : nullptr;
+  const TrainJson* job_spec = TrainObjectAt(job_doc, "spec");
+  const TrainJson* ref = job_spec != nullptr ? TrainObjectAt(*job_spec, "runtimeRef") : nullptr;
   if (ref == nullptr) return core::InvalidArgument("required value", {"", "", "spec.runtimeRef"});
-  const std::string kind = StringMember(*ref, "kind", "ClusterTrainingRuntime");
-  const std::string name = StringMember(*ref, "name", "");
+  const std::string kind = TrainStringAt(*ref, "kind", "ClusterTrainingRuntime");
+  const std::string name = TrainStringAt(*ref, "name", "");
   const model::TrainingRuntime* runtime = nullptr;
   for (const model::TrainingRuntime& r : runtimes) {
     if (r.kind == kind && r.meta.name == name && r.cluster == job->cluster &&
@@ -146,17 +146,17 @@ core::Status ResolveTrainJob(const DocumentStore& documents,
       break;
     }
   }
-  if (runtime == nullptr) return RuntimeNotFound(kind, job->meta.namespace_, name);
+  if (runtime == nullptr) return TrainRuntimeNotFound(kind, job->meta.namespace_, name);
 
   TrainJson runtime_doc = TrainJson::parse(documents.Get(runtime->source).json.view(), nullptr,
                                            /*allow_exceptions=*/false);
-  TrainJson* runtime_spec = ObjectMember(runtime_doc, "spec");
-  TrainJson* tmpl = runtime_spec != nullptr ? ObjectMember(*runtime_spec, "template") : nullptr;
-  TrainJson* jobset_spec = tmpl != nullptr ? ObjectMember(*tmpl, "spec") : nullptr;
+  TrainJson* runtime_spec = TrainObjectAt(runtime_doc, "spec");
+  TrainJson* tmpl = runtime_spec != nullptr ? TrainObjectAt(*runtime_spec, "template") : nullptr;
+  TrainJson* jobset_spec = tmpl != nullptr ? TrainObjectAt(*tmpl, "spec") : nullptr;
   if (jobset_spec == nullptr) {
     return core::Internal("runtime template vanished", {"", "", "spec.runtimeRef.name"});
   }
-  ApplyOverrides(*job_spec, *runtime, jobset_spec);
+  ApplyTrainerOverrides(*job_spec, *runtime, jobset_spec);
   const std::string text =
       jobset_spec->dump(-1, ' ', false, TrainJson::error_handler_t::replace);
 
