@@ -44,6 +44,8 @@ constexpr FinishRule kFinishRules[] = {
     {"MPIJob", "Succeeded", "True", ""},
     {"MPIJob", "Failed", "", "True"},
     {"RayJob", "JobStatus", "SUCCEEDED", "FAILED"},
+    {"TrainJob", "Complete", "True", ""},
+    {"TrainJob", "Failed", "", "True"},
 };
 
 std::string WorkloadKey(const std::string& ns, const std::string& name) { return ns + "." + name; }

@@ -140,11 +140,11 @@ TEST(KindRulesTest, RulesAreTheTablesRows) {
     if (!k.dispatch.feedback_rules.empty()) with_feedback.insert(k.kind);
   }
   EXPECT_EQ(suspendable, (std::set<std::string_view>{"Job", "JobSet", "PyTorchJob", "MPIJob",
-                                                      "RayCluster", "RayJob"}));
+                                                      "RayCluster", "RayJob", "TrainJob"}));
   EXPECT_EQ(with_feedback,
             (std::set<std::string_view>{"Pod", "Job", "Deployment", "StatefulSet", "JobSet",
                                         "PyTorchJob", "LeaderWorkerSet", "MPIJob", "RayCluster",
-                                        "RayJob"}));
+                                        "RayJob", "TrainJob"}));
 }
 
 }  // namespace BERTH_UNITY_ID
