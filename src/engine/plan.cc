@@ -10,6 +10,7 @@
 #include "engine/eviction_completion.h"
 #include "engine/nodes_at_turn.h"
 #include "engine/pod_admission.h"
+#include "engine/pod_groups.h"
 #include "engine/remote_status.h"
 #include "engine/fleet_cycle.h"
 
@@ -277,6 +278,22 @@ core::Result<Explanation> ExplainAdmittedPod(const model::Snapshot& snapshot,
     explanation.pod.pod = target;
     for (auto& verdict : explanation.pod.nodes) verdict.node = part.ToWhole(verdict.node);
     explanation.pod.decision = ToWhole(part, std::move(explanation.pod.decision));
+    // A gang member is decided with its gang: when the gang binds fewer than its minimum (or
+    // its group does not exist) the pod's own attempt above is undone, so the decision is the
+    // plan's for it. Only gang members pay for the second run of the cycle.
+    if (PodGroupOf(part.snapshot(), part.snapshot().pod(*local)).has_value()) {
+      core::Diagnostics gang_diags;
+      binding::Scheduler gang_run(part.snapshot(), config, PartOptions(part, &gang_diags));
+      const ClusterCycleResult full =
+          RunClusterCycle(snapshot, part, gang_run, PlanTime(snapshot, options), gang_diags,
+                          std::nullopt, nullptr, nullptr, options.cycles.value_or(0));
+      for (const model::PodDecision& d : full.pod_decisions) {
+        if (d.pod == target && !d.node.has_value()) {
+          explanation.pod.decision = d;
+          break;
+        }
+      }
+    }
     explanation.queue_position = static_cast<int32_t>(it - queue.begin()) + 1;
     explanation.queue_length = static_cast<int32_t>(queue.size());
     MergeDiagnostics(diags, explanation.diagnostics);
