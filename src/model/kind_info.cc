@@ -347,7 +347,7 @@ constexpr size_t kCount = std::size(kKinds);
 // (group, kind) -> row: an open-addressing hash table built at compile time. The reader looks
 // up every object of a dump this way, so it is a few dozen instructions (FNV-1a over the
 // short names, usually one probe), with no initialisation and no lock.
-constexpr size_t kSlots = 128;  // a power of two, more than twice the rows: short probe runs
+constexpr size_t kSlots = 256;  // a power of two, more than twice the rows: short probe runs
 static_assert(2 * kCount < kSlots, "grow kSlots with the table");
 using Slots = std::array<uint8_t, kSlots>;  // row index + 1; 0 is an empty slot
 
