@@ -22,6 +22,7 @@
 #include "binding/plugins/dynamic_resources.h"
 #include "binding/plugins/gpu_share_cycle.h"
 #include "binding/plugins/gpu_share_score.h"
+#include "binding/plugins/node_ports.h"
 #include "binding/plugins/node_volume_limits.h"
 #include "binding/plugins/volume_binding.h"
 #include "binding/plugins/volume_restrictions.h"
@@ -133,9 +134,14 @@ class Scheduler::Impl {
     const bool uses_claims =
         !p.resource_claims.empty() && profile->FilterEnabled(kDynamicResources);
     const bool uses_volumes = volumes_ != nullptr && VolumeTracker::HasClaimVolumes(p);
+    const bool uses_ports = !info.host_ports.empty() && profile->FilterEnabled(kNodePorts);
     bool node_by_node = false;
     if (index_ != nullptr) {
-      if (uses_volumes) {
+      // Each index route proves exactness for one kind of per-node state; a pod that needs
+      // two of them (host ports with claims or volumes) takes the reference path.
+      if (uses_ports) {
+        indexed = (uses_claims || uses_volumes) ? std::nullopt : TryDecideWithHostPorts(ctx);
+      } else if (uses_volumes) {
         indexed = uses_claims ? std::nullopt : TryDecideWithVolumes(ctx, &node_by_node);
       } else {
         indexed = uses_claims ? TryDecideWithClaims(ctx, &node_by_node) : index_->TryDecide(ctx);
@@ -489,6 +495,29 @@ class Scheduler::Impl {
     if (!decision.has_value() || !decision->node.has_value()) return decision;
     *node_by_node = true;
     return ReferenceEvaluator(ctx).DecideLastFilterLazily();
+  }
+
+  // The decision for a pod with host ports through the index, when it provably equals the
+  // reference path's; nullopt sends the pod there. NodePorts removes the nodes whose pods
+  // hold one of the pod's ports (P) and touches no score, so with F the nodes passing the
+  // other filters the reference path picks the best node of F ∩ P; as for claims
+  // (TryDecideWithClaims), when no score's normalization can vary with the feasible set the
+  // index asks F's nodes best first and the first free one is that node. The order of the
+  // filters (NodePorts runs before NodeResourcesFit) only changes which reason a rejected
+  // node reports, so a pod no node takes goes to the reference path for its message.
+  std::optional<model::PodDecision> TryDecideWithHostPorts(const CycleContext& ctx) {
+    const bool taint_norm = has_prefer_no_schedule_ && ctx.profile.Weight(kTaintToleration) > 0;
+    const bool affinity_norm =
+        !ctx.pod.node_affinity.preferred.empty() && ctx.profile.Weight(kNodeAffinity) > 0;
+    if (taint_norm || affinity_norm) return std::nullopt;
+    const IndexedPath::ProbeOutcome probe =
+        index_->FirstAccepting(ctx, /*min_devices=*/0, [&](model::NodeIndex n) {
+          return FitsPorts(ctx.info, state_.host_ports(n));
+        });
+    if (!probe.covered || !probe.node.has_value()) return std::nullopt;
+    model::PodDecision decision;
+    decision.node = probe.node;
+    return decision;
   }
 
   // Copies the device allocator's free-device bounds into ClusterState, where the index

@@ -30,6 +30,7 @@
 #include "io/internal/decoded_object.h"
 #include "io/internal/decoders.h"
 #include "io/internal/expand.h"
+#include "io/internal/runtime_class_admission.h"
 #include "io/internal/json_duplicates.h"
 #include "io/internal/json_fields.h"
 #include "io/internal/json_split.h"
@@ -1102,6 +1103,7 @@ Input Reader::Finish(const ExpansionLimits& limits) {
   state_->file_indices = {};
 
   internal::PriorityResolver priorities(snap.priority_classes);
+  const internal::RuntimeClassAdmission runtime_classes(snap.runtime_classes);
   auto error_for = [&](core::Error error, model::SourceRef source) {
     const Document& doc = input.documents.Get(source);
     error.WithFile(doc.file);
@@ -1109,12 +1111,15 @@ Input Reader::Finish(const ExpansionLimits& limits) {
     diags_.Report(std::move(error));
   };
 
-  // Given pods: a pod naming a missing class is dropped, as admission would reject it.
+  // Given pods: a pod naming a missing class is dropped, as admission would reject it. The
+  // RuntimeClass admission applies to the pods not yet bound: a bound pod exists and keeps
+  // what it has, whatever became of its class since.
   std::vector<model::Pod> pods;
   pods.reserve(snap.pods.size());
   for (size_t i = 0; i < snap.pods.size(); ++i) {
     model::Pod& pod = snap.pods[i];
     core::Status status = priorities.Resolve(&pod, state_->pod_has_priority[i]);
+    if (status.ok() && !pod.IsBound() && !pod.IsTerminal()) status = runtime_classes.Admit(&pod);
     if (!status.ok()) {
       error_for(std::move(status).error(), pod.source);
       continue;
@@ -1175,8 +1180,11 @@ Input Reader::Finish(const ExpansionLimits& limits) {
     pods_to_expand += pods;
     bool ok = true;
     for (size_t s = 0; s < workload.pod_sets.size() && ok; ++s) {
-      core::Status status =
-          priorities.Resolve(&workload.pod_sets[s].pod_template, sources[s].has_priority);
+      model::Pod& pod_template = workload.pod_sets[s].pod_template;
+      core::Status status = priorities.Resolve(&pod_template, sources[s].has_priority);
+      // The pods the controller creates pass the RuntimeClass admission; one refused is a
+      // FailedCreate, reported here on the workload's template (docs/limits.md).
+      if (status.ok()) status = runtime_classes.Admit(&pod_template);
       if (!status.ok()) {
         core::Error error = std::move(status).error();
         error.WithFieldPrefix(sources[s].template_field);

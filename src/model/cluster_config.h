@@ -1,6 +1,7 @@
 // Cluster configuration objects berth doctor reads: PodDisruptionBudget (policy/v1),
 // RuntimeClass (node.k8s.io/v1) and ConfigMap (v1; e.g. the NVIDIA device plugin's
-// configuration). Plain data; the plan does not use them.
+// configuration). Plain data; of these the plan uses the RuntimeClass (io's RuntimeClass
+// admission gives pods its overhead, node selector and tolerations).
 #pragma once
 
 #include <cstdint>
@@ -10,7 +11,9 @@
 #include <vector>
 
 #include "core/selector.h"
+#include "core/taint.h"
 #include "model/object_meta.h"
+#include "model/resources.h"
 
 namespace berth::model {
 
@@ -35,6 +38,9 @@ struct RuntimeClass {
   ObjectMeta meta;
   std::string handler;
   core::Labels node_selector;  // scheduling.nodeSelector
+  std::vector<core::Toleration> tolerations;  // scheduling.tolerations
+  // overhead.podFixed; nullopt when the class has no overhead (upstream: nil).
+  std::optional<ResourceVector> overhead;
   std::string cluster = "default";
   SourceRef source;
 };

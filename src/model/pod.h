@@ -19,6 +19,16 @@ struct PodIndex {
   auto operator<=>(const PodIndex&) const = default;
 };
 
+// spec.containers[].ports[] entry that claims a port on the node (hostPort > 0): what the
+// NodePorts filter checks. Entries without a host port are validated by io, not kept.
+struct HostPort {
+  int32_t container_port = 0;
+  int32_t host_port = 0;        // 1..65535
+  std::string protocol = "TCP";  // TCP, UDP or SCTP (defaulted as the API server does)
+  std::string host_ip;          // as written; empty binds every address (0.0.0.0)
+  bool operator==(const HostPort&) const = default;
+};
+
 struct Container {
   std::string name;
   ResourceVector requests;
@@ -31,6 +41,8 @@ struct Container {
   // explicit 0 stays 0. A non-zero request counts as named whatever these say.
   bool cpu_request_named = false;
   bool memory_request_named = false;
+  // ports[] with a hostPort, in order (NodePorts).
+  std::vector<HostPort> host_ports;
   // What berth doctor checks of a container (the plan does not read these).
   std::string image;
   std::string image_pull_policy;  // as written; empty when not given
@@ -131,6 +143,9 @@ struct Pod {
   std::vector<Container> containers;
   std::vector<Container> init_containers;
   ResourceVector overhead;
+  // spec.overhead was given (upstream: non-nil). The RuntimeClass admission (io) sets it
+  // from the pod's RuntimeClass and refuses a pod whose given overhead differs.
+  bool overhead_given = false;
 
   std::string node_name;  // spec.nodeName: bound pods consume capacity
   std::string scheduler_name = "default-scheduler";

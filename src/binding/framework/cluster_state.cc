@@ -41,6 +41,7 @@ ClusterState::ClusterState(const model::Snapshot& snapshot, const ResourceTable&
   pod_count_.assign(n, 0);
   sigs_.resize(n);
   gpu_kinds_.resize(n);
+  host_ports_.resize(n);
   free_devices_.assign(n, kUnboundedDevices);
   version_.assign(n, 0);
   by_name_.reserve(n);
@@ -117,6 +118,9 @@ void ClusterState::AddPod(model::PodIndex pod, model::NodeIndex node, const PodI
     }
   }
   if (info.HasAffinityTerms()) affinity_pods_.push_back(PlacedPod{pod, node});
+  for (const model::HostPort& p : info.host_ports) {
+    host_ports_[i].Add(p.host_ip, p.protocol, p.host_port);
+  }
   ++version_[i];
   change_log_.push_back(node.v);
 }
@@ -157,6 +161,9 @@ void ClusterState::RemovePod(model::PodIndex pod, model::NodeIndex node, const P
     int32_t released = 0;
     ledger = LedgerWithout(ledger, pod, &released);
     row[gpu_->v] -= released;
+  }
+  for (const model::HostPort& p : info.host_ports) {
+    host_ports_[i].Remove(p.host_ip, p.protocol, p.host_port);
   }
   if (info.HasAffinityTerms()) {
     // Searched from the back: a gang rolls back its newest pods first.

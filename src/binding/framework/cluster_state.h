@@ -8,7 +8,8 @@
 // Also how fractional pods share each node's GPUs (gpu::FractionBook; GpuSharing) and
 // how many pods of each GPU kind run there (the GpuClustering score plugin), and for pods
 // with ResourceClaims a bound on each node's free DRA devices (the index skips nodes below
-// a pod's need; ClaimTracker computes it, the Scheduler copies it here).
+// a pod's need; ClaimTracker computes it, the Scheduler copies it here), and the host
+// ports its pods use (NodePorts).
 // Not thread-safe.
 #pragma once
 
@@ -19,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "binding/framework/host_port_table.h"
 #include "binding/framework/label_sig_table.h"
 #include "binding/framework/pod_info.h"
 #include "binding/framework/resource_table.h"
@@ -95,6 +97,10 @@ class ClusterState {
   // not counted. An entry goes when its count drops to 0.
   std::span<const GpuKindCount> gpu_kinds(model::NodeIndex n) const { return gpu_kinds_[idx(n)]; }
 
+  // The host ports the node's pods use (upstream NodeInfo.UsedPorts); AddPod and RemovePod
+  // keep it, so a gang rolled back frees its ports.
+  const HostPortTable& host_ports(model::NodeIndex n) const { return host_ports_[idx(n)]; }
+
   uint32_t version(model::NodeIndex n) const { return version_[idx(n)]; }
   // Node indexes in the order their state changed (a node appears once per change).
   const std::vector<int32_t>& change_log() const { return change_log_; }
@@ -120,7 +126,7 @@ class ClusterState {
 
   // Undoes AddPod(pod, node, info), whatever came after it: the node's amounts and counts
   // lose the pod's, its signature count drops (the entry goes at zero), it leaves
-  // affinity_pods(), and its GPU portions leave the node's ledger, where a shared GPU no
+  // affinity_pods(), its host ports leave the node's table, and its GPU portions leave the node's ledger, where a shared GPU no
   // fractional pod holds any more is unreserved and its nvidia.com/gpu counts as free again
   // (LedgerWithout). Removing the pods added last, newest first, restores every value as it
   // was before them; only versions and the change log keep moving forward, so indexes see
@@ -146,6 +152,7 @@ class ClusterState {
   std::unordered_map<std::string_view, int32_t> by_name_map_;
   std::vector<std::vector<SigCount>> sigs_;
   std::vector<std::vector<GpuKindCount>> gpu_kinds_;
+  std::vector<HostPortTable> host_ports_;
   std::vector<PlacedPod> affinity_pods_;
   uint64_t affinity_removals_ = 0;
   std::vector<int32_t> free_devices_;

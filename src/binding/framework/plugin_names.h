@@ -11,6 +11,7 @@ inline constexpr std::string_view kNodeUnschedulable = "NodeUnschedulable";
 inline constexpr std::string_view kNodeName = "NodeName";
 inline constexpr std::string_view kTaintToleration = "TaintToleration";
 inline constexpr std::string_view kNodeAffinity = "NodeAffinity";
+inline constexpr std::string_view kNodePorts = "NodePorts";
 inline constexpr std::string_view kNodeResourcesFit = "NodeResourcesFit";
 inline constexpr std::string_view kPodTopologySpread = "PodTopologySpread";
 inline constexpr std::string_view kInterPodAffinity = "InterPodAffinity";
@@ -23,6 +24,8 @@ inline constexpr std::string_view kReasonUntoleratedTaintPrefix = "node(s) had u
 inline constexpr std::string_view kReasonNodeAffinity =
     "node(s) didn't match Pod's node affinity/selector";
 inline constexpr std::string_view kReasonAffinityConflict = "pod affinity terms conflict";
+inline constexpr std::string_view kReasonNodePorts =
+    "node(s) didn't have free ports for the requested pod ports";
 inline constexpr std::string_view kReasonTooManyPods = "Too many pods";
 inline constexpr std::string_view kReasonInsufficientPrefix = "Insufficient ";
 inline constexpr std::string_view kReasonSpread =

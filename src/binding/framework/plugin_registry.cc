@@ -9,6 +9,7 @@
 #include "binding/plugins/inter_pod_affinity.h"
 #include "binding/plugins/node_affinity.h"
 #include "binding/plugins/node_name.h"
+#include "binding/plugins/node_ports.h"
 #include "binding/plugins/node_resources_fit.h"
 #include "binding/plugins/node_unschedulable.h"
 #include "binding/plugins/node_volume_limits.h"
@@ -29,6 +30,7 @@ std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfi
   all.push_back(std::make_unique<NodeNameFilter>());
   all.push_back(std::make_unique<TaintTolerationFilter>());
   all.push_back(std::make_unique<NodeAffinityFilter>());
+  all.push_back(std::make_unique<NodePortsFilter>());
   all.push_back(std::make_unique<NodeResourcesFitFilter>());
   if (gpu_sharing) all.push_back(std::make_unique<GpuSharingFilter>());
   if (volumes) {

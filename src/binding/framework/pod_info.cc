@@ -55,6 +55,9 @@ PodInfo MakePodInfo(const model::Pod& pod, const ResourceTable& resources, Label
       info.gpu_fraction_error = parsed.error().ToString();
     }
   }
+  for (const model::Container& c : pod.containers) {
+    info.host_ports.insert(info.host_ports.end(), c.host_ports.begin(), c.host_ports.end());
+  }
   for (const auto& c : pod.topology_spread_constraints) {
     if (c.when_unsatisfiable == model::UnsatisfiableAction::kDoNotSchedule) {
       info.hard_spread.push_back(MakeSpreadConstraint(c, pod));

@@ -1,7 +1,7 @@
 // PodInfo: everything the filters and scores read from one pod, prepared once (upstream
 // framework.PodInfo plus the plugins' PreFilter parsing): resource requests, the interned
 // (namespace, labels) signature, inter-pod affinity terms and topology spread constraints
-// with their selectors built. Immutable value.
+// with their selectors built, and its host ports. Immutable value.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +47,9 @@ struct PodInfo {
   // or why the annotations are malformed.
   std::optional<gpu::FractionRequest> gpu_fraction;
   std::string gpu_fraction_error;
+  // The host ports of the pod's containers (upstream getContainerPorts: app containers,
+  // hostPort > 0), what NodePorts checks and ClusterState records per node.
+  std::vector<model::HostPort> host_ports;
 
   bool RequestsGpuFraction() const {
     return gpu_fraction.has_value() || !gpu_fraction_error.empty();

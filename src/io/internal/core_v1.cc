@@ -34,10 +34,11 @@ bool OvercommitAllowed(std::string_view name) {
 // A ResourceList (name -> quantity) at obj[key], validated as upstream's
 // ValidateResourceQuantityValue does.
 core::Status DecodeResourceList(dom::object obj, std::string_view key,
-                                std::vector<NamedQuantity>* out) {
+                                std::vector<NamedQuantity>* out, bool* given = nullptr) {
   dom::object list;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetObject(obj, key, &list, &found));
+  if (given != nullptr) *given = found;
   if (!found) return core::OkStatus();
   for (auto [name, value] : list) {
     // Field names are lambdas here and below, built only on error (BERTH_IO_RETURN_IF_ERROR_AT
@@ -167,8 +168,59 @@ core::Status DecodeDoctorContainerFields(dom::object c, model::Container* out) {
   return core::OkStatus();
 }
 
+// A port number as IsValidPortNum checks it.
+bool ValidPortNumber(int32_t port) { return port >= 1 && port <= 65535; }
+
+// ports[] of one container, validated as upstream's validateContainerPorts: containerPort
+// required and a port number, hostPort 0 or a port number, protocol TCP, UDP or SCTP
+// (defaulted to TCP). Only entries with a host port are kept (NodePorts reads them); on a
+// hostNetwork pod every port is a host port, hostPort defaulted to containerPort as the
+// API server's defaulting does (SetDefaults_PodSpec).
+core::Status DecodeContainerPorts(dom::object c, bool host_network, model::Container* out) {
+  dom::array ports;
+  BERTH_RETURN_IF_ERROR(GetArray(c, "ports", &ports));
+  size_t i = 0;
+  for (dom::element item : ports) {
+    const size_t index = i++;
+    auto field = [&] { return "ports" + IndexField(index); };
+    auto obj = AsObject(item);
+    BERTH_IO_RETURN_IF_ERROR_AT(obj, field());
+    model::HostPort port;
+    bool has_container_port = false;
+    BERTH_IO_RETURN_IF_ERROR_AT(
+        GetInt32(*obj, "containerPort", &port.container_port, &has_container_port), field());
+    if (!has_container_port || port.container_port == 0) {
+      return FieldError(field() + ".containerPort", "Required value");
+    }
+    if (!ValidPortNumber(port.container_port)) {
+      return InvalidValue(field() + ".containerPort", std::to_string(port.container_port),
+                          "must be between 1 and 65535, inclusive");
+    }
+    BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(*obj, "hostPort", &port.host_port), field());
+    if (port.host_port != 0 && !ValidPortNumber(port.host_port)) {
+      return InvalidValue(field() + ".hostPort", std::to_string(port.host_port),
+                          "must be between 1 and 65535, inclusive");
+    }
+    bool has_protocol = false;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "protocol", &port.protocol, &has_protocol),
+                                field());
+    if (!has_protocol) port.protocol = "TCP";
+    if (port.protocol != "TCP" && port.protocol != "UDP" && port.protocol != "SCTP") {
+      return FieldError(field() + ".protocol", "unsupported value " + core::Quote(port.protocol) +
+                                                   R"(: supported values: "SCTP", "TCP", "UDP")");
+    }
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "hostIP", &port.host_ip), field());
+    std::string name;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "name", &name), field());
+    if (host_network && port.host_port == 0) port.host_port = port.container_port;
+    if (port.host_port > 0) out->host_ports.push_back(std::move(port));
+  }
+  return core::OkStatus();
+}
+
 core::Status DecodeContainers(dom::object spec, std::string_view key, bool init,
-                              model::ResourceCatalog& catalog, std::vector<model::Container>* out) {
+                              bool host_network, model::ResourceCatalog& catalog,
+                              std::vector<model::Container>* out) {
   dom::array array;
   bool found = false;
   BERTH_RETURN_IF_ERROR(GetArray(spec, key, &array, &found));
@@ -190,6 +242,7 @@ core::Status DecodeContainers(dom::object spec, std::string_view key, bool init,
     BERTH_IO_RETURN_IF_ERROR_AT(GetString(*c, "image", &container.image), field());
     BERTH_IO_RETURN_IF_ERROR_AT(DecodeDoctorContainerFields(*c, &container), field());
     BERTH_IO_RETURN_IF_ERROR_AT(DecodeResources(*c, catalog, &container), field());
+    BERTH_IO_RETURN_IF_ERROR_AT(DecodeContainerPorts(*c, host_network, &container), field());
     if (init) {
       std::string restart_policy;
       BERTH_IO_RETURN_IF_ERROR_AT(GetString(*c, "restartPolicy", &restart_policy), field());
@@ -231,6 +284,14 @@ core::Status DecodeRequirements(dom::object obj, std::string_view key, bool allo
 }
 
 }  // namespace
+
+core::Status DecodeResourceListAt(dom::object obj, std::string_view key,
+                                  model::ResourceCatalog& catalog, model::ResourceVector* out,
+                                  bool* given) {
+  std::vector<NamedQuantity> list;
+  BERTH_RETURN_IF_ERROR(DecodeResourceList(obj, key, &list, given));
+  return ToResourceVector(list, key, catalog, out);
+}
 
 core::Result<core::LabelSelector> DecodeLabelSelector(dom::object obj) {
   core::LabelSelector selector;
@@ -575,13 +636,14 @@ core::Status DecodeWorkloadRef(dom::object spec, model::Pod* pod) {
 
 core::Status DecodePodSpec(dom::object spec, model::ResourceCatalog& catalog, model::Pod* pod,
                            bool* has_priority) {
+  bool host_network = false;
+  BERTH_RETURN_IF_ERROR(GetBool(spec, "hostNetwork", &host_network));
+  BERTH_RETURN_IF_ERROR(DecodeContainers(spec, "initContainers", /*init=*/true, host_network,
+                                         catalog, &pod->init_containers));
+  BERTH_RETURN_IF_ERROR(DecodeContainers(spec, "containers", /*init=*/false, host_network,
+                                         catalog, &pod->containers));
   BERTH_RETURN_IF_ERROR(
-      DecodeContainers(spec, "initContainers", /*init=*/true, catalog, &pod->init_containers));
-  BERTH_RETURN_IF_ERROR(
-      DecodeContainers(spec, "containers", /*init=*/false, catalog, &pod->containers));
-  std::vector<NamedQuantity> overhead;
-  BERTH_RETURN_IF_ERROR(DecodeResourceList(spec, "overhead", &overhead));
-  BERTH_RETURN_IF_ERROR(ToResourceVector(overhead, "overhead", catalog, &pod->overhead));
+      DecodeResourceListAt(spec, "overhead", catalog, &pod->overhead, &pod->overhead_given));
   BERTH_RETURN_IF_ERROR(GetString(spec, "nodeName", &pod->node_name));
   BERTH_RETURN_IF_ERROR(GetString(spec, "schedulerName", &pod->scheduler_name));
   std::string restart_policy;

@@ -84,6 +84,12 @@ core::Result<core::NodeSelector> DecodeNodeSelector(dom::object obj);
 core::Result<core::Toleration> DecodeToleration(dom::element e);
 // A v1 Taint (Node spec.taints[], ResourceFlavor spec.nodeTaints[]).
 core::Result<core::Taint> DecodeTaint(dom::element e);
+// A v1 ResourceList at obj[key] (a pod's spec.overhead, a RuntimeClass's
+// overhead.podFixed) in model units, validated as a container's requests are; `*given`
+// says whether the key was there (upstream: a non-nil list).
+core::Status DecodeResourceListAt(dom::object obj, std::string_view key,
+                                  model::ResourceCatalog& catalog, model::ResourceVector* out,
+                                  bool* given);
 // A metav1.LabelSelector (matchLabels, matchExpressions), validated.
 core::Result<core::LabelSelector> DecodeLabelSelector(dom::object obj);
 

@@ -49,8 +49,10 @@ core::Result<model::StorageClass> DecodeStorageClass(dom::object obj);
 // storage.k8s.io/v1 CSINode: spec.drivers[] with a name and nodeID each (names distinct),
 // allocatable.count non-negative when given.
 core::Result<model::CSINode> DecodeCSINode(dom::object obj);
-// node.k8s.io/v1 RuntimeClass: handler a DNS-1123 label, scheduling.nodeSelector.
-core::Result<model::RuntimeClass> DecodeRuntimeClass(dom::object obj);
+// node.k8s.io/v1 RuntimeClass: handler a DNS-1123 label, overhead.podFixed,
+// scheduling.nodeSelector and tolerations.
+core::Result<model::RuntimeClass> DecodeRuntimeClass(dom::object obj,
+                                                     model::ResourceCatalog& catalog);
 // rbac.authorization.k8s.io/v1, validated as kube-apiserver's RBAC validation does (the hub
 // authorizes with the documents; the snapshot keeps what doctor reads). `namespaced`: Role
 // and RoleBinding.

@@ -254,7 +254,8 @@ constexpr KindRow kRows[] = {
      }},
     {"node.k8s.io", "RuntimeClass",
      [](dom::object obj, std::string_view, DecodeSink& s) {
-       return KeepInCluster(DecodeRuntimeClass(obj), &Snapshot::runtime_classes, s);
+       return KeepInCluster(DecodeRuntimeClass(obj, s.snapshot().resources),
+                            &Snapshot::runtime_classes, s);
      }},
     // workloads
     {"batch", "Job", DecodeWorkloadRow<DecodeJob>, JobPodIdentity, nullptr, JobOwnership,
