@@ -227,10 +227,11 @@ TEST(NodePortsTest, UpstreamNodePortsTable) {
         EXPECT_EQ(d.rejections[0].plugin, "NodePorts") << c.name;
       }
       const PodExplanation e = scheduler.Explain(model::PodIndex{1});
+      // A pod without host ports is not shown NodePorts (it would skip).
       EXPECT_EQ(FilterReason(e, snap, "m1", "NodePorts"),
                 c.pod.empty() ? "<no filter>"
-                              : (c.fits ? "" : "node(s) didn't have free ports for the requested "
-                                               "pod ports"))
+                : c.fits      ? ""
+                              : "node(s) didn't have free ports for the requested pod ports")
           << c.name;
     }
   }

@@ -388,7 +388,9 @@ TEST(ContainerPortsTest, BadPortsNameTheirField) {
   auto expect = [&](const std::string& port, const std::string& field, const std::string& message) {
     core::Diagnostics diags = testing::ExpectOneErrorBesideGoodNode(head + "    - " + port + "\n",
                                                                     field);
-    if (diags.has_errors()) EXPECT_EQ(diags.entries()[0].error.message(), message) << port;
+    if (diags.has_errors()) {
+      EXPECT_EQ(diags.entries()[0].error.message(), message) << port;
+    }
   };
   expect("{containerPort: 80, protocol: HTTP}", "spec.containers[0].ports[0].protocol",
          R"(unsupported value "HTTP": supported values: "SCTP", "TCP", "UDP")");

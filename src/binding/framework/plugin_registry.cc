@@ -24,13 +24,14 @@ namespace berth::binding {
 std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile,
                                                              bool gpu_sharing,
                                                              bool dynamic_resources,
-                                                             bool volumes) {
+                                                             bool volumes,
+                                                             bool node_ports) {
   std::vector<std::unique_ptr<FilterPlugin>> all;
   all.push_back(std::make_unique<NodeUnschedulableFilter>());
   all.push_back(std::make_unique<NodeNameFilter>());
   all.push_back(std::make_unique<TaintTolerationFilter>());
   all.push_back(std::make_unique<NodeAffinityFilter>());
-  all.push_back(std::make_unique<NodePortsFilter>());
+  if (node_ports) all.push_back(std::make_unique<NodePortsFilter>());
   all.push_back(std::make_unique<NodeResourcesFitFilter>());
   if (gpu_sharing) all.push_back(std::make_unique<GpuSharingFilter>());
   if (volumes) {

@@ -19,11 +19,15 @@ namespace berth::binding {
 // DynamicResources last (after InterPodAffinity, upstream's default order): for pods with
 // ResourceClaims only, for the same reason. `volumes` adds VolumeRestrictions,
 // NodeVolumeLimits, VolumeBinding and VolumeZone after NodeResourcesFit (GpuSharing), in
-// upstream's order: for pods with persistentVolumeClaim volumes only.
+// upstream's order: for pods with persistentVolumeClaim volumes only. `node_ports` adds
+// NodePorts after NodeAffinity (upstream's order): for pods with host ports only, which it
+// alone can reject (it skips every other pod at PreFilter), so the other pods' verdicts list
+// no NodePorts.
 std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile,
                                                              bool gpu_sharing = false,
                                                              bool dynamic_resources = false,
-                                                             bool volumes = false);
+                                                             bool volumes = false,
+                                                             bool node_ports = false);
 
 struct WeightedScorePlugin {
   std::unique_ptr<ScorePlugin> plugin;

@@ -13,7 +13,8 @@ ReferenceEvaluator::ReferenceEvaluator(const CycleContext& ctx)
     : ctx_(ctx),
       filters_(MakeFilterPlugins(ctx.profile, ctx.info.RequestsGpuFraction(),
                                  !ctx.pod.resource_claims.empty(),
-                                 ctx.volumes != nullptr && VolumeTracker::HasClaimVolumes(ctx.pod))),
+                                 ctx.volumes != nullptr && VolumeTracker::HasClaimVolumes(ctx.pod),
+                                 !ctx.info.host_ports.empty())),
       scores_(MakeScorePlugins(ctx.profile, ctx.resources)) {}
 
 ReferenceEvaluator::PreFilterOutcome ReferenceEvaluator::RunPreFilter() {
