@@ -216,6 +216,14 @@ TEST(NodePortsTest, UpstreamNodePortsTable) {
       GivePorts(snap.pods[0], c.existing);
       GivePorts(snap.pods[1], c.pod);
       Scheduler scheduler(snap, model::SchedulerConfig{}, SchedulerOptions(use_index));
+      // Explained before the bind: once bound, the pod's own ports are on m1.
+      const PodExplanation e = scheduler.Explain(model::PodIndex{1});
+      // A pod without host ports is not shown NodePorts (it would skip).
+      EXPECT_EQ(FilterReason(e, snap, "m1", "NodePorts"),
+                c.pod.empty() ? "<no filter>"
+                : c.fits      ? ""
+                              : "node(s) didn't have free ports for the requested pod ports")
+          << c.name;
       const model::PodDecision d = scheduler.ScheduleOne(model::PodIndex{1});
       EXPECT_EQ(BoundTo(snap, d), c.fits ? "m1" : "") << c.name << " index " << use_index;
       if (!c.fits) {
@@ -226,13 +234,6 @@ TEST(NodePortsTest, UpstreamNodePortsTable) {
         ASSERT_EQ(d.rejections.size(), 1u) << c.name;
         EXPECT_EQ(d.rejections[0].plugin, "NodePorts") << c.name;
       }
-      const PodExplanation e = scheduler.Explain(model::PodIndex{1});
-      // A pod without host ports is not shown NodePorts (it would skip).
-      EXPECT_EQ(FilterReason(e, snap, "m1", "NodePorts"),
-                c.pod.empty() ? "<no filter>"
-                : c.fits      ? ""
-                              : "node(s) didn't have free ports for the requested pod ports")
-          << c.name;
     }
   }
 }
