@@ -12,6 +12,7 @@
 #include "binding/framework/namespace_table.h"
 #include "binding/framework/plugin_names.h"
 #include "binding/framework/pod_info_store.h"
+#include "binding/framework/preemption.h"
 #include "binding/framework/queue_order.h"
 #include "binding/framework/reason_table.h"
 #include "binding/framework/plugin_registry.h"
@@ -22,7 +23,9 @@
 #include "binding/plugins/dynamic_resources.h"
 #include "binding/plugins/gpu_share_cycle.h"
 #include "binding/plugins/gpu_share_score.h"
+#include "binding/plugins/gpu_sharing.h"
 #include "binding/plugins/node_ports.h"
+#include "binding/plugins/node_resources_fit.h"
 #include "binding/plugins/node_volume_limits.h"
 #include "binding/plugins/volume_binding.h"
 #include "binding/plugins/volume_restrictions.h"
@@ -65,7 +68,8 @@ class Scheduler::Impl {
         pod_infos_(snapshot, resources_, &label_sigs_),
         state_(snapshot, resources_, NodesOf(snapshot, options)),
         placed_(snapshot.pods.size(), -1),
-        bound_here_(snapshot.pods.size(), 0) {
+        bound_here_(snapshot.pods.size(), 0),
+        node_pods_(static_cast<size_t>(state_.num_nodes())) {
     if (options_.use_index) index_ = std::make_unique<IndexedPath>(state_, resources_);
     if (HasDraObjects(snapshot)) {
       core::Diagnostics& sink =
@@ -91,6 +95,7 @@ class Scheduler::Impl {
       if (volumes_ != nullptr && VolumeTracker::HasClaimVolumes(pod)) {
         volumes_->Bind(p, volumes_->Resolve(pod), *node, /*planned=*/false);
       }
+      node_pods_[static_cast<size_t>(node->v)].push_back(p);
     }
     // Once per Scheduler, after the input's bound pods are on their nodes: the typical pods
     // come from the whole snapshot, and the per-node caches follow the node versions.
@@ -155,22 +160,28 @@ class Scheduler::Impl {
       decision = ReferenceEvaluator(ctx).Decide();
     }
     decision.pod = pod;
-    if (decision.node.has_value()) {
-      state_.AddPod(pod, *decision.node, info);
-      placed_[idx(pod)] = decision.node->v;
-      bound_here_[idx(pod)] = 1;
-      // DynamicResources' Reserve: the claims the filter found room for are allocated there.
-      if (claims_ != nullptr && uses_claims) {
-        claims_->Bind(pod, claims_->Resolve(p).claims, *decision.node);
-      }
-      // VolumeBinding's Reserve: WaitForFirstConsumer claims take the volumes found there.
-      if (uses_volumes) {
-        volumes_->Bind(pod, volumes_->Resolve(p), *decision.node, /*planned=*/true);
-        volume_bindings_stale_ = true;
-      }
-    }
+    if (decision.node.has_value()) Bind(pod, *decision.node, uses_claims);
     return decision;
   }
+
+  model::PodDecision ScheduleOnNominated(model::PodIndex pod, model::NodeIndex node) {
+    const model::Pod& p = pod_infos_.pod(pod);
+    const ResolvedProfile* profile = FindProfile(p);
+    if (bound_here_[idx(pod)] != 0 || profile == nullptr || p.IsTerminal() || p.IsBound()) {
+      return ScheduleOne(pod);
+    }
+    CycleContext ctx = Context(p, pod_infos_.Get(pod), *profile);
+    ReferenceEvaluator evaluator(ctx);
+    if (evaluator.FirstFailure(node).has_value()) return ScheduleOne(pod);
+    ++stats_.reference;
+    model::PodDecision decision;
+    decision.pod = pod;
+    decision.node = node;
+    Bind(pod, node, !p.resource_claims.empty() && profile->FilterEnabled(kDynamicResources));
+    return decision;
+  }
+
+  PreemptionOutcome Preempt(model::PodIndex pod);
 
   PodExplanation Explain(model::PodIndex pod) const {
     const model::Pod& p = pod_infos_.pod(pod);
@@ -226,6 +237,9 @@ class Scheduler::Impl {
         volumes_->Unbind(pod, volumes_->Resolve(p), model::NodeIndex{placed_[idx(pod)]});
         volume_bindings_stale_ = true;
       }
+      std::vector<model::PodIndex>& on_node = node_pods_[static_cast<size_t>(placed_[idx(pod)])];
+      auto it = std::find(on_node.begin(), on_node.end(), pod);
+      if (it != on_node.end()) on_node.erase(it);
     }
     if (claims_ != nullptr && !p.resource_claims.empty()) {
       claims_->Unbind(pod, claims_->ClaimsOf(p));
@@ -333,6 +347,33 @@ class Scheduler::Impl {
   }
 
  private:
+  // Places a pending pod on `node`: the state, the bookkeeping and, with DynamicResources,
+  // the claims the filter found room for (its Reserve).
+  void Bind(model::PodIndex pod, model::NodeIndex node, bool uses_claims) {
+    state_.AddPod(pod, node, pod_infos_.Get(pod));
+    placed_[idx(pod)] = node.v;
+    bound_here_[idx(pod)] = 1;
+    node_pods_[static_cast<size_t>(node.v)].push_back(pod);
+    if (claims_ != nullptr && uses_claims) {
+      claims_->Bind(pod, claims_->Resolve(pod_infos_.pod(pod)).claims, node);
+    }
+    // VolumeBinding's Reserve: WaitForFirstConsumer claims take the volumes found there.
+    const model::Pod& p = pod_infos_.pod(pod);
+    if (volumes_ != nullptr && VolumeTracker::HasClaimVolumes(p)) {
+      volumes_->Bind(pod, volumes_->Resolve(p), node, /*planned=*/true);
+      volume_bindings_stale_ = true;
+    }
+  }
+
+  // DefaultPreemption's pieces (defined after the class).
+  struct VictimSearch;
+  bool NodeResolvable(const ReferenceEvaluator::NodeFailure& failure) const;
+  std::optional<NodeVictims> SelectVictimsOnNode(VictimSearch& search, model::NodeIndex node,
+                                                 std::vector<const model::Pod*>* potential,
+                                                 std::vector<model::PodIndex>* potential_ids,
+                                                 std::vector<ReasonId>* status);
+  bool TerminatingVictimOnNominatedNode(const model::Pod& pod) const;
+
   const ResolvedProfile* FindProfile(const model::Pod& pod) const {
     for (const ResolvedProfile& profile : profiles_) {
       if (profile.source().scheduler_name == pod.scheduler_name) return &profile;
@@ -591,6 +632,9 @@ class Scheduler::Impl {
   std::vector<ResolvedProfile> profiles_;
   std::vector<int32_t> placed_;      // node whose state holds the pod (input or bound here), or -1
   std::vector<uint8_t> bound_here_;  // 1: bound by this scheduler
+  // The pods each node's state holds (input-bound and bound here): preemption's victims are
+  // looked up per node, never by scanning the cluster's pods.
+  std::vector<std::vector<model::PodIndex>> node_pods_;
   std::unique_ptr<IndexedPath> index_;        // null when options_.use_index is false
   core::Diagnostics dropped_diagnostics_;     // the allocator's sink when none was given
   std::unique_ptr<ClaimTracker> claims_;      // null without DRA objects
@@ -605,6 +649,247 @@ class Scheduler::Impl {
   const std::vector<ClaimBinding> no_bindings_;
   SchedulerStats stats_;
 };
+
+// What one Preempt call shares across the nodes it tries.
+struct Scheduler::Impl::VictimSearch {
+  const CycleContext* ctx = nullptr;
+  model::PodIndex preemptor;
+  int32_t priority = 0;
+  std::vector<PdbBudget> budgets;
+  // Resource arithmetic (the pod's only pod-dependent filter is NodeResourcesFit), else
+  // each fit check takes the pods off the state and runs the filters on the node.
+  bool arithmetic = false;
+  FitRequest request;
+  std::vector<ReasonId> item_reasons;
+  ReasonId too_many_pods;
+  std::vector<int64_t> row;  // scratch: the node's requested amounts without the removed pods
+};
+
+// Whether removing pods could fix the node's failure: upstream's Unschedulable status, as
+// opposed to UnschedulableAndUnresolvable (NodeUnschedulable, NodeName, TaintToleration,
+// NodeAffinity, a PreFilter's rejection or node set, a missing topology label, required
+// pod affinity, DynamicResources).
+bool Scheduler::Impl::NodeResolvable(const ReferenceEvaluator::NodeFailure& failure) const {
+  if (failure.plugin == kNodeResourcesFit || failure.plugin == kGpuSharing) return true;
+  for (ReasonId r : failure.reasons) {
+    const std::string& text = reasons_.Text(r);
+    if (failure.plugin == kPodTopologySpread && text == kReasonSpreadMissingLabel) return false;
+    if (failure.plugin == kInterPodAffinity &&
+        (text == kReasonPodAffinity || text == kReasonAffinityConflict)) {
+      return false;
+    }
+  }
+  return failure.plugin == kPodTopologySpread || failure.plugin == kInterPodAffinity;
+}
+
+// PodEligibleToPreemptOthers' second rule: a pod nominated to a node where a lower-priority
+// pod is still terminating because the scheduler preempted it waits for it.
+bool Scheduler::Impl::TerminatingVictimOnNominatedNode(const model::Pod& pod) const {
+  if (pod.nominated_node_name.empty()) return false;
+  auto node = state_.FindNode(pod.nominated_node_name);
+  if (!node.has_value()) return false;
+  for (model::PodIndex v : node_pods_[static_cast<size_t>(node->v)]) {
+    const model::Pod& victim = pod_infos_.pod(v);
+    if (victim.priority >= pod.priority || !victim.deletion_timestamp.has_value()) continue;
+    for (const model::PodCondition& c : victim.conditions) {
+      if (c.type == "DisruptionTarget" && c.status == "True" &&
+          c.reason == kReasonPreemptionByScheduler) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+std::optional<NodeVictims> Scheduler::Impl::SelectVictimsOnNode(
+    VictimSearch& search, model::NodeIndex node, std::vector<const model::Pod*>* potential,
+    std::vector<model::PodIndex>* potential_ids, std::vector<ReasonId>* status) {
+  potential->clear();
+  potential_ids->clear();
+  for (model::PodIndex v : node_pods_[static_cast<size_t>(node.v)]) {
+    if (pod_infos_.pod(v).priority < search.priority) potential_ids->push_back(v);
+  }
+  if (potential_ids->empty()) {
+    status->push_back(reasons_.Intern(kDefaultPreemption, kReasonNoVictims));
+    return std::nullopt;
+  }
+  // Most important first; equal ones by pod index, so the order never depends on binds.
+  std::sort(potential_ids->begin(), potential_ids->end(), [&](model::PodIndex a, model::PodIndex b) {
+    const model::Pod& pa = pod_infos_.pod(a);
+    const model::Pod& pb = pod_infos_.pod(b);
+    if (MoreImportantPod(pa, pb)) return true;
+    if (MoreImportantPod(pb, pa)) return false;
+    return a.v < b.v;
+  });
+  for (model::PodIndex v : *potential_ids) potential->push_back(&pod_infos_.pod(v));
+  const std::vector<model::PodIndex>& ids = *potential_ids;
+  if (search.arithmetic) {
+    const NodeLoad load = state_.load(node);
+    const size_t width = resources_.size();
+    uint64_t last_failures = 0;
+    auto fits = [&](const std::vector<bool>& kept) {
+      search.row.assign(load.requested, load.requested + width);
+      int32_t count = load.pod_count;
+      for (size_t i = 0; i < ids.size(); ++i) {
+        if (kept[i]) continue;
+        const std::vector<int64_t>& req = pod_infos_.Get(ids[i]).resources.requests;
+        for (size_t r = 0; r < width && r < req.size(); ++r) search.row[r] -= req[r];
+        --count;
+      }
+      const NodeLoad without{load.allocatable, search.row.data(), 0, 0, count};
+      last_failures = FitFailures(without, search.request);
+      return last_failures == 0;
+    };
+    std::optional<NodeVictims> out = SelectVictims(*potential, search.budgets, fits);
+    if (!out.has_value()) {
+      if (last_failures & 1) status->push_back(search.too_many_pods);
+      for (size_t i = 0; i < search.item_reasons.size(); ++i) {
+        if (last_failures & (uint64_t{1} << (i + 1))) status->push_back(search.item_reasons[i]);
+      }
+    }
+    return out;
+  }
+  // Filters node by node: the pods really leave the node's state (and come back), so every
+  // filter, PreFilter included, sees the node as it would be (upstream's RemovePod
+  // extensions).
+  std::vector<bool> removed(ids.size(), false);
+  std::vector<ReasonId> last_reasons;
+  auto sync = [&](const std::vector<bool>& kept) {
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const bool want_removed = !kept[i];
+      if (want_removed == removed[i]) continue;
+      if (want_removed) {
+        state_.RemovePod(ids[i], node, pod_infos_.Get(ids[i]));
+      } else {
+        state_.AddPod(ids[i], node, pod_infos_.Get(ids[i]));
+      }
+      removed[i] = want_removed;
+    }
+  };
+  auto fits = [&](const std::vector<bool>& kept) {
+    sync(kept);
+    ReferenceEvaluator evaluator(*search.ctx);
+    std::optional<ReferenceEvaluator::NodeFailure> failure = evaluator.FirstFailure(node);
+    if (failure.has_value()) last_reasons = failure->reasons;
+    return !failure.has_value();
+  };
+  std::optional<NodeVictims> out = SelectVictims(*potential, search.budgets, fits);
+  sync(std::vector<bool>(ids.size(), true));
+  if (!out.has_value()) status->insert(status->end(), last_reasons.begin(), last_reasons.end());
+  return out;
+}
+
+PreemptionOutcome Scheduler::Impl::Preempt(model::PodIndex pod) {
+  PreemptionOutcome out;
+  const model::Pod& p = pod_infos_.pod(pod);
+  const ResolvedProfile* profile = FindProfile(p);
+  if (profile == nullptr || p.IsTerminal() || IsBound(pod)) return out;
+  if (p.NeverPreempts()) {
+    out.message = "preemption: ";
+    out.message += kPreemptionNever;
+    return out;
+  }
+  if (TerminatingVictimOnNominatedNode(p)) {
+    out.message = "preemption: not eligible due to a terminating pod on the nominated node.";
+    return out;
+  }
+  const int32_t num_nodes = state_.num_nodes();
+  if (num_nodes == 0) return out;
+  CycleContext ctx = Context(p, pod_infos_.Get(pod), *profile);
+  VictimSearch search;
+  search.ctx = &ctx;
+  search.preemptor = pod;
+  search.priority = p.priority;
+  search.budgets = ResolvePdbBudgets(snapshot_, ClusterName(snapshot_, options_));
+
+  // Which nodes removing pods could help: for a pod the index covers, those of the node
+  // classes its static filters pass (its only other filter is NodeResourcesFit); otherwise
+  // each node's first failing filter decides.
+  std::vector<uint8_t> potential(static_cast<size_t>(num_nodes), 0);
+  int32_t num_potential = 0;
+  const std::vector<std::optional<ReasonId>>* statics =
+      index_ != nullptr && p.resource_claims.empty() ? index_->StaticRejections(ctx) : nullptr;
+  if (statics != nullptr) {
+    const NodeClasses& classes = index_->classes();
+    for (int32_t c = 0; c < classes.num_classes(); ++c) {
+      if ((*statics)[static_cast<size_t>(c)].has_value()) continue;
+      for (model::NodeIndex n : classes.members(c)) potential[static_cast<size_t>(n.v)] = 1;
+      num_potential += classes.size(c);
+    }
+    search.arithmetic = true;
+    search.request = MakeFitRequest(ctx.info.resources, resources_);
+    for (const auto& [id, amount] : search.request.items) {
+      search.item_reasons.push_back(InsufficientReason(reasons_, resources_.name(id)));
+    }
+    search.too_many_pods = reasons_.Intern(kNodeResourcesFit, kReasonTooManyPods);
+  } else {
+    ReferenceEvaluator evaluator(ctx);
+    for (model::NodeIndex n : state_.by_name()) {
+      std::optional<ReferenceEvaluator::NodeFailure> failure = evaluator.FirstFailure(n);
+      if (!failure.has_value() || NodeResolvable(*failure)) {
+        potential[static_cast<size_t>(n.v)] = 1;
+        ++num_potential;
+      }
+    }
+  }
+
+  // DryRunPreemption, in node name order from the first node (upstream starts at a random
+  // offset; berth is deterministic): stop once the candidates reach upstream's count and
+  // one of them violates no budget.
+  const int32_t wanted = NumPreemptionCandidates(num_potential);
+  std::vector<PreemptionCandidate> non_violating;
+  std::vector<PreemptionCandidate> violating;
+  std::vector<std::pair<model::NodeIndex, std::vector<model::PodIndex>>> victims_of;
+  std::vector<const model::Pod*> potential_pods;
+  std::vector<model::PodIndex> potential_ids;
+  ReasonHistogram histogram;
+  int64_t tried = 0;
+  std::vector<ReasonId> status;
+  for (model::NodeIndex n : state_.by_name()) {
+    if (num_potential == 0) break;
+    if (potential[static_cast<size_t>(n.v)] == 0) continue;
+    ++tried;
+    status.clear();
+    std::optional<NodeVictims> found =
+        SelectVictimsOnNode(search, n, &potential_pods, &potential_ids, &status);
+    if (!found.has_value()) {
+      for (ReasonId r : status) histogram.Add(r);
+      continue;
+    }
+    PreemptionCandidate candidate;
+    candidate.node_name = state_.node(n).meta.name;
+    candidate.pdb_violations = found->pdb_violations;
+    std::vector<model::PodIndex> ids;
+    for (size_t at : found->victims) {
+      candidate.victims.push_back(potential_pods[at]);
+      ids.push_back(potential_ids[at]);
+    }
+    victims_of.emplace_back(n, std::move(ids));
+    (candidate.pdb_violations == 0 ? non_violating : violating).push_back(std::move(candidate));
+    const auto total = static_cast<int32_t>(non_violating.size() + violating.size());
+    if (!non_violating.empty() && total >= wanted) break;
+  }
+  if (non_violating.empty() && violating.empty()) {
+    // upstream: a FitError over the nodes tried, every other node "not helpful".
+    histogram.Add(reasons_.Intern(kDefaultPreemption, kReasonPreemptionNotHelpful), num_nodes - tried);
+    model::PodDecision rendered;
+    histogram.Render(reasons_, num_nodes, &rendered);
+    out.message = "preemption: " + rendered.message;
+    return out;
+  }
+  std::vector<PreemptionCandidate> candidates = std::move(non_violating);
+  for (PreemptionCandidate& c : violating) candidates.push_back(std::move(c));
+  const size_t best = PickOneNodeForPreemption(candidates, &out.criterion);
+  out.candidates = static_cast<int32_t>(candidates.size());
+  out.pdb_violations = candidates[best].pdb_violations;
+  for (auto& [n, ids] : victims_of) {
+    if (state_.node(n).meta.name != candidates[best].node_name) continue;
+    out.node = n;
+    out.victims = std::move(ids);
+    break;
+  }
+  return out;
+}
 
 bool CanBorrowNodes(const model::Snapshot& snapshot) {
   if (HasDraObjects(snapshot)) return false;
@@ -659,6 +944,12 @@ GangOutcome Scheduler::ScheduleGang(const std::vector<model::PodIndex>& pods, in
 }
 
 void Scheduler::Unbind(model::PodIndex pod) { impl_->Unbind(pod); }
+
+PreemptionOutcome Scheduler::Preempt(model::PodIndex pod) { return impl_->Preempt(pod); }
+
+model::PodDecision Scheduler::ScheduleOnNominated(model::PodIndex pod, model::NodeIndex node) {
+  return impl_->ScheduleOnNominated(pod, node);
+}
 
 model::ResourceClaim Scheduler::ClaimStatus(devices::ClaimIndex claim) const {
   return impl_->ClaimStatus(claim);

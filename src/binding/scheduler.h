@@ -145,6 +145,21 @@ struct GangOutcome {
 inline constexpr std::string_view kCoscheduling = "Coscheduling";
 inline constexpr std::string_view kReasonGangRejected = "optimistic rejection in PostFilter";
 
+// What DefaultPreemption (kube-scheduler's PostFilter) found for a pod that fits no node.
+struct PreemptionOutcome {
+  // The node chosen, where the victims' removal lets the pod fit (status.nominatedNodeName).
+  std::optional<model::NodeIndex> node;
+  std::vector<model::PodIndex> victims;  // on `node`, most important first
+  int32_t pdb_violations = 0;            // victims whose removal breaks a PodDisruptionBudget
+  int32_t candidates = 0;                // candidate nodes compared
+  // The pickOneNodeForPreemption rule that chose `node` ("fewest PDB violations", ...,
+  // "only candidate", "first candidate").
+  std::string criterion;
+  // The PostFilter's message, "preemption: ..." as upstream appends it to the pod's
+  // "0/N nodes are available: ..." (after a space); empty when a node was chosen.
+  std::string message;
+};
+
 // How ScheduleOne decided, for benchmarks and tests.
 struct SchedulerStats {
   int64_t indexed = 0;       // pods decided by the index
@@ -216,6 +231,22 @@ class Scheduler {
   // Unbind released it) and the pods it is reserved for. What the engine writes for claims
   // whose pods were unbound in the input.
   model::ResourceClaim ClaimStatus(devices::ClaimIndex claim) const;
+
+  // DefaultPreemption's PostFilter for a pending pod ScheduleOne could not place: unless
+  // the pod's preemptionPolicy is Never, the nodes where it failed for a reason removing
+  // pods can fix (not node affinity, taints, nodeName, unschedulable, ...) are tried in name
+  // order, each with SelectVictimsOnNode (every pod of strictly lower priority removed, then
+  // as many put back as still let the pod fit: PDB-violating ones first, most important
+  // first), until upstream's candidate count is reached; the winner is picked by
+  // pickOneNodeForPreemption. Binds and unbinds nothing: the caller unbinds the victims (a
+  // settled plan) or nominates the pod (one cycle). Cost: the candidates' pods, times their
+  // fit checks; pods the index covers visit no node class that static filters reject.
+  PreemptionOutcome Preempt(model::PodIndex pod);
+
+  // ScheduleOne for a pod nominated to `node` (status.nominatedNodeName, or after Preempt):
+  // upstream tries the nominated node first and takes it when every filter passes there;
+  // otherwise the pod is scheduled as ScheduleOne does.
+  model::PodDecision ScheduleOnNominated(model::PodIndex pod, model::NodeIndex node);
 
   // Evaluates every filter and score on every node for `pod` at the current state, without
   // binding. Linear in nodes; for explain, and as the reference the index is tested against.

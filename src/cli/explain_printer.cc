@@ -162,6 +162,34 @@ void PrintDecision(const model::Snapshot& snapshot, const engine::PodExplanation
   out << '\n';
 }
 
+// kube-scheduler's DefaultPreemption for a pod that fits no node: the node it is nominated
+// to, why that node, and the pods preempted there; nothing when preemption found no node
+// (the decision's message ends with the reason).
+void PrintPreemption(const model::Snapshot& snapshot, const engine::Explanation& explanation,
+                     std::string_view indent, std::ostream& out) {
+  if (!explanation.preemption) return;
+  const model::PodPreemption& p = *explanation.preemption;
+  out << indent << "Preemption: " << (p.completed ? "preempts " : "nominated to node ")
+      << (p.completed ? Plural(static_cast<int64_t>(p.victims.size()), "pod", "pods") +
+                            " on node " + snapshot.node(p.node).meta.name
+                      : snapshot.node(p.node).meta.name + ", preempting " +
+                            Plural(static_cast<int64_t>(p.victims.size()), "pod", "pods"))
+      << " (DefaultPreemption: chosen among "
+      << Plural(p.candidates, "candidate node", "candidate nodes") << " by " << p.criterion;
+  if (p.pdb_violations > 0) {
+    out << "; " << Plural(p.pdb_violations, "victim violates", "victims violate")
+        << " a PodDisruptionBudget";
+  }
+  out << ")
+";
+  const int32_t priority = snapshot.pod(p.preemptor).priority;
+  for (model::PodIndex v : p.victims) {
+    const model::Pod& victim = snapshot.pod(v);
+    out << indent << "  " << engine::PodKey(victim) << " (priority " << victim.priority
+        << " < " << priority << ")\n";
+  }
+}
+
 // Every filter's verdict on one node and, when it is feasible, every score plugin's share.
 void PrintNodeDetail(const model::Snapshot& snapshot, const engine::NodeVerdict& verdict,
                      std::ostream& out) {
@@ -202,6 +230,7 @@ void PrintFull(const model::Snapshot& snapshot, const engine::Explanation& expla
   for (const engine::NodeVerdict* verdict : nodes) PrintNodeDetail(snapshot, *verdict, out);
   out << '\n';
   PrintDecision(snapshot, explanation.pod, "", out);
+  PrintPreemption(snapshot, explanation, "", out);
 }
 
 void PrintSummary(const model::Snapshot& snapshot, const engine::Explanation& explanation,
@@ -243,6 +272,7 @@ void PrintSummary(const model::Snapshot& snapshot, const engine::Explanation& ex
     out << '\n';
   }
   PrintDecision(snapshot, explanation.pod, "  ", out);
+  PrintPreemption(snapshot, explanation, "  ", out);
 }
 
 // "key=value:Effect", as kubectl taint prints one.
@@ -395,6 +425,7 @@ void PrintGrouped(const model::Snapshot& snapshot, const engine::Explanation& ex
   }
   out << '\n';
   PrintDecision(snapshot, explanation.pod, "", out);
+  PrintPreemption(snapshot, explanation, "", out);
   out << "\nEvery filter and score on one node: add --node NAME\n";
 }
 
@@ -443,6 +474,7 @@ bool PrintNodeExplanation(const model::Snapshot& snapshot, const engine::Explana
                PodRequests(snapshot, snapshot.pod(explanation.pod.pod)), out);
   if (!explanation.nodes.empty()) out << '\n';
   PrintDecision(snapshot, explanation.pod, "", out);
+  PrintPreemption(snapshot, explanation, "", out);
   return true;
 }
 

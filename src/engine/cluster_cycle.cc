@@ -125,6 +125,54 @@ std::set<int32_t> EvictedInCycle(const model::Snapshot& whole, const ClusterPart
   return pods;
 }
 
+// kube-scheduler's cycle for one pending pod with DefaultPreemption: a pod nominated to a
+// node (status.nominatedNodeName) tries it first; a pod that fits nowhere runs the
+// PostFilter. With a node chosen, a settled plan (cycles != 1) deletes the victims and binds
+// the pod there as the next cycle would; one cycle leaves it nominated and the victims
+// terminating. Otherwise the PostFilter's "preemption: ..." is appended to the message.
+model::PodDecision ScheduleWithPreemption(const ClusterPart& part, binding::Scheduler& scheduler,
+                                          model::PodIndex pod, int32_t cycles,
+                                          ClusterCycleResult* result) {
+  const model::Pod& p = part.snapshot().pod(pod);
+  std::optional<model::NodeIndex> nominated;
+  if (!p.nominated_node_name.empty()) {
+    for (int32_t n = 0; n < part.num_nodes(); ++n) {
+      if (part.node(model::NodeIndex{n}).meta.name == p.nominated_node_name) {
+        nominated = model::NodeIndex{n};
+        break;
+      }
+    }
+  }
+  model::PodDecision decision = nominated ? scheduler.ScheduleOnNominated(pod, *nominated)
+                                          : scheduler.ScheduleOne(pod);
+  if (decision.node || decision.skipped || decision.rejections.empty()) return decision;
+  binding::PreemptionOutcome outcome = scheduler.Preempt(pod);
+  if (!outcome.node) {
+    if (!outcome.message.empty()) {
+      decision.message += " ";
+      decision.message += outcome.message;
+    }
+    return decision;
+  }
+  model::PodPreemption preemption;
+  preemption.preemptor = part.ToWhole(pod);
+  preemption.node = part.ToWhole(*outcome.node);
+  preemption.pdb_violations = outcome.pdb_violations;
+  preemption.candidates = outcome.candidates;
+  preemption.criterion = outcome.criterion;
+  for (model::PodIndex v : outcome.victims) preemption.victims.push_back(part.ToWhole(v));
+  if (cycles != 1) {
+    for (model::PodIndex v : outcome.victims) scheduler.Unbind(v);
+    model::PodDecision bound = scheduler.ScheduleOnNominated(pod, *outcome.node);
+    preemption.completed = true;
+    if (bound.node) decision = std::move(bound);
+  }
+  decision.nominated_node = outcome.node;
+  decision.victims = outcome.victims;
+  result->preemptions.push_back(std::move(preemption));
+  return decision;
+}
+
 }  // namespace
 
 std::vector<bool> KueuePodMask(const model::Snapshot& whole, const ClusterPart& part) {
@@ -189,7 +237,7 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
       for (model::PodDecision& d : groups.Schedule(pod)) plain.push_back(ToWhole(part, std::move(d)));
       continue;
     }
-    plain.push_back(ToWhole(part, scheduler.ScheduleOne(pod)));
+    plain.push_back(ToWhole(part, ScheduleWithPreemption(part, scheduler, pod, cycles, &result)));
   }
 
   // (3) Kueue admission, its placements checked by binding when the cluster has nodes

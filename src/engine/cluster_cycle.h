@@ -53,6 +53,11 @@ struct ClusterCycleResult {
   // cycle (local indices, ascending). Their deletion has only begun: still bound, still
   // holding their node and claims, printed terminating (terminating_pods.h).
   std::vector<model::PodIndex> terminating_pods;
+  // DefaultPreemption (kube-scheduler's PostFilter) for pending pods of step (2), whole
+  // indices. In a settled plan the victims were unbound (deleted) and the preemptor bound;
+  // after one cycle (cycles == 1) the victims are still there with DisruptionTarget, being
+  // deleted, and the preemptor waits nominated to the node.
+  std::vector<model::PodPreemption> preemptions;
 };
 
 // Runs the cycle on `scheduler` (built on part.snapshot()). When `stop_before` is set, stops

@@ -105,6 +105,8 @@ std::vector<ClusterPart> SplitByCluster(const model::Snapshot& whole) {
 model::PodDecision ToWhole(const ClusterPart& part, model::PodDecision decision) {
   decision.pod = part.ToWhole(decision.pod);
   if (decision.node) decision.node = part.ToWhole(*decision.node);
+  if (decision.nominated_node) decision.nominated_node = part.ToWhole(*decision.nominated_node);
+  for (model::PodIndex& victim : decision.victims) victim = part.ToWhole(victim);
   return decision;
 }
 

@@ -1,11 +1,13 @@
 #include "engine/cycle_writes.h"
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "binding/framework/preemption.h"
 #include "engine/terminating_pods.h"
 
 namespace berth::engine {
@@ -158,6 +160,21 @@ std::vector<int32_t> ClaimsOf(const ClusterPart& part, model::PodIndex pod) {
   return out;
 }
 
+// Why DefaultPreemption deleted (or is deleting) a pod.
+std::string PreemptionReason(const model::Snapshot& snapshot, const model::Pod& preemptor,
+                             model::NodeIndex node) {
+  std::string out = "preempted by pod ";
+  out += preemptor.meta.namespace_.empty() ? "default" : preemptor.meta.namespace_;
+  out += "/";
+  out += preemptor.meta.name;
+  out += " (priority ";
+  out += std::to_string(preemptor.priority);
+  out += ") on node ";
+  out += snapshot.node(node).meta.name;
+  out += " (DefaultPreemption)";
+  return out;
+}
+
 }  // namespace
 
 void MergeDiagnostics(const core::Diagnostics& from, core::Diagnostics& to) {
@@ -201,7 +218,41 @@ void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
     pod.node_selector = i.node_selector;
     pod.tolerations = i.tolerations;
   }
+  // DefaultPreemption's victims: deleted in a settled plan (a victim this plan had bound
+  // loses that decision), else still there, being deleted, with DisruptionTarget.
+  std::set<int32_t> preempted;
+  for (const model::PodPreemption& p : cycle.preemptions) {
+    const model::Pod& preemptor = snapshot.pod(p.preemptor);
+    for (model::PodIndex victim : p.victims) {
+      if (p.completed) {
+        preempted.insert(victim.v);
+        plan.deleted_pods.push_back({victim, PreemptionReason(snapshot, preemptor, p.node)});
+        continue;
+      }
+      model::Pod& v = plan.planned.pods[static_cast<size_t>(victim.v)];
+      v.deletion_timestamp = now;
+      SetCondition(v, {"DisruptionTarget", "True",
+                       std::string(binding::kReasonPreemptionByScheduler),
+                       binding::DisruptionTargetMessage(preemptor.scheduler_name)});
+      model::PodDecision decision;
+      decision.pod = victim;
+      for (size_t n = 0; n < snapshot.nodes.size(); ++n) {
+        if (snapshot.nodes[n].meta.name == v.node_name && snapshot.nodes[n].cluster == v.cluster) {
+          decision.node = model::NodeIndex{static_cast<int32_t>(n)};
+          break;
+        }
+      }
+      decision.message = PreemptionReason(snapshot, preemptor, p.node);
+      plan.pod_decisions.push_back(std::move(decision));
+    }
+    if (!p.completed) {
+      plan.planned.pods[static_cast<size_t>(p.preemptor.v)].nominated_node_name =
+          snapshot.node(p.node).meta.name;
+    }
+    plan.preemptions.push_back(p);
+  }
   for (model::PodDecision& decision : cycle.pod_decisions) {
+    if (preempted.count(decision.pod.v) != 0) continue;
     WriteDecision(decision, snapshot, plan.planned);
     plan.pod_decisions.push_back(std::move(decision));
   }

@@ -275,6 +275,23 @@ core::Result<Explanation> ExplainAdmittedPod(const model::Snapshot& snapshot,
     Explanation explanation;
     explanation.pod = scheduler.Explain(*local);
     explanation.nodes = NodesAtTurn(part, scheduler, *local, so_far, explanation.pod.nodes);
+    if (!explanation.pod.decision.node && !explanation.pod.decision.skipped) {
+      binding::PreemptionOutcome outcome = scheduler.Preempt(*local);
+      if (outcome.node) {
+        model::PodPreemption p;
+        p.preemptor = target;
+        p.node = part.ToWhole(*outcome.node);
+        for (model::PodIndex v : outcome.victims) p.victims.push_back(part.ToWhole(v));
+        p.pdb_violations = outcome.pdb_violations;
+        p.candidates = outcome.candidates;
+        p.criterion = outcome.criterion;
+        p.completed = options.cycles.value_or(0) != 1;
+        explanation.preemption = std::move(p);
+      } else if (!outcome.message.empty()) {
+        explanation.preemption_message = outcome.message;
+        explanation.pod.decision.message += " " + outcome.message;
+      }
+    }
     explanation.pod.pod = target;
     for (auto& verdict : explanation.pod.nodes) verdict.node = part.ToWhole(verdict.node);
     explanation.pod.decision = ToWhole(part, std::move(explanation.pod.decision));

@@ -62,6 +62,9 @@ struct Plan {
   // Pods bound in the input that the cycle deletes (their workload was preempted), in
   // order: not printed as objects; tables and explain list them.
   std::vector<model::PodDeletion> deleted_pods;
+  // kube-scheduler's DefaultPreemption, in the order it ran: who preempted whom, where and
+  // why that node (victims of a completed one are in deleted_pods).
+  std::vector<model::PodPreemption> preemptions;
   // Pods the cycle creates, appended to planned.pods (their decisions are in pod_decisions):
   // a workload preempted and re-admitted in this plan gets new pods in place of the deleted
   // ones, named by engine/replacement_pods.h's rule, with the new flavor's injection.
@@ -150,6 +153,12 @@ struct Explanation {
   std::vector<NodeAtTurn> nodes;  // one per pod.nodes entry, in the same order
   int32_t queue_position = 0;     // 1-based position in its cluster's scheduling queue
   int32_t queue_length = 0;       // pending pods in that queue
+  // kube-scheduler's DefaultPreemption for the pod when it fits no node: the node it would
+  // be nominated to, the victims there and the rule that chose the node (whole indices);
+  // unset when preemption finds nothing (then `preemption_message` says why, as the pod's
+  // message ends: "preemption: ...").
+  std::optional<model::PodPreemption> preemption;
+  std::string preemption_message;
   core::Diagnostics diagnostics;  // as Plan::diagnostics, for the pod's cluster
 };
 

@@ -1,7 +1,8 @@
 // Cluster configuration objects berth doctor reads: PodDisruptionBudget (policy/v1),
 // RuntimeClass (node.k8s.io/v1) and ConfigMap (v1; e.g. the NVIDIA device plugin's
 // configuration). Plain data; of these the plan uses the RuntimeClass (io's RuntimeClass
-// admission gives pods its overhead, node selector and tolerations).
+// admission gives pods its overhead, node selector and tolerations) and reads PDBs for
+// preemption (binding).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,10 @@ struct PodDisruptionBudget {
   std::optional<CountOrPercent> min_available;
   std::optional<CountOrPercent> max_unavailable;
   std::string unhealthy_pod_eviction_policy;  // IfHealthyBudget (default) or AlwaysAllow
+  // status.disruptionsAllowed when given (DefaultPreemption computes it from the selected
+  // pods otherwise) and the names in status.disruptedPods.
+  std::optional<int32_t> disruptions_allowed;
+  std::vector<std::string> disrupted_pods;
   std::string cluster = "default";
   SourceRef source;
 };

@@ -31,6 +31,23 @@ struct PodDecision {
   // kube-scheduler's message: "0/12 nodes are available: 8 Insufficient nvidia.com/gpu, ..."
   std::string message;
   bool skipped = false;  // not for this scheduler (schedulerName matches no profile)
+  // DefaultPreemption chose a node and victims for the pod (it did not fit as things stood):
+  // the node it is nominated to (status.nominatedNodeName) and the pods preempted for it.
+  // In a settled plan the victims are deleted and `node` is then set too.
+  std::optional<NodeIndex> nominated_node;
+  std::vector<PodIndex> victims;
+};
+
+// What kube-scheduler's DefaultPreemption did for one pod: the node it chose and why, and the
+// pods it preempted there (most important first).
+struct PodPreemption {
+  PodIndex preemptor;
+  NodeIndex node;
+  std::vector<PodIndex> victims;
+  int32_t pdb_violations = 0;
+  int32_t candidates = 0;   // candidate nodes compared
+  std::string criterion;    // the rule that chose the node among them
+  bool completed = false;   // victims deleted and the preemptor bound (a settled plan)
 };
 
 // A pod the cycle deletes (its workload was preempted): not printed as an object; tables

@@ -165,6 +165,13 @@ struct Pod {
   int32_t priority = 0;  // resolved from spec.priority or the PriorityClass by io
   // spec.activeDeadlineSeconds: what a ResourceQuota's Terminating scope selects.
   std::optional<int64_t> active_deadline_seconds;
+  // spec.preemptionPolicy, or the PriorityClass's when the pod does not set it (the Priority
+  // admission plugin copies it): "PreemptLowerPriority" (also when empty) or "Never".
+  std::string preemption_policy;
+  // status.startTime (the kubelet's) and status.nominatedNodeName (kube-scheduler's, after
+  // preempting for the pod); DefaultPreemption reads both.
+  std::optional<core::Timestamp> start_time;
+  std::string nominated_node_name;
   PodPhase phase = PodPhase::kPending;
   std::vector<PodCondition> conditions;
   // metadata.deletionTimestamp: set by a plan of N cycles (engine/terminating_pods.h) on a
@@ -188,6 +195,7 @@ struct Pod {
   // Terminal pods hold no resources.
   bool IsTerminal() const { return phase == PodPhase::kSucceeded || phase == PodPhase::kFailed; }
   bool IsBound() const { return !node_name.empty(); }
+  bool NeverPreempts() const { return preemption_policy == "Never"; }
 };
 
 }  // namespace berth::model

@@ -2,8 +2,9 @@
 // no node (upstream framework.FitError.Error()), built from per-reason node counts. Reasons
 // are counted once per node that gave them, rendered "<count> <reason>", sorted as strings
 // (so "10 ..." sorts before "4 ..."), joined with ", " and closed with ".". A PreFilter
-// rejection replaces the histogram with its own message. berth does not preempt, so
-// DefaultPreemption's " preemption: ..." suffix never appears.
+// rejection replaces the histogram with its own message. DefaultPreemption's tail
+// (" preemption: 0/N nodes are available: ...", Scheduler::Preempt) renders its node
+// statuses with the same histogram; the engine appends it.
 #pragma once
 
 #include <cstdint>

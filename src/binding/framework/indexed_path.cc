@@ -117,6 +117,12 @@ void IndexedPath::EvictOldest(std::unordered_map<std::string, std::unique_ptr<T>
   cache->erase(oldest);
 }
 
+const std::vector<std::optional<ReasonId>>* IndexedPath::StaticRejections(
+    const CycleContext& ctx) {
+  if (!Eligible(ctx)) return nullptr;
+  return &Static(ctx).rejection;
+}
+
 IndexedPath::StaticClasses& IndexedPath::Static(const CycleContext& ctx) {
   const model::Pod& pod = ctx.pod;
   key_.clear();

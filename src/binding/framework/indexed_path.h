@@ -66,6 +66,13 @@ class IndexedPath {
 
   const NodeClasses& classes() const { return classes_; }
 
+  // For a pod the index covers: per node class, the first static filter's rejection
+  // (nullopt: the class passes NodeUnschedulable, NodeName, TaintToleration and
+  // NodeAffinity). Null when the index does not cover the pod. DefaultPreemption reads it to
+  // find, without visiting every node, the nodes removing pods could help. The vector lives
+  // until the next call.
+  const std::vector<std::optional<ReasonId>>* StaticRejections(const CycleContext& ctx);
+
  private:
   // Static verdicts and raw scores of one static signature, per class.
   struct StaticClasses {

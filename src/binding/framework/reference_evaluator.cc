@@ -120,6 +120,22 @@ void ReferenceEvaluator::Conclude(const std::vector<model::NodeIndex>& feasible,
   decision->node = feasible[best];
 }
 
+void ReferenceEvaluator::Prepare() { prepared_ = RunPreFilter(); }
+
+std::optional<ReferenceEvaluator::NodeFailure> ReferenceEvaluator::FirstFailure(
+    model::NodeIndex node) {
+  if (!prepared_.has_value()) Prepare();
+  const PreFilterOutcome& pre = *prepared_;
+  if (pre.rejection.has_value()) return NodeFailure{"PreFilter", {*pre.rejection}};
+  if (!pre.candidate[static_cast<size_t>(node.v)]) {
+    return NodeFailure{"PreFilter", {*pre.absent}};
+  }
+  const int failed = RunFilters(node, pre, /*all=*/false, &scratch_reasons_);
+  if (failed < 0) return std::nullopt;
+  return NodeFailure{filters_[static_cast<size_t>(failed)]->Name(),
+                     scratch_reasons_[static_cast<size_t>(failed)]};
+}
+
 model::PodDecision ReferenceEvaluator::Decide() {
   model::PodDecision decision;
   ReasonHistogram histogram;

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "binding/framework/cycle_context.h"
@@ -33,6 +34,18 @@ class ReferenceEvaluator {
   // one passes, which is then the best feasible node. The same decision as Decide(), with
   // one allocator call per node only when no node can take the claims.
   model::PodDecision DecideLastFilterLazily();
+
+  // Node-at-a-time use, for DefaultPreemption and the nominated node: Prepare() runs
+  // PreFilter once; FirstFailure(node) then gives the first failing filter on the node and
+  // its reasons (a PreFilter rejection or a node a PreFilter node set left out counts as
+  // the node's failure, plugin "PreFilter"), or nullopt when every filter passes. The state
+  // read is the context's as it is at each call.
+  struct NodeFailure {
+    std::string_view plugin;
+    std::vector<ReasonId> reasons;
+  };
+  void Prepare();
+  std::optional<NodeFailure> FirstFailure(model::NodeIndex node);
 
  private:
   struct PreFilterOutcome {
@@ -62,6 +75,8 @@ class ReferenceEvaluator {
                 const ReasonHistogram& histogram, model::PodDecision* decision) const;
 
   const CycleContext& ctx_;
+  std::optional<PreFilterOutcome> prepared_;  // Prepare()'s
+  std::vector<std::vector<ReasonId>> scratch_reasons_;
   std::vector<std::unique_ptr<FilterPlugin>> filters_;
   std::vector<WeightedScorePlugin> scores_;
 };

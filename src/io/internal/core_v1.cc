@@ -665,6 +665,12 @@ core::Status DecodePodSpec(dom::object spec, model::ResourceCatalog& catalog, mo
                                    &pod->topology_spread_constraints));
   BERTH_RETURN_IF_ERROR(GetString(spec, "priorityClassName", &pod->priority_class_name));
   BERTH_RETURN_IF_ERROR(GetInt32(spec, "priority", &pod->priority, has_priority));
+  BERTH_RETURN_IF_ERROR(GetString(spec, "preemptionPolicy", &pod->preemption_policy));
+  if (!pod->preemption_policy.empty() && pod->preemption_policy != "PreemptLowerPriority" &&
+      pod->preemption_policy != "Never") {
+    return InvalidValue("preemptionPolicy", pod->preemption_policy,
+                        R"(supported values: "Never", "PreemptLowerPriority")");
+  }
   BERTH_RETURN_IF_ERROR(DecodePodResourceClaims(spec, pod));
   BERTH_RETURN_IF_ERROR(DecodePodVolumes(spec, pod));
   BERTH_RETURN_IF_ERROR(GetString(spec, "runtimeClassName", &pod->runtime_class_name));
@@ -709,6 +715,14 @@ core::Status DecodePodStatus(dom::object status, model::Pod* pod) {
     pod->phase = model::PodPhase::kUnknown;
   }
   BERTH_RETURN_IF_ERROR(DecodeList(status, "conditions", DecodeCondition, &pod->conditions));
+  BERTH_RETURN_IF_ERROR(GetString(status, "nominatedNodeName", &pod->nominated_node_name));
+  std::string started;
+  BERTH_RETURN_IF_ERROR(GetString(status, "startTime", &started));
+  if (!started.empty()) {
+    auto ts = core::Timestamp::Parse(started);
+    BERTH_IO_RETURN_IF_ERROR_AT(ts, "startTime");
+    pod->start_time = *ts;
+  }
   // The claims the resourceclaim controller generated for template references (a cluster
   // dump names them `<pod>-<claim>-<suffix>`): the pod uses those, as kube-scheduler does.
   dom::array claim_statuses;

@@ -218,6 +218,7 @@ PriorityResolver::PriorityResolver(const std::vector<model::PriorityClass>& clas
   values_["system-node-critical"] = kSystemNodeCritical;
   for (const model::PriorityClass& pc : classes) {
     values_[pc.meta.name] = pc.value;
+    policies_[pc.meta.name] = pc.preemption_policy;
     // Several global defaults only happen by a race; upstream then takes the lowest value.
     if (pc.global_default &&
         (global_default_ == nullptr || pc.value < global_default_->value ||
@@ -227,7 +228,20 @@ PriorityResolver::PriorityResolver(const std::vector<model::PriorityClass>& clas
   }
 }
 
+void PriorityResolver::ResolvePreemptionPolicy(model::Pod* pod) const {
+  if (!pod->preemption_policy.empty()) return;
+  auto it = policies_.find(pod->priority_class_name);
+  pod->preemption_policy = it != policies_.end() && !it->second.empty() ? it->second
+                                                                        : "PreemptLowerPriority";
+}
+
 core::Status PriorityResolver::Resolve(model::Pod* pod, bool has_priority) const {
+  core::Status status = ResolvePriority(pod, has_priority);
+  ResolvePreemptionPolicy(pod);
+  return status;
+}
+
+core::Status PriorityResolver::ResolvePriority(model::Pod* pod, bool has_priority) const {
   if (has_priority) return core::OkStatus();
   if (!pod->priority_class_name.empty()) {
     auto it = values_.find(pod->priority_class_name);

@@ -30,10 +30,16 @@ class PriorityResolver {
   // value, else the global default class's (its name is written to the pod, as the
   // admission plugin does), else 0. NotFound with field "spec.priorityClassName" when the
   // named class does not exist.
+  // Also sets pod->preemption_policy, when the pod does not set it, to its class's (the
+  // Priority admission plugin's rule), else PreemptLowerPriority.
   core::Status Resolve(model::Pod* pod, bool has_priority) const;
 
  private:
+  void ResolvePreemptionPolicy(model::Pod* pod) const;
+  core::Status ResolvePriority(model::Pod* pod, bool has_priority) const;
+
   std::unordered_map<std::string, int32_t> values_;
+  std::unordered_map<std::string, std::string> policies_;  // preemptionPolicy by class name
   const model::PriorityClass* global_default_ = nullptr;
 };
 

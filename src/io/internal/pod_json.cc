@@ -2,7 +2,8 @@
 // were read in and every field berth does not own comes back unchanged; only spec.nodeName,
 // the PodScheduled condition and Kueue's injected nodeSelector and tolerations are written
 // (and, for a pod a plan of N cycles leaves terminating, its deletionTimestamp and
-// TerminationTarget condition).
+// TerminationTarget condition; after one cycle's preemption, status.nominatedNodeName and the
+// victims' DisruptionTarget condition).
 #include "io/internal/pod_json.h"
 
 #include <optional>
@@ -174,6 +175,24 @@ void PatchLimitRanger(const model::Pod& pod, const model::ResourceCatalog& catal
   OrderedJson& spec = ObjectMember(doc, "spec");
   PatchContainers(pod.containers, catalog, spec, "containers");
   PatchContainers(pod.init_containers, catalog, spec, "initContainers");
+// What DefaultPreemption writes after one cycle: the preemptor's status.nominatedNodeName
+// and each victim's DisruptionTarget condition (PreemptionByScheduler).
+void PatchPreemption(const model::Pod& pod, OrderedJson& doc) {
+  if (!pod.nominated_node_name.empty()) {
+    if (!doc["status"].is_object()) doc["status"] = OrderedJson::object();
+    doc["status"]["nominatedNodeName"] = pod.nominated_node_name;
+  }
+  for (const model::PodCondition& c : pod.conditions) {
+    if (c.type == "DisruptionTarget") PatchCondition(doc, c);
+  }
+}
+
+bool HasPreemptionStatus(const model::Pod& pod) {
+  if (!pod.nominated_node_name.empty()) return true;
+  for (const model::PodCondition& c : pod.conditions) {
+    if (c.type == "DisruptionTarget") return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -193,6 +212,7 @@ OrderedJson PatchedPod(const model::Snapshot& planned, const model::PodDecision&
   if (auto cond = ScheduledCondition(pod, d, !node.empty())) PatchCondition(doc, *cond);
   PatchTerminating(pod, doc);
   PatchLimitRanger(pod, planned.resources, doc);
+  PatchPreemption(pod, doc);
   return doc;
 }
 
@@ -202,7 +222,7 @@ bool PrettyPatchedPod(const model::Snapshot& planned, const model::PodDecision& 
   // Terminating pods (plans of N cycles) and pods created in place of deleted ones are few:
   // the tree path patches them.
   if (!pod.source.valid() || pod.deletion_timestamp || !pod.replaces.empty() ||
-      pod.meta.annotations.count(kLimitRangerAnnotation) != 0) {
+      pod.meta.annotations.count(kLimitRangerAnnotation) != 0 || HasPreemptionStatus(pod)) {
     return false;
   }
   PodPatch patch;

@@ -93,6 +93,24 @@ core::Result<model::PodDisruptionBudget> DecodePodDisruptionBudget(dom::object o
     return Unsupported("spec.unhealthyPodEvictionPolicy", pdb.unhealthy_pod_eviction_policy,
                        {"AlwaysAllow", "IfHealthyBudget"});
   }
+  // status: what the disruption controller last computed, which DefaultPreemption reads.
+  dom::object status;
+  found = false;
+  BERTH_RETURN_IF_ERROR(GetObject(obj, "status", &status, &found));
+  if (found) {
+    int32_t allowed = 0;
+    bool has_allowed = false;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(status, "disruptionsAllowed", &allowed, &has_allowed),
+                                "status");
+    if (has_allowed) pdb.disruptions_allowed = allowed;
+    dom::object disrupted;
+    bool has_disrupted = false;
+    BERTH_IO_RETURN_IF_ERROR_AT(GetObject(status, "disruptedPods", &disrupted, &has_disrupted),
+                                "status");
+    if (has_disrupted) {
+      for (auto field : disrupted) pdb.disrupted_pods.emplace_back(field.key);
+    }
+  }
   return pdb;
 }
 
