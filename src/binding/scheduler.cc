@@ -1,6 +1,7 @@
 #include "binding/scheduler.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -96,6 +97,7 @@ class Scheduler::Impl {
         volumes_->Bind(p, volumes_->Resolve(pod), *node, /*planned=*/false);
       }
       node_pods_[static_cast<size_t>(node->v)].push_back(p);
+      bound_priorities_.insert(pod.priority);
     }
     // Once per Scheduler, after the input's bound pods are on their nodes: the typical pods
     // come from the whole snapshot, and the per-node caches follow the node versions.
@@ -240,6 +242,8 @@ class Scheduler::Impl {
       std::vector<model::PodIndex>& on_node = node_pods_[static_cast<size_t>(placed_[idx(pod)])];
       auto it = std::find(on_node.begin(), on_node.end(), pod);
       if (it != on_node.end()) on_node.erase(it);
+      auto priority = bound_priorities_.find(p.priority);
+      if (priority != bound_priorities_.end()) bound_priorities_.erase(priority);
     }
     if (claims_ != nullptr && !p.resource_claims.empty()) {
       claims_->Unbind(pod, claims_->ClaimsOf(p));
@@ -354,6 +358,7 @@ class Scheduler::Impl {
     placed_[idx(pod)] = node.v;
     bound_here_[idx(pod)] = 1;
     node_pods_[static_cast<size_t>(node.v)].push_back(pod);
+    bound_priorities_.insert(pod_infos_.pod(pod).priority);
     if (claims_ != nullptr && uses_claims) {
       claims_->Bind(pod, claims_->Resolve(pod_infos_.pod(pod)).claims, node);
     }
@@ -635,6 +640,9 @@ class Scheduler::Impl {
   // The pods each node's state holds (input-bound and bound here): preemption's victims are
   // looked up per node, never by scanning the cluster's pods.
   std::vector<std::vector<model::PodIndex>> node_pods_;
+  // The priorities of those pods: when none is below a preemptor's, no node has a victim
+  // and Preempt answers without visiting one.
+  std::multiset<int32_t> bound_priorities_;
   std::unique_ptr<IndexedPath> index_;        // null when options_.use_index is false
   core::Diagnostics dropped_diagnostics_;     // the allocator's sink when none was given
   std::unique_ptr<ClaimTracker> claims_;      // null without DRA objects
@@ -836,6 +844,17 @@ PreemptionOutcome Scheduler::Impl::Preempt(model::PodIndex pod) {
   // DryRunPreemption, in node name order from the first node (upstream starts at a random
   // offset; berth is deterministic): stop once the candidates reach upstream's count and
   // one of them violates no budget.
+  // No bound pod of lower priority anywhere: every candidate node says so.
+  if (bound_priorities_.empty() || *bound_priorities_.begin() >= p.priority) {
+    ReasonHistogram none;
+    none.Add(reasons_.Intern(kDefaultPreemption, kReasonNoVictims), num_potential);
+    none.Add(reasons_.Intern(kDefaultPreemption, kReasonPreemptionNotHelpful),
+             num_nodes - num_potential);
+    model::PodDecision rendered;
+    none.Render(reasons_, num_nodes, &rendered);
+    out.message = "preemption: " + rendered.message;
+    return out;
+  }
   const int32_t wanted = NumPreemptionCandidates(num_potential);
   std::vector<PreemptionCandidate> non_violating;
   std::vector<PreemptionCandidate> violating;

@@ -219,16 +219,33 @@ void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
     pod.tolerations = i.tolerations;
   }
   // DefaultPreemption's victims: deleted in a settled plan (a victim this plan had bound
-  // loses that decision), else still there, being deleted, with DisruptionTarget.
+  // loses that decision), else still there after the decisions, being deleted, with
+  // DisruptionTarget.
   std::set<int32_t> preempted;
   for (const model::PodPreemption& p : cycle.preemptions) {
+    if (!p.completed) continue;
     const model::Pod& preemptor = snapshot.pod(p.preemptor);
     for (model::PodIndex victim : p.victims) {
-      if (p.completed) {
-        preempted.insert(victim.v);
-        plan.deleted_pods.push_back({victim, PreemptionReason(snapshot, preemptor, p.node)});
-        continue;
-      }
+      preempted.insert(victim.v);
+      plan.deleted_pods.push_back({victim, PreemptionReason(snapshot, preemptor, p.node)});
+    }
+  }
+  for (model::PodDecision& decision : cycle.pod_decisions) {
+    if (preempted.count(decision.pod.v) != 0) continue;
+    WriteDecision(decision, snapshot, plan.planned);
+    plan.pod_decisions.push_back(std::move(decision));
+  }
+  // After one cycle a victim may have been chosen twice (it is still on its node, being
+  // deleted, when the next preemptor looks): printed once.
+  std::set<int32_t> disrupted;
+  for (const model::PodPreemption& p : cycle.preemptions) {
+    plan.preemptions.push_back(p);
+    if (p.completed) continue;
+    const model::Pod& preemptor = snapshot.pod(p.preemptor);
+    plan.planned.pods[static_cast<size_t>(p.preemptor.v)].nominated_node_name =
+        snapshot.node(p.node).meta.name;
+    for (model::PodIndex victim : p.victims) {
+      if (!disrupted.insert(victim.v).second) continue;
       model::Pod& v = plan.planned.pods[static_cast<size_t>(victim.v)];
       v.deletion_timestamp = now;
       SetCondition(v, {"DisruptionTarget", "True",
@@ -236,25 +253,10 @@ void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
                        binding::DisruptionTargetMessage(preemptor.scheduler_name)});
       model::PodDecision decision;
       decision.pod = victim;
-      for (size_t n = 0; n < snapshot.nodes.size(); ++n) {
-        if (snapshot.nodes[n].meta.name == v.node_name && snapshot.nodes[n].cluster == v.cluster) {
-          decision.node = model::NodeIndex{static_cast<int32_t>(n)};
-          break;
-        }
-      }
+      decision.node = p.node;  // the victims are on the node they are preempted from
       decision.message = PreemptionReason(snapshot, preemptor, p.node);
       plan.pod_decisions.push_back(std::move(decision));
     }
-    if (!p.completed) {
-      plan.planned.pods[static_cast<size_t>(p.preemptor.v)].nominated_node_name =
-          snapshot.node(p.node).meta.name;
-    }
-    plan.preemptions.push_back(p);
-  }
-  for (model::PodDecision& decision : cycle.pod_decisions) {
-    if (preempted.count(decision.pod.v) != 0) continue;
-    WriteDecision(decision, snapshot, plan.planned);
-    plan.pod_decisions.push_back(std::move(decision));
   }
   for (const binding::ClaimBinding& binding : scheduler.ClaimBindings()) {
     changed.insert(WriteClaimBinding(part, binding, plan.planned));
