@@ -180,8 +180,7 @@ void PrintPreemption(const model::Snapshot& snapshot, const engine::Explanation&
     out << "; " << Plural(p.pdb_violations, "victim violates", "victims violate")
         << " a PodDisruptionBudget";
   }
-  out << ")
-";
+  out << ")\n";
   const int32_t priority = snapshot.pod(p.preemptor).priority;
   for (model::PodIndex v : p.victims) {
     const model::Pod& victim = snapshot.pod(v);

@@ -94,7 +94,8 @@ TEST(RunPlanClaimsTest, WritesAllocationsAndConsumers) {
   EXPECT_EQ(plan.planned.pods[1].node_name, "n2");
   EXPECT_EQ(plan.planned.pods[2].node_name, "");
   EXPECT_EQ(plan.pod_decisions[2].message,
-            "0/2 nodes are available: 2 cannot allocate all claims.");
+            "0/2 nodes are available: 2 cannot allocate all claims. preemption: 0/2 nodes are "
+            "available: 2 Preemption is not helpful for scheduling.");
   EXPECT_THAT(plan.changed_claims, ElementsAre(0));
   const model::ResourceClaim& shared = plan.planned.resource_claims[0];
   ASSERT_TRUE(shared.allocation.has_value());
