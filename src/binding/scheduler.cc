@@ -643,6 +643,27 @@ class Scheduler::Impl {
   // The priorities of those pods: when none is below a preemptor's, no node has a victim
   // and Preempt answers without visiting one.
   std::multiset<int32_t> bound_priorities_;
+  // The cluster's PodDisruptionBudgets as read (status.disruptionsAllowed, or computed from
+  // the input's pods: the status the scheduler's informer holds), resolved at the first
+  // Preempt, and per pod the budgets matching it, matched the first time it is a potential
+  // victim.
+  std::optional<std::vector<PdbBudget>> budgets_;
+  std::vector<std::vector<int32_t>> pod_budgets_;
+  std::vector<uint8_t> pod_budgets_known_;
+  // Per node, the last SelectVictimsOnNode answer of the arithmetic path, valid while the
+  // node's version (ClusterState::version) and the preemptor's priority and requests are
+  // the same: a wave of alike preemptors changes one node per decision, so the others'
+  // answers are reused, not recomputed.
+  struct VictimMemo {
+    uint32_t version = 0;
+    bool valid = false;
+    bool found = false;
+    std::string key;
+    std::vector<model::PodIndex> victims;  // most important first
+    int32_t pdb_violations = 0;
+    std::vector<ReasonId> status;
+  };
+  std::vector<VictimMemo> victim_memo_;
   std::unique_ptr<IndexedPath> index_;        // null when options_.use_index is false
   core::Diagnostics dropped_diagnostics_;     // the allocator's sink when none was given
   std::unique_ptr<ClaimTracker> claims_;      // null without DRA objects
@@ -663,13 +684,15 @@ struct Scheduler::Impl::VictimSearch {
   const CycleContext* ctx = nullptr;
   model::PodIndex preemptor;
   int32_t priority = 0;
-  std::vector<PdbBudget> budgets;
+  const std::vector<PdbBudget>* budgets = nullptr;
+  std::vector<const std::vector<int32_t>*> matches;  // per potential victim
   // Resource arithmetic (the pod's only pod-dependent filter is NodeResourcesFit), else
   // each fit check takes the pods off the state and runs the filters on the node.
   bool arithmetic = false;
   FitRequest request;
   std::vector<ReasonId> item_reasons;
   ReasonId too_many_pods;
+  std::string memo_key;  // the preemptor's priority and fit request, for VictimMemo
   std::vector<int64_t> row;  // scratch: the node's requested amounts without the removed pods
 };
 
@@ -714,11 +737,49 @@ std::optional<NodeVictims> Scheduler::Impl::SelectVictimsOnNode(
     std::vector<model::PodIndex>* potential_ids, std::vector<ReasonId>* status) {
   potential->clear();
   potential_ids->clear();
+  VictimMemo* memo = nullptr;
+  if (search.arithmetic) {
+    if (victim_memo_.size() != static_cast<size_t>(state_.num_nodes())) {
+      victim_memo_.assign(static_cast<size_t>(state_.num_nodes()), VictimMemo{});
+    }
+    memo = &victim_memo_[static_cast<size_t>(node.v)];
+    if (memo->valid && memo->version == state_.version(node) && memo->key == search.memo_key) {
+      if (!memo->found) {
+        status->insert(status->end(), memo->status.begin(), memo->status.end());
+        return std::nullopt;
+      }
+      NodeVictims cached;
+      cached.pdb_violations = memo->pdb_violations;
+      for (model::PodIndex v : memo->victims) {
+        cached.victims.push_back(potential_ids->size());
+        potential_ids->push_back(v);
+        potential->push_back(&pod_infos_.pod(v));
+      }
+      return cached;
+    }
+  }
+  auto remember = [&](const std::optional<NodeVictims>& answer) {
+    if (memo == nullptr) return;
+    memo->valid = true;
+    memo->version = state_.version(node);
+    memo->key = search.memo_key;
+    memo->found = answer.has_value();
+    memo->victims.clear();
+    memo->pdb_violations = 0;
+    memo->status.clear();
+    if (answer.has_value()) {
+      for (size_t at : answer->victims) memo->victims.push_back((*potential_ids)[at]);
+      memo->pdb_violations = answer->pdb_violations;
+    } else {
+      memo->status = *status;
+    }
+  };
   for (model::PodIndex v : node_pods_[static_cast<size_t>(node.v)]) {
     if (pod_infos_.pod(v).priority < search.priority) potential_ids->push_back(v);
   }
   if (potential_ids->empty()) {
     status->push_back(reasons_.Intern(kDefaultPreemption, kReasonNoVictims));
+    remember(std::nullopt);
     return std::nullopt;
   }
   // Most important first; equal ones by pod index, so the order never depends on binds.
@@ -731,30 +792,49 @@ std::optional<NodeVictims> Scheduler::Impl::SelectVictimsOnNode(
   });
   for (model::PodIndex v : *potential_ids) potential->push_back(&pod_infos_.pod(v));
   const std::vector<model::PodIndex>& ids = *potential_ids;
+  search.matches.clear();
+  for (model::PodIndex v : ids) {
+    if (pod_budgets_known_.size() <= idx(v)) {
+      pod_budgets_known_.resize(idx(v) + 1, 0);
+      pod_budgets_.resize(idx(v) + 1);
+    }
+    if (pod_budgets_known_[idx(v)] == 0) {
+      pod_budgets_[idx(v)] = MatchingBudgets(pod_infos_.pod(v), *search.budgets);
+      pod_budgets_known_[idx(v)] = 1;
+    }
+    search.matches.push_back(&pod_budgets_[idx(v)]);
+  }
   if (search.arithmetic) {
     const NodeLoad load = state_.load(node);
     const size_t width = resources_.size();
     uint64_t last_failures = 0;
+    // The node's row with the pods not kept taken out, updated by the difference from the
+    // previous call (the reprieve changes one pod at a time).
+    search.row.assign(load.requested, load.requested + width);
+    int32_t count = load.pod_count;
+    std::vector<bool> in_row(ids.size(), true);
     auto fits = [&](const std::vector<bool>& kept) {
-      search.row.assign(load.requested, load.requested + width);
-      int32_t count = load.pod_count;
       for (size_t i = 0; i < ids.size(); ++i) {
-        if (kept[i]) continue;
+        if (kept[i] == in_row[i]) continue;
         const std::vector<int64_t>& req = pod_infos_.Get(ids[i]).resources.requests;
-        for (size_t r = 0; r < width && r < req.size(); ++r) search.row[r] -= req[r];
-        --count;
+        const int64_t sign = kept[i] ? 1 : -1;
+        for (size_t r = 0; r < width && r < req.size(); ++r) search.row[r] += sign * req[r];
+        count += kept[i] ? 1 : -1;
+        in_row[i] = kept[i];
       }
       const NodeLoad without{load.allocatable, search.row.data(), 0, 0, count};
       last_failures = FitFailures(without, search.request);
       return last_failures == 0;
     };
-    std::optional<NodeVictims> out = SelectVictims(*potential, search.budgets, fits);
+    std::optional<NodeVictims> out =
+        SelectVictims(*potential, *search.budgets, fits, &search.matches);
     if (!out.has_value()) {
       if (last_failures & 1) status->push_back(search.too_many_pods);
       for (size_t i = 0; i < search.item_reasons.size(); ++i) {
         if (last_failures & (uint64_t{1} << (i + 1))) status->push_back(search.item_reasons[i]);
       }
     }
+    remember(out);
     return out;
   }
   // Filters node by node: the pods really leave the node's state (and come back), so every
@@ -781,7 +861,8 @@ std::optional<NodeVictims> Scheduler::Impl::SelectVictimsOnNode(
     if (failure.has_value()) last_reasons = failure->reasons;
     return !failure.has_value();
   };
-  std::optional<NodeVictims> out = SelectVictims(*potential, search.budgets, fits);
+  std::optional<NodeVictims> out =
+      SelectVictims(*potential, *search.budgets, fits, &search.matches);
   sync(std::vector<bool>(ids.size(), true));
   if (!out.has_value()) status->insert(status->end(), last_reasons.begin(), last_reasons.end());
   return out;
@@ -808,7 +889,10 @@ PreemptionOutcome Scheduler::Impl::Preempt(model::PodIndex pod) {
   search.ctx = &ctx;
   search.preemptor = pod;
   search.priority = p.priority;
-  search.budgets = ResolvePdbBudgets(snapshot_, ClusterName(snapshot_, options_));
+  if (!budgets_.has_value()) {
+    budgets_ = ResolvePdbBudgets(snapshot_, ClusterName(snapshot_, options_));
+  }
+  search.budgets = &*budgets_;
 
   // Which nodes removing pods could help: for a pod the index covers, those of the node
   // classes its static filters pass (its only other filter is NodeResourcesFit); otherwise
@@ -830,6 +914,13 @@ PreemptionOutcome Scheduler::Impl::Preempt(model::PodIndex pod) {
       search.item_reasons.push_back(InsufficientReason(reasons_, resources_.name(id)));
     }
     search.too_many_pods = reasons_.Intern(kNodeResourcesFit, kReasonTooManyPods);
+    search.memo_key = std::to_string(p.priority);
+    for (const auto& [id, amount] : search.request.items) {
+      search.memo_key += ',';
+      search.memo_key += std::to_string(id.v);
+      search.memo_key += ':';
+      search.memo_key += std::to_string(amount);
+    }
   } else {
     ReferenceEvaluator evaluator(ctx);
     for (model::NodeIndex n : state_.by_name()) {

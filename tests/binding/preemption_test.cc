@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "binding/framework/preemption.h"
@@ -30,6 +31,16 @@ constexpr int64_t kLarge = 300;
 constexpr int64_t kVeryLarge = 500;
 
 struct Running {
+  // A constructor, not an aggregate: cases leave the start time and label out.
+  Running(std::string name_value, std::string node_value, int32_t priority_value,
+          int64_t size_value, int64_t start_value = 0, std::string app_value = "")
+      : name(std::move(name_value)),
+        node(std::move(node_value)),
+        priority(priority_value),
+        size(size_value),
+        start_s(start_value),
+        app(std::move(app_value)) {}
+
   std::string name;
   std::string node;
   int32_t priority;

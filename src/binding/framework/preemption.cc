@@ -90,26 +90,45 @@ bool MoreImportantPod(const model::Pod& a, const model::Pod& b) {
   return sa < sb;
 }
 
+std::vector<int32_t> MatchingBudgets(const model::Pod& pod, const std::vector<PdbBudget>& budgets) {
+  std::vector<int32_t> out;
+  // A pod without labels matches no budget.
+  if (pod.meta.labels.empty()) return out;
+  for (size_t i = 0; i < budgets.size(); ++i) {
+    const PdbBudget& b = budgets[i];
+    if (b.namespace_ != pod.meta.namespace_ || !SelectorMatchesPod(b.selector, pod)) continue;
+    out.push_back(static_cast<int32_t>(i));
+  }
+  return out;
+}
+
 PdbSplit SplitByPdbViolation(const std::vector<const model::Pod*>& pods,
-                             const std::vector<PdbBudget>& budgets) {
+                             const std::vector<PdbBudget>& budgets,
+                             const std::vector<const std::vector<int32_t>*>* matches) {
   PdbSplit out;
   std::vector<int64_t> allowed(budgets.size());
   for (size_t i = 0; i < budgets.size(); ++i) allowed[i] = budgets[i].allowed;
+  std::vector<int32_t> own;
   for (size_t at = 0; at < pods.size(); ++at) {
     const model::Pod& pod = *pods[at];
     bool violated = false;
-    // A pod without labels matches no budget.
-    if (!pod.meta.labels.empty()) {
-      for (size_t i = 0; i < budgets.size(); ++i) {
-        const PdbBudget& b = budgets[i];
-        if (b.namespace_ != pod.meta.namespace_ || !SelectorMatchesPod(b.selector, pod)) continue;
+    if (!budgets.empty()) {
+      const std::vector<int32_t>* matched = nullptr;
+      if (matches != nullptr) {
+        matched = (*matches)[at];
+      } else {
+        own = MatchingBudgets(pod, budgets);
+        matched = &own;
+      }
+      for (int32_t i : *matched) {
+        const PdbBudget& b = budgets[static_cast<size_t>(i)];
         // Already counted by the API server's eviction: not decremented again.
         if (b.disrupted_pods != nullptr &&
             std::find(b.disrupted_pods->begin(), b.disrupted_pods->end(), pod.meta.name) !=
                 b.disrupted_pods->end()) {
           continue;
         }
-        if (--allowed[i] < 0) violated = true;
+        if (--allowed[static_cast<size_t>(i)] < 0) violated = true;
       }
     }
     (violated ? out.violating : out.non_violating).push_back(at);
@@ -119,10 +138,11 @@ PdbSplit SplitByPdbViolation(const std::vector<const model::Pod*>& pods,
 
 std::optional<NodeVictims> SelectVictims(
     const std::vector<const model::Pod*>& pods, const std::vector<PdbBudget>& budgets,
-    const std::function<bool(const std::vector<bool>&)>& fits) {
+    const std::function<bool(const std::vector<bool>&)>& fits,
+    const std::vector<const std::vector<int32_t>*>* matches) {
   std::vector<bool> kept(pods.size(), false);
   if (!fits(kept)) return std::nullopt;
-  const PdbSplit split = SplitByPdbViolation(pods, budgets);
+  const PdbSplit split = SplitByPdbViolation(pods, budgets, matches);
   NodeVictims out;
   auto reprieve = [&](size_t at) {
     kept[at] = true;

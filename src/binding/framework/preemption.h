@@ -65,8 +65,15 @@ struct PdbSplit {
   std::vector<size_t> violating;
   std::vector<size_t> non_violating;
 };
+// `matches`, when given, lists for each pod the budgets (positions in `budgets`, ascending)
+// whose namespace and selector match it, computed once by the caller; otherwise they are
+// matched here.
 PdbSplit SplitByPdbViolation(const std::vector<const model::Pod*>& pods,
-                             const std::vector<PdbBudget>& budgets);
+                             const std::vector<PdbBudget>& budgets,
+                             const std::vector<const std::vector<int32_t>*>* matches = nullptr);
+
+// The budgets (positions in `budgets`) whose namespace and selector match `pod`.
+std::vector<int32_t> MatchingBudgets(const model::Pod& pod, const std::vector<PdbBudget>& budgets);
 
 // SelectVictimsOnNode's reprieve: `pods` are the node's potential victims in decreasing
 // importance; `fits(kept)` says whether the preemptor fits with only the pods whose
@@ -78,9 +85,10 @@ struct NodeVictims {
   std::vector<size_t> victims;  // positions in `pods`
   int32_t pdb_violations = 0;
 };
-std::optional<NodeVictims> SelectVictims(const std::vector<const model::Pod*>& pods,
-                                         const std::vector<PdbBudget>& budgets,
-                                         const std::function<bool(const std::vector<bool>&)>& fits);
+std::optional<NodeVictims> SelectVictims(
+    const std::vector<const model::Pod*>& pods, const std::vector<PdbBudget>& budgets,
+    const std::function<bool(const std::vector<bool>&)>& fits,
+    const std::vector<const std::vector<int32_t>*>* matches = nullptr);
 
 // One node where preemption lets the pod fit, with its victims (decreasing importance).
 struct PreemptionCandidate {
