@@ -38,7 +38,8 @@ double PeakRssMiB() {
 int64_t Flag(int argc, char** argv, const char* name, int64_t fallback) {
   const size_t n = std::strlen(name);
   for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], name, n) == 0 && argv[i][n] == '=') return std::atoll(argv[i] + n + 1);
+    if (std::strncmp(argv[i], name, n) == 0 && argv[i][n] == '=')
+      return std::atoll(argv[i] + n + 1);
   }
   return fallback;
 }
@@ -127,7 +128,8 @@ int Run(int argc, char** argv) {
     int64_t freed = 0;
     for (model::PodIndex v : o.victims) {
       const model::Pod& victim = snap.pod(v);
-      if (victim.priority >= kPreemptorPriority || victim.node_name != snap.node(*o.node).meta.name) {
+      if (victim.priority >= kPreemptorPriority ||
+          victim.node_name != snap.node(*o.node).meta.name) {
         failure = victim.meta.name + " is not a valid victim";
         break;
       }
@@ -164,8 +166,9 @@ int Run(int argc, char** argv) {
       static_cast<long long>(victims),
       queue.empty() ? 0.0 : static_cast<double>(candidates) / static_cast<double>(queue.size()));
   std::printf("peak RSS:  %.0f MiB\n", PeakRssMiB());
-  std::printf("check:     every preemptor bound on its nominated node; every victim of lower "
-              "priority, on that node, no more victims than it needs\n");
+  std::printf(
+      "check:     every preemptor bound on its nominated node; every victim of lower "
+      "priority, on that node, no more victims than it needs\n");
   return 0;
 }
 

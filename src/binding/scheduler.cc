@@ -692,7 +692,7 @@ struct Scheduler::Impl::VictimSearch {
   FitRequest request;
   std::vector<ReasonId> item_reasons;
   ReasonId too_many_pods;
-  std::string memo_key;  // the preemptor's priority and fit request, for VictimMemo
+  std::string memo_key;      // the preemptor's priority and fit request, for VictimMemo
   std::vector<int64_t> row;  // scratch: the node's requested amounts without the removed pods
 };
 
@@ -783,13 +783,14 @@ std::optional<NodeVictims> Scheduler::Impl::SelectVictimsOnNode(
     return std::nullopt;
   }
   // Most important first; equal ones by pod index, so the order never depends on binds.
-  std::sort(potential_ids->begin(), potential_ids->end(), [&](model::PodIndex a, model::PodIndex b) {
-    const model::Pod& pa = pod_infos_.pod(a);
-    const model::Pod& pb = pod_infos_.pod(b);
-    if (MoreImportantPod(pa, pb)) return true;
-    if (MoreImportantPod(pb, pa)) return false;
-    return a.v < b.v;
-  });
+  std::sort(potential_ids->begin(), potential_ids->end(),
+            [&](model::PodIndex a, model::PodIndex b) {
+              const model::Pod& pa = pod_infos_.pod(a);
+              const model::Pod& pb = pod_infos_.pod(b);
+              if (MoreImportantPod(pa, pb)) return true;
+              if (MoreImportantPod(pb, pa)) return false;
+              return a.v < b.v;
+            });
   for (model::PodIndex v : *potential_ids) potential->push_back(&pod_infos_.pod(v));
   const std::vector<model::PodIndex>& ids = *potential_ids;
   search.matches.clear();
@@ -981,7 +982,8 @@ PreemptionOutcome Scheduler::Impl::Preempt(model::PodIndex pod) {
   }
   if (non_violating.empty() && violating.empty()) {
     // upstream: a FitError over the nodes tried, every other node "not helpful".
-    histogram.Add(reasons_.Intern(kDefaultPreemption, kReasonPreemptionNotHelpful), num_nodes - tried);
+    histogram.Add(reasons_.Intern(kDefaultPreemption, kReasonPreemptionNotHelpful),
+                  num_nodes - tried);
     model::PodDecision rendered;
     histogram.Render(reasons_, num_nodes, &rendered);
     out.message = "preemption: " + rendered.message;

@@ -184,8 +184,8 @@ void PrintPreemption(const model::Snapshot& snapshot, const engine::Explanation&
   const int32_t priority = snapshot.pod(p.preemptor).priority;
   for (model::PodIndex v : p.victims) {
     const model::Pod& victim = snapshot.pod(v);
-    out << indent << "  " << engine::PodKey(victim) << " (priority " << victim.priority
-        << " < " << priority << ")\n";
+    out << indent << "  " << engine::PodKey(victim) << " (priority " << victim.priority << " < "
+        << priority << ")\n";
   }
 }
 

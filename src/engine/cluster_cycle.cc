@@ -143,8 +143,8 @@ model::PodDecision ScheduleWithPreemption(const ClusterPart& part, binding::Sche
       }
     }
   }
-  model::PodDecision decision = nominated ? scheduler.ScheduleOnNominated(pod, *nominated)
-                                          : scheduler.ScheduleOne(pod);
+  model::PodDecision decision =
+      nominated ? scheduler.ScheduleOnNominated(pod, *nominated) : scheduler.ScheduleOne(pod);
   if (decision.node || decision.skipped || decision.rejections.empty()) return decision;
   binding::PreemptionOutcome outcome = scheduler.Preempt(pod);
   if (!outcome.node) {

@@ -248,9 +248,9 @@ void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
       if (!disrupted.insert(victim.v).second) continue;
       model::Pod& v = plan.planned.pods[static_cast<size_t>(victim.v)];
       v.deletion_timestamp = now;
-      SetCondition(v, {"DisruptionTarget", "True",
-                       std::string(binding::kReasonPreemptionByScheduler),
-                       binding::DisruptionTargetMessage(preemptor.scheduler_name)});
+      SetCondition(v,
+                   {"DisruptionTarget", "True", std::string(binding::kReasonPreemptionByScheduler),
+                    binding::DisruptionTargetMessage(preemptor.scheduler_name)});
       model::PodDecision decision;
       decision.pod = victim;
       decision.node = p.node;  // the victims are on the node they are preempted from

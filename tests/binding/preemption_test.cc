@@ -2,13 +2,14 @@
 // default_preemption_test.go, each case named after its upstream test and case) run on
 // Scheduler::Preempt and the pure rules of framework/preemption.h, plus the PostFilter's
 // messages for the cases where preemption cannot help.
+#include "binding/framework/preemption.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "binding/framework/preemption.h"
 #include "binding/scheduler.h"
 #include "support/model_builders.h"
 
@@ -44,7 +45,7 @@ struct Running {
   std::string name;
   std::string node;
   int32_t priority;
-  int64_t size;        // cpu milli and memory bytes alike, as upstream's *Res maps
+  int64_t size;         // cpu milli and memory bytes alike, as upstream's *Res maps
   int64_t start_s = 0;  // status.startTime (upstream's epochTime<N> are nanoseconds apart)
   std::string app;      // label app=<app> when set
 };
@@ -61,8 +62,10 @@ model::Snapshot Cluster(const std::vector<std::string>& nodes, const std::vector
     if (!r.app.empty()) b.Label("app", r.app);
     s.Add(b);
   }
-  s.Add(PodBuilder("p").Priority(preemptor_priority).Created(1).Container(
-      {{"cpu", preemptor_size}, {"memory", preemptor_size}}));
+  s.Add(PodBuilder("p")
+            .Priority(preemptor_priority)
+            .Created(1)
+            .Container({{"cpu", preemptor_size}, {"memory", preemptor_size}}));
   model::Snapshot snap = s.Build();
   for (size_t i = 0; i < pods.size(); ++i) {
     snap.pods[i].start_time = core::Timestamp{pods[i].start_s};
@@ -95,9 +98,9 @@ PreemptionOutcome RunPreempt(const model::Snapshot& snap) {
 // TestSelectBestCandidate "a pod that fits on both nodes when lower priority pods are
 // preempted": upstream accepts either node; berth's first candidate is node1.
 TEST(PreemptionTest, SelectBestCandidateFitsOnBothNodes) {
-  model::Snapshot snap = Cluster({"node1", "node2"},
-                                 {{"p1", "node1", kMid, kLarge}, {"p2", "node2", kMid, kLarge}},
-                                 kHigh, kLarge);
+  model::Snapshot snap =
+      Cluster({"node1", "node2"}, {{"p1", "node1", kMid, kLarge}, {"p2", "node2", kMid, kLarge}},
+              kHigh, kLarge);
   PreemptionOutcome o = RunPreempt(snap);
   EXPECT_EQ(NodeOf(snap, o), "node1");
   EXPECT_EQ(VictimNames(snap, o), std::vector<std::string>{"p1"});
@@ -249,9 +252,9 @@ TEST(PreemptionTest, DryRunPrefersNodesWithoutPdbViolations) {
 // TestSelectNodesForPreemption "a pod that would fit on the machines, but other pods running
 // are higher priority, no preemption would happen": every node says so in the tail.
 TEST(PreemptionTest, NoLowerPriorityPodsNoVictims) {
-  model::Snapshot snap = Cluster({"node1", "node2"},
-                                 {{"p1", "node1", kHigh, kLarge}, {"p2", "node2", kHigh, kLarge}},
-                                 kMid, kLarge);
+  model::Snapshot snap =
+      Cluster({"node1", "node2"}, {{"p1", "node1", kHigh, kLarge}, {"p2", "node2", kHigh, kLarge}},
+              kMid, kLarge);
   PreemptionOutcome o = RunPreempt(snap);
   EXPECT_FALSE(o.node.has_value());
   EXPECT_EQ(o.message,
@@ -273,8 +276,10 @@ TEST(PreemptionTest, PreemptionPolicyNeverIsNotEligible) {
 // lower-priority pod on the other still leaves too little.
 TEST(PreemptionTest, UnresolvableNodesAreNotHelpful) {
   SnapshotBuilder s;
-  s.Add(NodeBuilder("node1").Cpu(kVeryLarge).Memory(kVeryLarge).Taint("dedicated", "x",
-                                                                       core::TaintEffect::kNoSchedule));
+  s.Add(NodeBuilder("node1")
+            .Cpu(kVeryLarge)
+            .Memory(kVeryLarge)
+            .Taint("dedicated", "x", core::TaintEffect::kNoSchedule));
   s.Add(NodeBuilder("node2").Cpu(kVeryLarge).Memory(kVeryLarge));
   s.Add(PodBuilder("big").NodeName("node2").Priority(kHigh).Container(
       {{"cpu", kLarge}, {"memory", kLarge}}));
@@ -376,9 +381,9 @@ TEST(PreemptionTest, NumCandidatesFollowsUpstreamDefaults) {
 // In a settled plan the engine unbinds the victims and binds the preemptor on the
 // nominated node: ScheduleOnNominated takes it there.
 TEST(PreemptionTest, UnbindingVictimsLetsThePreemptorBindOnTheNominatedNode) {
-  model::Snapshot snap = Cluster({"node1", "node2"},
-                                 {{"p1", "node1", kMid, kLarge}, {"p2", "node2", kLow, kLarge}},
-                                 kHigh, kLarge);
+  model::Snapshot snap =
+      Cluster({"node1", "node2"}, {{"p1", "node1", kMid, kLarge}, {"p2", "node2", kLow, kLarge}},
+              kHigh, kLarge);
   Scheduler scheduler(snap, model::SchedulerConfig{});
   ASSERT_FALSE(scheduler.ScheduleOne(Last(snap)).node.has_value());
   PreemptionOutcome o = scheduler.Preempt(Last(snap));

@@ -86,8 +86,7 @@ spec: {minAvailable: 1}
 )");
   ASSERT_EQ(in.snapshot.pod_disruption_budgets.size(), 2u);
   EXPECT_EQ(in.snapshot.pod_disruption_budgets[0].disruptions_allowed, 2);
-  EXPECT_EQ(in.snapshot.pod_disruption_budgets[0].disrupted_pods,
-            std::vector<std::string>{"x-1"});
+  EXPECT_EQ(in.snapshot.pod_disruption_budgets[0].disrupted_pods, std::vector<std::string>{"x-1"});
   EXPECT_FALSE(in.snapshot.pod_disruption_budgets[1].disruptions_allowed.has_value());
 }
 
@@ -97,8 +96,9 @@ TEST(PreemptionFieldsTest, MalformedFieldsAreReported) {
       pod + "spec:\n  preemptionPolicy: Sometimes\n  containers: [{name: c, image: x}]\n",
       "spec.preemptionPolicy",
       R"(Invalid value: "Sometimes": supported values: "Never", "PreemptLowerPriority")");
-  ExpectBadPreemptionField(pod + "spec:\n  containers: [{name: c, image: x}]\n"
-                                 "status: {startTime: yesterday}\n",
+  ExpectBadPreemptionField(pod +
+                               "spec:\n  containers: [{name: c, image: x}]\n"
+                               "status: {startTime: yesterday}\n",
                            "status.startTime", "");
   const std::string pdb =
       "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: p, namespace: t}\n"

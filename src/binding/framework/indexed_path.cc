@@ -117,8 +117,7 @@ void IndexedPath::EvictOldest(std::unordered_map<std::string, std::unique_ptr<T>
   cache->erase(oldest);
 }
 
-const std::vector<std::optional<ReasonId>>* IndexedPath::StaticRejections(
-    const CycleContext& ctx) {
+const std::vector<std::optional<ReasonId>>* IndexedPath::StaticRejections(const CycleContext& ctx) {
   if (!Eligible(ctx)) return nullptr;
   return &Static(ctx).rejection;
 }

@@ -8,7 +8,8 @@ namespace {
 
 bool SelectorMatchesPod(const core::LabelSelector* selector, const model::Pod& pod) {
   // Upstream's preemption: a nil or empty selector matches nothing (unlike the eviction API).
-  if (selector == nullptr || (selector->match_labels.empty() && selector->match_expressions.empty())) {
+  if (selector == nullptr ||
+      (selector->match_labels.empty() && selector->match_expressions.empty())) {
     return false;
   }
   return selector->Matches(pod.meta.labels);
@@ -136,10 +137,10 @@ PdbSplit SplitByPdbViolation(const std::vector<const model::Pod*>& pods,
   return out;
 }
 
-std::optional<NodeVictims> SelectVictims(
-    const std::vector<const model::Pod*>& pods, const std::vector<PdbBudget>& budgets,
-    const std::function<bool(const std::vector<bool>&)>& fits,
-    const std::vector<const std::vector<int32_t>*>* matches) {
+std::optional<NodeVictims> SelectVictims(const std::vector<const model::Pod*>& pods,
+                                         const std::vector<PdbBudget>& budgets,
+                                         const std::function<bool(const std::vector<bool>&)>& fits,
+                                         const std::vector<const std::vector<int32_t>*>* matches) {
   std::vector<bool> kept(pods.size(), false);
   if (!fits(kept)) return std::nullopt;
   const PdbSplit split = SplitByPdbViolation(pods, budgets, matches);
@@ -157,9 +158,8 @@ std::optional<NodeVictims> SelectVictims(
   for (size_t at : split.non_violating) reprieve(at);
   // Both groups are in importance order; merged, the victims are again.
   if (!split.violating.empty() && !split.non_violating.empty()) {
-    std::stable_sort(out.victims.begin(), out.victims.end(), [&](size_t a, size_t b) {
-      return MoreImportantPod(*pods[a], *pods[b]);
-    });
+    std::stable_sort(out.victims.begin(), out.victims.end(),
+                     [&](size_t a, size_t b) { return MoreImportantPod(*pods[a], *pods[b]); });
   }
   return out;
 }
@@ -170,7 +170,8 @@ size_t PickOneNodeForPreemption(const std::vector<PreemptionCandidate>& candidat
   for (size_t i = 0; i < left.size(); ++i) left[i] = i;
   using Score = std::function<int64_t(const PreemptionCandidate&)>;
   const std::pair<const char*, Score> rules[] = {
-      {"fewest PDB violations", [](const PreemptionCandidate& c) { return -int64_t{c.pdb_violations}; }},
+      {"fewest PDB violations",
+       [](const PreemptionCandidate& c) { return -int64_t{c.pdb_violations}; }},
       {"lowest highest-victim priority",
        [](const PreemptionCandidate& c) {
          return c.victims.empty() ? int64_t{0} : -int64_t{c.victims.front()->priority};

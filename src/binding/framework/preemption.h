@@ -50,8 +50,7 @@ int32_t ComputeDisruptionsAllowed(const model::PodDisruptionBudget& pdb,
 
 // The cluster's budgets (`cluster`'s PDBs; status.disruptionsAllowed when read, else
 // computed). Borrows the snapshot's selectors.
-std::vector<PdbBudget> ResolvePdbBudgets(const model::Snapshot& snapshot,
-                                         std::string_view cluster);
+std::vector<PdbBudget> ResolvePdbBudgets(const model::Snapshot& snapshot, std::string_view cluster);
 
 // upstream util.MoreImportantPod: higher priority first, then the earlier start time (a pod
 // without status.startTime counts as started last); ties keep the given order.

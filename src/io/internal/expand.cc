@@ -231,8 +231,8 @@ PriorityResolver::PriorityResolver(const std::vector<model::PriorityClass>& clas
 void PriorityResolver::ResolvePreemptionPolicy(model::Pod* pod) const {
   if (!pod->preemption_policy.empty()) return;
   auto it = policies_.find(pod->priority_class_name);
-  pod->preemption_policy = it != policies_.end() && !it->second.empty() ? it->second
-                                                                        : "PreemptLowerPriority";
+  pod->preemption_policy =
+      it != policies_.end() && !it->second.empty() ? it->second : "PreemptLowerPriority";
 }
 
 core::Status PriorityResolver::Resolve(model::Pod* pod, bool has_priority) const {
