@@ -96,15 +96,17 @@ TEST(PreemptionFieldsTest, MalformedFieldsAreReported) {
       pod + "spec:\n  preemptionPolicy: Sometimes\n  containers: [{name: c, image: x}]\n",
       "spec.preemptionPolicy",
       R"(Invalid value: "Sometimes": supported values: "Never", "PreemptLowerPriority")");
-  ExpectBadPreemptionField(pod +
-                               "spec:\n  containers: [{name: c, image: x}]\n"
-                               "status: {startTime: yesterday}\n",
-                           "status.startTime", "");
+  ExpectBadPreemptionField(
+      pod +
+          "spec:\n  containers: [{name: c, image: x}]\n"
+          "status: {startTime: yesterday}\n",
+      "status.startTime",
+      R"(invalid RFC 3339 timestamp "yesterday": want YYYY-MM-DDTHH:MM:SS[.frac](Z|+hh:mm|-hh:mm))");
   const std::string pdb =
       "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: p, namespace: t}\n"
       "spec: {minAvailable: 1}\n";
   ExpectBadPreemptionField(pdb + "status: {disruptionsAllowed: many}\n",
-                           "status.disruptionsAllowed", "");
+                           "status.disruptionsAllowed", "must be a 32-bit integer");
 }
 
 }  // namespace BERTH_UNITY_ID
