@@ -135,7 +135,8 @@ void BindingOracle::Release(int32_t workload) {
       std::optional<model::PodIndex> local = part_.ToLocal(model::PodIndex{p});
       if (!local) continue;
       const model::Pod& pod = part_.snapshot().pod(*local);
-      if (pod.IsBound() && !pod.IsTerminal() && unbound_input_.insert(local->v).second) {
+      if (pod.IsBound() && !pod.IsTerminal() && preempted_.count(local->v) == 0 &&
+          unbound_input_.insert(local->v).second) {
         scheduler_.Unbind(*local);
       }
     }

@@ -62,6 +62,12 @@ class BindingOracle : public queueing::PlacementOracle {
   const std::set<int32_t>& released() const { return released_; }
   // Pods bound in the input that Release() unbound (local indices), ascending.
   const std::set<int32_t>& unbound_input_pods() const { return unbound_input_; }
+  // A pod (local index) kube-scheduler's DefaultPreemption unbound as a victim: Release
+  // must not unbind it again, and a pod of the input is not listed as unbound by Kueue.
+  void NoteUnbound(model::PodIndex local) {
+    preempted_.insert(local.v);
+    for (auto& [workload, pods] : bound_) std::erase(pods, local);
+  }
 
  private:
   // Gives the scheduler the admitted specs of the workload's pods it has not bound yet and
@@ -85,6 +91,7 @@ class BindingOracle : public queueing::PlacementOracle {
   std::map<int32_t, model::Pod> overrides_;  // local pod -> the spec it was scheduled with
   std::set<int32_t> released_;
   std::set<int32_t> unbound_input_;  // local pods bound in the input and unbound here
+  std::set<int32_t> preempted_;      // local pods DefaultPreemption unbound (NoteUnbound)
   core::Timestamp now_;
   std::map<int32_t, model::PodIndex> replacements_;  // deleted local pod -> its guest slot
   std::set<int32_t> created_;                         // the guest slots

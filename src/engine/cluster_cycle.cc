@@ -132,7 +132,7 @@ std::set<int32_t> EvictedInCycle(const model::Snapshot& whole, const ClusterPart
 // terminating. Otherwise the PostFilter's "preemption: ..." is appended to the message.
 model::PodDecision ScheduleWithPreemption(const ClusterPart& part, binding::Scheduler& scheduler,
                                           model::PodIndex pod, int32_t cycles,
-                                          ClusterCycleResult* result) {
+                                          BindingOracle* oracle, ClusterCycleResult* result) {
   const model::Pod& p = part.snapshot().pod(pod);
   std::optional<model::NodeIndex> nominated;
   if (!p.nominated_node_name.empty()) {
@@ -162,7 +162,10 @@ model::PodDecision ScheduleWithPreemption(const ClusterPart& part, binding::Sche
   preemption.criterion = outcome.criterion;
   for (model::PodIndex v : outcome.victims) preemption.victims.push_back(part.ToWhole(v));
   if (cycles != 1) {
-    for (model::PodIndex v : outcome.victims) scheduler.Unbind(v);
+    for (model::PodIndex v : outcome.victims) {
+      scheduler.Unbind(v);
+      oracle->NoteUnbound(v);  // a Kueue workload's pod: its release must not unbind it again
+    }
     model::PodDecision bound = scheduler.ScheduleOnNominated(pod, *outcome.node);
     preemption.completed = true;
     if (bound.node) decision = std::move(bound);
@@ -237,7 +240,7 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
       for (model::PodDecision& d : groups.Schedule(pod)) plain.push_back(ToWhole(part, std::move(d)));
       continue;
     }
-    plain.push_back(ToWhole(part, ScheduleWithPreemption(part, scheduler, pod, cycles, &result)));
+    plain.push_back(ToWhole(part, ScheduleWithPreemption(part, scheduler, pod, cycles, &oracle, &result)));
   }
 
   // (3) Kueue admission, its placements checked by binding when the cluster has nodes

@@ -42,6 +42,12 @@ struct PlanFacts {
     for (const model::PodDeletion& d : plan.deleted_pods) {
       if (d.pod.v >= 0 && static_cast<size_t>(d.pod.v) < n) deleted[static_cast<size_t>(d.pod.v)] = true;
     }
+    preempted.assign(n, false);
+    for (const model::PodPreemption& pr : plan.preemptions) {
+      for (model::PodIndex v : pr.victims) {
+        if (v.v >= 0 && static_cast<size_t>(v.v) < n) preempted[static_cast<size_t>(v.v)] = true;
+      }
+    }
     for (size_t i = 0; i < s.nodes.size(); ++i) {
       node_by_key.emplace(std::make_pair(s.nodes[i].cluster, s.nodes[i].meta.name), i);
     }
@@ -63,6 +69,8 @@ struct PlanFacts {
   std::vector<int32_t> last_decision;
   std::vector<bool> bound_by_plan;
   std::vector<bool> deleted;
+  // Victims of kube-scheduler's DefaultPreemption (deleted, or being deleted after one cycle).
+  std::vector<bool> preempted;
   std::map<std::pair<std::string, std::string>, size_t> node_by_key;
 };
 
@@ -530,6 +538,9 @@ void CheckAdmittedPods(const PlanFacts& f, std::vector<InvariantViolation>& out)
   for (const model::Node& n : s.nodes) with_nodes.insert(n.cluster);
   auto placed = [&](size_t p) {
     const model::Pod& pod = s.pods[p];
+    // kube-scheduler preempted it (it does not know Kueue): its deletion names the
+    // preemptor, and the job's controller creates it anew.
+    if (f.preempted[p]) return true;
     return !f.deleted[p] && (pod.IsBound() || pod.IsTerminal() || WaitsWithReason(pod));
   };
   for (size_t i = 0; i < s.kueue_workloads.size(); ++i) {
