@@ -143,6 +143,16 @@ void PrintDecision(const model::Snapshot& snapshot, const engine::PodExplanation
     out << "unschedulable: " << decision.message << '\n';
     return;
   }
+  if (!decision.victims.empty()) {
+    out << "bound to node " << snapshot.node(*decision.node).meta.name
+        << ": after DefaultPreemption deletes its victims\n";
+    return;
+  }
+  if (decision.nominated_node && *decision.nominated_node == *decision.node) {
+    out << "bound to node " << snapshot.node(*decision.node).meta.name
+        << ": its nominated node (status.nominatedNodeName), tried first\n";
+    return;
+  }
   int64_t chosen_total = 0;
   for (const auto& verdict : pod.nodes) {
     if (verdict.node == *decision.node) chosen_total = verdict.total_score;

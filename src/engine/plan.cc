@@ -275,6 +275,17 @@ core::Result<Explanation> ExplainAdmittedPod(const model::Snapshot& snapshot,
     Explanation explanation;
     explanation.pod = scheduler.Explain(*local);
     explanation.nodes = NodesAtTurn(part, scheduler, *local, so_far, explanation.pod.nodes);
+    // A nominated pod is tried on its nominated node first (ScheduleOnNominated).
+    const model::Pod& explained = part.snapshot().pod(*local);
+    if (explanation.pod.decision.node && !explained.nominated_node_name.empty()) {
+      for (const auto& verdict : explanation.pod.nodes) {
+        if (verdict.feasible &&
+            part.node(verdict.node).meta.name == explained.nominated_node_name) {
+          explanation.pod.decision.node = verdict.node;
+          explanation.pod.decision.nominated_node = verdict.node;
+        }
+      }
+    }
     if (!explanation.pod.decision.node && !explanation.pod.decision.skipped) {
       binding::PreemptionOutcome outcome = scheduler.Preempt(*local);
       if (outcome.node) {
@@ -286,6 +297,10 @@ core::Result<Explanation> ExplainAdmittedPod(const model::Snapshot& snapshot,
         p.candidates = outcome.candidates;
         p.criterion = outcome.criterion;
         p.completed = options.cycles.value_or(0) != 1;
+        // A settled plan deletes the victims and binds the pod there (as the plan does).
+        explanation.pod.decision.nominated_node = outcome.node;
+        explanation.pod.decision.victims = outcome.victims;
+        if (p.completed) explanation.pod.decision.node = outcome.node;
         explanation.preemption = std::move(p);
       } else if (!outcome.message.empty()) {
         explanation.preemption_message = outcome.message;
