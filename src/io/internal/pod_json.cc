@@ -175,6 +175,8 @@ void PatchLimitRanger(const model::Pod& pod, const model::ResourceCatalog& catal
   OrderedJson& spec = ObjectMember(doc, "spec");
   PatchContainers(pod.containers, catalog, spec, "containers");
   PatchContainers(pod.init_containers, catalog, spec, "initContainers");
+}
+
 // What DefaultPreemption writes after one cycle: the preemptor's status.nominatedNodeName
 // and each victim's DisruptionTarget condition (PreemptionByScheduler).
 void PatchPreemption(const model::Pod& pod, OrderedJson& doc) {
