@@ -701,7 +701,18 @@ struct Scheduler::Impl::VictimSearch {
 // NodeAffinity, a PreFilter's rejection or node set, a missing topology label, required
 // pod affinity, DynamicResources).
 bool Scheduler::Impl::NodeResolvable(const ReferenceEvaluator::NodeFailure& failure) const {
-  if (failure.plugin == kNodeResourcesFit || failure.plugin == kGpuSharing) return true;
+  // Upstream's Unschedulable (not ...AndUnresolvable) statuses: removing pods can help.
+  if (failure.plugin == kNodeResourcesFit || failure.plugin == kGpuSharing ||
+      failure.plugin == kNodePorts || failure.plugin == kNodeVolumeLimits) {
+    return true;
+  }
+  if (failure.plugin == kVolumeRestrictions) {
+    // A missing claim (PreFilter) is unresolvable; a ReadWriteOncePod user is a pod to evict.
+    for (ReasonId r : failure.reasons) {
+      if (reasons_.Text(r) != kReasonReadWriteOncePodConflict) return false;
+    }
+    return true;
+  }
   for (ReasonId r : failure.reasons) {
     const std::string& text = reasons_.Text(r);
     if (failure.plugin == kPodTopologySpread && text == kReasonSpreadMissingLabel) return false;
@@ -901,7 +912,10 @@ PreemptionOutcome Scheduler::Impl::Preempt(model::PodIndex pod) {
   std::vector<uint8_t> potential(static_cast<size_t>(num_nodes), 0);
   int32_t num_potential = 0;
   const std::vector<std::optional<ReasonId>>* statics =
-      index_ != nullptr && p.resource_claims.empty() ? index_->StaticRejections(ctx) : nullptr;
+      index_ != nullptr && p.resource_claims.empty() && ctx.info.host_ports.empty() &&
+              (volumes_ == nullptr || !VolumeTracker::HasClaimVolumes(p))
+          ? index_->StaticRejections(ctx)
+          : nullptr;
   if (statics != nullptr) {
     const NodeClasses& classes = index_->classes();
     for (int32_t c = 0; c < classes.num_classes(); ++c) {
