@@ -210,6 +210,7 @@ PlanView ParseTablePlan(const std::string& text) {
         view.pods[key] = s == "Bound"     ? "bound:" + row["NODE"]
                          : s == "Pending" ? "pending"
                          : s == "Deleted" ? "deleted"
+                         : s == "NotCreated" ? "not-created"
                                           : s;
       } else {
         view.workloads[key] = {StateOfTable(row["STATUS"]), row["CLUSTERQUEUE"],
@@ -313,7 +314,9 @@ std::vector<std::string> Disagreements(const PlanView& json, const PlanView& tab
   }
   for (const auto& [key, t] : table.pods) {
     auto j = json.pods.find(key);
-    const std::string planned = j == json.pods.end() ? "deleted" : j->second;
+    // Absent from the items: deleted by the plan, or never created (admission refused it).
+    const std::string planned =
+        j != json.pods.end() ? j->second : t == "not-created" ? t : std::string("deleted");
     Compare("pod " + key, planned, "json", t, "table", &out);
   }
   for (const auto& [key, j] : json.pods) {

@@ -18,7 +18,8 @@ struct WorkloadFacts {
   std::string flavors;        // "ps:resource=flavor,...;ps2:..." sorted; "<none>" when none
 };
 
-// What a view says about one pod: "bound:NODE", "pending", "deleted", or, from explain of
+// What a view says about one pod: "bound:NODE", "pending", "deleted", "not-created" (refused
+// by admission: no item, NotCreated in the table), or, from explain of
 // a pod bound in the input, "input-bound:NODE" (bound before the plan: kept or deleted).
 using PodFacts = std::string;
 
