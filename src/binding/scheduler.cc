@@ -805,11 +805,15 @@ std::optional<NodeVictims> Scheduler::Impl::SelectVictimsOnNode(
   for (model::PodIndex v : *potential_ids) potential->push_back(&pod_infos_.pod(v));
   const std::vector<model::PodIndex>& ids = *potential_ids;
   search.matches.clear();
+  // Grow the per-pod memo once, before taking pointers into it: a resize inside the loop
+  // would move the vectors the earlier pointers name.
+  size_t needed = 0;
+  for (model::PodIndex v : ids) needed = std::max(needed, idx(v) + 1);
+  if (pod_budgets_known_.size() < needed) {
+    pod_budgets_known_.resize(needed, 0);
+    pod_budgets_.resize(needed);
+  }
   for (model::PodIndex v : ids) {
-    if (pod_budgets_known_.size() <= idx(v)) {
-      pod_budgets_known_.resize(idx(v) + 1, 0);
-      pod_budgets_.resize(idx(v) + 1);
-    }
     if (pod_budgets_known_[idx(v)] == 0) {
       pod_budgets_[idx(v)] = MatchingBudgets(pod_infos_.pod(v), *search.budgets);
       pod_budgets_known_[idx(v)] = 1;
