@@ -225,23 +225,35 @@ void SyncLoad(const Flags& f, int port, int out_fd) {
 }
 
 void RunSync(const Flags& f) {
-  const std::string dir = TempDir("sync");
-  auto hub = Api::Start(dir, true, std::chrono::seconds(3600), true);
-  if (!hub) {
-    failed = true;
-    return;
-  }
+  // The load child is forked before the hub starts any thread: a child forked from a threaded
+  // process can inherit a lock (ASan's allocator's, malloc's) another thread held, and hang.
+  // It learns the hub's port through `port_fds`.
   int fds[2];
-  if (pipe(fds) != 0) return;
-  const double cpu0 = CpuSeconds();
-  const auto t0 = Clock::now();
+  int port_fds[2];
+  if (pipe(fds) != 0 || pipe(port_fds) != 0) return;
   const pid_t child = fork();
   if (child == 0) {
     close(fds[0]);
-    SyncLoad(f, hub->http->port(), fds[1]);
+    close(port_fds[1]);
+    int port = 0;
+    if (::read(port_fds[0], &port, sizeof port) != static_cast<ssize_t>(sizeof port) || port <= 0) _exit(1);
+    SyncLoad(f, port, fds[1]);
     _exit(0);
   }
   close(fds[1]);
+  close(port_fds[0]);
+  const std::string dir = TempDir("sync");
+  auto hub = Api::Start(dir, true, std::chrono::seconds(3600), true);
+  const int port = hub ? hub->http->port() : 0;
+  (void)!::write(port_fds[1], &port, sizeof port);
+  close(port_fds[1]);
+  if (!hub) {
+    failed = true;
+    waitpid(child, nullptr, 0);
+    return;
+  }
+  const double cpu0 = CpuSeconds();
+  const auto t0 = Clock::now();
   int errors = 0;
   size_t n = 0;
   (void)!::read(fds[0], &errors, sizeof errors);
