@@ -5,7 +5,6 @@
 // (what a rescan per pod costs). `berth_admission_bench --scale [--namespaces=N] [--pods=M]`
 // runs 10,000 namespaces / 100,000 pods once and prints pods/s and peak RSS.
 #include <benchmark/benchmark.h>
-#include <sys/resource.h>
 
 #include <chrono>
 #include <ctime>
@@ -17,6 +16,7 @@
 #include "admission/limit_ranger.h"
 #include "admission/quota_ledger.h"
 #include "core/quantity.h"
+#include "bench_util.h"
 
 namespace berth::bench {
 namespace {
@@ -147,12 +147,6 @@ void BM_AdmitPodsNaiveRescan(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(pods), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_AdmitPodsNaiveRescan)->Args({100, 1000})->Args({1000, 10000})->Unit(benchmark::kMillisecond);
-
-double PeakRssMiB() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
-}
 
 int RunScale(int64_t namespaces, int64_t pods) {
   Fleet f = MakeFleet(namespaces, pods);

@@ -21,7 +21,6 @@
 //   berth_agents_bench [--scale] [--clusters C] [--nodes N] [--period-s P] [--periods R]
 //                      [--lease-s L] [--works W] [--only sync,redispatch,apply]
 #include <httplib.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,6 +47,7 @@
 #include "server/rest/rest_handler.h"
 #include "server/rest/stored_json.h"
 #include "store/sqlite_store.h"
+#include "bench_util.h"
 
 namespace berth::bench {
 namespace {
@@ -74,13 +74,6 @@ struct Flags {
   int works = 100;
   std::string only = "sync,redispatch,apply";
 };
-
-double CpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
 
 std::string TempDir(const char* name) {
   std::string dir = (std::filesystem::temp_directory_path() / (std::string("berth-agents-bench-") + name + "-" +

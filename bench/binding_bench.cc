@@ -7,7 +7,6 @@
 // onto 10,000 nodes once and prints pods/s and peak RSS, then runs the first K pods of the
 // same queue through the reference path for comparison.
 #include <benchmark/benchmark.h>
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -19,6 +18,8 @@
 #include "bench/scenarios/synthetic_cluster.h"
 #include "binding/scheduler.h"
 #include "model/scheduler_config.h"
+#include "bench/bench_util.h"
+#include "bench/schedule_queue.h"
 
 namespace berth::bench {
 namespace {
@@ -31,27 +32,6 @@ SyntheticClusterSpec Spec(int64_t nodes, int64_t pods, int64_t bound_percent = 1
   spec.pods = static_cast<int32_t>(pods);
   spec.bound_pod_fraction = static_cast<double>(bound_percent) / 100.0;
   return spec;
-}
-
-// Places the first `limit` pods of the queue (all when limit < 0).
-std::vector<model::PodDecision> Bind(const model::Snapshot& snap, bool use_index, int64_t limit,
-                                     binding::SchedulerStats* stats = nullptr) {
-  binding::Scheduler scheduler(snap, model::SchedulerConfig{},
-                               binding::SchedulerOptions{use_index});
-  std::vector<model::PodIndex> queue = scheduler.QueueOrder();
-  if (limit >= 0 && static_cast<size_t>(limit) < queue.size())
-    queue.resize(static_cast<size_t>(limit));
-  std::vector<model::PodDecision> out;
-  out.reserve(queue.size());
-  for (model::PodIndex pod : queue) out.push_back(scheduler.ScheduleOne(pod));
-  if (stats != nullptr) *stats = scheduler.stats();
-  return out;
-}
-
-int64_t CountBound(const std::vector<model::PodDecision>& d) {
-  int64_t n = 0;
-  for (const auto& x : d) n += x.node.has_value() ? 1 : 0;
-  return n;
 }
 
 // The answer check: the first `prefix` decisions of `indexed` equal the reference path's.
@@ -169,21 +149,6 @@ void BM_ExplainPod_10kNodes(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_ExplainPod_10kNodes)->Unit(benchmark::kMillisecond);
-
-double PeakRssMiB() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-}
-
-int64_t Flag(int argc, char** argv, const char* name, int64_t fallback) {
-  size_t n = std::strlen(name);
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], name, n) == 0 && argv[i][n] == '=')
-      return std::atoll(argv[i] + n + 1);
-  }
-  return fallback;
-}
 
 int RunScale(int argc, char** argv) {
   int64_t nodes = Flag(argc, argv, "--nodes", 10000);

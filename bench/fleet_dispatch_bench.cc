@@ -11,7 +11,6 @@
 // dispatched workloads/s, peak RSS and a digest of every dispatch (workload, cluster, the
 // pods' nodes), which stays the same while the engine's structure changes.
 #include <benchmark/benchmark.h>
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdint>
@@ -25,6 +24,7 @@
 
 #include "engine/plan.h"
 #include "model/snapshot.h"
+#include "bench_util.h"
 
 namespace berth::bench {
 namespace {
@@ -175,12 +175,6 @@ uint64_t Digest(const engine::Plan& plan) {
     }
   }
   return h;
-}
-
-double PeakRssMiB() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
 }
 
 // The answer is checked before it is timed: the dispatched workloads' GPUs per cluster stay

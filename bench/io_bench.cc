@@ -6,7 +6,6 @@
 // and prints bytes, seconds, MB/s and peak RSS instead of running the benchmarks.
 #include <benchmark/benchmark.h>
 #include <simdjson.h>
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -21,6 +20,7 @@
 #include "core/diagnostics.h"
 #include "io/reader.h"
 #include "io/writer.h"
+#include "bench/bench_util.h"
 
 namespace berth::bench {
 namespace {
@@ -199,12 +199,6 @@ void BM_ReadKubectlYaml(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(yaml.size()));
 }
 BENCHMARK(BM_ReadKubectlYaml)->Args({100, 1000})->Unit(benchmark::kMillisecond);
-
-double PeakRssMiB() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-}
 
 // The scale run: one read of a large dump, timed with the wall clock.
 int RunScale(int32_t nodes, int32_t pods) {

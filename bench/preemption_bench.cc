@@ -7,18 +7,17 @@
 // preemptor bound where it was nominated, every victim of strictly lower priority and on
 // that node, no more victims than the preemptor needs.
 // `berth_preemption_bench [--nodes=N] [--pods-per-node=K] [--wave=W]`.
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "binding/scheduler.h"
 #include "model/scheduler_config.h"
 #include "model/snapshot.h"
+#include "bench_util.h"
 
 namespace berth::bench {
 namespace {
@@ -28,21 +27,6 @@ constexpr int64_t kNodeMemory = 64LL << 30;
 constexpr int64_t kVictimCpuMilli = 800;      // ten fill a node's cpu
 constexpr int64_t kPreemptorCpuMilli = 1600;  // needs two victims' room
 constexpr int32_t kPreemptorPriority = 1000;
-
-double PeakRssMiB() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
-}
-
-int64_t Flag(int argc, char** argv, const char* name, int64_t fallback) {
-  const size_t n = std::strlen(name);
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], name, n) == 0 && argv[i][n] == '=')
-      return std::atoll(argv[i] + n + 1);
-  }
-  return fallback;
-}
 
 std::string Padded(const char* prefix, int64_t i) {
   char buf[32];

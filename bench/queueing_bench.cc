@@ -11,7 +11,6 @@
 // decision (to check that an optimization changes none), CPU seconds, admissions/s and peak
 // RSS.
 #include <benchmark/benchmark.h>
-#include <sys/resource.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +23,7 @@
 #include "model/kueue.h"
 #include "model/snapshot.h"
 #include "queueing/admission.h"
+#include "bench_util.h"
 
 namespace berth::bench {
 namespace {
@@ -237,28 +237,6 @@ void BM_FairSharingWithPreemption_20Queues(benchmark::State& state) {
   RunBenchmark(state, true, true);
 }
 BENCHMARK(BM_FairSharingWithPreemption_20Queues)->Arg(2000)->Unit(benchmark::kMillisecond);
-
-double CpuSeconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
-double PeakRssMiB() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
-}
-
-int64_t Flag(int argc, char** argv, const char* name, int64_t fallback) {
-  const size_t n = std::strlen(name);
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], name, n) == 0 && argv[i][n] == '=')
-      return std::atoll(argv[i] + n + 1);
-  }
-  return fallback;
-}
 
 int RunScale(int argc, char** argv) {
   FleetSpec base;

@@ -23,6 +23,8 @@
 #include "bench/scenarios/synthetic_cluster.h"
 #include "binding/scheduler.h"
 #include "model/scheduler_config.h"
+#include "bench/bench_util.h"
+#include "bench/schedule_queue.h"
 
 namespace berth::bench {
 namespace {
@@ -91,27 +93,6 @@ model::Snapshot Cluster(int64_t nodes, int64_t pods, bool volumes) {
   return snap;
 }
 
-std::vector<model::PodDecision> Bind(const model::Snapshot& snap, bool use_index, int64_t limit,
-                                     binding::SchedulerStats* stats = nullptr) {
-  binding::Scheduler scheduler(snap, model::SchedulerConfig{},
-                               binding::SchedulerOptions{use_index});
-  std::vector<model::PodIndex> queue = scheduler.QueueOrder();
-  if (limit >= 0 && static_cast<size_t>(limit) < queue.size()) {
-    queue.resize(static_cast<size_t>(limit));
-  }
-  std::vector<model::PodDecision> out;
-  out.reserve(queue.size());
-  for (model::PodIndex pod : queue) out.push_back(scheduler.ScheduleOne(pod));
-  if (stats != nullptr) *stats = scheduler.stats();
-  return out;
-}
-
-int64_t CountBound(const std::vector<model::PodDecision>& d) {
-  int64_t n = 0;
-  for (const auto& x : d) n += x.node.has_value() ? 1 : 0;
-  return n;
-}
-
 // The answer check: the first `prefix` decisions through the index equal the reference's.
 bool SameAsReference(const model::Snapshot& snap, int64_t prefix) {
   std::vector<model::PodDecision> indexed = Bind(snap, true, prefix);
@@ -150,16 +131,6 @@ BENCHMARK(BM_BindWithoutVolumes_1kNodes)->Unit(benchmark::kMillisecond);
 
 void BM_BindWithVolumes_1kNodes(benchmark::State& state) { BindPods(state, 1000, 5000, true); }
 BENCHMARK(BM_BindWithVolumes_1kNodes)->Unit(benchmark::kMillisecond);
-
-int64_t Flag(int argc, char** argv, const char* name, int64_t fallback) {
-  const size_t n = std::strlen(name);
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], name, n) == 0 && argv[i][n] == '=') {
-      return std::atoll(argv[i] + n + 1);
-    }
-  }
-  return fallback;
-}
 
 // One timed run: pods/s over the whole queue, the scheduler's construction included.
 double PodsPerSecond(const model::Snapshot& snap, int64_t* bound, binding::SchedulerStats* stats) {

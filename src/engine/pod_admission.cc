@@ -14,7 +14,7 @@ namespace berth::engine {
 namespace {
 
 bool IsCreated(const model::Pod& pod) {
-  return pod.meta.annotations.count(kCreatedFromTemplateKey) != 0 && pod.replaces.empty();
+  return pod.created_from_template && pod.replaces.empty();
 }
 
 bool IsCreatedPending(const model::Pod& pod) {

@@ -12,13 +12,8 @@
 
 namespace berth::engine {
 
-// The annotation io's expansion (io/internal/expand.cc) puts on the model pods it creates
-// from workload templates (never on their printed documents): those pods have not passed
-// admission yet. Pods given in the input never carry it.
-inline constexpr const char* kCreatedFromTemplateKey = "berth.dev/created-from-template";
-
 // Whether the snapshot has a LimitRange or ResourceQuota and a pod berth created (expanded
-// from a workload's template: kCreatedFromTemplateKey), so that AdmitCreatedPods has work.
+// from a workload's template: Pod::created_from_template), so that AdmitCreatedPods has work.
 bool NeedsPodAdmission(const model::Snapshot& snapshot);
 
 // Admits every pending pod berth created, in snapshot order (the order the controllers

@@ -301,9 +301,11 @@ constexpr KindInfo kKinds[] = {
      .resource = "podgroups", .status_subresource = true, .short_names = kPg},
     {.group = "scheduling.volcano.sh", .versions = kV1beta1, .kind = "PodGroup",
      .resource = "podgroups", .status_subresource = true, .short_names = kVolcanoPg},
-    // Kubernetes' own gang API (KEP-4671, alpha in 1.35): one gang per spec.podGroups[].
+    // Kubernetes' own gang API (KEP-4671, alpha in 1.35): one gang per spec.podGroups[]. Not
+    // served by the hub (gated_off): served, it would take kubectl's `workloads` from Kueue's,
+    // since built-in groups come first in discovery.
     {.group = "scheduling.k8s.io", .versions = kV1alpha1, .kind = "Workload",
-     .resource = "workloads"},
+     .resource = "workloads", .gated_off = true},
     // cluster.open-cluster-management.io
     {.group = "cluster.open-cluster-management.io", .versions = kV1, .kind = "ManagedCluster",
      .resource = "managedclusters", .scope = kCluster, .status_subresource = true,

@@ -112,6 +112,10 @@ struct KindInfo {
   // Pods are made from its pod templates (io expands them; Kueue makes a Workload for it).
   bool workload = false;
   DispatchInfo dispatch{};
+  // kube-apiserver serves it only behind an alpha feature gate that is off by default: io
+  // reads it from files, the hub's API leaves it out (discovery, routes), as a default
+  // cluster does.
+  bool gated_off = false;
 
   constexpr bool namespaced() const { return scope == Scope::kNamespaced; }
   constexpr bool served() const { return !resource.empty(); }

@@ -180,7 +180,10 @@ struct Pod {
 
   std::optional<OwnerRef> owner;
   std::string cluster = "default";
-  SourceRef source;  // kNoSource when expanded from a template
+  SourceRef source;  // the pod's document: read, or created by io for a template's pod
+  // Expanded by io from a workload's template: a pod the controller would create, which the
+  // API server's admission (engine/pod_admission.h) has not seen yet. Given pods exist.
+  bool created_from_template = false;
   // Set on a pod the plan creates in place of one it deleted (a re-admitted workload's job
   // creates its pods anew: engine/replacement_pods.h): the deleted pod's name. `source` is
   // then the deleted pod's document, which writers print as the controller creates the new

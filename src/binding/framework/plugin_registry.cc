@@ -22,19 +22,16 @@
 namespace berth::binding {
 
 std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile,
-                                                             bool gpu_sharing,
-                                                             bool dynamic_resources,
-                                                             bool volumes,
-                                                             bool node_ports) {
+                                                             OptionalFilters optional) {
   std::vector<std::unique_ptr<FilterPlugin>> all;
   all.push_back(std::make_unique<NodeUnschedulableFilter>());
   all.push_back(std::make_unique<NodeNameFilter>());
   all.push_back(std::make_unique<TaintTolerationFilter>());
   all.push_back(std::make_unique<NodeAffinityFilter>());
-  if (node_ports) all.push_back(std::make_unique<NodePortsFilter>());
+  if (optional.node_ports) all.push_back(std::make_unique<NodePortsFilter>());
   all.push_back(std::make_unique<NodeResourcesFitFilter>());
-  if (gpu_sharing) all.push_back(std::make_unique<GpuSharingFilter>());
-  if (volumes) {
+  if (optional.gpu_sharing) all.push_back(std::make_unique<GpuSharingFilter>());
+  if (optional.volumes) {
     all.push_back(std::make_unique<VolumeRestrictionsFilter>());
     all.push_back(std::make_unique<NodeVolumeLimitsFilter>());
     all.push_back(std::make_unique<VolumeBindingFilter>());
@@ -42,7 +39,7 @@ std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfi
   }
   all.push_back(std::make_unique<PodTopologySpreadFilter>());
   all.push_back(std::make_unique<InterPodAffinityFilter>());
-  if (dynamic_resources) all.push_back(std::make_unique<DynamicResourcesFilter>());
+  if (optional.dynamic_resources) all.push_back(std::make_unique<DynamicResourcesFilter>());
   std::vector<std::unique_ptr<FilterPlugin>> enabled;
   for (auto& p : all) {
     if (profile.FilterEnabled(p->Name())) enabled.push_back(std::move(p));

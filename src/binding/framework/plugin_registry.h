@@ -14,20 +14,21 @@
 
 namespace berth::binding {
 
-// `gpu_sharing` adds GpuSharing after NodeResourcesFit: for pods with a fractional GPU
-// request only, so that it shows in no other pod's verdicts. `dynamic_resources` adds
-// DynamicResources last (after InterPodAffinity, upstream's default order): for pods with
-// ResourceClaims only, for the same reason. `volumes` adds VolumeRestrictions,
-// NodeVolumeLimits, VolumeBinding and VolumeZone after NodeResourcesFit (GpuSharing), in
-// upstream's order: for pods with persistentVolumeClaim volumes only. `node_ports` adds
-// NodePorts after NodeAffinity (upstream's order): for pods with host ports only, which it
-// alone can reject (it skips every other pod at PreFilter), so the other pods' verdicts list
-// no NodePorts.
+// The filters only the pods that can fail them run, so that they show in no other pod's
+// verdicts; each goes where upstream's default order puts it.
+struct OptionalFilters {
+  bool gpu_sharing = false;        // GpuSharing after NodeResourcesFit: fractional GPU requests
+  bool dynamic_resources = false;  // DynamicResources last (after InterPodAffinity): claims
+  // VolumeRestrictions, NodeVolumeLimits, VolumeBinding and VolumeZone after NodeResourcesFit
+  // (GpuSharing): pods with persistentVolumeClaim volumes.
+  bool volumes = false;
+  // NodePorts after NodeAffinity: pods with host ports (it skips every other pod at PreFilter).
+  bool node_ports = false;
+};
+
+// The profile's filters in upstream's order, with the optional ones asked for.
 std::vector<std::unique_ptr<FilterPlugin>> MakeFilterPlugins(const ResolvedProfile& profile,
-                                                             bool gpu_sharing = false,
-                                                             bool dynamic_resources = false,
-                                                             bool volumes = false,
-                                                             bool node_ports = false);
+                                                             OptionalFilters optional = {});
 
 struct WeightedScorePlugin {
   std::unique_ptr<ScorePlugin> plugin;

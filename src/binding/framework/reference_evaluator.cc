@@ -11,10 +11,12 @@ namespace berth::binding {
 
 ReferenceEvaluator::ReferenceEvaluator(const CycleContext& ctx)
     : ctx_(ctx),
-      filters_(MakeFilterPlugins(ctx.profile, ctx.info.RequestsGpuFraction(),
-                                 !ctx.pod.resource_claims.empty(),
-                                 ctx.volumes != nullptr && VolumeTracker::HasClaimVolumes(ctx.pod),
-                                 !ctx.info.host_ports.empty())),
+      filters_(MakeFilterPlugins(
+          ctx.profile,
+          {.gpu_sharing = ctx.info.RequestsGpuFraction(),
+           .dynamic_resources = !ctx.pod.resource_claims.empty(),
+           .volumes = ctx.volumes != nullptr && VolumeTracker::HasClaimVolumes(ctx.pod),
+           .node_ports = !ctx.info.host_ports.empty()})),
       scores_(MakeScorePlugins(ctx.profile, ctx.resources)) {}
 
 ReferenceEvaluator::PreFilterOutcome ReferenceEvaluator::RunPreFilter() {

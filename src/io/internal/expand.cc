@@ -15,11 +15,6 @@
 namespace berth::io::internal {
 
 namespace {
-// Read by engine/pod_admission.h (kCreatedFromTemplateKey there).
-constexpr const char* kCreatedFromTemplateKey = "berth.dev/created-from-template";
-}  // namespace
-
-namespace {
 
 using OrderedJson = nlohmann::ordered_json;
 
@@ -306,10 +301,7 @@ void ExpandWorkload(const model::WorkloadObject& workload, const std::vector<Pod
       if (!added) continue;
       pod.source = documents->Add(
           CreatedDocument(file, "v1", "Pod", pod.meta, PodDocument(pod, workload, tmpl)));
-      // Marks the model pod (not its document: never printed) as one berth creates, which
-      // the engine's admission step (engine/pod_admission.h) passes through the API
-      // server's LimitRanger and ResourceQuota; given pods exist already.
-      pod.meta.annotations.insert_or_assign(kCreatedFromTemplateKey, "true");
+      pod.created_from_template = true;
       snapshot->pods.push_back(std::move(pod));
     }
   }

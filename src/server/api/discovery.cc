@@ -109,14 +109,8 @@ Json StringsJson(std::span<const std::string_view> items) {
   return out;
 }
 
-// Kinds a default kube-apiserver does not serve: behind an alpha feature gate that is off by
-// default. io reads them from files; the hub serves none of them, as such a cluster does. It
-// matters for the scheduler's gang Workload (scheduling.k8s.io, alpha in 1.35): served, it
-// would take kubectl's `workloads` from Kueue's, since built-in groups come first.
-bool GatedOff(const KindInfo& k) { return k.group == "scheduling.k8s.io" && k.kind == "Workload"; }
-
 bool ServedIn(const KindInfo& k, std::string_view version) {
-  return k.served() && !GatedOff(k) &&
+  return k.served() && !k.gated_off &&
          std::find(k.versions.begin(), k.versions.end(), version) != k.versions.end();
 }
 
@@ -225,7 +219,7 @@ bool VersionPriorityLess(std::string_view a, std::string_view b) {
 std::vector<std::string> ServedVersions(std::string_view group) {
   std::vector<std::string> out;
   for (const KindInfo& k : model::AllKinds()) {
-    if (k.group != group || !k.served() || GatedOff(k)) continue;
+    if (k.group != group || !k.served() || k.gated_off) continue;
     for (std::string_view v : k.versions) {
       if (std::find(out.begin(), out.end(), v) == out.end()) out.emplace_back(v);
     }
