@@ -70,6 +70,7 @@ class Scheduler::Impl {
         state_(snapshot, resources_, NodesOf(snapshot, options)),
         placed_(snapshot.pods.size(), -1),
         bound_here_(snapshot.pods.size(), 0),
+        nominated_(snapshot.pods.size(), -1),
         node_pods_(static_cast<size_t>(state_.num_nodes())) {
     if (options_.use_index) index_ = std::make_unique<IndexedPath>(state_, resources_);
     if (HasDraObjects(snapshot)) {
@@ -122,6 +123,9 @@ class Scheduler::Impl {
   }
 
   model::PodDecision ScheduleOne(model::PodIndex pod) {
+    // Upstream filters a pod without its own nomination (RunFilterPluginsWithNominatedPods
+    // skips the pod itself): its reservation gives way to the decision.
+    ReleaseNomination(pod);
     model::PodDecision decision;
     decision.pod = pod;
     const model::Pod& p = pod_infos_.pod(pod);
@@ -167,6 +171,7 @@ class Scheduler::Impl {
   }
 
   model::PodDecision ScheduleOnNominated(model::PodIndex pod, model::NodeIndex node) {
+    ReleaseNomination(pod);
     const model::Pod& p = pod_infos_.pod(pod);
     const ResolvedProfile* profile = FindProfile(p);
     if (bound_here_[idx(pod)] != 0 || profile == nullptr || p.IsTerminal() || p.IsBound()) {
@@ -184,6 +189,13 @@ class Scheduler::Impl {
   }
 
   PreemptionOutcome Preempt(model::PodIndex pod);
+
+  void Nominate(model::PodIndex pod, model::NodeIndex node) {
+    BERTH_CHECK(!IsBound(pod) && nominated_[idx(pod)] < 0,
+                "Nominate of a bound or already nominated pod");
+    state_.AddPod(pod, node, pod_infos_.Get(pod));
+    nominated_[idx(pod)] = node.v;
+  }
 
   PodExplanation Explain(model::PodIndex pod) const {
     const model::Pod& p = pod_infos_.pod(pod);
@@ -226,6 +238,7 @@ class Scheduler::Impl {
     const model::PodIndex added = pod_infos_.Add(pod);
     placed_.push_back(-1);
     bound_here_.push_back(0);
+    nominated_.push_back(-1);
     return added;
   }
 
@@ -387,6 +400,13 @@ class Scheduler::Impl {
   }
 
   static size_t idx(model::PodIndex pod) { return static_cast<size_t>(pod.v); }
+
+  void ReleaseNomination(model::PodIndex pod) {
+    const int32_t node = nominated_[idx(pod)];
+    if (node < 0) return;
+    state_.RemovePod(pod, model::NodeIndex{node}, pod_infos_.Get(pod));
+    nominated_[idx(pod)] = -1;
+  }
 
   // Bound by this Scheduler, or in the input and not unbound since.
   bool IsBound(model::PodIndex pod) const {
@@ -637,6 +657,9 @@ class Scheduler::Impl {
   std::vector<ResolvedProfile> profiles_;
   std::vector<int32_t> placed_;      // node whose state holds the pod (input or bound here), or -1
   std::vector<uint8_t> bound_here_;  // 1: bound by this scheduler
+  // Node whose state holds the pod as nominated (Nominate), or -1: not bound, not in
+  // node_pods_ (so never a victim), no claim or volume reserved.
+  std::vector<int32_t> nominated_;
   // The pods each node's state holds (input-bound and bound here): preemption's victims are
   // looked up per node, never by scanning the cluster's pods.
   std::vector<std::vector<model::PodIndex>> node_pods_;
@@ -1076,6 +1099,8 @@ GangOutcome Scheduler::ScheduleGang(const std::vector<model::PodIndex>& pods, in
 void Scheduler::Unbind(model::PodIndex pod) { impl_->Unbind(pod); }
 
 PreemptionOutcome Scheduler::Preempt(model::PodIndex pod) { return impl_->Preempt(pod); }
+
+void Scheduler::Nominate(model::PodIndex pod, model::NodeIndex node) { impl_->Nominate(pod, node); }
 
 model::PodDecision Scheduler::ScheduleOnNominated(model::PodIndex pod, model::NodeIndex node) {
   return impl_->ScheduleOnNominated(pod, node);

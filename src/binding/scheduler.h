@@ -243,6 +243,16 @@ class Scheduler {
   // fit checks; pods the index covers visit no node class that static filters reject.
   PreemptionOutcome Preempt(model::PodIndex pod);
 
+  // Reserves `node` for a pending pod Preempt nominated there but that stays unbound (one
+  // cycle: its victims are still terminating), as kube-scheduler's nominator does: the pods
+  // scheduled after it (by queue order, none more important) see its requests, ports and
+  // affinity terms on the node (RunFilterPluginsWithNominatedPods), so a second preemptor
+  // picks another node rather than the one already promised. The pod stays unbound, is never
+  // a victim, reserves no claim or volume; ScheduleOne or ScheduleOnNominated of the pod
+  // releases the reservation first. Precondition (BERTH_CHECK): the pod is neither bound
+  // nor nominated. O(resources).
+  void Nominate(model::PodIndex pod, model::NodeIndex node);
+
   // ScheduleOne for a pod nominated to `node` (status.nominatedNodeName, or after Preempt):
   // upstream tries the nominated node first and takes it when every filter passes there;
   // otherwise the pod is scheduled as ScheduleOne does.

@@ -6,6 +6,16 @@
 
 namespace berth::engine {
 
+bool HoldsAdmission(const model::Workload& w) {
+  if (!w.admission) return false;
+  const model::WorkloadCondition* reserved = w.FindCondition("QuotaReserved");
+  if (reserved != nullptr && reserved->status != "True") return false;
+  const model::WorkloadCondition* finished = w.FindCondition("Finished");
+  if (finished != nullptr && finished->status == "True") return false;
+  const model::WorkloadCondition* evicted = w.FindCondition("Evicted");
+  return evicted == nullptr || evicted->status != "True";
+}
+
 void AddAdmission(const core::Labels& node_selector,
                   const std::vector<core::Toleration>& tolerations, model::Pod* pod) {
   for (const auto& [key, value] : node_selector) pod->node_selector[key] = value;

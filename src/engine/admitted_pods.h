@@ -27,6 +27,11 @@ struct AdmittedPod {
   std::vector<core::Toleration> added_tolerations;
 };
 
+// A workload admitted in the input keeps running: it has an admission, QuotaReserved is not
+// False, and it is neither finished nor evicted. Its job's pods exist (or are being
+// created) as the plan starts.
+bool HoldsAdmission(const model::Workload& w);
+
 // Merges an admission's nodeSelector entries into the pod's (replacing a key's value) and
 // appends its tolerations the pod lacks, as Kueue's podset info injection does.
 void AddAdmission(const core::Labels& node_selector,

@@ -60,7 +60,8 @@ void BindingOracle::Override(int32_t workload, const model::Admission& admission
     std::optional<model::PodIndex> local = part_.ToLocal(admitted.pod);
     if (!local) continue;
     const model::Pod& pod = part_.snapshot().pod(*local);
-    if (pod.IsTerminal()) continue;
+    // Terminal, or refused by the API server (pod_admission.h): never to be scheduled.
+    if (pod.IsTerminal() || !pod.admission_refused.empty()) continue;
     if (pod.IsBound()) {
       // Still running, or deleted by this plan's preemption: then a new pod takes its place.
       if (unbound_input_.count(local->v) == 0) continue;

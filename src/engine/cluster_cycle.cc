@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/admitted_pods.h"
 #include "engine/binding_oracle.h"
 #include "engine/fleet_dispatcher.h"
 #include "engine/pod_groups.h"
@@ -12,18 +13,6 @@
 
 namespace berth::engine {
 namespace {
-
-// A workload admitted in the input keeps running: QuotaReserved=True, not finished or
-// evicted.
-bool HoldsAdmission(const model::Workload& w) {
-  if (!w.admission) return false;
-  const model::WorkloadCondition* reserved = w.FindCondition("QuotaReserved");
-  if (reserved != nullptr && reserved->status != "True") return false;
-  const model::WorkloadCondition* finished = w.FindCondition("Finished");
-  if (finished != nullptr && finished->status == "True") return false;
-  const model::WorkloadCondition* evicted = w.FindCondition("Evicted");
-  return evicted == nullptr || evicted->status != "True";
-}
 
 // Pod groups: every pending pod of one group is tried together when the first of them
 // comes up in the queue.
@@ -169,6 +158,8 @@ model::PodDecision ScheduleWithPreemption(const ClusterPart& part, binding::Sche
     model::PodDecision bound = scheduler.ScheduleOnNominated(pod, *outcome.node);
     preemption.completed = true;
     if (bound.node) decision = std::move(bound);
+  } else {
+    scheduler.Nominate(pod, *outcome.node);
   }
   decision.nominated_node = outcome.node;
   decision.victims = outcome.victims;

@@ -9,6 +9,7 @@
 
 #include "admission/limit_ranger.h"
 #include "admission/quota_ledger.h"
+#include "engine/admitted_pods.h"
 
 namespace berth::engine {
 namespace {
@@ -53,8 +54,12 @@ void AdmitCreatedPods(model::Snapshot& snapshot, core::Diagnostics& diags) {
   for (const model::LimitRange& r : defaulted) {
     ranges[NamespaceKey(r.cluster, r.meta.namespace_)].push_back(&r);
   }
+  // Pods of Kueue workloads not yet admitted: created at the admission, inside the cycle.
+  // A workload admitted in the input has its job unsuspended, so the job controller is
+  // creating its pods now, through the same admission as any other pod.
   std::vector<bool> kueue(snapshot.pods.size(), false);
   for (const model::Workload& w : snapshot.kueue_workloads) {
+    if (HoldsAdmission(w)) continue;
     for (const auto& set : w.pods) {
       for (int32_t p : set) kueue[static_cast<size_t>(p)] = true;
     }

@@ -22,8 +22,10 @@ bool NeedsPodAdmission(const model::Snapshot& snapshot);
 // (Pod::admission_refused = `pods "NAME" is forbidden: ...`), is never created (the cycle
 // neither binds nor prints it), and adds no quota usage; each refusal is reported once as a
 // warning on its workload (`Error creating: pods "NAME" is forbidden: ...`, the Job
-// controller's FailedCreate event). Pods of Kueue Workloads get LimitRange defaults only:
-// Kueue creates them at admission, which this step does not model (docs/admission.md).
+// controller's FailedCreate event). Pods of Kueue Workloads admitted in the input are
+// admitted like the rest (their job runs); those of workloads still waiting get LimitRange
+// defaults only: Kueue creates them at an admission inside the cycle, which this step
+// precedes (docs/admission.md).
 // Quota usage is kept per quota incrementally: O(created pods x their namespace's quotas).
 void AdmitCreatedPods(model::Snapshot& snapshot, core::Diagnostics& diags);
 

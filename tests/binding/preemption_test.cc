@@ -394,5 +394,52 @@ TEST(PreemptionTest, UnbindingVictimsLetsThePreemptorBindOnTheNominatedNode) {
   EXPECT_EQ(snap.node(*d.node).meta.name, "node2");
 }
 
+// One cycle leaves the first preemptor nominated, its victims terminating: upstream's
+// RunFilterPluginsWithNominatedPods counts it on its node for the pods after it, so a
+// second preemptor of the same priority is nominated to another node (TestNominatedNodeCleanUp
+// and the "preemption of a nominated node" scheduler_perf flow, in berth's terms).
+TEST(PreemptionTest, NominatedPodHoldsItsNodeForLaterPreemptors) {
+  model::Snapshot snap =
+      Cluster({"node1", "node2"}, {{"p1", "node1", kLow, kLarge}, {"p2", "node2", kMid, kLarge}},
+              kHigh, kLarge);
+  snap.pods.push_back(snap.pods.back());
+  snap.pods.back().meta.name = "q";
+  const model::PodIndex first = model::PodIndex{static_cast<int32_t>(snap.pods.size()) - 2};
+  const model::PodIndex second = Last(snap);
+  Scheduler scheduler(snap, model::SchedulerConfig{});
+  ASSERT_FALSE(scheduler.ScheduleOne(first).node.has_value());
+  PreemptionOutcome a = scheduler.Preempt(first);
+  ASSERT_EQ(NodeOf(snap, a), "node1");  // the lower-priority victim
+  scheduler.Nominate(first, *a.node);
+  ASSERT_FALSE(scheduler.ScheduleOne(second).node.has_value());
+  PreemptionOutcome b = scheduler.Preempt(second);
+  EXPECT_EQ(NodeOf(snap, b), "node2");
+  EXPECT_EQ(VictimNames(snap, b), std::vector<std::string>{"p2"});
+  // Without the nomination node1 would have been chosen again.
+  Scheduler fresh(snap, model::SchedulerConfig{});
+  ASSERT_FALSE(fresh.ScheduleOne(second).node.has_value());
+  EXPECT_EQ(NodeOf(snap, fresh.Preempt(second)), "node1");
+}
+
+// The reservation counts for pods that would otherwise fit in the room the nominated pod is
+// promised, and gives way when the nominated pod itself is scheduled.
+TEST(PreemptionTest, NominationReservesRoomAndIsReleasedByItsOwnDecision) {
+  model::Snapshot snap = Cluster({"node1"}, {}, kHigh, kLarge);
+  snap.pods.push_back(snap.pods.back());
+  snap.pods.back().meta.name = "small";
+  snap.pods.back().priority = kLow;
+  const model::PodIndex nominated{0};
+  const model::PodIndex small = Last(snap);
+  Scheduler scheduler(snap, model::SchedulerConfig{});
+  scheduler.Nominate(nominated, model::NodeIndex{0});
+  // 300 of 500 promised: a second 300 does not fit.
+  EXPECT_FALSE(scheduler.ScheduleOne(small).node.has_value());
+  const model::PodDecision d = scheduler.ScheduleOne(nominated);
+  ASSERT_TRUE(d.node.has_value());
+  EXPECT_EQ(snap.node(*d.node).meta.name, "node1");
+  EXPECT_EQ(scheduler.NodeFree(model::NodeIndex{0}).Get(model::kCpu),
+            kVeryLarge - kLarge);
+}
+
 }  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

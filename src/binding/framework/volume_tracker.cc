@@ -10,7 +10,9 @@
 #include "binding/framework/volume_tracker.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
+#include <string_view>
 
 namespace berth::binding {
 namespace {
@@ -19,8 +21,12 @@ constexpr std::string_view kBetaClassAnnotation = "volume.beta.kubernetes.io/sto
 constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
 constexpr std::string_view kNoProvisioner = "kubernetes.io/no-provisioner";
 
-std::string ClaimKey(const std::string& ns, const std::string& name) {
-  return (ns.empty() ? std::string("default") : ns) + "/" + name;
+std::string_view NamespaceOf(std::string_view ns) { return ns.empty() ? "default" : ns; }
+
+uint64_t ClaimHash(std::string_view ns, std::string_view name) {
+  const uint64_t a = std::hash<std::string_view>{}(NamespaceOf(ns));
+  const uint64_t b = std::hash<std::string_view>{}(name);
+  return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
 }
 
 bool HasMode(const std::vector<std::string>& modes, std::string_view mode) {
@@ -53,11 +59,21 @@ std::string_view GaKey(std::string_view key) {
 VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string& cluster,
                              const ClusterState& state)
     : state_(state) {
+  claim_by_hash_.reserve(snapshot.persistent_volume_claims.size());
+  // The chain's tail per hash, so a later claim of the same name goes after the first.
+  std::unordered_map<uint64_t, int32_t> tails;
   for (size_t i = 0; i < snapshot.persistent_volume_claims.size(); ++i) {
     const model::PersistentVolumeClaim& c = snapshot.persistent_volume_claims[i];
     if (c.cluster != cluster) continue;
-    claim_by_key_.emplace(ClaimKey(c.meta.namespace_, c.meta.name),
-                          static_cast<int32_t>(claims_.size()));
+    const auto at = static_cast<int32_t>(claims_.size());
+    const uint64_t h = ClaimHash(c.meta.namespace_, c.meta.name);
+    claim_next_.push_back(-1);
+    if (auto [it, fresh] = claim_by_hash_.emplace(h, at); !fresh) {
+      auto tail = tails.find(h);
+      int32_t last = tail != tails.end() ? tail->second : it->second;
+      claim_next_[idx(last)] = at;
+      tails[h] = at;
+    }
     claims_.push_back(&c);
     claim_index_.push_back(static_cast<int32_t>(i));
   }
@@ -77,6 +93,15 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
       default_class_ = sc.meta.name;
     }
   }
+  named_volume_.reserve(claims_.size());
+  for (const model::PersistentVolumeClaim* c : claims_) {
+    if (c->volume_name.empty()) {
+      named_volume_.push_back(-1);
+      continue;
+    }
+    auto it = volume_by_name_.find(c->volume_name);
+    named_volume_.push_back(it == volume_by_name_.end() ? -2 : it->second);
+  }
   std::unordered_map<std::string_view, const model::CSINode*> csi_by_name;
   for (const model::CSINode& n : snapshot.csi_nodes) {
     if (n.cluster == cluster) csi_by_name.emplace(n.meta.name, &n);
@@ -95,22 +120,11 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
     } else {
       claim_class_.push_back(c->storage_class_name.value_or(default_class_));
     }
+    claim_sc_.push_back(claim_class_.back().empty() ? nullptr : FindClass(claim_class_.back()));
   }
   // CSI volumes and drivers get small ids, so NodeVolumeLimits compares integers.
   std::unordered_map<std::string, int32_t> volume_ids;
   std::unordered_map<std::string, int32_t> driver_ids;
-  for (size_t c = 0; c < claims_.size(); ++c) {
-    // Not bound yet: the class's provisioner will create it; the claim stands for it.
-    const model::StorageClass* sc = FindClass(claim_class_[c]);
-    if (sc == nullptr || sc->provisioner == kNoProvisioner) {
-      claim_csi_.emplace_back(-1, -1);
-      continue;
-    }
-    claim_csi_.emplace_back(
-        CsiId(&driver_ids, sc->provisioner),
-        CsiId(&volume_ids,
-              sc->provisioner + '\0' + claims_[c]->meta.namespace_ + "-" + claims_[c]->meta.name));
-  }
   for (const model::PersistentVolume* v : volumes_) {
     if (v->csi_driver.empty()) {
       volume_csi_.emplace_back(-1, -1);
@@ -118,6 +132,17 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
     }
     volume_csi_.emplace_back(CsiId(&driver_ids, v->csi_driver),
                              CsiId(&volume_ids, v->csi_driver + '\0' + v->csi_volume_handle));
+  }
+  // Not bound yet: the class's provisioner will create the claim's own volume, which no
+  // other claim or volume can share, so each gets a fresh id after the volumes'.
+  auto next_volume_id = static_cast<int32_t>(volume_ids.size());
+  for (size_t c = 0; c < claims_.size(); ++c) {
+    const model::StorageClass* sc = claim_sc_[c];
+    if (sc == nullptr || sc->provisioner == kNoProvisioner) {
+      claim_csi_.emplace_back(-1, -1);
+      continue;
+    }
+    claim_csi_.emplace_back(CsiId(&driver_ids, sc->provisioner), next_volume_id++);
   }
   node_limits_.resize(static_cast<size_t>(state.num_nodes()));
   for (int32_t n = 0; n < state.num_nodes(); ++n) {
@@ -146,18 +171,18 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
   for (size_t v = 0; v < volumes_.size(); ++v) {
     const model::PersistentVolume& pv = *volumes_[v];
     if (pv.claim_name.empty()) continue;
-    auto it = claim_by_key_.find(ClaimKey(pv.claim_namespace, pv.claim_name));
-    if (it == claim_by_key_.end()) {
+    const int32_t claim = FindClaim(pv.claim_namespace, pv.claim_name);
+    if (claim < 0) {
       taken_by_[v] = -2;
       continue;
     }
-    const model::PersistentVolumeClaim& c = *claims_[idx(it->second)];
+    const model::PersistentVolumeClaim& c = *claims_[idx(claim)];
     if (!pv.claim_uid.empty() && !c.meta.uid.empty() && pv.claim_uid != c.meta.uid) {
       taken_by_[v] = -2;  // bound to an earlier claim of that name
       continue;
     }
-    taken_by_[v] = it->second;
-    if (c.volume_name.empty()) prebound_[idx(it->second)] = static_cast<int32_t>(v);
+    taken_by_[v] = claim;
+    if (c.volume_name.empty()) prebound_[idx(claim)] = static_cast<int32_t>(v);
   }
   for (size_t v = 0; v < volumes_.size(); ++v) {
     const model::PersistentVolume& pv = *volumes_[v];
@@ -193,10 +218,12 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
     if (host != labels.end()) nodes_by_host[host->second].push_back(n);
   }
   for (auto& [name, entry] : by_class_) {
+    if (entry.by_host.empty()) continue;
+    entry.by_node.resize(static_cast<size_t>(state.num_nodes()));
     for (auto& [host, list] : entry.by_host) {
       auto nodes = nodes_by_host.find(host);
       if (nodes == nodes_by_host.end()) continue;
-      for (int32_t n : nodes->second) entry.by_node[n] = list;
+      for (int32_t n : nodes->second) entry.by_node[idx(n)] = list;
     }
   }
   for (size_t c = 0; c < claims_.size(); ++c) {
@@ -223,18 +250,23 @@ const model::StorageClass* VolumeTracker::FindClass(const std::string& name) con
 }
 
 bool VolumeTracker::IsDelayed(int32_t claim) const {
-  const std::string& name = ClassOf(claim);
-  if (name.empty()) return false;
-  const model::StorageClass* sc = FindClass(name);
+  const model::StorageClass* sc = claim_sc_[idx(claim)];
   return sc != nullptr && sc->volume_binding_mode == "WaitForFirstConsumer";
 }
 
 int32_t VolumeTracker::VolumeOf(int32_t claim) const {
   if (planned_volume_[idx(claim)] >= 0) return planned_volume_[idx(claim)];
-  const std::string& name = claims_[idx(claim)]->volume_name;
-  if (name.empty()) return -1;
-  auto it = volume_by_name_.find(name);
-  return it == volume_by_name_.end() ? -2 : it->second;
+  return named_volume_[idx(claim)];
+}
+
+int32_t VolumeTracker::FindClaim(std::string_view ns, std::string_view name) const {
+  auto it = claim_by_hash_.find(ClaimHash(ns, name));
+  if (it == claim_by_hash_.end()) return -1;
+  for (int32_t c = it->second; c >= 0; c = claim_next_[idx(c)]) {
+    const model::PersistentVolumeClaim& claim = *claims_[idx(c)];
+    if (claim.meta.name == name && NamespaceOf(claim.meta.namespace_) == NamespaceOf(ns)) return c;
+  }
+  return -1;
 }
 
 bool VolumeTracker::IsBound(int32_t claim) const { return VolumeOf(claim) != -1; }
@@ -253,14 +285,13 @@ const PodVolumeClaims& VolumeTracker::Resolve(const model::Pod& pod) const {
   out = PodVolumeClaims{};
   for (const model::PodVolume& v : pod.volumes) {
     if (v.claim_name.empty()) continue;
-    auto it = claim_by_key_.find(ClaimKey(pod.meta.namespace_, v.claim_name));
-    if (it == claim_by_key_.end()) {
+    const int32_t c = FindClaim(pod.meta.namespace_, v.claim_name);
+    if (c < 0) {
       if (out.missing.empty()) {
         out.missing = "persistentvolumeclaim \"" + v.claim_name + "\" not found";
       }
       continue;
     }
-    const int32_t c = it->second;
     if (std::find(out.claims.begin(), out.claims.end(), c) != out.claims.end()) continue;
     out.claims.push_back(c);
     const model::PersistentVolumeClaim& claim = *claims_[idx(c)];
@@ -329,9 +360,8 @@ int32_t VolumeTracker::FindMatch(int32_t claim, model::NodeIndex node,
     return -1;
   };
   int32_t best = first_fit(cls->general);
-  auto local = cls->by_node.find(node.v);
-  if (local != cls->by_node.end()) {
-    const int32_t l = first_fit(local->second);
+  if (!cls->by_node.empty() && !cls->by_node[idx(node.v)].empty()) {
+    const int32_t l = first_fit(cls->by_node[idx(node.v)]);
     if (l >= 0) {
       if (best < 0) {
         best = l;
@@ -349,9 +379,7 @@ int32_t VolumeTracker::FindMatch(int32_t claim, model::NodeIndex node,
 }
 
 bool VolumeTracker::CanProvision(int32_t claim, model::NodeIndex node) const {
-  const std::string& name = ClassOf(claim);
-  if (name.empty()) return false;
-  const model::StorageClass* sc = FindClass(name);
+  const model::StorageClass* sc = claim_sc_[idx(claim)];
   if (sc == nullptr || sc->provisioner == kNoProvisioner) return false;
   if (!sc->allowed_topologies.has_value()) return true;
   const model::Node& n = state_.node(node);
@@ -401,7 +429,7 @@ std::string VolumeTracker::ZoneRejection(const PodVolumeClaims& claims) const {
     if (v == -2) return "persistentvolume \"" + claim.volume_name + "\" not found";
     const std::string& name = ClassOf(c);
     if (name.empty()) return "PersistentVolumeClaim had no pv name and storageClass name";
-    const model::StorageClass* sc = FindClass(name);
+    const model::StorageClass* sc = claim_sc_[idx(c)];
     if (sc == nullptr) return "storageclasses.storage.k8s.io \"" + name + "\" not found";
     if (sc->volume_binding_mode == "WaitForFirstConsumer") continue;
     return "PersistentVolume had no name";
@@ -504,7 +532,7 @@ bool VolumeTracker::AcceptsEveryNode(const PodVolumeClaims& claims) const {
   }
   for (int32_t c : claims.delayed) {
     if (!planned_node_[idx(c)].empty() || !claims_[idx(c)]->selected_node.empty()) return false;
-    const model::StorageClass* sc = FindClass(ClassOf(c));
+    const model::StorageClass* sc = claim_sc_[idx(c)];
     if (sc == nullptr || sc->provisioner == kNoProvisioner || sc->allowed_topologies.has_value()) {
       return false;
     }

@@ -117,6 +117,8 @@ class VolumeTracker {
   // claim's volume's spec.csi driver and handle, an unbound one's class provisioner.
   std::pair<int32_t, int32_t> CsiVolume(int32_t claim) const;
   int32_t CsiId(std::unordered_map<std::string, int32_t>* ids, const std::string& key);
+  // The claim named `name` in namespace `ns` ("" is default), or -1.
+  int32_t FindClaim(std::string_view ns, std::string_view name) const;
 
   const ClusterState& state_;
   std::vector<const model::PersistentVolumeClaim*> claims_;
@@ -131,8 +133,15 @@ class VolumeTracker {
   std::vector<std::pair<int32_t, int32_t>> volume_csi_;
   // Per node: its CSINode's limits as (driver id, count).
   std::vector<std::vector<std::pair<int32_t, int32_t>>> node_limits_;
-  std::unordered_map<std::string, int32_t> claim_by_key_;  // "ns/name"
+  // Claims by a hash of (namespace, name), colliding ones chained through claim_next_ in
+  // input order: a pod's claims are found without building a key string (FindClaim).
+  std::unordered_map<uint64_t, int32_t> claim_by_hash_;
+  std::vector<int32_t> claim_next_;
   std::unordered_map<std::string, int32_t> volume_by_name_;
+  // Per claim, resolved once: the volume spec.volumeName names (-1 none, -2 missing) and
+  // its class (null when the class does not exist).
+  std::vector<int32_t> named_volume_;
+  std::vector<const model::StorageClass*> claim_sc_;
   std::vector<const model::CSINode*> node_csi_;  // per node: its CSINode, or null
   // Per claim: the volume a bind in this plan chose (-1), the node a provisioning chose.
   std::vector<int32_t> planned_volume_;
@@ -147,7 +156,8 @@ class VolumeTracker {
   struct ClassVolumes {
     std::vector<int32_t> general;
     std::unordered_map<std::string, std::vector<int32_t>> by_host;
-    std::unordered_map<int32_t, std::vector<int32_t>> by_node;  // by_host per node index
+    // by_host per node index (empty, or one list per node of the cluster).
+    std::vector<std::vector<int32_t>> by_node;
   };
   std::unordered_map<std::string, ClassVolumes> by_class_;
   std::vector<const ClassVolumes*> claim_volumes_;  // per claim: its class's, or null
