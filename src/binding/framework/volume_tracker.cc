@@ -59,28 +59,27 @@ std::string_view GaKey(std::string_view key) {
 VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string& cluster,
                              const ClusterState& state)
     : state_(state) {
-  claim_by_hash_.reserve(snapshot.persistent_volume_claims.size());
-  // The chain's tail per hash, so a later claim of the same name goes after the first.
-  std::unordered_map<uint64_t, int32_t> tails;
   for (size_t i = 0; i < snapshot.persistent_volume_claims.size(); ++i) {
     const model::PersistentVolumeClaim& c = snapshot.persistent_volume_claims[i];
     if (c.cluster != cluster) continue;
-    const auto at = static_cast<int32_t>(claims_.size());
-    const uint64_t h = ClaimHash(c.meta.namespace_, c.meta.name);
-    claim_next_.push_back(-1);
-    if (auto [it, fresh] = claim_by_hash_.emplace(h, at); !fresh) {
-      auto tail = tails.find(h);
-      int32_t last = tail != tails.end() ? tail->second : it->second;
-      claim_next_[idx(last)] = at;
-      tails[h] = at;
-    }
     claims_.push_back(&c);
     claim_index_.push_back(static_cast<int32_t>(i));
+  }
+  size_t slots = 16;
+  while (slots < 2 * claims_.size()) slots *= 2;
+  claim_slots_.assign(slots, ClaimSlot{});
+  for (size_t c = 0; c < claims_.size(); ++c) {
+    const uint64_t h = ClaimHash(claims_[c]->meta.namespace_, claims_[c]->meta.name);
+    // Appended after every slot its probe passes, so FindClaim meets earlier claims first.
+    for (size_t at = h & (slots - 1);; at = (at + 1) & (slots - 1)) {
+      if (claim_slots_[at].claim >= 0) continue;
+      claim_slots_[at] = ClaimSlot{h, static_cast<int32_t>(c)};
+      break;
+    }
   }
   for (size_t i = 0; i < snapshot.persistent_volumes.size(); ++i) {
     const model::PersistentVolume& v = snapshot.persistent_volumes[i];
     if (v.cluster != cluster) continue;
-    volume_by_name_.emplace(v.meta.name, static_cast<int32_t>(volumes_.size()));
     volumes_.push_back(&v);
     volume_index_.push_back(static_cast<int32_t>(i));
   }
@@ -93,14 +92,23 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
       default_class_ = sc.meta.name;
     }
   }
+  // Volumes by name, for the claims that name one (none while every claim waits for its
+  // first consumer): views into the volumes, which outlive this constructor.
+  std::unordered_map<std::string_view, int32_t> volume_by_name;
+  const bool names_volumes = std::any_of(claims_.begin(), claims_.end(), [](const auto* c) {
+    return !c->volume_name.empty();
+  });
+  for (size_t v = 0; v < volumes_.size() && names_volumes; ++v) {
+    volume_by_name.emplace(volumes_[v]->meta.name, static_cast<int32_t>(v));
+  }
   named_volume_.reserve(claims_.size());
   for (const model::PersistentVolumeClaim* c : claims_) {
     if (c->volume_name.empty()) {
       named_volume_.push_back(-1);
       continue;
     }
-    auto it = volume_by_name_.find(c->volume_name);
-    named_volume_.push_back(it == volume_by_name_.end() ? -2 : it->second);
+    auto it = volume_by_name.find(c->volume_name);
+    named_volume_.push_back(it == volume_by_name.end() ? -2 : it->second);
   }
   std::unordered_map<std::string_view, const model::CSINode*> csi_by_name;
   for (const model::CSINode& n : snapshot.csi_nodes) {
@@ -136,13 +144,18 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
   // Not bound yet: the class's provisioner will create the claim's own volume, which no
   // other claim or volume can share, so each gets a fresh id after the volumes'.
   auto next_volume_id = static_cast<int32_t>(volume_ids.size());
+  std::unordered_map<const model::StorageClass*, int32_t> class_driver;
   for (size_t c = 0; c < claims_.size(); ++c) {
     const model::StorageClass* sc = claim_sc_[c];
     if (sc == nullptr || sc->provisioner == kNoProvisioner) {
       claim_csi_.emplace_back(-1, -1);
       continue;
     }
-    claim_csi_.emplace_back(CsiId(&driver_ids, sc->provisioner), next_volume_id++);
+    auto driver = class_driver.find(sc);
+    if (driver == class_driver.end()) {
+      driver = class_driver.emplace(sc, CsiId(&driver_ids, sc->provisioner)).first;
+    }
+    claim_csi_.emplace_back(driver->second, next_volume_id++);
   }
   node_limits_.resize(static_cast<size_t>(state.num_nodes()));
   for (int32_t n = 0; n < state.num_nodes(); ++n) {
@@ -219,17 +232,18 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
   }
   for (auto& [name, entry] : by_class_) {
     if (entry.by_host.empty()) continue;
-    entry.by_node.resize(static_cast<size_t>(state.num_nodes()));
+    entry.by_node.assign(static_cast<size_t>(state.num_nodes()), nullptr);
     for (auto& [host, list] : entry.by_host) {
       auto nodes = nodes_by_host.find(host);
       if (nodes == nodes_by_host.end()) continue;
-      for (int32_t n : nodes->second) entry.by_node[idx(n)] = list;
+      for (int32_t n : nodes->second) entry.by_node[idx(n)] = &list;
     }
   }
   for (size_t c = 0; c < claims_.size(); ++c) {
     auto it = by_class_.find(claim_class_[c]);
     claim_volumes_.push_back(it == by_class_.end() ? nullptr : &it->second);
   }
+  bindings_.reserve(claims_.size());
   attached_.resize(static_cast<size_t>(state.num_nodes()));
   attached_count_.resize(static_cast<size_t>(state.num_nodes()));
 }
@@ -260,13 +274,17 @@ int32_t VolumeTracker::VolumeOf(int32_t claim) const {
 }
 
 int32_t VolumeTracker::FindClaim(std::string_view ns, std::string_view name) const {
-  auto it = claim_by_hash_.find(ClaimHash(ns, name));
-  if (it == claim_by_hash_.end()) return -1;
-  for (int32_t c = it->second; c >= 0; c = claim_next_[idx(c)]) {
-    const model::PersistentVolumeClaim& claim = *claims_[idx(c)];
-    if (claim.meta.name == name && NamespaceOf(claim.meta.namespace_) == NamespaceOf(ns)) return c;
+  const uint64_t h = ClaimHash(ns, name);
+  const size_t mask = claim_slots_.size() - 1;
+  for (size_t at = h & mask;; at = (at + 1) & mask) {
+    const ClaimSlot& slot = claim_slots_[at];
+    if (slot.claim < 0) return -1;
+    if (slot.hash != h) continue;
+    const model::PersistentVolumeClaim& claim = *claims_[idx(slot.claim)];
+    if (claim.meta.name == name && NamespaceOf(claim.meta.namespace_) == NamespaceOf(ns)) {
+      return slot.claim;
+    }
   }
-  return -1;
 }
 
 bool VolumeTracker::IsBound(int32_t claim) const { return VolumeOf(claim) != -1; }
@@ -360,8 +378,8 @@ int32_t VolumeTracker::FindMatch(int32_t claim, model::NodeIndex node,
     return -1;
   };
   int32_t best = first_fit(cls->general);
-  if (!cls->by_node.empty() && !cls->by_node[idx(node.v)].empty()) {
-    const int32_t l = first_fit(cls->by_node[idx(node.v)]);
+  if (!cls->by_node.empty() && cls->by_node[idx(node.v)] != nullptr) {
+    const int32_t l = first_fit(*cls->by_node[idx(node.v)]);
     if (l >= 0) {
       if (best < 0) {
         best = l;
@@ -537,21 +555,18 @@ bool VolumeTracker::AcceptsEveryNode(const PodVolumeClaims& claims) const {
       return false;
     }
   }
-  std::vector<std::pair<int32_t, int32_t>> per_driver;
-  for (int32_t c : claims.claims) {
-    const std::pair<int32_t, int32_t> volume = CsiVolume(c);
-    if (volume.first < 0) continue;
-    auto it = std::find_if(per_driver.begin(), per_driver.end(),
-                           [&](const auto& e) { return e.first == volume.first; });
-    if (it == per_driver.end()) {
-      per_driver.emplace_back(volume.first, 1);
-    } else {
-      ++it->second;
-    }
-  }
-  for (const auto& [driver, count] : per_driver) {
-    const int64_t most = driver_max_attached_[idx(driver)];
-    if (most + count > driver_min_limit_[idx(driver)]) return false;
+  // Per driver, the pod's volumes of it (a pod has few claims: counted in place, as this
+  // runs once per pod and should not allocate).
+  const std::vector<int32_t>& all = claims.claims;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const int32_t driver = CsiVolume(all[i]).first;
+    if (driver < 0) continue;
+    bool counted = false;
+    for (size_t j = 0; j < i && !counted; ++j) counted = CsiVolume(all[j]).first == driver;
+    if (counted) continue;
+    int64_t count = 0;
+    for (size_t j = i; j < all.size(); ++j) count += CsiVolume(all[j]).first == driver ? 1 : 0;
+    if (driver_max_attached_[idx(driver)] + count > driver_min_limit_[idx(driver)]) return false;
   }
   return true;
 }

@@ -133,11 +133,15 @@ class VolumeTracker {
   std::vector<std::pair<int32_t, int32_t>> volume_csi_;
   // Per node: its CSINode's limits as (driver id, count).
   std::vector<std::vector<std::pair<int32_t, int32_t>>> node_limits_;
-  // Claims by a hash of (namespace, name), colliding ones chained through claim_next_ in
-  // input order: a pod's claims are found without building a key string (FindClaim).
-  std::unordered_map<uint64_t, int32_t> claim_by_hash_;
-  std::vector<int32_t> claim_next_;
-  std::unordered_map<std::string, int32_t> volume_by_name_;
+  // Claims by a hash of (namespace, name) in an open-addressing table (linear probing,
+  // a power of two at least twice the claims): a pod's claims are found without building a
+  // key string, touching one slot per probe and the claim itself only on a hash match
+  // (FindClaim). Of claims with the same name the first in input order is found.
+  struct ClaimSlot {
+    uint64_t hash = 0;
+    int32_t claim = -1;  // -1: empty
+  };
+  std::vector<ClaimSlot> claim_slots_;
   // Per claim, resolved once: the volume spec.volumeName names (-1 none, -2 missing) and
   // its class (null when the class does not exist).
   std::vector<int32_t> named_volume_;
@@ -156,8 +160,9 @@ class VolumeTracker {
   struct ClassVolumes {
     std::vector<int32_t> general;
     std::unordered_map<std::string, std::vector<int32_t>> by_host;
-    // by_host per node index (empty, or one list per node of the cluster).
-    std::vector<std::vector<int32_t>> by_node;
+    // by_host per node index (empty, or one entry per node of the cluster: its host's
+    // list, or null). Pointers into by_host, whose values never move.
+    std::vector<const std::vector<int32_t>*> by_node;
   };
   std::unordered_map<std::string, ClassVolumes> by_class_;
   std::vector<const ClassVolumes*> claim_volumes_;  // per claim: its class's, or null
