@@ -374,5 +374,38 @@ TEST(VolumeBindingTest, IndexMatchesReferenceOnRandomClusters) {
   }
 }
 
+// berth: a claim's planned binding belongs to the pod whose bind made it and is released by
+// that pod's Unbind once no placed pod uses the claim: unbinding the other user first keeps
+// it; unbinding the maker while another pod still uses the claim keeps it too.
+TEST(VolumeBindingTest, PlannedBindingOutlivesItsMakerWhileAnotherPodUsesTheClaim) {
+  model::Snapshot snap = Cluster({"node-a", "node-b"}, {"pvc-a"});
+  snap.persistent_volume_claims = {vt::ClaimB("pvc-a", kWait)};
+  model::Pod second = snap.pods[0];
+  second.meta.name = "pod-b";
+  snap.pods.push_back(second);
+  for (bool maker_first : {true, false}) {
+    Scheduler s(snap, model::SchedulerConfig{});
+    const std::string node = BoundTo(snap, s.ScheduleOne(model::PodIndex{0}));
+    ASSERT_FALSE(node.empty());
+    EXPECT_EQ(BoundTo(snap, s.ScheduleOne(model::PodIndex{1})), node);
+    ASSERT_EQ(s.VolumeBindings().size(), 1u);
+    EXPECT_EQ(s.VolumeBindings()[0].node, node);
+    if (maker_first) {
+      s.Unbind(model::PodIndex{0});
+      ASSERT_EQ(s.VolumeBindings().size(), 1u);  // pod-b still uses the claim
+      s.Unbind(model::PodIndex{1});
+      EXPECT_EQ(s.VolumeBindings().size(), 1u);  // pod-b did not make it
+    } else {
+      s.Unbind(model::PodIndex{1});
+      ASSERT_EQ(s.VolumeBindings().size(), 1u);
+      s.Unbind(model::PodIndex{0});
+      EXPECT_TRUE(s.VolumeBindings().empty());
+      // Bound again, the claim is planned anew, once.
+      EXPECT_FALSE(BoundTo(snap, s.ScheduleOne(model::PodIndex{0})).empty());
+      EXPECT_EQ(s.VolumeBindings().size(), 1u);
+    }
+  }
+}
+
 }  // namespace BERTH_UNITY_ID
 }  // namespace berth::binding

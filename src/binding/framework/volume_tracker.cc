@@ -177,7 +177,7 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
     }
   }
   planned_volume_.assign(claims_.size(), -1);
-  planned_node_.assign(claims_.size(), std::string());
+  planned_node_.assign(claims_.size(), -1);
   users_.assign(claims_.size(), 0);
   prebound_.assign(claims_.size(), -1);
   taken_by_.assign(volumes_.size(), -1);
@@ -243,7 +243,7 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
     auto it = by_class_.find(claim_class_[c]);
     claim_volumes_.push_back(it == by_class_.end() ? nullptr : &it->second);
   }
-  bindings_.reserve(claims_.size());
+  planned_.reserve(claims_.size());
   attached_.resize(static_cast<size_t>(state.num_nodes()));
   attached_count_.resize(static_cast<size_t>(state.num_nodes()));
 }
@@ -416,14 +416,12 @@ VolumeFit VolumeTracker::Fit(const PodVolumeClaims& claims, model::NodeIndex nod
   }
   if (!fit.bound_pvs_found) fit.bound_satisfied = true;  // checkBoundClaims stops there
   std::vector<int32_t> chosen;
-  const std::string& node_name = state_.node(node).meta.name;
   for (int32_t c : claims.delayed) {
     const model::PersistentVolumeClaim& claim = *claims_[idx(c)];
-    const std::string& selected =
-        !planned_node_[idx(c)].empty() ? planned_node_[idx(c)] : claim.selected_node;
-    if (!selected.empty()) {
-      // Being provisioned for the node the first consumer went to.
-      if (selected != node_name) {
+    // Being provisioned for the node the first consumer went to (in this plan, or as read).
+    const int32_t planned = planned_node_[idx(c)];
+    if (planned >= 0 || !claim.selected_node.empty()) {
+      if (planned >= 0 ? planned != node.v : claim.selected_node != state_.node(node).meta.name) {
         fit.unbound_satisfied = false;
         return fit;
       }
@@ -549,7 +547,7 @@ bool VolumeTracker::AcceptsEveryNode(const PodVolumeClaims& claims) const {
     }
   }
   for (int32_t c : claims.delayed) {
-    if (!planned_node_[idx(c)].empty() || !claims_[idx(c)]->selected_node.empty()) return false;
+    if (planned_node_[idx(c)] >= 0 || !claims_[idx(c)]->selected_node.empty()) return false;
     const model::StorageClass* sc = claim_sc_[idx(c)];
     if (sc == nullptr || sc->provisioner == kNoProvisioner || sc->allowed_topologies.has_value()) {
       return false;
@@ -576,11 +574,10 @@ void VolumeTracker::Bind(model::PodIndex pod, const PodVolumeClaims& claims, mod
   ++version_;
   if (planned) {
     std::vector<int32_t> chosen;
+    if (pod_newest_.size() <= idx(pod.v)) pod_newest_.resize(idx(pod.v) + 1, -1);
     for (int32_t c : claims.delayed) {
-      if (!planned_node_[idx(c)].empty() || !claims_[idx(c)]->selected_node.empty()) continue;
+      if (planned_node_[idx(c)] >= 0 || !claims_[idx(c)]->selected_node.empty()) continue;
       const int32_t v = FindMatch(c, node, chosen);
-      VolumeBindingRecord record{
-          .pod = pod, .claim = c, .volume = v, .node = state_.node(node).meta.name};
       if (v >= 0) {
         // Taken at once: FindMatch skips taken volumes as it skips chosen ones, so the
         // pod's later claims match as Fit matched them.
@@ -588,9 +585,11 @@ void VolumeTracker::Bind(model::PodIndex pod, const PodVolumeClaims& claims, mod
         taken_by_[idx(v)] = c;
         planned_volume_[idx(c)] = v;
       } else {
-        planned_node_[idx(c)] = record.node;
+        planned_node_[idx(c)] = node.v;
       }
-      bindings_.push_back(std::move(record));
+      planned_.push_back(Planned{
+          .pod = pod, .claim = c, .volume = v, .node = node.v, .previous = pod_newest_[idx(pod.v)]});
+      pod_newest_[idx(pod.v)] = static_cast<int32_t>(planned_.size() - 1);
     }
   }
   for (int32_t c : claims.claims) {
@@ -636,16 +635,30 @@ void VolumeTracker::Unbind(model::PodIndex pod, const PodVolumeClaims& claims,
     if (count != counts.end() && --count->second == 0) counts.erase(count);
   }
   // Release what this pod's bind planned once no placed pod uses the claim any more.
-  std::erase_if(bindings_, [&](const VolumeBindingRecord& r) {
-    if (r.pod != pod || users_[idx(r.claim)] > 0) return false;
+  if (pod_newest_.size() <= idx(pod.v)) return;
+  for (int32_t at = pod_newest_[idx(pod.v)]; at >= 0; at = planned_[idx(at)].previous) {
+    Planned& r = planned_[idx(at)];
+    if (!r.live || users_[idx(r.claim)] > 0) continue;
     if (r.volume >= 0) {
       taken_by_[idx(r.volume)] = -1;
       planned_volume_[idx(r.claim)] = -1;
     } else {
-      planned_node_[idx(r.claim)].clear();
+      planned_node_[idx(r.claim)] = -1;
     }
-    return true;
-  });
+    r.live = false;
+  }
+}
+
+std::vector<VolumeBindingRecord> VolumeTracker::bindings() const {
+  std::vector<VolumeBindingRecord> out;
+  for (const Planned& p : planned_) {
+    if (!p.live) continue;
+    out.push_back(VolumeBindingRecord{.pod = p.pod,
+                                      .claim = p.claim,
+                                      .volume = p.volume,
+                                      .node = state_.node(model::NodeIndex{p.node}).meta.name});
+  }
+  return out;
 }
 
 }  // namespace berth::binding

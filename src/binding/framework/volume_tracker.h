@@ -92,7 +92,9 @@ class VolumeTracker {
   // claim (gang rollback restores every value when unbinding newest first).
   void Unbind(model::PodIndex pod, const PodVolumeClaims& claims, model::NodeIndex node);
 
-  const std::vector<VolumeBindingRecord>& bindings() const { return bindings_; }
+  // The live bindings in bind order, node names filled in. O(bindings made), so callers
+  // ask once per cycle (Scheduler::VolumeBindings caches it until the next bind or unbind).
+  std::vector<VolumeBindingRecord> bindings() const;
   const model::PersistentVolumeClaim& claim(int32_t c) const { return *claims_[idx(c)]; }
   const model::PersistentVolume& volume(int32_t v) const { return *volumes_[idx(v)]; }
   int32_t claim_index(int32_t c) const { return claim_index_[idx(c)]; }
@@ -147,9 +149,10 @@ class VolumeTracker {
   std::vector<int32_t> named_volume_;
   std::vector<const model::StorageClass*> claim_sc_;
   std::vector<const model::CSINode*> node_csi_;  // per node: its CSINode, or null
-  // Per claim: the volume a bind in this plan chose (-1), the node a provisioning chose.
+  // Per claim: the volume a bind in this plan chose (-1), the node a provisioning chose
+  // (-1: none).
   std::vector<int32_t> planned_volume_;
-  std::vector<std::string> planned_node_;
+  std::vector<int32_t> planned_node_;
   std::vector<int32_t> users_;  // placed pods using the claim
   // Per volume: the claim it is bound to (claimRef as read, or by this plan), -1 when
   // none; a claimRef naming a claim not in the snapshot counts as taken (-2).
@@ -179,7 +182,21 @@ class VolumeTracker {
   mutable std::string resolved_name_;
   mutable std::string resolved_namespace_;
   mutable PodVolumeClaims resolved_;
-  std::vector<VolumeBindingRecord> bindings_;
+  // What binds planned, in bind order; an Unbind marks its pod's records dead instead of
+  // erasing them, and finds them through a chain per pod: no scan of every binding per
+  // unbind.
+  struct Planned {
+    model::PodIndex pod;
+    int32_t claim = -1;
+    int32_t volume = -1;  // -1: provisioned on `node`
+    int32_t node = -1;
+    int32_t previous = -1;  // the pod's record before this one, or -1
+    bool live = true;
+  };
+  std::vector<Planned> planned_;
+  // Per pod index (grown on demand): its newest record in planned_, or -1. A record stays
+  // live after its pod's Unbind while another placed pod uses the claim.
+  std::vector<int32_t> pod_newest_;
 };
 
 }  // namespace berth::binding
