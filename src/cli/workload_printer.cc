@@ -1,6 +1,7 @@
 #include "cli/workload_printer.h"
 
 #include <string>
+#include <vector>
 
 #include "cli/explain_printer.h"
 #include "cli/placement_printer.h"
@@ -144,9 +145,19 @@ void PrintClusterQueue(const engine::WorkloadExplanation& e, std::ostream& out) 
 }
 
 void PrintPods(const engine::WorkloadExplanation& e, std::ostream& out) {
-  if (e.pods.empty()) return;
   const model::Snapshot& s = e.plan.planned;
-  out << "\nPods (" << e.pods.size() << ")\n";
+  // Pods the API server refused to create once the job ran (ResourceQuota, LimitRange).
+  std::vector<const model::Pod*> refused;
+  if (e.workload >= 0 && static_cast<size_t>(e.workload) < s.kueue_workloads.size()) {
+    for (const auto& set : s.kueue_workloads[static_cast<size_t>(e.workload)].pods) {
+      for (int32_t p : set) {
+        const model::Pod& pod = s.pod(model::PodIndex{p});
+        if (!pod.admission_refused.empty()) refused.push_back(&pod);
+      }
+    }
+  }
+  if (e.pods.empty() && refused.empty()) return;
+  out << "\nPods (" << e.pods.size() + refused.size() << ")\n";
   TextTable t({TextTable::Align::kLeft, TextTable::Align::kLeft});
   for (const auto& d : e.pods) {
     const model::Pod& pod = s.pod(d.pod);
@@ -154,6 +165,9 @@ void PrintPods(const engine::WorkloadExplanation& e, std::ostream& out) {
     // --cycles N: a pod of a workload evicted in the last cycle is still there, terminating.
     if (d.node && pod.deletion_timestamp) state += ", terminating: " + d.message;
     t.AddRow({pod.meta.name, state});
+  }
+  for (const model::Pod* pod : refused) {
+    t.AddRow({pod->meta.name, "not created: Error creating: " + pod->admission_refused});
   }
   t.Print(out, "  ");
 }

@@ -52,8 +52,22 @@ model::PodDecision BindingOracle::Logged(model::PodDecision decision) const {
   return decision;
 }
 
+bool BindingOracle::Create(int32_t workload, model::PodIndex local, model::Pod* spec) {
+  auto known = created_answer_.find(local.v);
+  if (known != created_answer_.end()) return known->second.empty();
+  std::string refusal;
+  if (!whole_.limit_ranges.empty() || !whole_.resource_quotas.empty()) {
+    if (!creation_) creation_.emplace(whole_);
+    refusal = creation_->Create(spec, /*defaults_only=*/false);
+  }
+  if (!refusal.empty()) refusals_.push_back({workload, part_.ToWhole(local), refusal});
+  const bool created = refusal.empty();
+  created_answer_.emplace(local.v, std::move(refusal));
+  return created;
+}
+
 void BindingOracle::Override(int32_t workload, const model::Admission& admission,
-                             std::vector<model::PodIndex>* pending) {
+                             std::vector<model::PodIndex>* pending, bool creating) {
   const model::Workload& w = whole_.kueue_workloads[static_cast<size_t>(workload)];
   const auto& mine = bound_[workload];
   for (AdmittedPod& admitted : AdmittedPods(whole_, w, admission)) {
@@ -76,6 +90,7 @@ void BindingOracle::Override(int32_t workload, const model::Admission& admission
       continue;
     }
     if (std::find(mine.begin(), mine.end(), *local) != mine.end()) continue;
+    if (creating && IsCreatedPod(pod) && !Create(workload, *local, &admitted.spec)) continue;
     scheduler_.OverridePod(*local, admitted.spec);
     overrides_[local->v] = std::move(admitted.spec);
     pending->push_back(*local);
@@ -84,7 +99,7 @@ void BindingOracle::Override(int32_t workload, const model::Admission& admission
 
 void BindingOracle::PlaceAdmitted(int32_t workload, const model::Admission& admission) {
   std::vector<model::PodIndex> pending;
-  Override(workload, admission, &pending);
+  Override(workload, admission, &pending, /*creating=*/false);
   for (model::PodIndex pod : pending) {
     model::PodDecision decision = scheduler_.ScheduleOne(pod);
     if (decision.node) bound_[workload].push_back(pod);
@@ -97,8 +112,9 @@ void BindingOracle::PlaceAdmitted(int32_t workload, const model::Admission& admi
 bool BindingOracle::TryPlace(int32_t workload, const model::Admission& admission,
                              std::string* why) {
   std::vector<model::PodIndex> pending;
-  Override(workload, admission, &pending);
-  // A Workload given without its job has no pods here: its quota is all there is to check.
+  Override(workload, admission, &pending, /*creating=*/true);
+  // A Workload given without its job has no pods here, or the API server refused every pod:
+  // its quota is all Kueue checks.
   if (pending.empty()) return true;
   GangVerdict gang = BindGang(scheduler_, pending);
   if (gang.placed) {

@@ -23,6 +23,7 @@
 #include "core/time.h"
 #include "engine/admitted_pods.h"
 #include "engine/cluster_part.h"
+#include "engine/pod_admission.h"
 #include "model/decision.h"
 #include "model/snapshot.h"
 #include "queueing/placement_oracle.h"
@@ -55,6 +56,16 @@ class BindingOracle : public queueing::PlacementOracle {
     // Set for a pod created in place of a deleted one: the pod, as scheduled.
     std::optional<model::Pod> created;
   };
+  // A pod of a workload Kueue admitted in this plan that the API server refused to create
+  // (ResourceQuota, LimitRange: CreatedPodAdmission): never scheduled; the workload runs
+  // with the pods that were created.
+  struct Refusal {
+    int32_t workload = -1;
+    model::PodIndex pod;  // whole index
+    std::string message;  // `pods "NAME" is forbidden: ...`
+  };
+  const std::vector<Refusal>& refusals() const { return refusals_; }
+
   // Every decision made for a workload's pods, in order, except for pods since deleted
   // (their workload was released).
   const std::vector<Entry>& Decisions() const { return log_; }
@@ -72,8 +83,14 @@ class BindingOracle : public queueing::PlacementOracle {
  private:
   // Gives the scheduler the admitted specs of the workload's pods it has not bound yet and
   // appends them (local indices) to `pending`.
+  // With `creating` (an admission in this plan), the job controller creates each pod the
+  // snapshot holds from the workload's template: a pod the API server refuses is recorded
+  // (refusals()) and left out of `pending`.
   void Override(int32_t workload, const model::Admission& admission,
-                std::vector<model::PodIndex>* pending);
+                std::vector<model::PodIndex>* pending, bool creating);
+  // Whether the pod (local) may be created now; records the refusal otherwise. A pod is
+  // created once: a re-admission after a preemption keeps the first answer.
+  bool Create(int32_t workload, model::PodIndex local, model::Pod* spec);
   // The guest slot (local index) of the pod created in place of `deleted` (a pod bound in the
   // input that Release unbound), given the admitted spec; made on first use, its spec
   // replaced on a later admission. nullopt for a pod with ResourceClaims (AddPod takes none).
@@ -96,6 +113,11 @@ class BindingOracle : public queueing::PlacementOracle {
   std::map<int32_t, model::PodIndex> replacements_;  // deleted local pod -> its guest slot
   std::set<int32_t> created_;                         // the guest slots
   std::set<std::string> names_;  // "namespace/name" of the cluster's pods, once needed
+  // The API server's admission of the pods created here, built at the first creation in a
+  // snapshot with LimitRanges or ResourceQuotas (their usage as AdmitCreatedPods left it).
+  std::optional<CreatedPodAdmission> creation_;
+  std::map<int32_t, std::string> created_answer_;  // local pod -> "" or its refusal
+  std::vector<Refusal> refusals_;
 };
 
 }  // namespace berth::engine

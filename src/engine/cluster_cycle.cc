@@ -8,6 +8,7 @@
 #include "engine/admitted_pods.h"
 #include "engine/binding_oracle.h"
 #include "engine/fleet_dispatcher.h"
+#include "engine/pod_admission.h"
 #include "engine/pod_groups.h"
 #include "queueing/queue_setup.h"
 
@@ -281,6 +282,10 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
       d.eviction_in_flight =
           d.outcome == queueing::WorkloadOutcome::kPreempted && d.cycle == cycles;
     }
+  }
+  for (const BindingOracle::Refusal& r : oracle.refusals()) {
+    WarnFailedCreate(whole.pod(r.pod), r.message, diags);
+    result.refused_pods.emplace_back(r.pod, r.message);
   }
   for (int32_t p : oracle.unbound_input_pods()) {
     (terminating.count(p) != 0 ? result.terminating_pods : result.deleted_pods)

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "binding/scheduler.h"
@@ -58,6 +60,10 @@ struct ClusterCycleResult {
   // after one cycle (cycles == 1) the victims are still there with DisruptionTarget, being
   // deleted, and the preemptor waits nominated to the node.
   std::vector<model::PodPreemption> preemptions;
+  // Pods of workloads Kueue admitted in this cycle that the API server refused to create
+  // (whole indices, with `pods "NAME" is forbidden: ...`): never scheduled, printed
+  // NotCreated; each was warned about on its workload.
+  std::vector<std::pair<model::PodIndex, std::string>> refused_pods;
 };
 
 // Runs the cycle on `scheduler` (built on part.snapshot()). When `stop_before` is set, stops

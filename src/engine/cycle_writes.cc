@@ -230,6 +230,10 @@ void ApplyCycle(const model::Snapshot& snapshot, const ClusterPart& part,
       plan.deleted_pods.push_back({victim, PreemptionReason(snapshot, preemptor, p.node)});
     }
   }
+  // Refused at creation (after Kueue's admission in this cycle): listed NotCreated.
+  for (const auto& [pod, message] : cycle.refused_pods) {
+    plan.planned.pods[static_cast<size_t>(pod.v)].admission_refused = message;
+  }
   for (model::PodDecision& decision : cycle.pod_decisions) {
     if (preempted.count(decision.pod.v) != 0) continue;
     WriteDecision(decision, snapshot, plan.planned);

@@ -541,6 +541,8 @@ void CheckAdmittedPods(const PlanFacts& f, std::vector<InvariantViolation>& out)
     // kube-scheduler preempted it (it does not know Kueue): its deletion names the
     // preemptor, and the job's controller creates it anew.
     if (f.preempted[p]) return true;
+    // The API server refused to create it (ResourceQuota, LimitRange): NotCreated says why.
+    if (!pod.admission_refused.empty()) return true;
     return !f.deleted[p] && (pod.IsBound() || pod.IsTerminal() || WaitsWithReason(pod));
   };
   for (size_t i = 0; i < s.kueue_workloads.size(); ++i) {

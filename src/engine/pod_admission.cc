@@ -1,25 +1,21 @@
 // Why one step before the cycles: admission happens when the controller creates the pod,
 // before any scheduler sees it, and its result (changed requests, or no pod at all) is what
 // every later stage must read. Doing it once over the snapshot keeps binding, queueing and
-// explain free of it; the only trace left is Pod::admission_refused.
+// explain free of it; the only trace left is Pod::admission_refused. Pods Kueue creates
+// inside a cycle are the exception: the step leaves the quotas' usage in the snapshot, so
+// the cycle's own CreatedPodAdmission continues from it.
 #include "engine/pod_admission.h"
 
-#include <map>
 #include <utility>
 
 #include "admission/limit_ranger.h"
-#include "admission/quota_ledger.h"
 #include "engine/admitted_pods.h"
 
 namespace berth::engine {
 namespace {
 
-bool IsCreated(const model::Pod& pod) {
-  return pod.created_from_template && pod.replaces.empty();
-}
-
 bool IsCreatedPending(const model::Pod& pod) {
-  return IsCreated(pod) && !pod.IsBound() && !pod.IsTerminal();
+  return IsCreatedPod(pod) && !pod.IsBound() && !pod.IsTerminal();
 }
 
 std::string NamespaceKey(const std::string& cluster, const std::string& ns) {
@@ -34,6 +30,8 @@ std::string OwnerObject(const model::Pod& pod) {
 
 }  // namespace
 
+bool IsCreatedPod(const model::Pod& pod) { return pod.created_from_template && pod.replaces.empty(); }
+
 bool NeedsPodAdmission(const model::Snapshot& snapshot) {
   if (snapshot.limit_ranges.empty() && snapshot.resource_quotas.empty()) return false;
   for (const model::Pod& pod : snapshot.pods) {
@@ -42,18 +40,62 @@ bool NeedsPodAdmission(const model::Snapshot& snapshot) {
   return false;
 }
 
+CreatedPodAdmission::CreatedPodAdmission(const model::Snapshot& snapshot)
+    : catalog_(snapshot.resources) {
+  defaulted_.reserve(snapshot.limit_ranges.size());
+  for (const model::LimitRange& r : snapshot.limit_ranges) {
+    defaulted_.push_back(admission::DefaultedLimitRange(r));
+  }
+  for (const model::LimitRange& r : defaulted_) {
+    ranges_[NamespaceKey(r.cluster, r.meta.namespace_)].push_back(&r);
+  }
+  std::vector<model::Pod> existing;
+  for (const model::Pod& pod : snapshot.pods) {
+    if (!IsCreatedPod(pod)) existing.push_back(pod);
+  }
+  ledger_.emplace(snapshot.resource_quotas, existing, snapshot.resources);
+}
+
+std::string CreatedPodAdmission::Create(model::Pod* pod, bool defaults_only) {
+  std::string refusal;
+  auto it = ranges_.find(NamespaceKey(pod->cluster, pod->meta.namespace_));
+  if (it != ranges_.end()) {
+    const admission::LimitRangerResult r = admission::ApplyLimitRanges(it->second, catalog_, pod);
+    if (!r.admitted()) refusal = r.Message();
+    // What the plugin records on the pod it defaulted; io prints it with the defaults.
+    if (!r.annotation.empty()) {
+      pod->meta.annotations.insert_or_assign("kubernetes.io/limit-ranger", r.annotation);
+    }
+  }
+  if (defaults_only) return "";
+  if (refusal.empty()) refusal = ledger_->Admit(*pod, catalog_);
+  if (refusal.empty()) return "";
+  return "pods \"" + pod->meta.name + "\" is forbidden: " + refusal;
+}
+
+void CreatedPodAdmission::WriteUsage(std::vector<model::NamespaceQuota>* quotas) const {
+  for (model::NamespaceQuota& q : *quotas) {
+    q.used.clear();
+    for (const model::QuotaEntry& hard : q.hard) {
+      const int64_t used =
+          ledger_->UsedMilli(q.cluster, q.meta.namespace_, q.meta.name, hard.name);
+      if (used < 0) continue;
+      model::QuotaEntry entry;
+      entry.name = hard.name;
+      entry.milli = used;
+      q.used.push_back(std::move(entry));
+    }
+    q.has_used = true;
+  }
+}
+
+void WarnFailedCreate(const model::Pod& pod, const std::string& refusal, core::Diagnostics& diags) {
+  diags.Warn(core::FailedPrecondition("Error creating: " + refusal,
+                                      core::Location{.file = "", .object = OwnerObject(pod), .field = ""}));
+}
+
 void AdmitCreatedPods(model::Snapshot& snapshot, core::Diagnostics& diags) {
   if (!NeedsPodAdmission(snapshot)) return;
-  // Each namespace's LimitRanges, defaulted as the API server stores them, in input order.
-  std::vector<model::LimitRange> defaulted;
-  defaulted.reserve(snapshot.limit_ranges.size());
-  std::map<std::string, std::vector<const model::LimitRange*>> ranges;
-  for (const model::LimitRange& r : snapshot.limit_ranges) {
-    defaulted.push_back(admission::DefaultedLimitRange(r));
-  }
-  for (const model::LimitRange& r : defaulted) {
-    ranges[NamespaceKey(r.cluster, r.meta.namespace_)].push_back(&r);
-  }
   // Pods of Kueue workloads not yet admitted: created at the admission, inside the cycle.
   // A workload admitted in the input has its job unsuspended, so the job controller is
   // creating its pods now, through the same admission as any other pod.
@@ -64,32 +106,17 @@ void AdmitCreatedPods(model::Snapshot& snapshot, core::Diagnostics& diags) {
       for (int32_t p : set) kueue[static_cast<size_t>(p)] = true;
     }
   }
-  std::vector<model::Pod> existing;
-  for (const model::Pod& pod : snapshot.pods) {
-    if (!IsCreated(pod)) existing.push_back(pod);
-  }
-  admission::QuotaLedger ledger(snapshot.resource_quotas, existing, snapshot.resources);
+  CreatedPodAdmission creation(snapshot);
   for (size_t i = 0; i < snapshot.pods.size(); ++i) {
     model::Pod& pod = snapshot.pods[i];
     if (!IsCreatedPending(pod)) continue;
-    std::string refusal;
-    auto it = ranges.find(NamespaceKey(pod.cluster, pod.meta.namespace_));
-    if (it != ranges.end()) {
-      const admission::LimitRangerResult r =
-          admission::ApplyLimitRanges(it->second, snapshot.resources, &pod);
-      if (!r.admitted()) refusal = r.Message();
-      // What the plugin records on the pod it defaulted; io prints it with the defaults.
-      if (!r.annotation.empty()) {
-        pod.meta.annotations.insert_or_assign("kubernetes.io/limit-ranger", r.annotation);
-      }
-    }
-    if (kueue[i]) continue;  // defaults only (see the header)
-    if (refusal.empty()) refusal = ledger.Admit(pod, snapshot.resources);
+    const std::string refusal = creation.Create(&pod, /*defaults_only=*/kueue[i]);
     if (refusal.empty()) continue;
-    pod.admission_refused = "pods \"" + pod.meta.name + "\" is forbidden: " + refusal;
-    diags.Warn(core::FailedPrecondition("Error creating: " + pod.admission_refused,
-                                        core::Location{.file = "", .object = OwnerObject(pod), .field = ""}));
+    pod.admission_refused = refusal;
+    WarnFailedCreate(pod, refusal, diags);
   }
+  creation.WriteUsage(&snapshot.resource_quotas);
+  snapshot.resources = creation.catalog();
 }
 
 }  // namespace berth::engine
