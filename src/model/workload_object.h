@@ -25,6 +25,10 @@ struct WorkloadObject {
   ObjectMeta meta;
   std::vector<PodSetTemplate> pod_sets;
   bool suspended = false;
+  // Kubeflow's spec.runPolicy.schedulingPolicy.priorityClass (PyTorchJob, MPIJob): the
+  // job's priority for Kueue and gang schedulers, ahead of its templates' classes; the pods
+  // keep their own.
+  std::string scheduling_priority_class;
   // metadata.ownerReferences' controller: a JobSet's child Jobs, a Deployment's ReplicaSets.
   std::optional<OwnerRef> owner;
   std::string cluster = "default";

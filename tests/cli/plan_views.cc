@@ -246,6 +246,7 @@ PlanView ParseWorkloadExplain(const std::string& key, const std::string& text) {
       rest = Trim(rest);
       view.pods[ns + "/" + name] = rest.rfind("bound to ", 0) == 0       ? "bound:" + rest.substr(9)
                                    : rest.rfind("unschedulable", 0) == 0 ? "pending"
+                                   : rest.rfind("not created", 0) == 0   ? "not-created"
                                                                          : rest;
       continue;
     }

@@ -31,6 +31,15 @@ core::Result<dom::object> DecodeKubeflowJobHead(dom::object obj, DecodedWorkload
   if (found) {
     BERTH_IO_RETURN_IF_ERROR_AT(GetBool(run_policy, "suspend", &out->workload.suspended),
                                 "spec.runPolicy");
+    dom::object scheduling;
+    bool has_scheduling = false;
+    BERTH_IO_RETURN_IF_ERROR_AT(
+        GetObject(run_policy, "schedulingPolicy", &scheduling, &has_scheduling), "spec.runPolicy");
+    if (has_scheduling) {
+      BERTH_IO_RETURN_IF_ERROR_AT(
+          GetString(scheduling, "priorityClass", &out->workload.scheduling_priority_class),
+          "spec.runPolicy.schedulingPolicy");
+    }
   }
   return spec;
 }

@@ -202,7 +202,9 @@ core::Result<model::Workload> WorkloadCreator::ForJob(
   }
   // Kueue's integrations of the multi-role kinds (JobSet, MPIJob, the Kubeflow jobs, Ray)
   // take the priority class of the first role whose template names one, in pod-set order
-  // (an MPIJob's launcher, then its workers); the first template otherwise.
+  // (an MPIJob's launcher, then its workers); the first template otherwise. The Kubeflow
+  // jobs' runPolicy.schedulingPolicy.priorityClass comes before every template
+  // (kubeflowjob_controller.go and mpijob_controller.go, PriorityClass).
   const model::Pod no_template;
   const model::Pod* priority_template = job.pod_sets.empty() ? &no_template
                                                             : &job.pod_sets[0].pod_template;
@@ -212,7 +214,20 @@ core::Result<model::Workload> WorkloadCreator::ForJob(
       break;
     }
   }
-  BERTH_RETURN_IF_ERROR(ResolvePriority(job.meta.labels, job.cluster, *priority_template, &wl));
+  model::Pod scheduling_policy;
+  if (!job.scheduling_priority_class.empty()) {
+    scheduling_policy.priority_class_name = job.scheduling_priority_class;
+    priority_template = &scheduling_policy;
+  }
+  core::Status status = ResolvePriority(job.meta.labels, job.cluster, *priority_template, &wl);
+  if (!status.ok() && priority_template == &scheduling_policy &&
+      status.error().code() == core::ErrorCode::kNotFound &&
+      job.meta.labels.count(kPriorityClassLabel) == 0) {
+    return core::NotFound("no PriorityClass with name " + job.scheduling_priority_class +
+                              " was found",
+                          core::Location{"", "", "spec.runPolicy.schedulingPolicy.priorityClass"});
+  }
+  BERTH_RETURN_IF_ERROR(std::move(status));
   return wl;
 }
 
