@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -403,6 +404,29 @@ TEST(VolumeBindingTest, PlannedBindingOutlivesItsMakerWhileAnotherPodUsesTheClai
       // Bound again, the claim is planned anew, once.
       EXPECT_FALSE(BoundTo(snap, s.ScheduleOne(model::PodIndex{0})).empty());
       EXPECT_EQ(s.VolumeBindings().size(), 1u);
+    }
+  }
+}
+
+// berth: a claim without storageClassName takes the default class; of several defaults the
+// newest by creationTimestamp, ties to the first name (GetDefaultClass in
+// pkg/volume/util/storageclass.go, which the DefaultStorageClass admission calls).
+TEST(VolumeBindingTest, NewestDefaultStorageClassWins) {
+  for (const bool same_time : {false, true}) {
+    model::Snapshot snap = Cluster({"node-a"}, {"pvc-a"});
+    model::StorageClass older = vt::Class("alpha", "Immediate");
+    model::StorageClass newer = vt::Class("beta", "WaitForFirstConsumer");
+    older.is_default = newer.is_default = true;
+    older.meta.creation_timestamp = core::Timestamp{100};
+    newer.meta.creation_timestamp = core::Timestamp{same_time ? 100 : 200};
+    snap.storage_classes = {newer, older};
+    snap.persistent_volume_claims = {vt::ClaimB("pvc-a", std::nullopt)};
+    // "beta" provisions on the chosen node; "alpha" leaves an unbound immediate claim.
+    if (same_time) {
+      EXPECT_EQ(Message(snap),
+                "0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims.");
+    } else {
+      EXPECT_EQ(Message(snap), "");
     }
   }
 }

@@ -83,15 +83,21 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
     volumes_.push_back(&v);
     volume_index_.push_back(static_cast<int32_t>(i));
   }
+  const model::StorageClass* default_sc = nullptr;
   for (const model::StorageClass& sc : snapshot.storage_classes) {
     if (sc.cluster != cluster) continue;
     class_by_name_.emplace(sc.meta.name, &sc);
-    // Several defaults: the DefaultStorageClass admission takes the newest; berth the first
-    // by name, deterministically (docs/binding.md, "Volumes").
-    if (sc.is_default && (default_class_.empty() || sc.meta.name < default_class_)) {
-      default_class_ = sc.meta.name;
+    // Several defaults: the DefaultStorageClass admission (GetDefaultClass) takes the newest
+    // by creationTimestamp, ties to the name that sorts first.
+    if (!sc.is_default) continue;
+    if (default_sc == nullptr ||
+        sc.meta.creation_timestamp > default_sc->meta.creation_timestamp ||
+        (sc.meta.creation_timestamp == default_sc->meta.creation_timestamp &&
+         sc.meta.name < default_sc->meta.name)) {
+      default_sc = &sc;
     }
   }
+  if (default_sc != nullptr) default_class_ = default_sc->meta.name;
   // Volumes by name, for the claims that name one (none while every claim waits for its
   // first consumer): views into the volumes, which outlive this constructor.
   std::unordered_map<std::string_view, int32_t> volume_by_name;
