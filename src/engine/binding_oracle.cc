@@ -97,11 +97,12 @@ void BindingOracle::Override(int32_t workload, const model::Admission& admission
   }
 }
 
-void BindingOracle::PlaceAdmitted(int32_t workload, const model::Admission& admission) {
+void BindingOracle::PlaceAdmitted(int32_t workload, const model::Admission& admission,
+                                  const ScheduleFn& schedule) {
   std::vector<model::PodIndex> pending;
   Override(workload, admission, &pending, /*creating=*/false);
   for (model::PodIndex pod : pending) {
-    model::PodDecision decision = scheduler_.ScheduleOne(pod);
+    model::PodDecision decision = schedule(pod);
     if (decision.node) bound_[workload].push_back(pod);
     const model::Pod& spec = overrides_.at(pod.v);
     log_.push_back({workload, Logged(std::move(decision)), true, spec.node_selector,

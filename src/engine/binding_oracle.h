@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -36,10 +37,15 @@ class BindingOracle : public queueing::PlacementOracle {
   BindingOracle(const model::Snapshot& whole, const ClusterPart& part,
                 binding::Scheduler& scheduler, core::Timestamp now);
 
+  // kube-scheduler's cycle for one pending pod (local index), DefaultPreemption included
+  // (cluster_cycle.cc); the decision in local indices.
+  using ScheduleFn = std::function<model::PodDecision(model::PodIndex)>;
+
   // Binds the not-yet-bound pods of a workload that holds `admission` in the input, one at
-  // a time as kube-scheduler would once the job runs (no gang: the workload was admitted
-  // before this plan).
-  void PlaceAdmitted(int32_t workload, const model::Admission& admission);
+  // a time with `schedule` as kube-scheduler would once the job runs (no gang: the workload
+  // was admitted before this plan), so a pod that fits nowhere may preempt.
+  void PlaceAdmitted(int32_t workload, const model::Admission& admission,
+                     const ScheduleFn& schedule);
 
   bool TryPlace(int32_t workload, const model::Admission& admission, std::string* why) override;
   void Release(int32_t workload) override;

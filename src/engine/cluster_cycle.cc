@@ -197,8 +197,11 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
     if (!HoldsAdmission(w)) continue;
     const FleetCheck* check = fleet != nullptr ? fleet->CheckFor(w.admission->cluster_queue) : nullptr;
     if (check == nullptr) {
-      // (1) Workloads admitted in the input run their pods.
-      oracle.PlaceAdmitted(static_cast<int32_t>(i), *w.admission);
+      // (1) Workloads admitted in the input run their pods; kube-scheduler may preempt
+      // for them as for any pod.
+      oracle.PlaceAdmitted(static_cast<int32_t>(i), *w.admission, [&](model::PodIndex pod) {
+        return ScheduleWithPreemption(part, scheduler, pod, cycles, &oracle, &result);
+      });
     } else if (w.cluster_name.empty()) {
       // Holds hub quota but runs nowhere yet: MultiKueue keeps looking for a worker.
       fleet->DispatchHolder(static_cast<int32_t>(i), *w.admission);
