@@ -177,6 +177,20 @@ void PatchLimitRanger(const model::Pod& pod, const model::ResourceCatalog& catal
   PatchContainers(pod.init_containers, catalog, spec, "initContainers");
 }
 
+// The RuntimeClass admission's spec.overhead (runtime_class_admission.h sets it on the model
+// pod): written when the document lacks it, as the API server stores the admitted pod.
+bool NeedsOverhead(const model::Pod& pod) {
+  return pod.overhead_given && !pod.overhead.IsZero() && !pod.runtime_class_name.empty();
+}
+
+void PatchOverhead(const model::Pod& pod, const model::ResourceCatalog& catalog,
+                   OrderedJson& doc) {
+  if (!NeedsOverhead(pod)) return;
+  OrderedJson& spec = ObjectMember(doc, "spec");
+  if (spec.contains("overhead")) return;
+  PatchResourceList(pod.overhead, catalog, ObjectMember(spec, "overhead"));
+}
+
 // What DefaultPreemption writes after one cycle: the preemptor's status.nominatedNodeName
 // and each victim's DisruptionTarget condition (PreemptionByScheduler).
 void PatchPreemption(const model::Pod& pod, OrderedJson& doc) {
@@ -214,6 +228,7 @@ OrderedJson PatchedPod(const model::Snapshot& planned, const model::PodDecision&
   if (auto cond = ScheduledCondition(pod, d, !node.empty())) PatchCondition(doc, *cond);
   PatchTerminating(pod, doc);
   PatchLimitRanger(pod, planned.resources, doc);
+  PatchOverhead(pod, planned.resources, doc);
   PatchPreemption(pod, doc);
   return doc;
 }
@@ -224,7 +239,8 @@ bool PrettyPatchedPod(const model::Snapshot& planned, const model::PodDecision& 
   // Terminating pods (plans of N cycles) and pods created in place of deleted ones are few:
   // the tree path patches them.
   if (!pod.source.valid() || pod.deletion_timestamp || !pod.replaces.empty() ||
-      pod.meta.annotations.count(kLimitRangerAnnotation) != 0 || HasPreemptionStatus(pod)) {
+      pod.meta.annotations.count(kLimitRangerAnnotation) != 0 || HasPreemptionStatus(pod) ||
+      NeedsOverhead(pod)) {
     return false;
   }
   PodPatch patch;
