@@ -33,7 +33,9 @@ class GroupScheduler {
     for (const model::Pod& pod : s.pods) {
       if (!pod.IsBound() || pod.IsTerminal()) continue;
       if (auto ref = PodGroupOf(s, pod); ref && groups_.count(ref->key) != 0) {
-        ++groups_[ref->key].bound_in_input;
+        Group& g = groups_[ref->key];
+        ++g.bound_in_input;
+        if (!g.ref.min_task_member.empty()) ++g.bound_per_task[VolcanoTaskOf(pod)];
       }
     }
   }
@@ -82,6 +84,7 @@ class GroupScheduler {
     // A failed gang's pods carry their own reasons, or Coscheduling's rejection when they
     // were undone or never tried.
     binding::GangOutcome outcome = scheduler_.ScheduleGang(g.pending, need);
+    if (outcome.placed && !g.ref.min_task_member.empty()) RequireTaskMinimums(g, outcome);
     return std::move(outcome.decisions);
   }
 
@@ -90,8 +93,41 @@ class GroupScheduler {
     PodGroupRef ref;
     std::vector<model::PodIndex> pending;
     int32_t bound_in_input = 0;
+    std::map<std::string, int32_t> bound_per_task;  // of bound_in_input (Volcano tasks)
     bool done = false;
   };
+
+  // Volcano's gang is ready only when each task has its minTaskMember bound too
+  // (CheckTaskReady): a placement short of one task's minimum is undone, newest first, and
+  // every pending pod of the group waits with the reason.
+  void RequireTaskMinimums(const Group& g, binding::GangOutcome& outcome) {
+    std::map<std::string, int32_t> bound = g.bound_per_task;
+    for (const model::PodDecision& d : outcome.decisions) {
+      if (d.node) ++bound[VolcanoTaskOf(part_.snapshot().pod(d.pod))];
+    }
+    const auto short_task = TaskShortOfMinimum(g.ref, bound);
+    if (!short_task) return;
+    for (auto it = outcome.decisions.rbegin(); it != outcome.decisions.rend(); ++it) {
+      if (it->node) scheduler_.Unbind(it->pod);
+    }
+    const int32_t have = bound.count(short_task->first) != 0 ? bound.at(short_task->first) : 0;
+    std::string message(binding::kReasonGangRejected);
+    message += ": task \"" + short_task->first + "\" of pod group \"" + g.ref.key + "\" needs " +
+               std::to_string(short_task->second) + " bound pods; " + std::to_string(have) +
+               " could be bound";
+    const model::Rejection rejection{"binding", std::string(binding::kCoscheduling),
+                                     std::string(binding::kReasonGangRejected), message, 0};
+    for (model::PodDecision& d : outcome.decisions) {
+      model::PodDecision rejected;
+      rejected.pod = d.pod;
+      // A pod that could not bind keeps its own reasons; the others carry the gang's.
+      if (!d.node && !d.rejections.empty()) continue;
+      rejected.message = message;
+      rejected.rejections.push_back(rejection);
+      d = std::move(rejected);
+    }
+    outcome.placed = false;
+  }
   const ClusterPart& part_;
   binding::Scheduler& scheduler_;
   std::map<std::string, Group> groups_;

@@ -53,11 +53,29 @@ std::optional<PodGroupRef> PodGroupOf(const model::Snapshot& snapshot, const mod
     if (!g.workload_pod_group.empty()) continue;
     if (g.meta.name == name && GangNamespaceOf(g.meta) == ns && g.cluster == pod.cluster) {
       ref.min_member = g.min_member;
+      ref.min_task_member = g.min_task_member;
       ref.found = true;
       break;
     }
   }
   return ref;
+}
+
+std::string VolcanoTaskOf(const model::Pod& pod) {
+  auto it = pod.meta.annotations.find("volcano.sh/task-spec");
+  return it == pod.meta.annotations.end() ? std::string() : it->second;
+}
+
+std::optional<std::pair<std::string, int32_t>> TaskShortOfMinimum(
+    const PodGroupRef& ref, const std::map<std::string, int32_t>& bound_per_task) {
+  int64_t sum = 0;
+  for (const auto& [task, min] : ref.min_task_member) sum += min;
+  if (ref.min_member < sum) return std::nullopt;
+  for (const auto& [task, min] : ref.min_task_member) {
+    auto it = bound_per_task.find(task);
+    if ((it == bound_per_task.end() ? 0 : it->second) < min) return std::make_pair(task, min);
+  }
+  return std::nullopt;
 }
 
 }  // namespace berth::engine

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "model/object_meta.h"
 
@@ -19,6 +21,10 @@ struct PodGroup {
   ObjectMeta meta;
   int32_t min_member = 1;
   std::string queue;  // volcano spec.queue, informational
+  // Volcano's spec.minTaskMember: per task (a pod's volcano.sh/task-spec annotation), the
+  // pods that must bind, in task order. Enforced only while min_member is at least their
+  // sum (Volcano's CheckTaskReady).
+  std::vector<std::pair<std::string, int32_t>> min_task_member;
   // scheduling.k8s.io Workload only: the spec.podGroups[] entry's name, and whether its
   // policy is gang (min_member its minCount) rather than basic (no gang).
   std::string workload_pod_group;

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/result.h"
 #include "io/internal/decoders.h"
@@ -34,9 +36,11 @@ std::string DefaultRaySubmitterTemplate(std::string_view head_image);
 
 // batch.volcano.sh/v1alpha1: Volcano's Job, one pod set per task; *min_available its gang
 // (spec.minAvailable, defaulted as Volcano's webhook does), the minMember of the PodGroup
-// Volcano makes for it.
-core::Result<DecodedWorkload> DecodeVolcanoJob(dom::object obj, model::ResourceCatalog& catalog,
-                                               int32_t* min_available);
+// Volcano makes for it, and *min_task_member that PodGroup's minTaskMember (each task's
+// minAvailable, else its replicas, as Volcano's job controller writes it).
+core::Result<DecodedWorkload> DecodeVolcanoJob(
+    dom::object obj, model::ResourceCatalog& catalog, int32_t* min_available,
+    std::vector<std::pair<std::string, int32_t>>* min_task_member);
 
 // trainer.kubeflow.org/v1alpha1 (trainer_v1alpha1.cc). A TrainJob validated, with no pod
 // sets yet: Reader::Finish builds them from its runtime (trainjob_runtime.h).

@@ -86,8 +86,9 @@ void TrainJobNoTemplates(std::string_view, nlohmann::ordered_json&,
 // PodGroup.
 core::Status DecodeVolcanoJobRow(dom::object obj, std::string_view, DecodeSink& sink) {
   int32_t min_available = 0;
-  auto w = DecodeVolcanoJob(obj, sink.snapshot().resources, &min_available);
   model::PodGroup group;
+  auto w = DecodeVolcanoJob(obj, sink.snapshot().resources, &min_available,
+                            &group.min_task_member);
   if (w.has_value()) {
     group.api_version = "scheduling.volcano.sh/v1beta1";
     group.meta.name = VolcanoPodGroupName(w->workload);

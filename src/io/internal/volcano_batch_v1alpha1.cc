@@ -15,8 +15,10 @@
 
 namespace berth::io::internal {
 
-core::Result<DecodedWorkload> DecodeVolcanoJob(dom::object obj, model::ResourceCatalog& catalog,
-                                               int32_t* min_available_out) {
+core::Result<DecodedWorkload> DecodeVolcanoJob(
+    dom::object obj, model::ResourceCatalog& catalog, int32_t* min_available_out,
+    std::vector<std::pair<std::string, int32_t>>* min_task_member) {
+  min_task_member->clear();
   DecodedWorkload out;
   BERTH_ASSIGN_OR_RETURN(out.workload, DecodeWorkloadHeader(obj));
   BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
@@ -67,6 +69,7 @@ core::Result<DecodedWorkload> DecodeVolcanoJob(dom::object obj, model::ResourceC
     }
     total += pod_set.count;
     task_min_sum += task_min;
+    min_task_member->emplace_back(pod_set.name, task_min);
     BERTH_ASSIGN_OR_RETURN(dom::object tmpl, GetRequiredObject(*task, field, "template"));
     // Whether the template names its scheduler: the pod spec's default would hide it.
     std::string own_scheduler;
