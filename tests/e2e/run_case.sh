@@ -60,6 +60,14 @@ for part in out err rc; do
   fi
 done
 
+# An internal error (a violated invariant, a failed check) is never an expected answer: the
+# case fails, and no golden file records it.
+if grep -q "berth: internal error" "$tmp/first.err"; then
+  echo "INTERNAL ERROR in 'berth $cmd' ($case_dir):" >&2
+  grep "berth: internal error" "$tmp/first.err" >&2
+  exit 1
+fi
+
 if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
   for part in out err rc; do
     cp "$tmp/first.$part" "expected.$part"
