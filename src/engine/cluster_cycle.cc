@@ -1,5 +1,6 @@
 #include "engine/cluster_cycle.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -206,6 +207,57 @@ model::PodDecision ScheduleWithPreemption(const ClusterPart& part, binding::Sche
 
 }  // namespace
 
+namespace {
+
+// Pods nominated in the input (status.nominatedNodeName, from an earlier cycle): kube-
+// scheduler's nominator counts each on its node for every pod of at most its priority
+// (RunFilterPluginsWithNominatedPods). The queue runs most important first, so a nominee
+// starts holding its node when the queue reaches its priority, before the equal-priority
+// pods queued ahead of it; its own turn releases the hold (ScheduleOnNominated).
+class InputNominations {
+ public:
+  // `skip`: the whole snapshot's pods the queue loop leaves to Kueue (KueuePodMask).
+  InputNominations(const ClusterPart& part, const std::vector<model::PodIndex>& queue,
+                   const std::vector<bool>& skip) {
+    for (model::PodIndex pod : queue) {
+      const model::Pod& p = part.snapshot().pod(pod);
+      if (p.nominated_node_name.empty() || !p.admission_refused.empty() ||
+          skip[static_cast<size_t>(part.ToWhole(pod).v)]) {
+        continue;
+      }
+      for (int32_t n = 0; n < part.num_nodes(); ++n) {
+        if (part.node(model::NodeIndex{n}).meta.name == p.nominated_node_name) {
+          pending_.push_back({p.priority, pod, model::NodeIndex{n}});
+          break;
+        }
+      }
+    }
+    // QueueOrder is by priority already; stable keeps the queue's order among equals.
+    std::stable_sort(pending_.begin(), pending_.end(),
+                     [](const Entry& a, const Entry& b) { return a.priority > b.priority; });
+  }
+
+  // Before a pod of `priority` is tried: every nominee of at least that priority holds its
+  // node from now on (until its own turn).
+  void HoldFor(int32_t priority, binding::Scheduler& scheduler) {
+    while (next_ < pending_.size() && pending_[next_].priority >= priority) {
+      scheduler.Nominate(pending_[next_].pod, pending_[next_].node);
+      ++next_;
+    }
+  }
+
+ private:
+  struct Entry {
+    int32_t priority;
+    model::PodIndex pod;
+    model::NodeIndex node;
+  };
+  std::vector<Entry> pending_;
+  size_t next_ = 0;
+};
+
+}  // namespace
+
 std::vector<bool> KueuePodMask(const model::Snapshot& whole, const ClusterPart& part) {
   std::vector<bool> mask(whole.pods.size(), false);
   for (int32_t index : part.kueue_workloads) {
@@ -248,8 +300,10 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
   const std::vector<bool> kueue_pods = KueuePodMask(whole, part);
   const std::vector<model::PodIndex> queue = scheduler.QueueOrder();
   GroupScheduler groups(part, scheduler, queue);
+  InputNominations nominations(part, queue, kueue_pods);
   std::vector<model::PodDecision> plain;
   for (model::PodIndex pod : queue) {
+    nominations.HoldFor(part.snapshot().pod(pod).priority, scheduler);
     if (kueue_pods[static_cast<size_t>(part.ToWhole(pod).v)]) continue;
     // Refused by the API server (pod_admission.h): never created, so never scheduled.
     if (!part.snapshot().pod(pod).admission_refused.empty()) continue;
