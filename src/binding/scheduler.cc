@@ -197,6 +197,13 @@ class Scheduler::Impl {
     nominated_[idx(pod)] = node.v;
   }
 
+  void ReleaseNomination(model::PodIndex pod) {
+    const int32_t node = nominated_[idx(pod)];
+    if (node < 0) return;
+    state_.RemovePod(pod, model::NodeIndex{node}, pod_infos_.Get(pod));
+    nominated_[idx(pod)] = -1;
+  }
+
   PodExplanation Explain(model::PodIndex pod) const {
     const model::Pod& p = pod_infos_.pod(pod);
     const ResolvedProfile* profile = FindProfile(p);
@@ -401,12 +408,6 @@ class Scheduler::Impl {
 
   static size_t idx(model::PodIndex pod) { return static_cast<size_t>(pod.v); }
 
-  void ReleaseNomination(model::PodIndex pod) {
-    const int32_t node = nominated_[idx(pod)];
-    if (node < 0) return;
-    state_.RemovePod(pod, model::NodeIndex{node}, pod_infos_.Get(pod));
-    nominated_[idx(pod)] = -1;
-  }
 
   // Bound by this Scheduler, or in the input and not unbound since.
   bool IsBound(model::PodIndex pod) const {
@@ -1101,6 +1102,8 @@ void Scheduler::Unbind(model::PodIndex pod) { impl_->Unbind(pod); }
 PreemptionOutcome Scheduler::Preempt(model::PodIndex pod) { return impl_->Preempt(pod); }
 
 void Scheduler::Nominate(model::PodIndex pod, model::NodeIndex node) { impl_->Nominate(pod, node); }
+
+void Scheduler::ReleaseNomination(model::PodIndex pod) { impl_->ReleaseNomination(pod); }
 
 model::PodDecision Scheduler::ScheduleOnNominated(model::PodIndex pod, model::NodeIndex node) {
   return impl_->ScheduleOnNominated(pod, node);

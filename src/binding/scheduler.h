@@ -253,6 +253,10 @@ class Scheduler {
   // nor nominated. O(resources).
   void Nominate(model::PodIndex pod, model::NodeIndex node);
 
+  // Undoes Nominate for `pod` (nothing when it holds no node): the pod is then explained
+  // without its own hold, as upstream's filters skip the pod itself. O(resources).
+  void ReleaseNomination(model::PodIndex pod);
+
   // ScheduleOne for a pod nominated to `node` (status.nominatedNodeName, or after Preempt):
   // upstream tries the nominated node first and takes it when every filter passes there;
   // otherwise the pod is scheduled as ScheduleOne does.

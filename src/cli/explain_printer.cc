@@ -402,7 +402,8 @@ void PrintNumbers(const model::Snapshot& snapshot, const engine::Explanation& ex
     ++shown;
     std::vector<std::string> holders;
     for (const engine::NodeAtTurn::GpuHolder& h : at.gpu_holders) {
-      holders.push_back(engine::PodKey(snapshot.pod(h.pod)) + " (" + std::to_string(h.gpus) + ")");
+      holders.push_back(engine::PodKey(snapshot.pod(h.pod)) + " (" + std::to_string(h.gpus) +
+                        (h.nominated ? ", nominated)" : ")"));
     }
     out << "    GPUs of " << snapshot.node(verdicts[m].node).meta.name << " held by: "
         << (holders.empty() ? "no pod (allocatable already short)" : NameSample(holders, kPodsShown))

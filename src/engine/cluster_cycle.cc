@@ -308,6 +308,8 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
     // Refused by the API server (pod_admission.h): never created, so never scheduled.
     if (!part.snapshot().pod(pod).admission_refused.empty()) continue;
     if (stop_before && *stop_before == pod) {
+      // Explained as its turn would try it: without its own nomination's hold.
+      scheduler.ReleaseNomination(pod);
       if (reached != nullptr) *reached = true;
       break;
     }

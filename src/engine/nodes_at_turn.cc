@@ -10,6 +10,7 @@
 #include "engine/nodes_at_turn.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -93,15 +94,19 @@ std::vector<NodeAtTurn> NodesAtTurn(const ClusterPart& part, const binding::Sche
     node_by_name.emplace(part.node(model::NodeIndex{n}).meta.name, n);
   }
   std::vector<std::vector<NodeAtTurn::GpuHolder>> holders(static_cast<size_t>(part.num_nodes()));
-  auto hold = [&](model::PodIndex local, int32_t node) {
+  auto hold = [&](model::PodIndex local, int32_t node, bool nominated) {
     const int64_t gpus = GpusOf(model::PodRequests(snapshot.pod(local)), gpu_mask);
-    if (gpus > 0) holders[static_cast<size_t>(node)].push_back({part.ToWhole(local), gpus});
+    if (gpus > 0) {
+      holders[static_cast<size_t>(node)].push_back({part.ToWhole(local), gpus, nominated});
+    }
   };
   for (size_t i = 0; i < snapshot.pods.size(); ++i) {
     const model::Pod& pod = snapshot.pods[i];
     if (!pod.IsBound() || pod.IsTerminal()) continue;
     auto it = node_by_name.find(pod.node_name);
-    if (it != node_by_name.end()) hold(model::PodIndex{static_cast<int32_t>(i)}, it->second);
+    if (it != node_by_name.end()) {
+      hold(model::PodIndex{static_cast<int32_t>(i)}, it->second, /*nominated=*/false);
+    }
   }
   // The replay's decisions carry whole indices; the part's pods are looked up locally.
   for (const model::PodDecision& d : so_far.pod_decisions) {
@@ -109,7 +114,32 @@ std::vector<NodeAtTurn> NodesAtTurn(const ClusterPart& part, const binding::Sche
     const std::optional<model::PodIndex> local = part.ToLocal(d.pod);
     if (!local) continue;  // a pod the cycle created (replacement): not in the part
     auto it = node_by_name.find(part.whole->node(*d.node).meta.name);
-    if (it != node_by_name.end()) hold(*local, it->second);
+    if (it != node_by_name.end()) hold(*local, it->second, /*nominated=*/false);
+  }
+  // Nominated pods hold their node's room (cluster_cycle.cc: Scheduler::Nominate for this
+  // cycle's preemptors, InputNominations for the input's of at least the target's priority).
+  std::set<int32_t> decided;  // whole indices
+  for (const model::PodDecision& d : so_far.pod_decisions) {
+    decided.insert(d.pod.v);
+    if (d.skipped || d.node.has_value() || !d.nominated_node.has_value()) continue;
+    const std::optional<model::PodIndex> local = part.ToLocal(d.pod);
+    if (!local) continue;
+    auto it = node_by_name.find(part.whole->node(*d.nominated_node).meta.name);
+    if (it != node_by_name.end()) hold(*local, it->second, /*nominated=*/true);
+  }
+  const std::vector<bool> kueue = KueuePodMask(*part.whole, part);
+  const int32_t priority = snapshot.pod(target).priority;
+  for (size_t i = 0; i < snapshot.pods.size(); ++i) {
+    const model::Pod& pod = snapshot.pods[i];
+    const model::PodIndex local{static_cast<int32_t>(i)};
+    const model::PodIndex whole = part.ToWhole(local);
+    if (local == target || pod.IsBound() || pod.IsTerminal() || pod.nominated_node_name.empty() ||
+        pod.priority < priority || !pod.admission_refused.empty() ||
+        kueue[static_cast<size_t>(whole.v)] || decided.count(whole.v) != 0) {
+      continue;
+    }
+    auto it = node_by_name.find(pod.nominated_node_name);
+    if (it != node_by_name.end()) hold(local, it->second, /*nominated=*/true);
   }
 
   const model::ResourceVector requests = model::PodRequests(snapshot.pod(target));

@@ -140,9 +140,12 @@ struct NodeAtTurn {
   bool gpus_taken = false;
   // The pods bound there that request NVIDIA GPU resources, in snapshot order (those bound
   // in the input), then in the order the cycle bound them; `gpus` sums their GPU resources.
+  // Then the pods nominated there that hold its room for this pod (kube-scheduler's
+  // nominator: this cycle's nominations, and the input's of at least this pod's priority).
   struct GpuHolder {
     model::PodIndex pod;  // index into the snapshot passed to ExplainPod
     int64_t gpus = 0;
+    bool nominated = false;  // status.nominatedNodeName, not bound
   };
   std::vector<GpuHolder> gpu_holders;
 };
