@@ -54,15 +54,15 @@ model::PodDecision BindingOracle::Logged(model::PodDecision decision) const {
 
 bool BindingOracle::Create(int32_t workload, model::PodIndex local, model::Pod* spec) {
   auto known = created_answer_.find(local.v);
-  if (known != created_answer_.end()) return known->second.empty();
+  if (known != created_answer_.end()) return known->second;
   std::string refusal;
   if (!whole_.limit_ranges.empty() || !whole_.resource_quotas.empty()) {
     if (!creation_) creation_.emplace(whole_);
     refusal = creation_->Create(spec, /*defaults_only=*/false);
   }
-  if (!refusal.empty()) refusals_.push_back({workload, part_.ToWhole(local), refusal});
   const bool created = refusal.empty();
-  created_answer_.emplace(local.v, std::move(refusal));
+  if (!created) refusals_.push_back({workload, part_.ToWhole(local), std::move(refusal)});
+  created_answer_.emplace(local.v, created);
   return created;
 }
 

@@ -122,7 +122,7 @@ class BindingOracle : public queueing::PlacementOracle {
   // The API server's admission of the pods created here, built at the first creation in a
   // snapshot with LimitRanges or ResourceQuotas (their usage as AdmitCreatedPods left it).
   std::optional<CreatedPodAdmission> creation_;
-  std::map<int32_t, std::string> created_answer_;  // local pod -> "" or its refusal
+  std::map<int32_t, bool> created_answer_;  // local pod -> created (refusals_ says why not)
   std::vector<Refusal> refusals_;
 };
 

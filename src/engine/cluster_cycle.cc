@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "engine/admitted_pods.h"
@@ -111,7 +114,7 @@ class GroupScheduler {
     for (auto it = outcome.decisions.rbegin(); it != outcome.decisions.rend(); ++it) {
       if (it->node) scheduler_.Unbind(it->pod);
     }
-    const int32_t have = bound.count(short_task->first) != 0 ? bound.at(short_task->first) : 0;
+    const int32_t have = bound[short_task->first];
     std::string message(binding::kReasonGangRejected);
     message += ": task \"" + short_task->first + "\" of pod group \"" + g.ref.key + "\" needs " +
                std::to_string(short_task->second) + " bound pods; " + std::to_string(have) +
@@ -119,10 +122,10 @@ class GroupScheduler {
     const model::Rejection rejection{"binding", std::string(binding::kCoscheduling),
                                      std::string(binding::kReasonGangRejected), message, 0};
     for (model::PodDecision& d : outcome.decisions) {
-      model::PodDecision rejected;
-      rejected.pod = d.pod;
       // A pod that could not bind keeps its own reasons; the others carry the gang's.
       if (!d.node && !d.rejections.empty()) continue;
+      model::PodDecision rejected;
+      rejected.pod = d.pod;
       rejected.message = message;
       rejected.rejections.push_back(rejection);
       d = std::move(rejected);
@@ -157,19 +160,33 @@ std::set<int32_t> EvictedInCycle(const model::Snapshot& whole, const ClusterPart
 // PostFilter. With a node chosen, a settled plan (cycles != 1) deletes the victims and binds
 // the pod there as the next cycle would; one cycle leaves it nominated and the victims
 // terminating. Otherwise the PostFilter's "preemption: ..." is appended to the message.
-model::PodDecision ScheduleWithPreemption(const ClusterPart& part, binding::Scheduler& scheduler,
-                                          model::PodIndex pod, int32_t cycles,
-                                          BindingOracle* oracle, ClusterCycleResult* result) {
-  const model::Pod& p = part.snapshot().pod(pod);
-  std::optional<model::NodeIndex> nominated;
-  if (!p.nominated_node_name.empty()) {
-    for (int32_t n = 0; n < part.num_nodes(); ++n) {
-      if (part.node(model::NodeIndex{n}).meta.name == p.nominated_node_name) {
-        nominated = model::NodeIndex{n};
-        break;
+// The part's nodes by name (local indices), built at the first lookup: pods name the node
+// they are nominated to.
+class NodeNames {
+ public:
+  explicit NodeNames(const ClusterPart& part) : part_(part) {}
+
+  std::optional<model::NodeIndex> Find(const std::string& name) {
+    if (name.empty()) return std::nullopt;
+    if (by_name_.empty()) {
+      for (int32_t n = 0; n < part_.num_nodes(); ++n) {
+        by_name_.emplace(part_.node(model::NodeIndex{n}).meta.name, model::NodeIndex{n});
       }
     }
+    auto it = by_name_.find(name);
+    return it == by_name_.end() ? std::nullopt : std::optional<model::NodeIndex>(it->second);
   }
+
+ private:
+  const ClusterPart& part_;
+  std::unordered_map<std::string_view, model::NodeIndex> by_name_;  // first of a name wins
+};
+
+model::PodDecision ScheduleWithPreemption(const ClusterPart& part, binding::Scheduler& scheduler,
+                                          NodeNames& nodes, model::PodIndex pod, int32_t cycles,
+                                          BindingOracle* oracle, ClusterCycleResult* result) {
+  const std::optional<model::NodeIndex> nominated =
+      nodes.Find(part.snapshot().pod(pod).nominated_node_name);
   model::PodDecision decision =
       nominated ? scheduler.ScheduleOnNominated(pod, *nominated) : scheduler.ScheduleOne(pod);
   if (decision.node || decision.skipped || decision.rejections.empty()) return decision;
@@ -216,21 +233,13 @@ namespace {
 // pods queued ahead of it; its own turn releases the hold (ScheduleOnNominated).
 class InputNominations {
  public:
-  // `skip`: the whole snapshot's pods the queue loop leaves to Kueue (KueuePodMask).
+  // `kueue`: the whole snapshot's pods the queue loop leaves to Kueue (KueuePodMask).
   InputNominations(const ClusterPart& part, const std::vector<model::PodIndex>& queue,
-                   const std::vector<bool>& skip) {
+                   const std::vector<bool>& kueue, NodeNames& nodes) {
     for (model::PodIndex pod : queue) {
+      if (!IsInputNominee(part, pod, kueue)) continue;
       const model::Pod& p = part.snapshot().pod(pod);
-      if (p.nominated_node_name.empty() || !p.admission_refused.empty() ||
-          skip[static_cast<size_t>(part.ToWhole(pod).v)]) {
-        continue;
-      }
-      for (int32_t n = 0; n < part.num_nodes(); ++n) {
-        if (part.node(model::NodeIndex{n}).meta.name == p.nominated_node_name) {
-          pending_.push_back({p.priority, pod, model::NodeIndex{n}});
-          break;
-        }
-      }
+      if (auto node = nodes.Find(p.nominated_node_name)) pending_.push_back({p.priority, pod, *node});
     }
     // QueueOrder is by priority already; stable keeps the queue's order among equals.
     std::stable_sort(pending_.begin(), pending_.end(),
@@ -258,6 +267,12 @@ class InputNominations {
 
 }  // namespace
 
+bool IsInputNominee(const ClusterPart& part, model::PodIndex local, const std::vector<bool>& kueue) {
+  const model::Pod& pod = part.snapshot().pod(local);
+  return !pod.nominated_node_name.empty() && !pod.IsBound() && !pod.IsTerminal() &&
+         pod.admission_refused.empty() && !kueue[static_cast<size_t>(part.ToWhole(local).v)];
+}
+
 std::vector<bool> KueuePodMask(const model::Snapshot& whole, const ClusterPart& part) {
   std::vector<bool> mask(whole.pods.size(), false);
   for (int32_t index : part.kueue_workloads) {
@@ -277,6 +292,7 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
   ClusterCycleResult result;
   if (reached != nullptr) *reached = false;
   BindingOracle oracle(whole, part, scheduler, now);
+  NodeNames nodes(part);
   bool has_workloads = false;
   for (int32_t index : part.kueue_workloads) {
     const auto i = static_cast<size_t>(index);
@@ -288,7 +304,7 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
       // (1) Workloads admitted in the input run their pods; kube-scheduler may preempt
       // for them as for any pod.
       oracle.PlaceAdmitted(static_cast<int32_t>(i), *w.admission, [&](model::PodIndex pod) {
-        return ScheduleWithPreemption(part, scheduler, pod, cycles, &oracle, &result);
+        return ScheduleWithPreemption(part, scheduler, nodes, pod, cycles, &oracle, &result);
       });
     } else if (w.cluster_name.empty()) {
       // Holds hub quota but runs nowhere yet: MultiKueue keeps looking for a worker.
@@ -300,7 +316,7 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
   const std::vector<bool> kueue_pods = KueuePodMask(whole, part);
   const std::vector<model::PodIndex> queue = scheduler.QueueOrder();
   GroupScheduler groups(part, scheduler, queue);
-  InputNominations nominations(part, queue, kueue_pods);
+  InputNominations nominations(part, queue, kueue_pods, nodes);
   std::vector<model::PodDecision> plain;
   for (model::PodIndex pod : queue) {
     nominations.HoldFor(part.snapshot().pod(pod).priority, scheduler);
@@ -327,7 +343,7 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
       for (model::PodDecision& d : groups.Schedule(pod)) plain.push_back(ToWhole(part, std::move(d)));
       continue;
     }
-    plain.push_back(ToWhole(part, ScheduleWithPreemption(part, scheduler, pod, cycles, &oracle, &result)));
+    plain.push_back(ToWhole(part, ScheduleWithPreemption(part, scheduler, nodes, pod, cycles, &oracle, &result)));
   }
 
   // (3) Kueue admission, its placements checked by binding when the cluster has nodes

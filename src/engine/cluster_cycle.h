@@ -84,4 +84,9 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
 // The pods (whole indices) that belong to Kueue Workloads of the part's cluster.
 std::vector<bool> KueuePodMask(const model::Snapshot& whole, const ClusterPart& part);
 
+// Whether the part's pending pod `local` comes nominated in the input (status.nominatedNodeName,
+// from an earlier cycle) so that kube-scheduler's nominator holds its node for the pods of
+// at most its priority: not refused at creation, not left to Kueue (`kueue`, KueuePodMask).
+bool IsInputNominee(const ClusterPart& part, model::PodIndex local, const std::vector<bool>& kueue);
+
 }  // namespace berth::engine

@@ -132,10 +132,8 @@ std::vector<NodeAtTurn> NodesAtTurn(const ClusterPart& part, const binding::Sche
   for (size_t i = 0; i < snapshot.pods.size(); ++i) {
     const model::Pod& pod = snapshot.pods[i];
     const model::PodIndex local{static_cast<int32_t>(i)};
-    const model::PodIndex whole = part.ToWhole(local);
-    if (local == target || pod.IsBound() || pod.IsTerminal() || pod.nominated_node_name.empty() ||
-        pod.priority < priority || !pod.admission_refused.empty() ||
-        kueue[static_cast<size_t>(whole.v)] || decided.count(whole.v) != 0) {
+    if (local == target || pod.priority < priority || !IsInputNominee(part, local, kueue) ||
+        decided.count(part.ToWhole(local).v) != 0) {
       continue;
     }
     auto it = node_by_name.find(pod.nominated_node_name);

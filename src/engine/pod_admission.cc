@@ -6,6 +6,7 @@
 // the cycle's own CreatedPodAdmission continues from it.
 #include "engine/pod_admission.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "admission/limit_ranger.h"
@@ -49,9 +50,14 @@ CreatedPodAdmission::CreatedPodAdmission(const model::Snapshot& snapshot)
   for (const model::LimitRange& r : defaulted_) {
     ranges_[NamespaceKey(r.cluster, r.meta.namespace_)].push_back(&r);
   }
+  // The pods that exist count only for quotas read without status.used; once
+  // AdmitCreatedPods wrote it into every quota, a later admission (BindingOracle's) copies none.
+  const bool counts_pods = std::any_of(snapshot.resource_quotas.begin(),
+                                       snapshot.resource_quotas.end(),
+                                       [](const model::NamespaceQuota& q) { return !q.has_used; });
   std::vector<model::Pod> existing;
-  for (const model::Pod& pod : snapshot.pods) {
-    if (!IsCreatedPod(pod)) existing.push_back(pod);
+  for (size_t i = 0; i < snapshot.pods.size() && counts_pods; ++i) {
+    if (!IsCreatedPod(snapshot.pods[i])) existing.push_back(snapshot.pods[i]);
   }
   ledger_.emplace(snapshot.resource_quotas, existing, snapshot.resources);
 }
