@@ -144,7 +144,7 @@ class Scheduler::Impl {
     std::optional<model::PodDecision> indexed;
     const bool uses_claims =
         !p.resource_claims.empty() && profile->FilterEnabled(kDynamicResources);
-    const bool uses_volumes = volumes_ != nullptr && VolumeTracker::HasClaimVolumes(p);
+    const bool uses_volumes = volumes_ != nullptr && volumes_->UsesClaims(p);
     const bool uses_ports = !info.host_ports.empty() && profile->FilterEnabled(kNodePorts);
     bool node_by_node = false;
     if (index_ != nullptr) {
@@ -384,7 +384,7 @@ class Scheduler::Impl {
     }
     // VolumeBinding's Reserve: WaitForFirstConsumer claims take the volumes found there.
     const model::Pod& p = pod_infos_.pod(pod);
-    if (volumes_ != nullptr && VolumeTracker::HasClaimVolumes(p)) {
+    if (volumes_ != nullptr && volumes_->UsesClaims(p)) {
       volumes_->Bind(pod, volumes_->Resolve(p), node, /*planned=*/true);
       volume_bindings_stale_ = true;
     }

@@ -14,6 +14,8 @@
 #include <limits>
 #include <string_view>
 
+#include "core/check.h"
+
 namespace berth::binding {
 namespace {
 
@@ -107,14 +109,15 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
   for (size_t v = 0; v < volumes_.size() && names_volumes; ++v) {
     volume_by_name.emplace(volumes_[v]->meta.name, static_cast<int32_t>(v));
   }
-  named_volume_.reserve(claims_.size());
-  for (const model::PersistentVolumeClaim* c : claims_) {
-    if (c->volume_name.empty()) {
-      named_volume_.push_back(-1);
-      continue;
-    }
-    auto it = volume_by_name.find(c->volume_name);
-    named_volume_.push_back(it == volume_by_name.end() ? -2 : it->second);
+  facts_.resize(claims_.size());
+  for (size_t c = 0; c < claims_.size(); ++c) {
+    const model::PersistentVolumeClaim& claim = *claims_[c];
+    ClaimFacts& f = facts_[c];
+    f.selected_node = !claim.selected_node.empty();
+    f.read_write_once_pod = HasMode(claim.access_modes, "ReadWriteOncePod");
+    if (claim.volume_name.empty()) continue;
+    auto it = volume_by_name.find(claim.volume_name);
+    f.named_volume = it == volume_by_name.end() ? -2 : it->second;
   }
   std::unordered_map<std::string_view, const model::CSINode*> csi_by_name;
   for (const model::CSINode& n : snapshot.csi_nodes) {
@@ -127,14 +130,20 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
   }
   // GetPersistentVolumeClaimClass: the beta annotation, then spec.storageClassName; an
   // absent storageClassName is the default class (the DefaultStorageClass admission sets it).
-  for (const model::PersistentVolumeClaim* c : claims_) {
-    auto it = c->meta.annotations.find(std::string(kBetaClassAnnotation));
-    if (it != c->meta.annotations.end()) {
+  const std::string beta_class_key(kBetaClassAnnotation);
+  for (size_t c = 0; c < claims_.size(); ++c) {
+    const model::PersistentVolumeClaim& claim = *claims_[c];
+    auto it = claim.meta.annotations.find(beta_class_key);
+    if (it != claim.meta.annotations.end()) {
       claim_class_.push_back(it->second);
     } else {
-      claim_class_.push_back(c->storage_class_name.value_or(default_class_));
+      claim_class_.push_back(claim.storage_class_name.value_or(default_class_));
     }
-    claim_sc_.push_back(claim_class_.back().empty() ? nullptr : FindClass(claim_class_.back()));
+    ClaimFacts& f = facts_[c];
+    f.sc = claim_class_.back().empty() ? nullptr : FindClass(claim_class_.back());
+    f.delayed = f.sc != nullptr && f.sc->volume_binding_mode == "WaitForFirstConsumer";
+    f.provisions_anywhere = f.sc != nullptr && f.sc->provisioner != kNoProvisioner &&
+                            !f.sc->allowed_topologies.has_value();
   }
   // CSI volumes and drivers get small ids, so NodeVolumeLimits compares integers.
   std::unordered_map<std::string, int32_t> volume_ids;
@@ -152,16 +161,16 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
   auto next_volume_id = static_cast<int32_t>(volume_ids.size());
   std::unordered_map<const model::StorageClass*, int32_t> class_driver;
   for (size_t c = 0; c < claims_.size(); ++c) {
-    const model::StorageClass* sc = claim_sc_[c];
+    const model::StorageClass* sc = facts_[c].sc;
     if (sc == nullptr || sc->provisioner == kNoProvisioner) {
-      claim_csi_.emplace_back(-1, -1);
       continue;
     }
     auto driver = class_driver.find(sc);
     if (driver == class_driver.end()) {
       driver = class_driver.emplace(sc, CsiId(&driver_ids, sc->provisioner)).first;
     }
-    claim_csi_.emplace_back(driver->second, next_volume_id++);
+    facts_[c].csi_driver = driver->second;
+    facts_[c].csi_volume = next_volume_id++;
   }
   node_limits_.resize(static_cast<size_t>(state.num_nodes()));
   for (int32_t n = 0; n < state.num_nodes(); ++n) {
@@ -182,10 +191,6 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
       driver_min_limit_[idx(driver)] = std::min(driver_min_limit_[idx(driver)], count);
     }
   }
-  planned_volume_.assign(claims_.size(), -1);
-  planned_node_.assign(claims_.size(), -1);
-  users_.assign(claims_.size(), 0);
-  prebound_.assign(claims_.size(), -1);
   taken_by_.assign(volumes_.size(), -1);
   for (size_t v = 0; v < volumes_.size(); ++v) {
     const model::PersistentVolume& pv = *volumes_[v];
@@ -201,13 +206,13 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
       continue;
     }
     taken_by_[v] = claim;
-    if (c.volume_name.empty()) prebound_[idx(claim)] = static_cast<int32_t>(v);
+    if (c.volume_name.empty()) facts_[idx(claim)].prebound = static_cast<int32_t>(v);
   }
   for (size_t v = 0; v < volumes_.size(); ++v) {
     const model::PersistentVolume& pv = *volumes_[v];
     if (taken_by_[v] != -1) continue;
     if (!pv.phase.empty() && pv.phase != "Available") continue;
-    auto cls = pv.meta.annotations.find(std::string(kBetaClassAnnotation));
+    auto cls = pv.meta.annotations.find(beta_class_key);
     const std::string& class_name =
         cls != pv.meta.annotations.end() ? cls->second : pv.storage_class_name;
     ClassVolumes& entry = by_class_[class_name];
@@ -247,7 +252,19 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
   }
   for (size_t c = 0; c < claims_.size(); ++c) {
     auto it = by_class_.find(claim_class_[c]);
-    claim_volumes_.push_back(it == by_class_.end() ? nullptr : &it->second);
+    facts_[c].volumes = it == by_class_.end() ? nullptr : &it->second;
+  }
+  snapshot_pods_ = snapshot.pods.data();
+  num_snapshot_pods_ = snapshot.pods.size();
+  pod_claims_begin_.reserve(num_snapshot_pods_ + 1);
+  pod_claims_begin_.push_back(0);
+  for (const model::Pod& pod : snapshot.pods) {
+    if (pod.cluster == cluster) {
+      for (const model::PodVolume& v : pod.volumes) {
+        if (!v.claim_name.empty()) pod_claims_.push_back(FindClaim(pod.meta.namespace_, v.claim_name));
+      }
+    }
+    pod_claims_begin_.push_back(static_cast<int32_t>(pod_claims_.size()));
   }
   planned_.reserve(claims_.size());
   attached_.resize(static_cast<size_t>(state.num_nodes()));
@@ -257,6 +274,21 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
 int32_t VolumeTracker::CsiId(std::unordered_map<std::string, int32_t>* ids,
                              const std::string& key) {
   return ids->emplace(key, static_cast<int32_t>(ids->size())).first->second;
+}
+
+bool VolumeTracker::UsesClaims(const model::Pod& pod) const {
+  const std::optional<size_t> offset = SnapshotOffset(pod);
+  if (!offset.has_value()) return HasClaimVolumes(pod);
+  return pod_claims_begin_[*offset + 1] > pod_claims_begin_[*offset];
+}
+
+const std::string& VolumeTracker::NthClaimName(const model::Pod& pod, size_t n) {
+  for (const model::PodVolume& v : pod.volumes) {
+    if (v.claim_name.empty()) continue;
+    if (n-- == 0) return v.claim_name;
+  }
+  BERTH_CHECK(false, "NthClaimName past the pod's claim volumes");
+  return pod.volumes.front().claim_name;
 }
 
 bool VolumeTracker::HasClaimVolumes(const model::Pod& pod) {
@@ -269,14 +301,11 @@ const model::StorageClass* VolumeTracker::FindClass(const std::string& name) con
   return it == class_by_name_.end() ? nullptr : it->second;
 }
 
-bool VolumeTracker::IsDelayed(int32_t claim) const {
-  const model::StorageClass* sc = claim_sc_[idx(claim)];
-  return sc != nullptr && sc->volume_binding_mode == "WaitForFirstConsumer";
-}
+bool VolumeTracker::IsDelayed(int32_t claim) const { return facts_[idx(claim)].delayed; }
 
 int32_t VolumeTracker::VolumeOf(int32_t claim) const {
-  if (planned_volume_[idx(claim)] >= 0) return planned_volume_[idx(claim)];
-  return named_volume_[idx(claim)];
+  if (facts_[idx(claim)].planned_volume >= 0) return facts_[idx(claim)].planned_volume;
+  return facts_[idx(claim)].named_volume;
 }
 
 int32_t VolumeTracker::FindClaim(std::string_view ns, std::string_view name) const {
@@ -295,24 +324,55 @@ int32_t VolumeTracker::FindClaim(std::string_view ns, std::string_view name) con
 
 bool VolumeTracker::IsBound(int32_t claim) const { return VolumeOf(claim) != -1; }
 
+std::optional<size_t> VolumeTracker::SnapshotOffset(const model::Pod& pod) const {
+  // std::less: a total order even for pointers into different arrays.
+  const std::less<const model::Pod*> before;
+  if (before(&pod, snapshot_pods_) || !before(&pod, snapshot_pods_ + num_snapshot_pods_)) {
+    return std::nullopt;
+  }
+  return static_cast<size_t>(&pod - snapshot_pods_);
+}
+
 const PodVolumeClaims& VolumeTracker::Resolve(const model::Pod& pod) const {
-  // The address alone could be another pod's after the scheduler's pod store grew.
-  if (resolved_pod_ == &pod && resolved_version_ == version_ && resolved_name_ == pod.meta.name &&
-      resolved_namespace_ == pod.meta.namespace_) {
-    return resolved_;
+  const std::optional<size_t> offset = SnapshotOffset(pod);
+  if (resolved_pod_ == &pod && resolved_version_ == version_) {
+    // A snapshot pod's address is its own for the tracker's life; another address could be
+    // a different pod's after the scheduler's pod store replaced one.
+    if (offset.has_value() ||
+        (resolved_name_ == pod.meta.name && resolved_namespace_ == pod.meta.namespace_)) {
+      return resolved_;
+    }
   }
   resolved_pod_ = &pod;
-  resolved_name_ = pod.meta.name;
-  resolved_namespace_ = pod.meta.namespace_;
+  if (!offset.has_value()) {
+    resolved_name_ = pod.meta.name;
+    resolved_namespace_ = pod.meta.namespace_;
+  }
   resolved_version_ = version_;
   PodVolumeClaims& out = resolved_;
-  out = PodVolumeClaims{};
-  for (const model::PodVolume& v : pod.volumes) {
-    if (v.claim_name.empty()) continue;
-    const int32_t c = FindClaim(pod.meta.namespace_, v.claim_name);
+  out.claims.clear();
+  out.bound.clear();
+  out.delayed.clear();
+  out.immediate.clear();
+  out.missing.clear();
+  out.lost.clear();
+  // A snapshot pod's claims were found at construction: its volumes are read again only
+  // to name a claim that does not exist.
+  std::vector<int32_t>& found = found_;
+  found.clear();
+  if (offset.has_value()) {
+    found.assign(pod_claims_.begin() + pod_claims_begin_[*offset],
+                 pod_claims_.begin() + pod_claims_begin_[*offset + 1]);
+  } else {
+    for (const model::PodVolume& v : pod.volumes) {
+      if (!v.claim_name.empty()) found.push_back(FindClaim(pod.meta.namespace_, v.claim_name));
+    }
+  }
+  for (size_t i = 0; i < found.size(); ++i) {
+    const int32_t c = found[i];
     if (c < 0) {
       if (out.missing.empty()) {
-        out.missing = "persistentvolumeclaim \"" + v.claim_name + "\" not found";
+        out.missing = "persistentvolumeclaim \"" + NthClaimName(pod, i) + "\" not found";
       }
       continue;
     }
@@ -366,13 +426,13 @@ int32_t VolumeTracker::FindMatch(int32_t claim, model::NodeIndex node,
                                  const std::vector<int32_t>& chosen) const {
   // A volume pre-bound to the claim (its claimRef names it) is the claim's, if it reaches
   // the node; otherwise the claim matches nothing (FindMatchingVolume returns nil).
-  if (int32_t pre = prebound_[idx(claim)]; pre >= 0) {
+  if (int32_t pre = facts_[idx(claim)].prebound; pre >= 0) {
     const bool free = std::find(chosen.begin(), chosen.end(), pre) == chosen.end() &&
-                      planned_volume_[idx(claim)] < 0;
+                      facts_[idx(claim)].planned_volume < 0;
     return free && AffinityAdmits(*volumes_[idx(pre)], node) ? pre : -1;
   }
   const model::PersistentVolumeClaim& c = *claims_[idx(claim)];
-  const ClassVolumes* cls = claim_volumes_[idx(claim)];
+  const ClassVolumes* cls = facts_[idx(claim)].volumes;
   if (cls == nullptr) return -1;
   auto first_fit = [&](const std::vector<int32_t>& list) -> int32_t {
     auto it = std::lower_bound(
@@ -403,7 +463,7 @@ int32_t VolumeTracker::FindMatch(int32_t claim, model::NodeIndex node,
 }
 
 bool VolumeTracker::CanProvision(int32_t claim, model::NodeIndex node) const {
-  const model::StorageClass* sc = claim_sc_[idx(claim)];
+  const model::StorageClass* sc = facts_[idx(claim)].sc;
   if (sc == nullptr || sc->provisioner == kNoProvisioner) return false;
   if (!sc->allowed_topologies.has_value()) return true;
   const model::Node& n = state_.node(node);
@@ -423,11 +483,11 @@ VolumeFit VolumeTracker::Fit(const PodVolumeClaims& claims, model::NodeIndex nod
   if (!fit.bound_pvs_found) fit.bound_satisfied = true;  // checkBoundClaims stops there
   std::vector<int32_t> chosen;
   for (int32_t c : claims.delayed) {
-    const model::PersistentVolumeClaim& claim = *claims_[idx(c)];
     // Being provisioned for the node the first consumer went to (in this plan, or as read).
-    const int32_t planned = planned_node_[idx(c)];
-    if (planned >= 0 || !claim.selected_node.empty()) {
-      if (planned >= 0 ? planned != node.v : claim.selected_node != state_.node(node).meta.name) {
+    const int32_t planned = facts_[idx(c)].planned_node;
+    if (planned >= 0 || facts_[idx(c)].selected_node) {
+      if (planned >= 0 ? planned != node.v
+                       : claims_[idx(c)]->selected_node != state_.node(node).meta.name) {
         fit.unbound_satisfied = false;
         return fit;
       }
@@ -447,11 +507,14 @@ std::string VolumeTracker::ZoneRejection(const PodVolumeClaims& claims) const {
   for (int32_t c : claims.claims) {
     const int32_t v = VolumeOf(c);
     if (v >= 0) continue;
+    // A WaitForFirstConsumer claim of an existing class (the common case) is read in its
+    // facts alone.
+    if (v == -1 && facts_[idx(c)].delayed) continue;
     const model::PersistentVolumeClaim& claim = *claims_[idx(c)];
     if (v == -2) return "persistentvolume \"" + claim.volume_name + "\" not found";
     const std::string& name = ClassOf(c);
     if (name.empty()) return "PersistentVolumeClaim had no pv name and storageClass name";
-    const model::StorageClass* sc = claim_sc_[idx(c)];
+    const model::StorageClass* sc = facts_[idx(c)].sc;
     if (sc == nullptr) return "storageclasses.storage.k8s.io \"" + name + "\" not found";
     if (sc->volume_binding_mode == "WaitForFirstConsumer") continue;
     return "PersistentVolume had no name";
@@ -493,7 +556,7 @@ bool VolumeTracker::ZoneFits(const PodVolumeClaims& claims, model::NodeIndex nod
 
 bool VolumeTracker::ReadWriteOncePodConflict(const PodVolumeClaims& claims) const {
   for (int32_t c : claims.claims) {
-    if (HasMode(claims_[idx(c)]->access_modes, "ReadWriteOncePod") && users_[idx(c)] > 0) {
+    if (facts_[idx(c)].read_write_once_pod && facts_[idx(c)].users > 0) {
       return true;
     }
   }
@@ -503,7 +566,7 @@ bool VolumeTracker::ReadWriteOncePodConflict(const PodVolumeClaims& claims) cons
 std::pair<int32_t, int32_t> VolumeTracker::CsiVolume(int32_t claim) const {
   const int32_t v = VolumeOf(claim);
   if (v >= 0) return volume_csi_[idx(v)];
-  if (v == -1) return claim_csi_[idx(claim)];
+  if (v == -1) return {facts_[idx(claim)].csi_driver, facts_[idx(claim)].csi_volume};
   return {-1, -1};
 }
 
@@ -553,11 +616,8 @@ bool VolumeTracker::AcceptsEveryNode(const PodVolumeClaims& claims) const {
     }
   }
   for (int32_t c : claims.delayed) {
-    if (planned_node_[idx(c)] >= 0 || !claims_[idx(c)]->selected_node.empty()) return false;
-    const model::StorageClass* sc = claim_sc_[idx(c)];
-    if (sc == nullptr || sc->provisioner == kNoProvisioner || sc->allowed_topologies.has_value()) {
-      return false;
-    }
+    const ClaimFacts& f = facts_[idx(c)];
+    if (f.planned_node >= 0 || f.selected_node || !f.provisions_anywhere) return false;
   }
   // Per driver, the pod's volumes of it (a pod has few claims: counted in place, as this
   // runs once per pod and should not allocate).
@@ -582,16 +642,16 @@ void VolumeTracker::Bind(model::PodIndex pod, const PodVolumeClaims& claims, mod
     std::vector<int32_t> chosen;
     if (pod_newest_.size() <= idx(pod.v)) pod_newest_.resize(idx(pod.v) + 1, -1);
     for (int32_t c : claims.delayed) {
-      if (planned_node_[idx(c)] >= 0 || !claims_[idx(c)]->selected_node.empty()) continue;
+      if (facts_[idx(c)].planned_node >= 0 || facts_[idx(c)].selected_node) continue;
       const int32_t v = FindMatch(c, node, chosen);
       if (v >= 0) {
         // Taken at once: FindMatch skips taken volumes as it skips chosen ones, so the
         // pod's later claims match as Fit matched them.
         chosen.push_back(v);
         taken_by_[idx(v)] = c;
-        planned_volume_[idx(c)] = v;
+        facts_[idx(c)].planned_volume = v;
       } else {
-        planned_node_[idx(c)] = node.v;
+        facts_[idx(c)].planned_node = node.v;
       }
       planned_.push_back(Planned{
           .pod = pod, .claim = c, .volume = v, .node = node.v, .previous = pod_newest_[idx(pod.v)]});
@@ -599,7 +659,7 @@ void VolumeTracker::Bind(model::PodIndex pod, const PodVolumeClaims& claims, mod
     }
   }
   for (int32_t c : claims.claims) {
-    ++users_[idx(c)];
+    ++facts_[idx(c)].users;
     const std::pair<int32_t, int32_t> volume = CsiVolume(c);
     if (volume.first < 0) continue;
     auto& refs = attached_[idx(node.v)];
@@ -627,7 +687,7 @@ void VolumeTracker::Unbind(model::PodIndex pod, const PodVolumeClaims& claims,
                            model::NodeIndex node) {
   ++version_;
   for (int32_t c : claims.claims) {
-    --users_[idx(c)];
+    --facts_[idx(c)].users;
     const std::pair<int32_t, int32_t> volume = CsiVolume(c);
     if (volume.first < 0) continue;
     auto& refs = attached_[idx(node.v)];
@@ -644,12 +704,12 @@ void VolumeTracker::Unbind(model::PodIndex pod, const PodVolumeClaims& claims,
   if (pod_newest_.size() <= idx(pod.v)) return;
   for (int32_t at = pod_newest_[idx(pod.v)]; at >= 0; at = planned_[idx(at)].previous) {
     Planned& r = planned_[idx(at)];
-    if (!r.live || users_[idx(r.claim)] > 0) continue;
+    if (!r.live || facts_[idx(r.claim)].users > 0) continue;
     if (r.volume >= 0) {
       taken_by_[idx(r.volume)] = -1;
-      planned_volume_[idx(r.claim)] = -1;
+      facts_[idx(r.claim)].planned_volume = -1;
     } else {
-      planned_node_[idx(r.claim)] = -1;
+      facts_[idx(r.claim)].planned_node = -1;
     }
     r.live = false;
   }

@@ -59,6 +59,8 @@ class VolumeTracker {
 
   // Whether the pod has a persistentVolumeClaim volume.
   static bool HasClaimVolumes(const model::Pod& pod);
+  // The same, answered from construction's lookups for the snapshot's own pods.
+  bool UsesClaims(const model::Pod& pod) const;
 
   // Cached for the last pod asked until the next Bind or Unbind (each volume filter's
   // PreFilter asks): the reference stays valid until then.
@@ -130,8 +132,7 @@ class VolumeTracker {
   std::unordered_map<std::string, const model::StorageClass*> class_by_name_;
   std::string default_class_;
   std::vector<std::string> claim_class_;  // per claim: GetPersistentVolumeClaimClass
-  // CSI volumes and drivers as small ids: per claim (its provisioner) and per volume.
-  std::vector<std::pair<int32_t, int32_t>> claim_csi_;
+  // CSI volumes and drivers as small ids, per volume (a claim's are in its ClaimFacts).
   std::vector<std::pair<int32_t, int32_t>> volume_csi_;
   // Per node: its CSINode's limits as (driver id, count).
   std::vector<std::vector<std::pair<int32_t, int32_t>>> node_limits_;
@@ -144,20 +145,10 @@ class VolumeTracker {
     int32_t claim = -1;  // -1: empty
   };
   std::vector<ClaimSlot> claim_slots_;
-  // Per claim, resolved once: the volume spec.volumeName names (-1 none, -2 missing) and
-  // its class (null when the class does not exist).
-  std::vector<int32_t> named_volume_;
-  std::vector<const model::StorageClass*> claim_sc_;
   std::vector<const model::CSINode*> node_csi_;  // per node: its CSINode, or null
-  // Per claim: the volume a bind in this plan chose (-1), the node a provisioning chose
-  // (-1: none).
-  std::vector<int32_t> planned_volume_;
-  std::vector<int32_t> planned_node_;
-  std::vector<int32_t> users_;  // placed pods using the claim
   // Per volume: the claim it is bound to (claimRef as read, or by this plan), -1 when
   // none; a claimRef naming a claim not in the snapshot counts as taken (-2).
   std::vector<int32_t> taken_by_;
-  std::vector<int32_t> prebound_;  // per claim: a volume whose claimRef names it, or -1
   // Available-volume index: per class, volumes by (capacity, name); local volumes (one
   // term pinning kubernetes.io/hostname) under each host they name, the rest in general.
   struct ClassVolumes {
@@ -168,7 +159,25 @@ class VolumeTracker {
     std::vector<const std::vector<int32_t>*> by_node;
   };
   std::unordered_map<std::string, ClassVolumes> by_class_;
-  std::vector<const ClassVolumes*> claim_volumes_;  // per claim: its class's, or null
+  // Per claim, what a pod's turn reads of it, in one record: a pod's claims sit anywhere
+  // in the claim list, and one cache line per claim costs less than one per array (the
+  // volume run's extra time was mostly such misses).
+  struct ClaimFacts {
+    int32_t named_volume = -1;    // spec.volumeName's volume: -1 none, -2 missing
+    int32_t planned_volume = -1;  // chosen by a bind in this plan, or -1
+    int32_t planned_node = -1;    // provisioned there by a bind in this plan, or -1
+    int32_t users = 0;            // placed pods using the claim
+    int32_t prebound = -1;        // a volume whose claimRef names it, or -1
+    int32_t csi_driver = -1;      // unbound: its class's provisioner as a CSI driver id
+    int32_t csi_volume = -1;      // unbound: the id of the volume it will be given
+    bool delayed = false;         // its class binds WaitForFirstConsumer
+    bool selected_node = false;   // the selected-node annotation was read
+    bool provisions_anywhere = false;  // its class provisions, without allowedTopologies
+    bool read_write_once_pod = false;
+    const model::StorageClass* sc = nullptr;  // null when the class does not exist
+    const ClassVolumes* volumes = nullptr;    // its class's available volumes, or null
+  };
+  std::vector<ClaimFacts> facts_;
   // Per node: attached CSI volumes (volume id, pods using it) and (driver id, count).
   std::vector<std::vector<std::pair<int32_t, int32_t>>> attached_;
   std::vector<std::vector<std::pair<int32_t, int32_t>>> attached_count_;
@@ -177,6 +186,21 @@ class VolumeTracker {
   // and the most volumes of it any node has had attached (never lowered: a bound).
   std::vector<int32_t> driver_min_limit_;
   std::vector<int32_t> driver_max_attached_;
+  // The claims of the snapshot's pods, found at construction in snapshot order (pods and
+  // the claims made beside them are walked in memory order, where a pod's own lookup at its
+  // turn would miss the cache for the pod, its claim names, the table slot and the claim):
+  // for the pod at offset i of Snapshot::pods, pod_claims_[pod_claims_begin_[i] ..
+  // pod_claims_begin_[i + 1]) in its claim volumes' order, -1 for a claim that does not
+  // exist. Pods the scheduler replaced or added are not in the array and are looked up.
+  const model::Pod* snapshot_pods_ = nullptr;
+  size_t num_snapshot_pods_ = 0;
+  std::vector<int32_t> pod_claims_begin_;
+  std::vector<int32_t> pod_claims_;
+  // Whether `pod` is the snapshot's own (an element of Snapshot::pods): its offset then.
+  std::optional<size_t> SnapshotOffset(const model::Pod& pod) const;
+  // The claimName of the pod's n-th persistentVolumeClaim volume.
+  static const std::string& NthClaimName(const model::Pod& pod, size_t n);
+  mutable std::vector<int32_t> found_;  // Resolve's scratch: the pod's claims as found
   mutable const model::Pod* resolved_pod_ = nullptr;
   mutable uint64_t resolved_version_ = 0;
   mutable std::string resolved_name_;
