@@ -83,6 +83,20 @@ TEST(VolumeBindingTest, PartOfPvcsDoNotExist) {
   EXPECT_EQ(Message(snap), R"(0/1 nodes are available: persistentvolumeclaim "pvc-b" not found.)");
 }
 
+// The snapshot's pods have their claims found when the scheduler is built; a pod
+// replaced since (OverridePod) is looked up anew, so its own claim names count.
+TEST(VolumeBindingTest, ReplacedPodIsResolvedByItsOwnClaims) {
+  model::Snapshot snap = Cluster({"node-a"}, {"pvc-a"});
+  snap.persistent_volume_claims = {vt::ClaimB("pvc-a", kWait)};
+  Scheduler s(snap, model::SchedulerConfig{});
+  model::Pod replacement = snap.pods[0];
+  replacement.volumes.clear();
+  vt::UseClaims(replacement, {"pvc-a", "pvc-c"});
+  s.OverridePod(model::PodIndex{0}, replacement);
+  EXPECT_EQ(s.ScheduleOne(model::PodIndex{0}).message,
+            R"(0/1 nodes are available: persistentvolumeclaim "pvc-c" not found.)");
+}
+
 // upstream "immediate claims not bound".
 TEST(VolumeBindingTest, ImmediateClaimsNotBound) {
   model::Snapshot snap = Cluster({"node-a", "node-b"}, {"pvc-a"});
