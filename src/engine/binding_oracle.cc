@@ -97,17 +97,20 @@ void BindingOracle::Override(int32_t workload, const model::Admission& admission
   }
 }
 
-void BindingOracle::PlaceAdmitted(int32_t workload, const model::Admission& admission,
-                                  const ScheduleFn& schedule) {
+std::vector<model::PodIndex> BindingOracle::PrepareAdmitted(int32_t workload,
+                                                         const model::Admission& admission) {
   std::vector<model::PodIndex> pending;
   Override(workload, admission, &pending, /*creating=*/false);
-  for (model::PodIndex pod : pending) {
-    model::PodDecision decision = schedule(pod);
-    if (decision.node) bound_[workload].push_back(pod);
-    const model::Pod& spec = overrides_.at(pod.v);
-    log_.push_back({workload, Logged(std::move(decision)), true, spec.node_selector,
-                    spec.tolerations, std::nullopt});
-  }
+  return pending;
+}
+
+void BindingOracle::ScheduleAdmitted(int32_t workload, model::PodIndex pod,
+                                     const ScheduleFn& schedule) {
+  model::PodDecision decision = schedule(pod);
+  if (decision.node) bound_[workload].push_back(pod);
+  const model::Pod& spec = overrides_.at(pod.v);
+  log_.push_back({workload, Logged(std::move(decision)), true, spec.node_selector,
+                  spec.tolerations, std::nullopt});
 }
 
 bool BindingOracle::TryPlace(int32_t workload, const model::Admission& admission,

@@ -41,11 +41,13 @@ class BindingOracle : public queueing::PlacementOracle {
   // (cluster_cycle.cc); the decision in local indices.
   using ScheduleFn = std::function<model::PodDecision(model::PodIndex)>;
 
-  // Binds the not-yet-bound pods of a workload that holds `admission` in the input, one at
-  // a time with `schedule` as kube-scheduler would once the job runs (no gang: the workload
-  // was admitted before this plan), so a pod that fits nowhere may preempt.
-  void PlaceAdmitted(int32_t workload, const model::Admission& admission,
-                     const ScheduleFn& schedule);
+  // The not-yet-bound pods (local indices) of a workload that holds `admission` in the
+  // input, with its flavors injected: each is to be scheduled at its turn in kube-scheduler's
+  // queue (ScheduleAdmitted), as any pod once the job runs (no gang: the workload was
+  // admitted before this plan), so a pod that fits nowhere may preempt.
+  std::vector<model::PodIndex> PrepareAdmitted(int32_t workload, const model::Admission& admission);
+  // One pod PrepareAdmitted returned, scheduled with `schedule`; its decision is logged.
+  void ScheduleAdmitted(int32_t workload, model::PodIndex pod, const ScheduleFn& schedule);
 
   bool TryPlace(int32_t workload, const model::Admission& admission, std::string* why) override;
   void Release(int32_t workload) override;
@@ -55,7 +57,7 @@ class BindingOracle : public queueing::PlacementOracle {
     // Indices into the whole snapshot; for a created pod, only the node (the pod is not in
     // the snapshot: see `created`).
     model::PodDecision decision;
-    bool from_input = false;      // PlaceAdmitted (the workload was admitted in the input)
+    bool from_input = false;      // ScheduleAdmitted (the workload was admitted in the input)
     // The pod's nodeSelector and tolerations as Kueue injects them (flavors, topology).
     core::Labels node_selector;
     std::vector<core::Toleration> tolerations;

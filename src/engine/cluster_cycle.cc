@@ -294,6 +294,12 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
   BindingOracle oracle(whole, part, scheduler, now);
   NodeNames nodes(part);
   bool has_workloads = false;
+  // The pods of workloads admitted in the input (local pod -> workload), scheduled at their
+  // turn in the queue below.
+  std::map<int32_t, int32_t> admitted_pods;
+  const BindingOracle::ScheduleFn schedule = [&](model::PodIndex pod) {
+    return ScheduleWithPreemption(part, scheduler, nodes, pod, cycles, &oracle, &result);
+  };
   for (int32_t index : part.kueue_workloads) {
     const auto i = static_cast<size_t>(index);
     const model::Workload& w = whole.kueue_workloads[i];
@@ -301,18 +307,18 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
     if (!HoldsAdmission(w)) continue;
     const FleetCheck* check = fleet != nullptr ? fleet->CheckFor(w.admission->cluster_queue) : nullptr;
     if (check == nullptr) {
-      // (1) Workloads admitted in the input run their pods; kube-scheduler may preempt
-      // for them as for any pod.
-      oracle.PlaceAdmitted(static_cast<int32_t>(i), *w.admission, [&](model::PodIndex pod) {
-        return ScheduleWithPreemption(part, scheduler, nodes, pod, cycles, &oracle, &result);
-      });
+      // (1) Workloads admitted in the input run their pods: kube-scheduler takes them in
+      // its queue with every other pod, and may preempt for them as for any pod.
+      for (model::PodIndex pod : oracle.PrepareAdmitted(index, *w.admission)) {
+        admitted_pods.emplace(pod.v, index);
+      }
     } else if (w.cluster_name.empty()) {
       // Holds hub quota but runs nowhere yet: MultiKueue keeps looking for a worker.
       fleet->DispatchHolder(static_cast<int32_t>(i), *w.admission);
     }
   }
 
-  // (2) Every other pending pod, in queue order.
+  // (2) Every pending pod not waiting for Kueue, in queue order.
   const std::vector<bool> kueue_pods = KueuePodMask(whole, part);
   const std::vector<model::PodIndex> queue = scheduler.QueueOrder();
   GroupScheduler groups(part, scheduler, queue);
@@ -320,7 +326,17 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
   std::vector<model::PodDecision> plain;
   for (model::PodIndex pod : queue) {
     nominations.HoldFor(part.snapshot().pod(pod).priority, scheduler);
-    if (kueue_pods[static_cast<size_t>(part.ToWhole(pod).v)]) continue;
+    if (kueue_pods[static_cast<size_t>(part.ToWhole(pod).v)]) {
+      auto it = admitted_pods.find(pod.v);
+      if (it == admitted_pods.end()) continue;  // waits for Kueue's admission, step (3)
+      if (stop_before && *stop_before == pod) {
+        if (reached != nullptr) *reached = true;
+        break;
+      }
+      oracle.ScheduleAdmitted(it->second, pod, schedule);
+      admitted_pods.erase(it);
+      continue;
+    }
     // Refused by the API server (pod_admission.h): never created, so never scheduled.
     if (!part.snapshot().pod(pod).admission_refused.empty()) continue;
     if (stop_before && *stop_before == pod) {
@@ -344,6 +360,14 @@ ClusterCycleResult RunClusterCycle(const model::Snapshot& whole, const ClusterPa
       continue;
     }
     plain.push_back(ToWhole(part, ScheduleWithPreemption(part, scheduler, nodes, pod, cycles, &oracle, &result)));
+  }
+
+  // Admitted pods the queue does not hold (no profile serves them): tried all the same, so
+  // their decision says why they wait.
+  if (!(reached != nullptr && *reached)) {
+    for (const auto& [pod, workload] : admitted_pods) {
+      oracle.ScheduleAdmitted(workload, model::PodIndex{pod}, schedule);
+    }
   }
 
   // (3) Kueue admission, its placements checked by binding when the cluster has nodes

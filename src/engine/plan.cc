@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "engine/admitted_pods.h"
 #include "engine/cluster_cycle.h"
 #include "engine/cluster_part.h"
 #include "engine/cycle_writes.h"
@@ -66,6 +67,17 @@ core::Error NotQueuedBehindKueue(const model::Snapshot& snapshot, model::PodInde
     }
   }
   return core::FailedPrecondition("pod " + PodKey(snapshot.pod(pod)) + " belongs to a Kueue workload");
+}
+
+bool OfWorkloadHoldingAdmission(const model::Snapshot& snapshot, const ClusterPart& part,
+                                model::PodIndex pod) {
+  for (int32_t index : part.kueue_workloads) {
+    const model::Workload& w = snapshot.kueue_workloads[static_cast<size_t>(index)];
+    for (const auto& pods : w.pods) {
+      if (std::find(pods.begin(), pods.end(), pod.v) != pods.end()) return HoldsAdmission(w);
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -262,7 +274,10 @@ core::Result<Explanation> ExplainAdmittedPod(const model::Snapshot& snapshot,
     const std::vector<model::PodIndex> queue = scheduler.QueueOrder();
     auto it = std::find(queue.begin(), queue.end(), *local);
     if (it == queue.end()) return NotQueued(snapshot.pod(target), config);
-    if (KueuePodMask(snapshot, part)[static_cast<size_t>(target.v)]) {
+    // A pod of a workload admitted in the input waits in kube-scheduler's queue like any
+    // pod and is explained at its turn; the others wait for Kueue.
+    if (KueuePodMask(snapshot, part)[static_cast<size_t>(target.v)] &&
+        !OfWorkloadHoldingAdmission(snapshot, part, target)) {
       return NotQueuedBehindKueue(snapshot, target);
     }
     // Replay the cycle up to the pod so that it meets the nodes as the cycle leaves them.
@@ -270,7 +285,7 @@ core::Result<Explanation> ExplainAdmittedPod(const model::Snapshot& snapshot,
     const ClusterCycleResult so_far =
         RunClusterCycle(snapshot, part, scheduler, PlanTime(snapshot, options), diags, *local,
                         &reached, nullptr, options.cycles.value_or(0));
-    // RunClusterCycle reaches every queued pod that is not a Kueue pod.
+    // RunClusterCycle reaches every queued pod not waiting for Kueue's admission.
     BERTH_CHECK(reached, "a queued pod the cluster cycle never reached");
     Explanation explanation;
     explanation.pod = scheduler.Explain(*local);
