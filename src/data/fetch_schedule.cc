@@ -9,9 +9,7 @@
 #include <optional>
 #include <queue>
 #include <set>
-#include <string_view>
 #include <tuple>
-#include <unordered_set>
 #include <utility>
 
 #include "core/check.h"
@@ -261,13 +259,8 @@ core::Result<FetchSchedule> ScheduleFetches(const Artifact& artifact,
   }
   const size_t n = replicas.size();
   std::vector<int32_t> node_of(n);
-  std::unordered_set<std::string_view> pods;
-  pods.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     const Replica& r = replicas[i];
-    if (!pods.insert(r.pod).second) {
-      return core::InvalidArgument("duplicate pod name", AtReplica(r, "pod"));
-    }
     std::optional<int32_t> node = view.FindNode(r.node);
     if (!node) return core::NotFound("unknown node '" + r.node + "'", AtReplica(r, "node"));
     if (!r.cluster.empty()) {
@@ -276,10 +269,11 @@ core::Result<FetchSchedule> ScheduleFetches(const Artifact& artifact,
         return core::NotFound("unknown cluster '" + r.cluster + "'", AtReplica(r, "cluster"));
       }
       if (*cluster != view.NodeCluster(*node)) {
-        return core::InvalidArgument("node '" + r.node + "' is in cluster '" +
-                                         view.clusters()[static_cast<size_t>(view.NodeCluster(*node))].name +
-                                         "', not '" + r.cluster + "'",
-                                     AtReplica(r, "cluster"));
+        const std::string& actual =
+            view.clusters()[static_cast<size_t>(view.NodeCluster(*node))].name;
+        return core::InvalidArgument(
+            "node '" + r.node + "' is in cluster '" + actual + "', not '" + r.cluster + "'",
+            AtReplica(r, "cluster"));
       }
     }
     node_of[i] = *node;
@@ -290,7 +284,16 @@ core::Result<FetchSchedule> ScheduleFetches(const Artifact& artifact,
   std::vector<int32_t> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(),
-            [&](int32_t a, int32_t b) { return replicas[static_cast<size_t>(a)].pod < replicas[static_cast<size_t>(b)].pod; });
+            [&](int32_t a, int32_t b) {
+              return replicas[static_cast<size_t>(a)].pod < replicas[static_cast<size_t>(b)].pod;
+            });
+  // Name order puts duplicates side by side: no hash set of names needed.
+  for (size_t k = 1; k < n; ++k) {
+    const Replica& r = replicas[static_cast<size_t>(order[k])];
+    if (r.pod == replicas[static_cast<size_t>(order[k - 1])].pod) {
+      return core::InvalidArgument("duplicate pod name", AtReplica(r, "pod"));
+    }
+  }
 
   // The first replica by name on each node decides the node's fetch.
   constexpr int32_t kNone = -1;
