@@ -9,6 +9,6 @@ target_link_libraries(berth_data_fetch_bench PRIVATE berth::data berth::core ben
 
 if(BERTH_BUILD_TESTS)
   add_test(NAME bench_smoke_data_fetch
-    COMMAND berth_data_fetch_bench --benchmark_min_time=0.01 --benchmark_filter=/1000/)
+    COMMAND berth_data_fetch_bench --benchmark_min_time=0.01 --benchmark_filter=/1000$)
   set_tests_properties(bench_smoke_data_fetch PROPERTIES LABELS bench_smoke)
 endif()
