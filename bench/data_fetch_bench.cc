@@ -44,8 +44,7 @@ Fleet MakeFleet(int32_t replicas) {
   const int32_t nodes = std::max(1, replicas / 10);
   Fleet f;
   for (int32_t c = 0; c < kClusters; ++c) {
-    f.topology.clusters.push_back(
-        {"cluster-" + std::to_string(c), c == 3 ? "us" : "eu", 0, 0});
+    f.topology.clusters.push_back({"cluster-" + std::to_string(c), c == 3 ? "us" : "eu", 0, 0});
   }
   for (int32_t n = 0; n < nodes; ++n) {
     data::DataNode node{"node-" + std::to_string(n), "cluster-" + std::to_string(n % kClusters),
@@ -117,9 +116,11 @@ void Check(const Fleet& f, const data::FetchSchedule& s, Mode mode) {
     if (s.peak_origin_pulls > kOriginLimit) {
       Fail("peak_origin_pulls", s.peak_origin_pulls, kOriginLimit);
     }
-    if (MaxOverlap(all) > kOriginLimit) Fail("origin pulls in flight", MaxOverlap(all), kOriginLimit);
+    if (MaxOverlap(all) > kOriginLimit)
+      Fail("origin pulls in flight", MaxOverlap(all), kOriginLimit);
     for (auto& edges : per_cluster) {
-      if (MaxOverlap(edges) > kClusterLimit) Fail("cluster pulls", MaxOverlap(edges), kClusterLimit);
+      if (MaxOverlap(edges) > kClusterLimit)
+        Fail("cluster pulls", MaxOverlap(edges), kClusterLimit);
     }
   } else if (s.peak_origin_pulls != MaxOverlap(all)) {
     Fail("storm peak", s.peak_origin_pulls, MaxOverlap(all));
@@ -142,7 +143,8 @@ void Check(const Fleet& f, const data::FetchSchedule& s, Mode mode) {
     seeded[c] = true;
     want += c == 1 ? kSize / 2 : kSize;
   }
-  if (s.origin_bytes != want) Fail("origin_bytes", static_cast<double>(s.origin_bytes), static_cast<double>(want));
+  if (s.origin_bytes != want)
+    Fail("origin_bytes", static_cast<double>(s.origin_bytes), static_cast<double>(want));
 }
 
 data::DataView MakeView(const Fleet& f) {
@@ -172,9 +174,9 @@ void RunFetch(benchmark::State& state, Mode mode) {
     data::FetchSchedule s = Schedule(f, v, mode);
     benchmark::DoNotOptimize(s.replicas.data());
   }
-  state.counters["replicas/s"] = benchmark::Counter(
-      static_cast<double>(replicas) * static_cast<double>(state.iterations()),
-      benchmark::Counter::kIsRate);
+  state.counters["replicas/s"] =
+      benchmark::Counter(static_cast<double>(replicas) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
 }
 
 void BM_ScheduleFetches_NoSharing(benchmark::State& state) { RunFetch(state, kLimits); }
@@ -185,7 +187,11 @@ BENCHMARK(BM_ScheduleFetches_NoSharing)
     ->Unit(benchmark::kMillisecond);
 
 void BM_ScheduleFetches_P2P(benchmark::State& state) { RunFetch(state, kP2P); }
-BENCHMARK(BM_ScheduleFetches_P2P)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ScheduleFetches_P2P)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
 
 // The storm: no limits, no sharing; every cold node pulls at once and the egress is split.
 void BM_ScheduleFetches_Storm(benchmark::State& state) { RunFetch(state, kStorm); }
@@ -207,7 +213,9 @@ int Scale() {
         auto t0 = std::chrono::steady_clock::now();
         data::FetchSchedule again = Schedule(f, v, mode);
         benchmark::DoNotOptimize(again.replicas.data());
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count());
       }
       std::sort(ms.begin(), ms.end());
       std::printf("%9d %7zu %7s %10.3f %12.1f %10.0f %6d\n", replicas, f.topology.nodes.size(),

@@ -8,14 +8,14 @@ namespace berth::data {
 
 // All figures are bytes per second (decimal: 1 GB/s = 1e9 bytes/s).
 struct BandwidthTable {
-  double origin_stream_bytes_per_s = 0;   // one pull from an object store / registry / hub
-  double origin_egress_bytes_per_s = 0;   // everything one origin serves at once, shared
-  double cross_region_bytes_per_s = 0;    // one pull over a link between two regions
-  double nic_bytes_per_s = 0;             // a node's network interface
-  double disk_read_bytes_per_s = 0;       // a node's local cache disk (NVMe)
-  double host_to_gpu_bytes_per_s = 0;     // host memory to GPU memory (PCIe)
-  double cluster_cache_bytes_per_s = 0;   // one reader of a cluster cache (Fluid/Alluxio/JuiceFS)
-  double peer_bytes_per_s = 0;            // one node-to-node copy inside a cluster (P2P)
+  double origin_stream_bytes_per_s = 0;  // one pull from an object store / registry / hub
+  double origin_egress_bytes_per_s = 0;  // everything one origin serves at once, shared
+  double cross_region_bytes_per_s = 0;   // one pull over a link between two regions
+  double nic_bytes_per_s = 0;            // a node's network interface
+  double disk_read_bytes_per_s = 0;      // a node's local cache disk (NVMe)
+  double host_to_gpu_bytes_per_s = 0;    // host memory to GPU memory (PCIe)
+  double cluster_cache_bytes_per_s = 0;  // one reader of a cluster cache (Fluid/Alluxio/JuiceFS)
+  double peer_bytes_per_s = 0;           // one node-to-node copy inside a cluster (P2P)
 };
 
 // The documented defaults (docs/data.md): 0.3 GB/s per origin stream, 10 GB/s origin egress,

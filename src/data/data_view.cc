@@ -42,8 +42,7 @@ std::string DataView::Key(std::string_view a, std::string_view b) {
   return k;
 }
 
-core::Result<DataView> DataView::Build(Topology topology, Copies copies,
-                                       BandwidthTable defaults) {
+core::Result<DataView> DataView::Build(Topology topology, Copies copies, BandwidthTable defaults) {
   DataView v;
   v.defaults_ = defaults;
   for (size_t i = 0; i < topology.clusters.size(); ++i) {
@@ -52,9 +51,10 @@ core::Result<DataView> DataView::Build(Topology topology, Copies copies,
       return core::Error(core::ErrorCode::kAlreadyExists, "duplicate cluster name",
                          At("Cluster", c.name, "name"));
     }
+    BERTH_RETURN_IF_ERROR(CheckBandwidth(c.cluster_cache_bytes_per_s, "Cluster", c.name,
+                                         "cluster_cache_bytes_per_s"));
     BERTH_RETURN_IF_ERROR(
-        CheckBandwidth(c.cluster_cache_bytes_per_s, "Cluster", c.name, "cluster_cache_bytes_per_s"));
-    BERTH_RETURN_IF_ERROR(CheckBandwidth(c.peer_bytes_per_s, "Cluster", c.name, "peer_bytes_per_s"));
+        CheckBandwidth(c.peer_bytes_per_s, "Cluster", c.name, "peer_bytes_per_s"));
   }
   v.node_cluster_.reserve(topology.nodes.size());
   for (size_t i = 0; i < topology.nodes.size(); ++i) {
@@ -83,8 +83,8 @@ core::Result<DataView> DataView::Build(Topology topology, Copies copies,
     v.origin_index_.emplace(o.location, static_cast<int32_t>(i));
   }
   for (const RegionLink& l : topology.region_links) {
-    BERTH_RETURN_IF_ERROR(
-        CheckBandwidth(l.bytes_per_s, "RegionLink", l.from_region + "->" + l.to_region, "bytes_per_s"));
+    BERTH_RETURN_IF_ERROR(CheckBandwidth(l.bytes_per_s, "RegionLink",
+                                         l.from_region + "->" + l.to_region, "bytes_per_s"));
     if (l.bytes_per_s > 0) v.region_link_[Key(l.from_region, l.to_region)] = l.bytes_per_s;
   }
   for (const NodeCopy& c : copies.nodes) {
@@ -200,8 +200,7 @@ double DataView::ClusterCachedFraction(std::string_view artifact, int32_t cluste
   return it == cluster_cache_.end() ? 0 : it->second;
 }
 
-const std::vector<int32_t>& DataView::PeerSeeds(std::string_view artifact,
-                                                int32_t cluster) const {
+const std::vector<int32_t>& DataView::PeerSeeds(std::string_view artifact, int32_t cluster) const {
   auto it = peer_seeds_.find(Key(artifact, topology_.clusters[static_cast<size_t>(cluster)].name));
   return it == peer_seeds_.end() ? NoSeeds() : it->second;
 }

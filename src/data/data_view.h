@@ -71,9 +71,9 @@ class DataView {
   std::unordered_map<std::string, int32_t> node_index_;
   std::unordered_map<std::string, int32_t> cluster_index_;
   std::unordered_map<std::string, int32_t> origin_index_;
-  std::unordered_map<std::string, double> region_link_;      // Key(from, to)
-  std::unordered_map<std::string, NodeCopy> node_copy_;      // Key(artifact, node)
-  std::unordered_map<std::string, double> cluster_cache_;    // Key(artifact, cluster)
+  std::unordered_map<std::string, double> region_link_;               // Key(from, to)
+  std::unordered_map<std::string, NodeCopy> node_copy_;               // Key(artifact, node)
+  std::unordered_map<std::string, double> cluster_cache_;             // Key(artifact, cluster)
   std::unordered_map<std::string, std::vector<int32_t>> peer_seeds_;  // Key(artifact, cluster)
 };
 

@@ -24,9 +24,9 @@ constexpr double kNever = std::numeric_limits<double>::infinity();
 struct Pull {
   int32_t node = 0;
   int32_t cluster = 0;
-  int32_t rank = 0;             // the pulling replica's position in name order: tie-breaker
-  int64_t missing = 0;          // bytes the node lacks
-  int64_t cache_bytes = 0;      // of those, read from a partly filled cluster cache
+  int32_t rank = 0;         // the pulling replica's position in name order: tie-breaker
+  int64_t missing = 0;      // bytes the node lacks
+  int64_t cache_bytes = 0;  // of those, read from a partly filled cluster cache
   LoadSource source = LoadSource::kNodeCache;
   int32_t peer = -1;
   int64_t origin_bytes = 0;
@@ -39,7 +39,7 @@ struct ClusterState {
   std::deque<int32_t> free_holders;  // nodes with the artifact, serving no copy now
   int32_t holders = 0;               // nodes that serve copies, busy or free
   int32_t origin_active = 0;
-  bool seed_started = false;         // share_in_cluster: the one origin pull has begun
+  bool seed_started = false;  // share_in_cluster: the one origin pull has begun
   std::optional<std::pair<int32_t, int32_t>> ready_key;  // entry in Simulator::ready_
 };
 
@@ -147,8 +147,7 @@ class Simulator {
       Pull& p = pulls_[static_cast<size_t>(id)];
       p.source = LoadSource::kPeer;
       p.peer = holder;
-      Finish(id, now_,
-             static_cast<double>(p.missing) / PeerCopyBytesPerS(holder, p.node, view_));
+      Finish(id, now_, static_cast<double>(p.missing) / PeerCopyBytesPerS(holder, p.node, view_));
     }
   }
 
@@ -235,7 +234,7 @@ class Simulator {
   internal::SharedEgress egress_;
   std::priority_queue<std::tuple<double, int32_t, int32_t>,
                       std::vector<std::tuple<double, int32_t, int32_t>>, std::greater<>>
-      events_;  // (time, rank, pull)
+      events_;                                   // (time, rank, pull)
   std::set<std::pair<int32_t, int32_t>> ready_;  // (first waiting rank, cluster)
   double now_ = 0;
   int32_t peak_ = 0;
@@ -252,10 +251,10 @@ core::Result<FetchSchedule> ScheduleFetches(const Artifact& artifact,
                                             const FetchLimits& limits, const DataView& view) {
   BERTH_RETURN_IF_ERROR(ValidateArtifact(artifact));
   if (limits.max_origin_pulls < 0 || limits.max_origin_pulls_per_cluster < 0) {
-    return core::InvalidArgument("limits must not be negative (0 = no limit)",
-                                 {"", "FetchLimits", limits.max_origin_pulls < 0
-                                                         ? "max_origin_pulls"
-                                                         : "max_origin_pulls_per_cluster"});
+    return core::InvalidArgument(
+        "limits must not be negative (0 = no limit)",
+        {"", "FetchLimits",
+         limits.max_origin_pulls < 0 ? "max_origin_pulls" : "max_origin_pulls_per_cluster"});
   }
   const size_t n = replicas.size();
   std::vector<int32_t> node_of(n);
@@ -283,10 +282,9 @@ core::Result<FetchSchedule> ScheduleFetches(const Artifact& artifact,
   out.replicas.resize(n);
   std::vector<int32_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](int32_t a, int32_t b) {
-              return replicas[static_cast<size_t>(a)].pod < replicas[static_cast<size_t>(b)].pod;
-            });
+  std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+    return replicas[static_cast<size_t>(a)].pod < replicas[static_cast<size_t>(b)].pod;
+  });
   // Name order puts duplicates side by side: no hash set of names needed.
   for (size_t k = 1; k < n; ++k) {
     const Replica& r = replicas[static_cast<size_t>(order[k])];

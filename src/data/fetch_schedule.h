@@ -33,11 +33,11 @@ struct ReplicaFetch {
   std::string pod;
   std::string node;
   LoadSource source = LoadSource::kNodeCache;
-  std::string peer_node;      // kPeer: the node copied from
-  double start_s = 0;         // the fetch (or the node-cache read) starts
-  double fetched_s = 0;       // every byte is on the node
-  double end_s = 0;           // in GPU memory: the replica can start
-  int64_t origin_bytes = 0;   // charged to the replica that pulled for its node
+  std::string peer_node;         // kPeer: the node copied from
+  double start_s = 0;            // the fetch (or the node-cache read) starts
+  double fetched_s = 0;          // every byte is on the node
+  double end_s = 0;              // in GPU memory: the replica can start
+  int64_t origin_bytes = 0;      // charged to the replica that pulled for its node
   std::string forbidden_reason;  // non-empty: residency forbids the node; times are 0
 };
 
@@ -45,8 +45,8 @@ struct FetchSchedule {
   std::vector<ReplicaFetch> replicas;  // in the order of the input
   double all_ready_s = 0;              // max end_s over the allowed replicas (a gang waits)
   int64_t origin_bytes = 0;
-  int32_t peak_origin_pulls = 0;       // most origin pulls in flight at once
-  int32_t forbidden = 0;               // replicas whose node residency forbids
+  int32_t peak_origin_pulls = 0;  // most origin pulls in flight at once
+  int32_t forbidden = 0;          // replicas whose node residency forbids
 };
 
 // Simulates the fetches of `artifact` for `replicas`. One pull per node: the replica first

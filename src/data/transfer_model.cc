@@ -69,10 +69,10 @@ std::optional<std::string> ResidencyViolation(const Artifact& artifact, std::str
 }
 
 double OriginPullCapBytesPerS(const Artifact& artifact, int32_t node, const DataView& view) {
-  double cap = std::min(view.OriginStreamBytesPerS(artifact.origin.location),
-                        view.NicBytesPerS(node));
-  std::optional<double> link = view.RegionLinkBytesPerS(
-      artifact.origin.region, view.ClusterRegion(view.NodeCluster(node)));
+  double cap =
+      std::min(view.OriginStreamBytesPerS(artifact.origin.location), view.NicBytesPerS(node));
+  std::optional<double> link =
+      view.RegionLinkBytesPerS(artifact.origin.region, view.ClusterRegion(view.NodeCluster(node)));
   if (link) cap = std::min(cap, *link);
   return cap;
 }
@@ -127,7 +127,8 @@ core::Result<LoadEstimate> EstimateLoad(const Artifact& artifact, std::string_vi
       Candidate c{LoadSource::kClusterCache, 0};
       c.cache_bytes = std::llround(fraction * m);
       c.origin_bytes = missing - c.cache_bytes;
-      const double cache_bps = std::min(view.ClusterCacheBytesPerS(cluster), view.NicBytesPerS(node));
+      const double cache_bps =
+          std::min(view.ClusterCacheBytesPerS(cluster), view.NicBytesPerS(node));
       c.seconds = static_cast<double>(c.cache_bytes) / cache_bps +
                   static_cast<double>(c.origin_bytes) / origin_bps;
       if (Better(c, best)) best = c;

@@ -28,7 +28,7 @@ const char* LoadSourceName(LoadSource source);
 
 struct LoadPath {
   LoadSource source = LoadSource::kNodeCache;
-  std::string peer_node;  // kPeer: the node copied from
+  std::string peer_node;            // kPeer: the node copied from
   int64_t local_bytes = 0;          // read from the node's own disk
   int64_t cluster_cache_bytes = 0;  // from the cluster cache
   int64_t peer_bytes = 0;           // from peer_node

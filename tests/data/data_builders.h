@@ -25,8 +25,7 @@ inline Artifact Model(double size_gb, std::string origin_region = "eu") {
 }
 
 // Adds cluster `name` in `region` with `nodes` nodes <name>-n0 ... .
-inline void AddCluster(Topology& t, const std::string& name, const std::string& region,
-                       int nodes) {
+inline void AddCluster(Topology& t, const std::string& name, const std::string& region, int nodes) {
   t.clusters.push_back({name, region, 0, 0});
   for (int i = 0; i < nodes; ++i) {
     t.nodes.push_back({name + "-n" + std::to_string(i), name, 0, 0, 0});

@@ -46,8 +46,7 @@ TEST(DataViewTest, BadCopiesAreErrors) {
   ExpectError(t, unknown, core::ErrorCode::kNotFound, "NodeCopy/m@b-n0", "node");
   Copies fraction;
   fraction.nodes.push_back({"m", "a-n0", false, 0, 1.5});
-  ExpectError(t, fraction, core::ErrorCode::kInvalidArgument, "NodeCopy/m@a-n0",
-              "cached_fraction");
+  ExpectError(t, fraction, core::ErrorCode::kInvalidArgument, "NodeCopy/m@a-n0", "cached_fraction");
   Copies cache;
   cache.clusters.push_back({"m", "zz", 0.5});
   ExpectError(t, cache, core::ErrorCode::kNotFound, "ClusterCache/m@zz", "cluster");

@@ -155,6 +155,58 @@ TEST(FetchScheduleTest, FullClusterCacheNeedsNoOrigin) {
   EXPECT_DOUBLE_EQ(s.all_ready_s, 10.08);  // 12 / 1.25 = 9.6 s at once, + 0.48 s
 }
 
+TEST(FetchScheduleTest, HalfFilledClusterCacheThenOrigin) {
+  Topology t = Clusters(1, 1);
+  Copies c;
+  c.clusters.push_back({"llama", "c0", 0.5});
+  FetchSchedule s = Schedule(t, {1, 0, false}, c);
+  EXPECT_EQ(s.replicas[0].source, LoadSource::kClusterCache);
+  EXPECT_EQ(s.origin_bytes, kSize / 2);
+  // 6 GB / 0.3 GB/s = 20 s from the origin, then 6 GB / 1.25 GB/s = 4.8 s from the cache.
+  EXPECT_DOUBLE_EQ(s.replicas[0].fetched_s, 24.8);
+  EXPECT_DOUBLE_EQ(s.all_ready_s, 25.28);
+  EXPECT_EQ(s.peak_origin_pulls, 1);
+}
+
+TEST(FetchScheduleTest, PeerSeedServesOneCopyAtATimeWithoutSharing) {
+  // c0-n0 holds the artifact and serves peers but runs no replica; replicas on n1 and n2.
+  Topology t = Clusters(1, 3);
+  Copies c;
+  c.nodes.push_back({"llama", "c0-n0", true, 0, 0, /*serves_peers=*/true});
+  std::vector<Replica> r = {{"a", "c0-n1", ""}, {"b", "c0-n2", ""}};
+  auto s = ScheduleFetches(Model(12), r, {1, 0, false}, View(t, c));
+  ASSERT_TRUE(s.has_value());
+  // "a" takes the free seed: 9.6 s; "b" finds it busy and pulls from the origin: 40 s.
+  EXPECT_EQ(s->replicas[0].source, LoadSource::kPeer);
+  EXPECT_EQ(s->replicas[0].peer_node, "c0-n0");
+  EXPECT_DOUBLE_EQ(s->replicas[0].end_s, 10.08);
+  EXPECT_EQ(s->replicas[1].source, LoadSource::kOriginSameRegion);
+  EXPECT_DOUBLE_EQ(s->replicas[1].end_s, 40.48);
+  EXPECT_EQ(s->origin_bytes, kSize);
+}
+
+// One replica alone meets no contention: its end time is EstimateLoad's total.
+TEST(FetchScheduleTest, OneReplicaAgreesWithTheTransferModel) {
+  Topology t;
+  AddCluster(t, "eu1", "eu", 4);
+  AddCluster(t, "us1", "us", 1);
+  AddCluster(t, "eu2", "eu", 1);
+  Copies c;
+  c.nodes.push_back({"llama", "eu1-n0", true});
+  c.nodes.push_back({"llama", "eu1-n1", false, 0, 0.25});
+  c.nodes.push_back({"llama", "eu1-n2", true, 0, 0, true});
+  c.clusters.push_back({"llama", "eu2", 0.5});
+  DataView v = View(t, c);
+  for (const char* node : {"eu1-n0", "eu1-n1", "eu1-n3", "us1-n0", "eu2-n0"}) {
+    auto est = EstimateLoad(Model(12), node, v);
+    auto s = ScheduleFetches(Model(12), {{"p", node, ""}}, {}, v);
+    ASSERT_TRUE(est.has_value() && s.has_value());
+    EXPECT_EQ(s->replicas[0].source, est->path->source) << node;
+    EXPECT_DOUBLE_EQ(s->replicas[0].end_s, est->path->total_s) << node;
+    EXPECT_EQ(s->origin_bytes, est->path->origin_bytes) << node;
+  }
+}
+
 TEST(FetchScheduleTest, ResidencyForbidsReplicasWithoutNumbers) {
   Topology t;
   AddCluster(t, "eu1", "eu", 1);

@@ -9,7 +9,7 @@ namespace berth::data::internal {
 namespace BERTH_UNITY_ID {
 
 TEST(SharedEgressTest, CappedPullKeepsItsCapOthersSplitTheRest) {
-  SharedEgress e(1.0);  // 1 byte/s
+  SharedEgress e(1.0);    // 1 byte/s
   e.Add(0, 1.0, 0.2, 0);  // capped at 0.2
   e.Add(1, 2.4, 5.0, 0);  // gets 1 − 0.2 = 0.8
   EXPECT_EQ(e.active(), 2);

@@ -89,8 +89,7 @@ TEST(TransferModelTest, PeerInTheClusterBeatsTheOrigin) {
   EXPECT_DOUBLE_EQ(p.transfer_s, 96.0);  // 120 GB / min(1.25 peer, 1.25, 1.25 NICs)
   EXPECT_EQ(p.origin_bytes, 0);
   // The seed is in eu1; us1 has no peer and pulls across regions.
-  EXPECT_EQ(Path(Model(120), "us1-n0", View(EuAndUs(), c)).source,
-            LoadSource::kOriginCrossRegion);
+  EXPECT_EQ(Path(Model(120), "us1-n0", View(EuAndUs(), c)).source, LoadSource::kOriginCrossRegion);
 }
 
 TEST(TransferModelTest, ResidencyForbidsWithAReasonAndNoNumbers) {
@@ -108,7 +107,7 @@ TEST(TransferModelTest, ResidencyForbidsWithAReasonAndNoNumbers) {
 
 TEST(TransferModelTest, InputsOverrideTheDefaultTable) {
   Topology t = EuAndUs();
-  t.nodes[0].nic_bytes_per_s = 0.1 * kGB;         // a slow NIC below the 0.3 GB/s stream
+  t.nodes[0].nic_bytes_per_s = 0.1 * kGB;  // a slow NIC below the 0.3 GB/s stream
   t.nodes[1].disk_read_bytes_per_s = 6 * kGB;
   t.nodes[1].host_to_gpu_bytes_per_s = 12 * kGB;
   t.origins.push_back({"models", 0, /*egress=*/0.2 * kGB});
