@@ -27,11 +27,6 @@ core::Status CheckFraction(double v, const std::string& kind, const std::string&
   return core::OkStatus();
 }
 
-const std::vector<int32_t>& NoSeeds() {
-  static const std::vector<int32_t> kNone;  // immutable; shared by every view
-  return kNone;
-}
-
 }  // namespace
 
 std::string DataView::Key(std::string_view a, std::string_view b) {
@@ -202,7 +197,7 @@ double DataView::ClusterCachedFraction(std::string_view artifact, int32_t cluste
 
 const std::vector<int32_t>& DataView::PeerSeeds(std::string_view artifact, int32_t cluster) const {
   auto it = peer_seeds_.find(Key(artifact, topology_.clusters[static_cast<size_t>(cluster)].name));
-  return it == peer_seeds_.end() ? NoSeeds() : it->second;
+  return it == peer_seeds_.end() ? no_seeds_ : it->second;
 }
 
 }  // namespace berth::data

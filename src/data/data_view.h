@@ -75,6 +75,7 @@ class DataView {
   std::unordered_map<std::string, NodeCopy> node_copy_;               // Key(artifact, node)
   std::unordered_map<std::string, double> cluster_cache_;             // Key(artifact, cluster)
   std::unordered_map<std::string, std::vector<int32_t>> peer_seeds_;  // Key(artifact, cluster)
+  std::vector<int32_t> no_seeds_;  // always empty: what PeerSeeds returns for no entry
 };
 
 }  // namespace berth::data
