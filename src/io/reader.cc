@@ -30,6 +30,7 @@
 #include "io/internal/decoded_object.h"
 #include "io/internal/decoders.h"
 #include "io/internal/expand.h"
+#include "io/internal/fluid_decoders.h"
 #include "io/internal/runtime_class_admission.h"
 #include "io/internal/json_duplicates.h"
 #include "io/internal/json_fields.h"
@@ -1131,6 +1132,23 @@ Input Reader::Finish(const ExpansionLimits& limits) {
   // TrainJobs get their pod sets from the runtime they name, read anywhere in the input; one
   // naming no runtime is reported and dropped (its trainer could make no JobSet).
   ResolveTrainJobs(input.documents, error_for, &snap, &state_->workload_sources);
+
+  // Datasets no cache runtime serves are reported and dropped (fluid_decoders.h).
+  if (!snap.datasets.empty()) {
+    std::vector<std::pair<size_t, core::Error>> orphans = internal::DatasetsWithoutRuntime(snap);
+    std::vector<bool> drop(snap.datasets.size(), false);
+    for (auto& [i, error] : orphans) {
+      drop[i] = true;
+      error_for(std::move(error), snap.datasets[i].source);
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < snap.datasets.size(); ++i) {
+      if (drop[i]) continue;
+      if (kept != i) snap.datasets[kept] = std::move(snap.datasets[i]);
+      ++kept;
+    }
+    snap.datasets.resize(kept);
+  }
 
   // Workloads: resolve their templates' priorities, then expand the ones not suspended and
   // the queued ones (Kueue keeps those suspended until admitted; their pods are what the job

@@ -48,6 +48,11 @@ inline constexpr const char* kBerthFederatedLearningRoleKey = "berth.dev/federat
 inline constexpr const char* kBerthFlCurrentRoundKey = "berth.dev/fl-current-round";
 inline constexpr const char* kBerthFlLossKey = "berth.dev/fl-loss";
 
+// InferenceServices (annotations): the model's size (a quantity of bytes) and its origin's
+// region, when nothing upstream carries them (model/data_objects.h).
+inline constexpr const char* kBerthModelSizeKey = "berth.dev/model-size";
+inline constexpr const char* kBerthModelRegionKey = "berth.dev/model-region";
+
 // Every key above, for the misspelling check.
 inline constexpr std::string_view kBerthNames[] = {
     kBerthClusterKey,       kBerthWorkloadKey,
@@ -58,6 +63,7 @@ inline constexpr std::string_view kBerthNames[] = {
     kBerthDataComplianceKey, kBerthRoundTimeoutKey,
     kBerthDivergenceRoundsKey, kBerthServerClusterKey,
     kBerthFederatedLearningKey, kBerthFederatedLearningRoleKey,
+    kBerthModelSizeKey, kBerthModelRegionKey,
     kBerthFlCurrentRoundKey, kBerthFlLossKey,
 };
 

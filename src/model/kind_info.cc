@@ -56,6 +56,7 @@ constexpr SV kDeploy[] = {"deploy"};
 constexpr SV kSts[] = {"sts"};
 constexpr SV kRs[] = {"rs"};
 constexpr SV kLws[] = {"lws"};
+constexpr SV kIsvc[] = {"isvc"};
 constexpr SV kVcjob[] = {"vcjob", "vj"};
 constexpr SV kRf[] = {"flavor", "flavors", "rf"};
 constexpr SV kCq[] = {"cq"};
@@ -254,6 +255,26 @@ constexpr KindInfo kKinds[] = {
      .resource = "trainingruntimes"},
     {.group = "trainer.kubeflow.org", .versions = kV1alpha1, .kind = "ClusterTrainingRuntime",
      .resource = "clustertrainingruntimes", .scope = kCluster},
+    // KServe: an InferenceService's predictor pods (its Deployment's, in raw deployment
+    // mode); the serving runtimes say which model formats a runtime serves.
+    {.group = "serving.kserve.io", .versions = kV1beta1, .kind = "InferenceService",
+     .resource = "inferenceservices", .status_subresource = true, .short_names = kIsvc,
+     .workload = true, .dispatch = {.feedback_rules = kWellKnownRules}},
+    // Fluid: where datasets are cached and how full; DataLoad prefetches.
+    {.group = "data.fluid.io", .versions = kV1alpha1, .kind = "Dataset", .resource = "datasets",
+     .status_subresource = true},
+    {.group = "data.fluid.io", .versions = kV1alpha1, .kind = "AlluxioRuntime",
+     .resource = "alluxioruntimes", .status_subresource = true},
+    {.group = "data.fluid.io", .versions = kV1alpha1, .kind = "JuiceFSRuntime",
+     .resource = "juicefsruntimes", .status_subresource = true},
+    {.group = "data.fluid.io", .versions = kV1alpha1, .kind = "JindoRuntime",
+     .resource = "jindoruntimes", .status_subresource = true},
+    {.group = "data.fluid.io", .versions = kV1alpha1, .kind = "DataLoad", .resource = "dataloads",
+     .status_subresource = true},
+    {.group = "serving.kserve.io", .versions = kV1alpha1, .kind = "ClusterServingRuntime",
+     .resource = "clusterservingruntimes", .scope = kCluster},
+    {.group = "serving.kserve.io", .versions = kV1alpha1, .kind = "ServingRuntime",
+     .resource = "servingruntimes"},
     // component configuration (files, not API resources)
     {.group = "kubescheduler.config.k8s.io", .versions = kV1,
      .read_only_versions = kOldSchedulerConfigVersions, .kind = "KubeSchedulerConfiguration",

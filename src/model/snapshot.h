@@ -8,6 +8,7 @@
 
 #include "model/cluster_config.h"
 #include "model/controller_revision.h"
+#include "model/data_objects.h"
 #include "model/device_class.h"
 #include "model/device_taint_rule.h"
 #include "model/federated_learning.h"
@@ -95,6 +96,15 @@ struct Snapshot {
   std::vector<PodDisruptionBudget> pod_disruption_budgets;
   std::vector<RuntimeClass> runtime_classes;
   std::vector<ConfigMap> config_maps;
+
+  // Data and model delivery: Fluid's datasets, cache runtimes and prefetches
+  // (data.fluid.io), KServe's models and serving runtimes (serving.kserve.io). An
+  // InferenceService's pods are a workload above; its model is here.
+  std::vector<Dataset> datasets;
+  std::vector<DataRuntime> data_runtimes;
+  std::vector<DataLoad> data_loads;
+  std::vector<ServingRuntime> serving_runtimes;
+  std::vector<InferenceServiceModel> inference_services;
 
   // Federated learning (federation-ai.open-cluster-management.io), hub side.
   std::vector<FederatedLearning> federated_learnings;

@@ -183,6 +183,19 @@ Outcome Read(const Json& object) {
         R"("metadata":{"name":"r"},"spec":{"template":{"spec":{"replicatedJobs":[{"name":"node",)"
         R"("template":{"spec":{"template":{"spec":{"containers":[{"name":"node","image":"i"}]}}}}}]}}}})"));
   }
+  // A Dataset is read with a runtime of its own name, without which Fluid binds it to none.
+  if (object.is_object() && object.value("kind", "") == "Dataset" && object.contains("metadata") &&
+      object["metadata"].is_object()) {
+    const Json& meta = object["metadata"];
+    Json runtime_meta = Json::object();
+    if (meta.contains("name") && meta["name"].is_string()) runtime_meta["name"] = meta["name"];
+    if (meta.contains("namespace") && meta["namespace"].is_string()) {
+      runtime_meta["namespace"] = meta["namespace"];
+    }
+    list["items"].push_back({{"apiVersion", "data.fluid.io/v1alpha1"},
+                             {"kind", "AlluxioRuntime"},
+                             {"metadata", runtime_meta}});
+  }
   core::Diagnostics diags;
   Input in = testing::ReadString(list.dump(), diags, "mutated.json");
   Outcome out;

@@ -120,7 +120,8 @@ TEST(KindTableTest, ModelRowsAreConsistent) {
 
 // What discovery serves, restated from upstream (kube-apiserver's discovery for built-ins;
 // the CRD manifests of Kueue, OCM api, jobset, lws, kubeflow training-operator v1,
-// scheduler-plugins and volcano): GROUP/PREFERRED-VERSION RESOURCE KIND SCOPE
+// scheduler-plugins, volcano, KServe and Fluid; Fluid's runtimes also serve a scale
+// subresource for their cache workers, which berth does not serve): GROUP/PREFERRED-VERSION RESOURCE KIND SCOPE
 // [status] [scale] [short names]. A change here must be a deliberate change to the table.
 TEST(KindTableTest, DiscoveryDataMatchesUpstream) {
   std::string got;
@@ -168,6 +169,14 @@ TEST(KindTableTest, DiscoveryDataMatchesUpstream) {
             "trainer.kubeflow.org/v1alpha1 trainingruntimes TrainingRuntime ns\n"
             "trainer.kubeflow.org/v1alpha1 clustertrainingruntimes ClusterTrainingRuntime "
             "cluster\n"
+            "serving.kserve.io/v1beta1 inferenceservices InferenceService ns status isvc\n"
+            "data.fluid.io/v1alpha1 datasets Dataset ns status\n"
+            "data.fluid.io/v1alpha1 alluxioruntimes AlluxioRuntime ns status\n"
+            "data.fluid.io/v1alpha1 juicefsruntimes JuiceFSRuntime ns status\n"
+            "data.fluid.io/v1alpha1 jindoruntimes JindoRuntime ns status\n"
+            "data.fluid.io/v1alpha1 dataloads DataLoad ns status\n"
+            "serving.kserve.io/v1alpha1 clusterservingruntimes ClusterServingRuntime cluster\n"
+            "serving.kserve.io/v1alpha1 servingruntimes ServingRuntime ns\n"
             "resource.k8s.io/v1 deviceclasses DeviceClass cluster\n"
             "resource.k8s.io/v1 resourceclaims ResourceClaim ns status\n"
             "resource.k8s.io/v1 resourceclaimtemplates ResourceClaimTemplate ns\n"

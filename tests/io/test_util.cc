@@ -116,6 +116,11 @@ std::string MinimalBody(const model::KindInfo& k, std::string_view version) {
       {"StorageClass", "provisioner: p.example.com\n"},
       {"RuntimeClass", "handler: runc\n"},
       {"TrainJob", "spec:\n  runtimeRef: {name: r}\n"},
+      {"InferenceService", "spec:\n  predictor:\n    model:\n      modelFormat: {name: sklearn}\n"},
+      {"ClusterServingRuntime", "spec: {}\n"},
+      {"Dataset", "spec: {}\n"},
+      {"DataLoad", "spec:\n  dataset: {name: d}\n"},
+      {"ServingRuntime", "spec: {}\n"},
   };
   if (k.group == "batch.volcano.sh") {  // its Job is not batch's
     return "spec:\n  tasks:\n  - replicas: 1\n    template:\n      spec:\n        containers:\n"

@@ -13,6 +13,7 @@
 
 #include "core/result.h"
 #include "io/internal/decoders.h"
+#include "model/data_objects.h"
 #include "model/resources.h"
 #include "model/training_runtime.h"
 
@@ -51,5 +52,19 @@ core::Result<model::TrainingRuntime> DecodeTrainingRuntime(dom::object obj,
                                                            std::string_view api_version,
                                                            std::string_view kind,
                                                            model::ResourceCatalog& catalog);
+
+// serving.kserve.io/v1beta1 (kserve_v1beta1.cc): an InferenceService, as a workload of one
+// pod set "predictor" (spec.predictor.minReplicas pods of the template KServe's controller
+// makes: the predictor's PodSpec and kserve-container with the model's resources) and the
+// model it serves (storageUri parsed; size and region from berth.dev/ annotations).
+struct DecodedInferenceService {
+  DecodedWorkload workload;
+  model::InferenceServiceModel model;
+};
+core::Result<DecodedInferenceService> DecodeInferenceService(dom::object obj,
+                                                             model::ResourceCatalog& catalog);
+// serving.kserve.io/v1alpha1 ClusterServingRuntime (cluster_scoped) or ServingRuntime: its
+// supported model formats.
+core::Result<model::ServingRuntime> DecodeServingRuntime(dom::object obj, bool cluster_scoped);
 
 }  // namespace berth::io::internal

@@ -22,7 +22,7 @@ void AppendList(const std::vector<T>& from, int32_t document_offset, std::vector
 // ForEachList names every member of model::Snapshot; a member added there without a line
 // here would be dropped from every cached read. The size check makes that a compile error
 // (update the figure once the new list has its line).
-static_assert(sizeof(model::Snapshot) == 1224 + 14 * 24,
+static_assert(sizeof(model::Snapshot) == 1224 + 19 * 24,
               "model::Snapshot changed: give ForEachList its new member, then this size");
 
 // Calls f(member, bit) for every list of model::Snapshot, bit its index (< kMaxSnapshotLists).
@@ -76,6 +76,11 @@ constexpr void ForEachList(F&& f) {
   each(&model::Snapshot::pod_disruption_budgets);
   each(&model::Snapshot::runtime_classes);
   each(&model::Snapshot::config_maps);
+  each(&model::Snapshot::datasets);
+  each(&model::Snapshot::data_runtimes);
+  each(&model::Snapshot::data_loads);
+  each(&model::Snapshot::serving_runtimes);
+  each(&model::Snapshot::inference_services);
 }
 
 constexpr size_t ListCount() {

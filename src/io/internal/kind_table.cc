@@ -11,6 +11,7 @@
 #include "core/check.h"
 #include "io/internal/crd_workload_decoders.h"
 #include "io/internal/doctor_kind_decoders.h"
+#include "io/internal/fluid_decoders.h"
 #include "io/internal/json_fields.h"
 #include "io/internal/status_writer.h"
 
@@ -289,6 +290,55 @@ constexpr KindRow kRows[] = {
        return KeepWorkload(DecodeTrainJob(obj), s);
      },
      JobSetPodIdentity, nullptr, JobSetOwnership, TrainJobNoTemplates},
+    // KServe: an InferenceService's predictor pods are a workload (KServe has no Kueue job
+    // integration of its own: its Deployment's pods are queued as pods); its model goes
+    // beside it for the data module.
+    {"serving.kserve.io", "InferenceService",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       auto decoded = DecodeInferenceService(obj, s.snapshot().resources);
+       if (!decoded.has_value()) return core::Status(std::move(decoded).error());
+       model::InferenceServiceModel model = std::move(decoded->model);
+       core::Status kept_workload = KeepWorkload(std::move(decoded->workload), s);
+       if (!kept_workload.ok()) return kept_workload;
+       const model::WorkloadObject& kept = s.snapshot().workloads.back();
+       model.cluster = kept.cluster;
+       model.source = kept.source;
+       s.snapshot().inference_services.push_back(std::move(model));
+       return core::OkStatus();
+     },
+     ReplicaPodIdentity, nullptr, ReplicaOwnership, InferenceServiceTemplates,
+     /*kueue_integration=*/false, /*inline_pod_spec=*/true},
+    // Fluid: datasets, their cache runtimes and prefetches, for the data module.
+    {"data.fluid.io", "Dataset",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeDataset(obj), &Snapshot::datasets, s);
+     }},
+    {"data.fluid.io", "AlluxioRuntime",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeDataRuntime(obj, "AlluxioRuntime"), &Snapshot::data_runtimes, s);
+     }},
+    {"data.fluid.io", "JuiceFSRuntime",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeDataRuntime(obj, "JuiceFSRuntime"), &Snapshot::data_runtimes, s);
+     }},
+    {"data.fluid.io", "JindoRuntime",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeDataRuntime(obj, "JindoRuntime"), &Snapshot::data_runtimes, s);
+     }},
+    {"data.fluid.io", "DataLoad",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeDataLoad(obj), &Snapshot::data_loads, s);
+     }},
+    {"serving.kserve.io", "ClusterServingRuntime",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeServingRuntime(obj, /*cluster_scoped=*/true),
+                            &Snapshot::serving_runtimes, s);
+     }},
+    {"serving.kserve.io", "ServingRuntime",
+     [](dom::object obj, std::string_view, DecodeSink& s) {
+       return KeepInCluster(DecodeServingRuntime(obj, /*cluster_scoped=*/false),
+                            &Snapshot::serving_runtimes, s);
+     }},
     {"trainer.kubeflow.org", "TrainingRuntime",
      [](dom::object obj, std::string_view api_version, DecodeSink& s) {
        return KeepInCluster(

@@ -80,6 +80,10 @@ struct KindRow {
   // kueue.x-k8s.io/queue-name label) gets a Kueue Workload. Volcano's Job has none: Kueue
   // ignores its label and Volcano's own PodGroup gangs it.
   bool kueue_integration = true;
+  // The templates pod_templates finds are PodSpecs written inline beside the owner's own
+  // fields (a KServe predictor: nodeSelector, tolerations, annotations), not
+  // PodTemplateSpecs.
+  bool inline_pod_spec = false;
 };
 
 // A row of both halves.

@@ -121,14 +121,16 @@ void SplitLeaderTemplate(const model::ManifestPatch& patch, OrderedJson& doc) {
   (*lwt)["leaderTemplate"] = std::move(copy);
 }
 
-void PatchTemplate(const TemplatePatch& patch, OrderedJson& tmpl) {
+// `tmpl` is a PodTemplateSpec, or with `inline_spec` a PodSpec written inline beside its
+// owner's fields (a KServe predictor), whose annotations sit beside them too.
+void PatchTemplate(const TemplatePatch& patch, OrderedJson& tmpl, bool inline_spec) {
+  OrderedJson& pod_spec = inline_spec ? tmpl : ObjectMember(tmpl, "spec");
   if (!patch.node_selector.empty()) {
-    OrderedJson& selector = ObjectMember(ObjectMember(tmpl, "spec"), "nodeSelector");
+    OrderedJson& selector = ObjectMember(pod_spec, "nodeSelector");
     for (const auto& [k, v] : patch.node_selector) selector[k] = v;
   }
   if (!patch.tolerations.empty()) {
-    OrderedJson& spec = ObjectMember(tmpl, "spec");
-    OrderedJson& tolerations = spec["tolerations"];
+    OrderedJson& tolerations = pod_spec["tolerations"];
     if (!tolerations.is_array()) tolerations = OrderedJson::array();
     for (const core::Toleration& t : patch.tolerations) {
       bool present = false;
@@ -137,7 +139,9 @@ void PatchTemplate(const TemplatePatch& patch, OrderedJson& tmpl) {
     }
   }
   if (!patch.annotations.empty()) {
-    OrderedJson& annotations = ObjectMember(ObjectMember(tmpl, "metadata"), "annotations");
+    OrderedJson& annotations =
+        inline_spec ? ObjectMember(tmpl, "annotations")
+                    : ObjectMember(ObjectMember(tmpl, "metadata"), "annotations");
     for (const auto& [k, v] : patch.annotations) annotations[k] = v;
   }
 }
@@ -241,7 +245,7 @@ OrderedJson RenderManifest(const model::ManifestPatch& patch, const DocumentStor
                 ("ManifestPatch names pod set \"" + t.pod_set + "\", which " + kind + " " +
                  patch.namespace_ + "/" + patch.name + " does not have")
                     .c_str());
-    for (OrderedJson* tmpl : templates) PatchTemplate(t, *tmpl);
+    for (OrderedJson* tmpl : templates) PatchTemplate(t, *tmpl, row->inline_pod_spec);
   }
   return doc;
 }

@@ -77,6 +77,13 @@ void PodItselfTemplates(std::string_view pod_set, OrderedJson& doc,
   if (pod_set == "main") out->push_back(&doc);
 }
 
+void InferenceServiceTemplates(std::string_view pod_set, OrderedJson& doc,
+                               std::vector<OrderedJson*>* out) {
+  OrderedJson* spec = ObjectAt(doc, "spec");
+  OrderedJson* predictor = spec != nullptr ? ObjectAt(*spec, "predictor") : nullptr;
+  if (pod_set == "predictor" && predictor != nullptr) out->push_back(predictor);
+}
+
 void SpecTemplate(std::string_view pod_set, OrderedJson& doc, std::vector<OrderedJson*>* out) {
   OrderedJson* spec = ObjectAt(doc, "spec");
   OrderedJson* tmpl = spec != nullptr ? ObjectAt(*spec, "template") : nullptr;

@@ -53,4 +53,9 @@ void RayJobTemplates(std::string_view pod_set, nlohmann::ordered_json& doc,
 void VolcanoJobTemplates(std::string_view pod_set, nlohmann::ordered_json& doc,
                          std::vector<nlohmann::ordered_json*>* out);
 
+// InferenceService "predictor": spec.predictor, a PodSpec written inline (KindRow's
+// inline_pod_spec).
+void InferenceServiceTemplates(std::string_view pod_set, nlohmann::ordered_json& doc,
+                               std::vector<nlohmann::ordered_json*>* out);
+
 }  // namespace berth::io::internal
