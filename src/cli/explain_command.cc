@@ -8,10 +8,12 @@
 #include "cli/explain_json.h"
 #include "cli/explain_printer.h"
 #include "cli/input_loader.h"
+#include "cli/model_load_printer.h"
 #include "cli/placement_printer.h"
 #include "cli/workload_printer.h"
 #include "engine/explain_placement.h"
 #include "engine/explain_workload.h"
+#include "engine/model_load.h"
 #include "engine/plan.h"
 
 namespace berth::cli {
@@ -24,6 +26,11 @@ core::Result<ExplainTarget> ParseExplainTarget(const std::string& target,
   if (kind.group.empty() && kind.kind == "Pod") return out;
   if (kind.group == "cluster.open-cluster-management.io" && kind.kind == "Placement") {
     out.kind = ExplainTarget::Kind::kPlacement;
+    return out;
+  }
+  // KServe is no Kueue integration: its model's load is what there is to explain.
+  if (kind.group == "serving.kserve.io" && kind.kind == "InferenceService") {
+    out.kind = ExplainTarget::Kind::kInferenceService;
     return out;
   }
   // A job kind: the Workload Kueue made for it, which FindWorkload finds by the job's name.
@@ -106,6 +113,10 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
         auto p = engine::FindPlacement(snapshot, t.name);
         return p.has_value() ? core::OkStatus() : core::Status(p.error());
       }
+      case ExplainTarget::Kind::kInferenceService: {
+        auto i = engine::FindInferenceService(snapshot, t.name);
+        return i.has_value() ? core::OkStatus() : core::Status(i.error());
+      }
     }
     return core::OkStatus();
   }();
@@ -130,6 +141,15 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
     auto explanation = engine::ExplainPlacement(std::move(snapshot), t.name, loaded->options);
     return json ? print_planned(explanation, PrintPlacementExplanationJson)
                 : print_planned(explanation, PrintPlacementExplanation);
+  }
+  if (target.value().kind == ExplainTarget::Kind::kInferenceService) {
+    if (json) {
+      PrintError(core::Unimplemented("explain isvc/NAME prints text only; drop -o json"), err);
+      return ToInt(ExitCode::kFailed);
+    }
+    auto explanation =
+        engine::ExplainInferenceService(std::move(snapshot), t.name, loaded->options);
+    return print_planned(explanation, PrintModelLoadExplanation);
   }
   if (target.value().kind == ExplainTarget::Kind::kWorkload) {
     auto explanation = engine::ExplainWorkload(std::move(snapshot), t.name, loaded->options);

@@ -35,7 +35,7 @@ struct ExplainFlags {
 int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream& err);
 
 struct ExplainTarget {
-  enum class Kind { kPod, kWorkload, kPlacement };
+  enum class Kind { kPod, kWorkload, kPlacement, kInferenceService };
   Kind kind = Kind::kPod;
   std::string name;       // "NAME" or "NAMESPACE/NAME"
   ResourceName resource;  // as parsed: for "not found; did you mean"

@@ -52,6 +52,10 @@ inline constexpr const char* kBerthFlLossKey = "berth.dev/fl-loss";
 // region, when nothing upstream carries them (model/data_objects.h).
 inline constexpr const char* kBerthModelSizeKey = "berth.dev/model-size";
 inline constexpr const char* kBerthModelRegionKey = "berth.dev/model-region";
+// InferenceServices (annotations): the fetch schedule's limit of concurrent origin pulls,
+// and whether nodes of a cluster copy the model from one another (engine/model_load.h).
+inline constexpr const char* kBerthMaxOriginPullsKey = "berth.dev/max-origin-pulls";
+inline constexpr const char* kBerthModelP2pKey = "berth.dev/model-p2p";
 
 // Every key above, for the misspelling check.
 inline constexpr std::string_view kBerthNames[] = {
@@ -64,6 +68,7 @@ inline constexpr std::string_view kBerthNames[] = {
     kBerthDivergenceRoundsKey, kBerthServerClusterKey,
     kBerthFederatedLearningKey, kBerthFederatedLearningRoleKey,
     kBerthModelSizeKey, kBerthModelRegionKey,
+    kBerthMaxOriginPullsKey, kBerthModelP2pKey,
     kBerthFlCurrentRoundKey, kBerthFlLossKey,
 };
 

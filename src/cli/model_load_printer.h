@@ -1,0 +1,16 @@
+// ModelLoadPrinter: the text `berth explain isvc/NAME` prints: the InferenceService's model
+// (format, storage URI, size, origin region, the cache name node labels use), where its
+// predictor pods went, and the fetch schedule of the model to their nodes (source, start,
+// ready) with the time until every replica is ready, the origin bytes and the pull limit.
+// Pure function of its input; thread-compatible.
+#pragma once
+
+#include <ostream>
+
+#include "engine/model_load.h"
+
+namespace berth::cli {
+
+void PrintModelLoadExplanation(const engine::ModelLoadExplanation& explanation, std::ostream& out);
+
+}  // namespace berth::cli

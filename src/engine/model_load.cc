@@ -1,0 +1,227 @@
+// Why the fetch schedule and not one estimate per pod: replicas starting together share the
+// origin, so each pod's own best path (EstimateLoad) says nothing about the storm; the
+// schedule simulates them together with the pull limit, which is what the user needs to
+// know ("all replicas ready after ...", "origin bytes ..."). One pull per node; pods that
+// share a node read its cache.
+#include "engine/model_load.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <string_view>
+#include <utility>
+
+#include "core/ascii.h"
+#include "data/data_view.h"
+#include "data/fetch_schedule.h"
+#include "data/transfer_model.h"
+#include "engine/fleet_measure.h"
+#include "model/berth_names.h"
+
+namespace berth::engine {
+namespace {
+
+constexpr const char* kRegionLabel = "topology.kubernetes.io/region";
+// The pull limit when the InferenceService names none: a handful of concurrent pulls per
+// origin, the order of kubelet's registryBurst (docs/data.md).
+constexpr int32_t kDefaultMaxOriginPulls = 4;
+
+std::string SourceText(data::LoadSource source) {
+  switch (source) {
+    case data::LoadSource::kNodeCache:
+      return "node cache";
+    case data::LoadSource::kClusterCache:
+      return "cluster cache";
+    case data::LoadSource::kPeer:
+      return "peer";
+    case data::LoadSource::kOriginSameRegion:
+      return "origin (same region)";
+    case data::LoadSource::kOriginCrossRegion:
+      return "origin (other region)";
+  }
+  return "";
+}
+
+std::string_view Label(const core::Labels& labels, const char* key) {
+  auto it = labels.find(key);
+  return it == labels.end() ? std::string_view() : std::string_view(it->second);
+}
+
+}  // namespace
+
+DataInputs BuildDataInputs(const model::Snapshot& snapshot) {
+  DataInputs out;
+  // A cluster's region: the region label most of its nodes carry (ties: the first in name
+  // order), "" when none does.
+  std::map<std::string, std::map<std::string, int32_t>> regions;
+  for (const model::Node& n : snapshot.nodes) {
+    std::map<std::string, int32_t>& counts = regions[n.cluster];
+    if (std::string_view r = Label(n.meta.labels, kRegionLabel); !r.empty()) {
+      ++counts[std::string(r)];
+    }
+  }
+  for (const auto& [cluster, counts] : regions) {
+    data::DataCluster c;
+    c.name = cluster;
+    int32_t best = 0;
+    for (const auto& [region, count] : counts) {
+      if (count > best) {
+        best = count;
+        c.region = region;
+      }
+    }
+    out.topology.clusters.push_back(std::move(c));
+  }
+  const std::string_view prefix = kModelCacheLabelPrefix;
+  for (const model::Node& n : snapshot.nodes) {
+    data::DataNode node;
+    node.name = n.meta.name;
+    node.cluster = n.cluster;
+    out.topology.nodes.push_back(std::move(node));
+    for (const auto& [key, value] : n.meta.labels) {
+      if (!key.starts_with(prefix) || value != "true") continue;
+      data::NodeCopy copy;
+      copy.artifact = "model/" + key.substr(prefix.size());
+      copy.node = n.meta.name;
+      copy.complete = true;
+      out.copies.nodes.push_back(std::move(copy));
+    }
+  }
+  return out;
+}
+
+std::string ModelCacheName(const model::InferenceServiceModel& model) {
+  if (auto it = model.meta.annotations.find(model::kBerthModelsKey);
+      it != model.meta.annotations.end()) {
+    std::string_view first = it->second;
+    first = first.substr(0, first.find(','));
+    while (!first.empty() && first.front() == ' ') first.remove_prefix(1);
+    while (!first.empty() && first.back() == ' ') first.remove_suffix(1);
+    if (!first.empty()) return std::string(first);
+  }
+  std::string_view path = model.storage.path;
+  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+  const size_t slash = path.rfind('/');
+  std::string_view last = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (last.empty()) last = model.storage.location;
+  return core::AsciiLower(last);
+}
+
+core::Result<data::Artifact> ArtifactOf(const model::InferenceServiceModel& model) {
+  if (!model.size_bytes.has_value()) {
+    return core::FailedPrecondition(
+        "the model's size is unknown: annotate the InferenceService with " +
+        std::string(model::kBerthModelSizeKey) + " (a quantity, e.g. 16Gi)");
+  }
+  data::Artifact a;
+  a.id = "model/" + ModelCacheName(model);
+  a.kind = data::ArtifactKind::kModel;
+  a.size_bytes = *model.size_bytes;
+  a.origin.scheme = model.storage.scheme;
+  a.origin.location = model.storage.location;
+  a.origin.region = model.origin_region;
+  return a;
+}
+
+core::Result<int32_t> FindInferenceService(const model::Snapshot& snapshot,
+                                           const std::string& name) {
+  const bool qualified = name.find('/') != std::string::npos;
+  std::vector<int32_t> matches;
+  for (size_t i = 0; i < snapshot.inference_services.size(); ++i) {
+    const model::ObjectMeta& meta = snapshot.inference_services[i].meta;
+    if (qualified ? meta.NamespacedName() == name : meta.name == name) {
+      matches.push_back(static_cast<int32_t>(i));
+    }
+  }
+  if (matches.empty()) {
+    return core::NotFound("inferenceservice \"" + name + "\" not found in the input");
+  }
+  if (matches.size() > 1) {
+    std::string candidates;
+    for (int32_t i : matches) {
+      if (!candidates.empty()) candidates += ", ";
+      candidates += snapshot.inference_services[static_cast<size_t>(i)].meta.NamespacedName();
+    }
+    return core::InvalidArgument("inferenceservice name \"" + name + "\" is ambiguous: " +
+                                 candidates + "; name it as namespace/name");
+  }
+  return matches.front();
+}
+
+core::Result<ModelLoadExplanation> ExplainInferenceService(model::Snapshot&& snapshot,
+                                                           const std::string& name,
+                                                           const PlanOptions& options) {
+  BERTH_ASSIGN_OR_RETURN(int32_t service, FindInferenceService(snapshot, name));
+  ModelLoadExplanation out;
+  out.service = service;
+  out.plan = RunPlan(std::move(snapshot), options);
+  const model::Snapshot& planned = out.plan.planned;
+  const model::InferenceServiceModel& m = planned.inference_services[static_cast<size_t>(service)];
+  out.cache_name = ModelCacheName(m);
+  out.max_origin_pulls = kDefaultMaxOriginPulls;
+  if (auto it = m.meta.annotations.find(model::kBerthMaxOriginPullsKey); it != m.meta.annotations.end()) {
+    int32_t k = 0;
+    const std::string& v = it->second;
+    auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), k);
+    if (ec == std::errc() && ptr == v.data() + v.size() && k >= 0) out.max_origin_pulls = k;
+  }
+  if (auto it = m.meta.annotations.find(model::kBerthModelP2pKey); it != m.meta.annotations.end()) {
+    out.share_in_cluster = it->second == "true";
+  }
+
+  // The predictor pods: the pods of this cluster and namespace labelled with the service.
+  std::vector<data::Replica> replicas;
+  for (const model::PodDecision& d : out.plan.pod_decisions) {
+    const model::Pod& pod = planned.pod(d.pod);
+    if (pod.cluster != m.cluster || pod.meta.namespace_ != m.meta.namespace_ ||
+        Label(pod.meta.labels, "serving.kserve.io/inferenceservice") != m.meta.name) {
+      continue;
+    }
+    out.pods.push_back(d);
+    if (d.node.has_value()) {
+      replicas.push_back(data::Replica{pod.meta.name, planned.node(*d.node).meta.name, ""});
+    }
+  }
+  if (replicas.empty()) {
+    out.no_schedule = "no pod of it is bound: nothing to load yet";
+    return out;
+  }
+  auto artifact = ArtifactOf(m);
+  if (!artifact.has_value()) {
+    out.no_schedule = artifact.error().message();
+    return out;
+  }
+  DataInputs inputs = BuildDataInputs(planned);
+  auto view = data::DataView::Build(std::move(inputs.topology), std::move(inputs.copies));
+  if (!view.has_value()) {
+    out.no_schedule = "the cluster's nodes could not be read as a topology: " +
+                      view.error().ToString();
+    return out;
+  }
+  data::FetchLimits limits;
+  limits.max_origin_pulls = out.max_origin_pulls;
+  limits.share_in_cluster = out.share_in_cluster;
+  auto schedule = data::ScheduleFetches(*artifact, replicas, limits, *view);
+  if (!schedule.has_value()) {
+    out.no_schedule = schedule.error().ToString();
+    return out;
+  }
+  for (const data::ReplicaFetch& f : schedule->replicas) {
+    ReplicaLoad load;
+    load.pod = f.pod;
+    load.node = f.node;
+    load.forbidden = f.forbidden_reason;
+    if (load.forbidden.empty()) load.source = SourceText(f.source);
+    load.peer = f.peer_node;
+    load.start_s = f.start_s;
+    load.end_s = f.end_s;
+    load.origin_bytes = f.origin_bytes;
+    out.loads.push_back(std::move(load));
+  }
+  out.all_ready_s = schedule->all_ready_s;
+  out.origin_bytes = schedule->origin_bytes;
+  out.peak_origin_pulls = schedule->peak_origin_pulls;
+  return out;
+}
+
+}  // namespace berth::engine

@@ -1,0 +1,77 @@
+// ModelLoad: how the model a KServe InferenceService serves reaches the nodes the plan gave
+// its pods: the data module's transfer model per pod and its fetch schedule for all of them
+// (docs/data.md). The snapshot's nodes become the data module's topology (one cluster per
+// member cluster, its region the topology.kubernetes.io/region label of its nodes) and its
+// node labels models.cache.berth.dev/<name>=true the copies. For `berth explain
+// isvc/NAME`. Takes the input over (the plan is written into it); thread-compatible.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "data/artifact.h"
+#include "data/copies.h"
+#include "data/topology.h"
+#include "engine/plan.h"
+#include "model/data_objects.h"
+#include "model/snapshot.h"
+
+namespace berth::engine {
+
+// The nodes of `snapshot` as the data module's topology and copies.
+struct DataInputs {
+  data::Topology topology;
+  data::Copies copies;
+};
+DataInputs BuildDataInputs(const model::Snapshot& snapshot);
+
+// The name a node label models.cache.berth.dev/<name> gives the model: the InferenceService's
+// berth.dev/models annotation (its first entry), else the storage URI's last path segment
+// lowercased (hf://meta-llama/Llama-3.1-8B -> "llama-3.1-8b").
+std::string ModelCacheName(const model::InferenceServiceModel& model);
+
+// The model as the data module's artifact. FailedPrecondition when its size is unknown
+// (nothing upstream carries it: annotate berth.dev/model-size).
+core::Result<data::Artifact> ArtifactOf(const model::InferenceServiceModel& model);
+
+// Finds an InferenceService by "namespace/name" or "name" (unique); NotFound or
+// InvalidArgument (ambiguous) as FindPod.
+core::Result<int32_t> FindInferenceService(const model::Snapshot& snapshot,
+                                           const std::string& name);
+
+struct ReplicaLoad {
+  std::string pod;
+  std::string node;    // "" while the pod waits
+  std::string source;  // "node cache", "origin (same region)", ...; "" while it waits
+  std::string peer;    // the node copied from, for a peer copy
+  double start_s = 0;
+  double end_s = 0;    // in GPU memory
+  int64_t origin_bytes = 0;
+  std::string forbidden;  // residency: why this node may not hold the model
+};
+
+struct ModelLoadExplanation {
+  int32_t service = -1;  // index into plan.planned.inference_services
+  std::vector<model::PodDecision> pods;  // the predictor pods' decisions
+  std::string cache_name;                // ModelCacheName
+  // The fetch schedule of the bound pods; empty with `no_schedule` saying why.
+  std::vector<ReplicaLoad> loads;
+  std::string no_schedule;
+  int32_t max_origin_pulls = 0;  // the limit used (berth.dev/max-origin-pulls, default 4)
+  bool share_in_cluster = false;  // berth.dev/model-p2p: "true"
+  double all_ready_s = 0;
+  int64_t origin_bytes = 0;
+  int32_t peak_origin_pulls = 0;
+  Plan plan;
+};
+
+// Plans `snapshot`, then schedules the model's fetches to the nodes its pods were bound to.
+// Errors: those of FindInferenceService.
+core::Result<ModelLoadExplanation> ExplainInferenceService(model::Snapshot&& snapshot,
+                                                           const std::string& name,
+                                                           const PlanOptions& options);
+
+}  // namespace berth::engine

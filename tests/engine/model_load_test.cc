@@ -1,0 +1,109 @@
+// engine/model_load.h: the snapshot's nodes as the data module's topology and copies, the
+// model's cache name and artifact, and `explain isvc/NAME`'s fetch schedule on the plan's
+// nodes (times hand-computed from docs/data.md's default table).
+#include "engine/model_load.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engine/test_util.h"
+
+namespace berth::engine {
+namespace BERTH_UNITY_ID {
+
+constexpr const char* kCluster = R"(
+apiVersion: v1
+kind: Node
+metadata:
+  name: a
+  labels: {topology.kubernetes.io/region: eu-west-1, models.cache.berth.dev/llama: "true"}
+status: {allocatable: {cpu: "8", memory: 32Gi, nvidia.com/gpu: "1", pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: b
+  labels: {topology.kubernetes.io/region: eu-west-1, models.cache.berth.dev/other: "false"}
+status: {allocatable: {cpu: "8", memory: 32Gi, nvidia.com/gpu: "1", pods: "10"}}
+---
+apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata:
+  name: chat
+  namespace: serve
+  annotations: {berth.dev/model-size: "3000000000", berth.dev/model-region: eu-west-1,
+                berth.dev/models: llama}
+spec:
+  predictor:
+    minReplicas: 2
+    model:
+      modelFormat: {name: huggingface}
+      storageUri: s3://models/Llama-3/
+      resources: {requests: {cpu: "1", nvidia.com/gpu: "1"}, limits: {nvidia.com/gpu: "1"}}
+)";
+
+TEST(ModelLoadTest, NodesBecomeTopologyAndCacheLabelsCopies) {
+  const model::Snapshot snap = testing::ReadCleanYaml(kCluster);
+  DataInputs in = BuildDataInputs(snap);
+  ASSERT_EQ(in.topology.clusters.size(), 1u);
+  EXPECT_EQ(in.topology.clusters[0].name, "default");
+  EXPECT_EQ(in.topology.clusters[0].region, "eu-west-1");
+  ASSERT_EQ(in.topology.nodes.size(), 2u);
+  // Only a label set to "true" is a copy.
+  ASSERT_EQ(in.copies.nodes.size(), 1u);
+  EXPECT_EQ(in.copies.nodes[0].node, "a");
+  EXPECT_EQ(in.copies.nodes[0].artifact, "model/llama");
+  EXPECT_TRUE(in.copies.nodes[0].complete);
+}
+
+TEST(ModelLoadTest, CacheNameFromAnnotationElseTheUrisLastSegment) {
+  model::InferenceServiceModel m;
+  m.storage.path = "Llama-3.1-8B-Instruct/";
+  m.storage.location = "meta-llama";
+  EXPECT_EQ(ModelCacheName(m), "llama-3.1-8b-instruct");
+  m.storage.path = "";
+  EXPECT_EQ(ModelCacheName(m), "meta-llama");
+  m.meta.annotations["berth.dev/models"] = " mistral , other";
+  EXPECT_EQ(ModelCacheName(m), "mistral");
+}
+
+TEST(ModelLoadTest, UnknownSizeIsNoArtifact) {
+  model::InferenceServiceModel m;
+  auto a = ArtifactOf(m);
+  ASSERT_FALSE(a.has_value());
+  EXPECT_NE(a.error().message().find("berth.dev/model-size"), std::string::npos);
+}
+
+TEST(ModelLoadTest, ExplainSchedulesTheModelToThePlannedNodes) {
+  auto e = ExplainInferenceService(testing::ReadCleanYaml(kCluster), "serve/chat", PlanOptions{});
+  ASSERT_TRUE(e.has_value()) << e.error().ToString();
+  ASSERT_EQ(e->pods.size(), 2u);
+  ASSERT_EQ(e->loads.size(), 2u) << e->no_schedule;
+  EXPECT_EQ(e->max_origin_pulls, 4);
+  // Node a holds the model: 3e9 bytes / 3e9 B/s disk + 3e9 / 25e9 B/s to the GPU = 1.12 s.
+  // Node b pulls it from the origin in its region: 3e9 / 0.3e9 B/s + 0.12 s = 10.12 s.
+  for (const ReplicaLoad& l : e->loads) {
+    if (l.node == "a") {
+      EXPECT_EQ(l.source, "node cache");
+      EXPECT_NEAR(l.end_s, 1.12, 1e-6);
+      EXPECT_EQ(l.origin_bytes, 0);
+    } else {
+      EXPECT_EQ(l.source, "origin (same region)");
+      EXPECT_NEAR(l.end_s, 10.12, 1e-6);
+      EXPECT_EQ(l.origin_bytes, 3000000000);
+    }
+  }
+  EXPECT_NEAR(e->all_ready_s, 10.12, 1e-6);
+  EXPECT_EQ(e->origin_bytes, 3000000000);
+  EXPECT_EQ(e->peak_origin_pulls, 1);
+}
+
+TEST(ModelLoadTest, UnknownServiceIsNotFound) {
+  auto e = ExplainInferenceService(testing::ReadCleanYaml(kCluster), "serve/none", PlanOptions{});
+  ASSERT_FALSE(e.has_value());
+  EXPECT_EQ(e.error().code(), core::ErrorCode::kNotFound);
+}
+
+}  // namespace BERTH_UNITY_ID
+}  // namespace berth::engine
