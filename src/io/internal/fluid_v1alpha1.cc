@@ -80,9 +80,9 @@ core::Status DecodeCacheStates(dom::object status, model::CacheStates* out) {
   return core::OkStatus();
 }
 
-// A watermark ratio written as a string ("0.95"), as Fluid's Level.High and Level.Low are.
-core::Status Ratio(dom::object level, std::string_view key, const std::string& field,
-                   double* out) {
+// A watermark ratio written as a string ("0.95"), as Fluid's Level.High and Level.Low are;
+// errors at `key`.
+core::Status Ratio(dom::object level, std::string_view key, double* out) {
   dom::element e;
   if (!Find(level, key, &e)) return core::OkStatus();
   std::string text;
@@ -91,40 +91,40 @@ core::Status Ratio(dom::object level, std::string_view key, const std::string& f
   } else if (e.is_number()) {
     *out = e.get_double().value_unsafe();
   } else {
-    return FieldError(field + "." + std::string(key), "must be a string");
+    return FieldError(std::string(key), "must be a string");
   }
   if (!text.empty()) {
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
     if (ec != std::errc() || ptr != text.data() + text.size()) {
-      return InvalidValue(field + "." + std::string(key), text, "must be a number from 0 to 1");
+      return InvalidValue(std::string(key), text, "must be a number from 0 to 1");
     }
   }
   if (*out < 0 || *out > 1) {
-    return InvalidValue(field + "." + std::string(key), std::to_string(*out),
+    return InvalidValue(std::string(key), std::to_string(*out),
                         "must be a number from 0 to 1");
   }
   return core::OkStatus();
 }
 
-core::Result<model::DataRuntime::Level> DecodeLevel(dom::element e, const std::string& field) {
-  auto obj = AsObject(e);
-  BERTH_IO_RETURN_IF_ERROR_AT(obj, field);
+// spec.tieredstore.levels[i]; errors relative to the level.
+core::Result<model::DataRuntime::Level> DecodeLevel(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object obj, AsObject(e));
   model::DataRuntime::Level level;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "mediumtype", &level.medium), field);
+  BERTH_RETURN_IF_ERROR(GetString(obj, "mediumtype", &level.medium));
   if (level.medium != "MEM" && level.medium != "SSD" && level.medium != "HDD") {
-    return InvalidValue(field + ".mediumtype", level.medium,
+    return InvalidValue("mediumtype", level.medium,
                         "supported values: \"MEM\", \"SSD\", \"HDD\"");
   }
   dom::element quota;
   std::string quota_list;
   bool has_list = false;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetString(*obj, "quotaList", &quota_list, &has_list), field);
-  if (Find(*obj, "quota", &quota)) {
+  BERTH_RETURN_IF_ERROR(GetString(obj, "quotaList", &quota_list, &has_list));
+  if (Find(obj, "quota", &quota)) {
     auto q = ParseQuantityElement(quota);
-    BERTH_IO_RETURN_IF_ERROR_AT(q, field + ".quota");
+    BERTH_IO_RETURN_IF_ERROR_AT(q, "quota");
     auto bytes = q->Value();
     if (!bytes.has_value() || *bytes < 0) {
-      return FieldError(field + ".quota", "must be a quantity of bytes, at least 0");
+      return FieldError("quota", "must be a quantity of bytes, at least 0");
     }
     level.quota_bytes = *bytes;
   } else if (has_list) {
@@ -134,21 +134,40 @@ core::Result<model::DataRuntime::Level> DecodeLevel(dom::element e, const std::s
       const size_t comma = std::min(quota_list.find(',', start), quota_list.size());
       auto q = core::Quantity::Parse(std::string_view(quota_list).substr(start, comma - start));
       if (!q.has_value() || !q->Value().has_value() || *q->Value() < 0) {
-        return InvalidValue(field + ".quotaList", quota_list,
+        return InvalidValue("quotaList", quota_list,
                             "must be quantities of bytes separated by commas");
       }
       level.quota_bytes += *q->Value();
       start = comma + 1;
     }
   } else {
-    return FieldError(field + ".quota", "Required value: quota or quotaList");
+    return FieldError("quota", "Required value: quota or quotaList");
   }
-  BERTH_RETURN_IF_ERROR(Ratio(*obj, "high", field, &level.high));
-  BERTH_RETURN_IF_ERROR(Ratio(*obj, "low", field, &level.low));
+  BERTH_RETURN_IF_ERROR(Ratio(obj, "high", &level.high));
+  BERTH_RETURN_IF_ERROR(Ratio(obj, "low", &level.low));
   if (level.high > 0 && level.low > level.high) {
-    return FieldError(field + ".low", "must not be greater than high");
+    return FieldError("low", "must not be greater than high");
   }
   return level;
+}
+
+// spec.mounts[i]: its mountPoint parsed.
+core::Result<model::StorageLocation> DecodeMount(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object mount, AsObject(e));
+  std::string point;
+  BERTH_RETURN_IF_ERROR(GetString(mount, "mountPoint", &point));
+  auto parsed = ParseStorageUri(point, UriSchemes::kFluid);
+  BERTH_IO_RETURN_IF_ERROR_AT(parsed, "mountPoint");
+  return std::move(*parsed);
+}
+
+// A DataLoad's spec.target[i]: its path, required.
+core::Result<std::string> DecodeTargetPath(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object target, AsObject(e));
+  std::string path;
+  BERTH_RETURN_IF_ERROR(GetString(target, "path", &path));
+  if (path.empty()) return FieldError("path", "Required value");
+  return path;
 }
 
 }  // namespace
@@ -158,19 +177,7 @@ core::Result<model::Dataset> DecodeDataset(dom::object obj) {
   BERTH_ASSIGN_OR_RETURN(d.meta, DecodeObjectMeta(obj, /*namespaced=*/true,
                                                   /*name_required=*/true));
   BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
-  dom::array mounts;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetArray(spec, "mounts", &mounts), "spec");
-  size_t i = 0;
-  for (dom::element e : mounts) {
-    const std::string field = "spec.mounts" + IndexField(i++);
-    auto mount = AsObject(e);
-    BERTH_IO_RETURN_IF_ERROR_AT(mount, field);
-    std::string point;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*mount, "mountPoint", &point), field);
-    auto parsed = ParseStorageUri(point, UriSchemes::kFluid);
-    BERTH_IO_RETURN_IF_ERROR_AT(parsed, field + ".mountPoint");
-    d.mounts.push_back(std::move(*parsed));
-  }
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(spec, "mounts", DecodeMount, &d.mounts), "spec");
   dom::object affinity;
   bool has_affinity = false;
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "nodeAffinity", &affinity, &has_affinity), "spec");
@@ -209,14 +216,8 @@ core::Result<model::DataRuntime> DecodeDataRuntime(dom::object obj, std::string_
   if (rt.replicas < 0) return FieldError("spec.replicas", "must be greater than or equal to 0");
   dom::object tiered;
   BERTH_IO_RETURN_IF_ERROR_AT(GetObject(spec, "tieredstore", &tiered), "spec");
-  dom::array levels;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetArray(tiered, "levels", &levels), "spec.tieredstore");
-  size_t i = 0;
-  for (dom::element e : levels) {
-    BERTH_ASSIGN_OR_RETURN(model::DataRuntime::Level level,
-                           DecodeLevel(e, "spec.tieredstore.levels" + IndexField(i++)));
-    rt.levels.push_back(level);
-  }
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(tiered, "levels", DecodeLevel, &rt.levels),
+                              "spec.tieredstore");
   dom::object status;
   bool has_status = false;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "status", &status, &has_status));
@@ -245,18 +246,7 @@ core::Result<model::DataLoad> DecodeDataLoad(dom::object obj) {
     return InvalidValue("spec.policy", load.policy,
                         "supported values: \"Once\", \"Cron\", \"OnEvent\"");
   }
-  dom::array targets;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetArray(spec, "target", &targets), "spec");
-  size_t i = 0;
-  for (dom::element e : targets) {
-    const std::string field = "spec.target" + IndexField(i++);
-    auto target = AsObject(e);
-    BERTH_IO_RETURN_IF_ERROR_AT(target, field);
-    std::string path;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*target, "path", &path), field);
-    if (path.empty()) return FieldError(field + ".path", "Required value");
-    load.paths.push_back(std::move(path));
-  }
+  BERTH_IO_RETURN_IF_ERROR_AT(DecodeList(spec, "target", DecodeTargetPath, &load.paths), "spec");
   if (load.paths.empty()) load.paths.push_back("/");
   dom::object status;
   BERTH_RETURN_IF_ERROR(GetObject(obj, "status", &status));

@@ -111,6 +111,19 @@ core::Status DecodeModel(dom::object model, const std::string& field, std::strin
   return core::OkStatus();
 }
 
+// A runtime's spec.supportedModelFormats[i].
+core::Result<model::ServingRuntime::Format> DecodeModelFormat(dom::element e) {
+  BERTH_ASSIGN_OR_RETURN(dom::object f, AsObject(e));
+  model::ServingRuntime::Format format;
+  BERTH_RETURN_IF_ERROR(GetString(f, "name", &format.name));
+  if (format.name.empty()) return FieldError("name", "Required value");
+  BERTH_RETURN_IF_ERROR(GetString(f, "version", &format.version));
+  BERTH_RETURN_IF_ERROR(GetBool(f, "autoSelect", &format.auto_select));
+  BERTH_RETURN_IF_ERROR(GetInt32(f, "priority", &format.priority));
+  if (format.priority < 0) return FieldError("priority", "must be greater than or equal to 0");
+  return format;
+}
+
 }  // namespace
 
 core::Result<DecodedInferenceService> DecodeInferenceService(dom::object obj,
@@ -225,24 +238,8 @@ core::Result<model::ServingRuntime> DecodeServingRuntime(dom::object obj, bool c
                                                    /*name_required=*/true));
   BERTH_ASSIGN_OR_RETURN(dom::object spec, GetRequiredObject(obj, "", "spec"));
   BERTH_IO_RETURN_IF_ERROR_AT(GetBool(spec, "disabled", &rt.disabled), "spec");
-  dom::array formats;
-  BERTH_IO_RETURN_IF_ERROR_AT(GetArray(spec, "supportedModelFormats", &formats), "spec");
-  size_t i = 0;
-  for (dom::element e : formats) {
-    const std::string field = "spec.supportedModelFormats" + IndexField(i++);
-    auto f = AsObject(e);
-    BERTH_IO_RETURN_IF_ERROR_AT(f, field);
-    model::ServingRuntime::Format format;
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*f, "name", &format.name), field);
-    if (format.name.empty()) return FieldError(field + ".name", "Required value");
-    BERTH_IO_RETURN_IF_ERROR_AT(GetString(*f, "version", &format.version), field);
-    BERTH_IO_RETURN_IF_ERROR_AT(GetBool(*f, "autoSelect", &format.auto_select), field);
-    BERTH_IO_RETURN_IF_ERROR_AT(GetInt32(*f, "priority", &format.priority), field);
-    if (format.priority < 0) {
-      return FieldError(field + ".priority", "must be greater than or equal to 0");
-    }
-    rt.formats.push_back(std::move(format));
-  }
+  BERTH_IO_RETURN_IF_ERROR_AT(
+      DecodeList(spec, "supportedModelFormats", DecodeModelFormat, &rt.formats), "spec");
   return rt;
 }
 
