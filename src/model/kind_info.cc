@@ -126,6 +126,11 @@ constexpr JsonPathInfo kTrainJobPaths[] = {
     {"Complete", ".status.conditions[?(@.type==\"Complete\")].status"},
     {"Failed", ".status.conditions[?(@.type==\"Failed\")].status"}};
 constexpr FeedbackRuleInfo kTrainJobRules[] = {{FeedbackRuleType::kJsonPaths, kTrainJobPaths}};
+// KServe: an InferenceService's Ready condition and the URL it serves at.
+constexpr JsonPathInfo kInferenceServicePaths[] = {
+    {"Ready", ".status.conditions[?(@.type==\"Ready\")].status"}, {"URL", ".status.url"}};
+constexpr FeedbackRuleInfo kInferenceServiceRules[] = {
+    {FeedbackRuleType::kJsonPaths, kInferenceServicePaths}};
 constexpr JsonPathInfo kLeaderWorkerSetPaths[] = {
     {"ReadyReplicas", ".status.readyReplicas"},
     {"Replicas", ".status.replicas"},
@@ -259,7 +264,7 @@ constexpr KindInfo kKinds[] = {
     // mode); the serving runtimes say which model formats a runtime serves.
     {.group = "serving.kserve.io", .versions = kV1beta1, .kind = "InferenceService",
      .resource = "inferenceservices", .status_subresource = true, .short_names = kIsvc,
-     .workload = true, .dispatch = {.feedback_rules = kWellKnownRules}},
+     .workload = true, .dispatch = {.feedback_rules = kInferenceServiceRules}},
     // Fluid: where datasets are cached and how full; DataLoad prefetches.
     {.group = "data.fluid.io", .versions = kV1alpha1, .kind = "Dataset", .resource = "datasets",
      .status_subresource = true},
