@@ -174,7 +174,7 @@ core::Result<ModelLoadExplanation> ExplainInferenceService(model::Snapshot&& sna
   for (const model::PodDecision& d : out.plan.pod_decisions) {
     const model::Pod& pod = planned.pod(d.pod);
     if (pod.cluster != m.cluster || pod.meta.namespace_ != m.meta.namespace_ ||
-        Label(pod.meta.labels, "serving.kserve.io/inferenceservice") != m.meta.name) {
+        Label(pod.meta.labels, model::kInferenceServiceLabel) != m.meta.name) {
       continue;
     }
     out.pods.push_back(d);

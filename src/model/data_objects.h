@@ -16,6 +16,9 @@
 
 namespace berth::model {
 
+// The label KServe puts on an InferenceService's Deployments and predictor pods.
+inline constexpr const char* kInferenceServiceLabel = "serving.kserve.io/inferenceservice";
+
 // Where an artifact's bytes live, parsed from a URI: KServe's storageUri (s3://, gs://,
 // hf://, pvc://, oci://, https://, http://) or a Fluid mount point (also oss://, hdfs://,
 // local://). `location` is the bucket, host, claim, repository or registry; `path` the rest.

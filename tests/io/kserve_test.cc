@@ -159,6 +159,76 @@ spec:
   EXPECT_TRUE(in.snapshot.pods.empty());
 }
 
+// A dump of a serverless InferenceService: KServe's Deployment (owned by a Knative Revision
+// berth does not read, labelled with the service), its ReplicaSet and one running predictor
+// pod. The pods are the InferenceService's, counted once: the Deployment is not expanded
+// again, and the service makes only the pod it still lacks.
+TEST(KServeReaderTest, KnativeDeploymentOfAServiceIsNotExpandedAgain) {
+  core::Diagnostics diags;
+  Input in = ReadString(std::string(kIsvc) + R"(
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: llama-predictor-00001-deployment
+  namespace: serve
+  uid: dep-1
+  labels: {serving.kserve.io/inferenceservice: llama, component: predictor}
+  ownerReferences:
+  - {apiVersion: serving.knative.dev/v1, kind: Revision, name: llama-predictor-00001, uid: rev-1, controller: true}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: llama}}
+  template:
+    metadata: {labels: {app: llama}}
+    spec:
+      containers:
+      - name: kserve-container
+        image: kserve/huggingfaceserver
+        resources: {requests: {cpu: "4", nvidia.com/gpu: "1"}, limits: {nvidia.com/gpu: "1"}}
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: llama-predictor-00001-deployment-7d9f
+  namespace: serve
+  uid: rs-1
+  labels: {app: llama}
+  ownerReferences:
+  - {apiVersion: apps/v1, kind: Deployment, name: llama-predictor-00001-deployment, uid: dep-1, controller: true}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: llama}}
+  template:
+    metadata: {labels: {app: llama}}
+    spec:
+      containers:
+      - name: kserve-container
+        image: kserve/huggingfaceserver
+        resources: {requests: {cpu: "4", nvidia.com/gpu: "1"}, limits: {nvidia.com/gpu: "1"}}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: llama-predictor-00001-deployment-7d9f-abcde
+  namespace: serve
+  labels: {app: llama, serving.kserve.io/inferenceservice: llama, component: predictor}
+  ownerReferences:
+  - {apiVersion: apps/v1, kind: ReplicaSet, name: llama-predictor-00001-deployment-7d9f, uid: rs-1, controller: true}
+spec:
+  nodeName: gpu-1
+  containers:
+  - name: kserve-container
+    image: kserve/huggingfaceserver
+    resources: {requests: {cpu: "4", nvidia.com/gpu: "1"}, limits: {nvidia.com/gpu: "1"}}
+status: {phase: Running}
+)",
+                        diags);
+  ASSERT_FALSE(diags.has_errors()) << testing::Dump(diags);
+  EXPECT_EQ(testing::PodNames(in.snapshot),
+            (std::vector<std::string>{"llama-predictor-00001-deployment-7d9f-abcde", "llama-1"}));
+}
+
 TEST(KServeReaderTest, ServingRuntimesListTheirFormats) {
   core::Diagnostics diags;
   Input in = ReadString(R"(

@@ -259,10 +259,8 @@ VolumeTracker::VolumeTracker(const model::Snapshot& snapshot, const std::string&
   pod_claims_begin_.reserve(num_snapshot_pods_ + 1);
   pod_claims_begin_.push_back(0);
   for (const model::Pod& pod : snapshot.pods) {
-    if (pod.cluster == cluster) {
-      for (const model::PodVolume& v : pod.volumes) {
-        if (!v.claim_name.empty()) pod_claims_.push_back(FindClaim(pod.meta.namespace_, v.claim_name));
-      }
+    for (const model::PodVolume& v : pod.volumes) {
+      if (!v.claim_name.empty()) pod_claims_.push_back(FindClaim(pod.meta.namespace_, v.claim_name));
     }
     pod_claims_begin_.push_back(static_cast<int32_t>(pod_claims_.size()));
   }

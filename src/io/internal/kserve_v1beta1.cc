@@ -195,7 +195,7 @@ core::Result<DecodedInferenceService> DecodeInferenceService(dom::object obj,
   OrderedJson& meta = tmpl["metadata"] = OrderedJson::object();
   meta["labels"] = pred.contains("labels") && pred["labels"].is_object() ? pred["labels"]
                                                                          : OrderedJson::object();
-  meta["labels"]["serving.kserve.io/inferenceservice"] = w.workload.meta.name;
+  meta["labels"][model::kInferenceServiceLabel] = w.workload.meta.name;
   meta["labels"]["component"] = "predictor";
   if (pred.contains("annotations") && pred["annotations"].is_object()) {
     meta["annotations"] = pred["annotations"];

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "io/internal/kind_table.h"
+#include "model/data_objects.h"
 #include "model/kind_info.h"
 
 namespace berth::io::internal {
@@ -502,6 +503,15 @@ Ownership::Ownership(const model::Snapshot& snap)
       if (!lws.empty()) {
         p = find(x.cluster, x.meta.namespace_, "leaderworkerset.x-k8s.io", "LeaderWorkerSet", lws,
                  {});
+      }
+    }
+    // KServe labels the Deployments it makes for an InferenceService; in serverless mode
+    // their owner is a Knative Revision berth does not read, so the label is the link (the
+    // predictor pods are then the InferenceService's, counted once).
+    if (p < 0 && x.kind != "InferenceService") {
+      std::string_view isvc = LabelValue(x.meta.labels, model::kInferenceServiceLabel);
+      if (!isvc.empty()) {
+        p = find(x.cluster, x.meta.namespace_, "serving.kserve.io", "InferenceService", isvc, {});
       }
     }
     if (p != static_cast<int32_t>(w)) direct[w] = p;
