@@ -6,7 +6,6 @@
 #include "engine/model_load.h"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <string_view>
 #include <utility>
@@ -158,16 +157,8 @@ core::Result<ModelLoadExplanation> ExplainInferenceService(model::Snapshot&& sna
   const model::Snapshot& planned = out.plan.planned;
   const model::InferenceServiceModel& m = planned.inference_services[static_cast<size_t>(service)];
   out.cache_name = ModelCacheName(m);
-  out.max_origin_pulls = kDefaultMaxOriginPulls;
-  if (auto it = m.meta.annotations.find(model::kBerthMaxOriginPullsKey); it != m.meta.annotations.end()) {
-    int32_t k = 0;
-    const std::string& v = it->second;
-    auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), k);
-    if (ec == std::errc() && ptr == v.data() + v.size() && k >= 0) out.max_origin_pulls = k;
-  }
-  if (auto it = m.meta.annotations.find(model::kBerthModelP2pKey); it != m.meta.annotations.end()) {
-    out.share_in_cluster = it->second == "true";
-  }
+  out.max_origin_pulls = m.max_origin_pulls.value_or(kDefaultMaxOriginPulls);
+  out.share_in_cluster = m.p2p;
 
   // The predictor pods: the pods of this cluster and namespace labelled with the service.
   std::vector<data::Replica> replicas;

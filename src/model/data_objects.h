@@ -114,6 +114,11 @@ struct InferenceServiceModel {
   std::optional<int64_t> size_bytes;
   // Annotation berth.dev/model-region: the origin's region (object stores name none).
   std::string origin_region;
+  // Annotations for its fetch schedule (engine/model_load.h): berth.dev/max-origin-pulls
+  // (concurrent origin pulls; unset: the default) and berth.dev/model-p2p ("true": nodes
+  // of a cluster copy the model from one another).
+  std::optional<int32_t> max_origin_pulls;
+  bool p2p = false;
   std::string cluster = "default";
   SourceRef source;
 };

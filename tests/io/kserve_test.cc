@@ -293,6 +293,16 @@ TEST(KServeReaderTest, BadInferenceServicesNameTheField) {
        "  annotations: {berth.dev/model-size: big}\n"
        "spec: {predictor: {model: {modelFormat: {name: x}}}}\n",
        "metadata.annotations[berth.dev/model-size]"},
+      {"pull limit not a number",
+       "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: m\n"
+       "  annotations: {berth.dev/max-origin-pulls: some}\n"
+       "spec: {predictor: {model: {modelFormat: {name: x}}}}\n",
+       "metadata.annotations[berth.dev/max-origin-pulls]"},
+      {"p2p not a boolean",
+       "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: m\n"
+       "  annotations: {berth.dev/model-p2p: yes-please}\n"
+       "spec: {predictor: {model: {modelFormat: {name: x}}}}\n",
+       "metadata.annotations[berth.dev/model-p2p]"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);

@@ -13,6 +13,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <charconv>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -186,6 +187,25 @@ core::Result<DecodedInferenceService> DecodeInferenceService(dom::object obj,
   if (auto it = m.meta.annotations.find(model::kBerthModelRegionKey);
       it != m.meta.annotations.end()) {
     m.origin_region = it->second;
+  }
+  if (auto it = m.meta.annotations.find(model::kBerthMaxOriginPullsKey);
+      it != m.meta.annotations.end()) {
+    int32_t k = -1;
+    const std::string& v = it->second;
+    auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), k);
+    if (ec != std::errc() || ptr != v.data() + v.size() || k < 0) {
+      return InvalidValue(KeyField("metadata.annotations", model::kBerthMaxOriginPullsKey), v,
+                          "must be a whole number, at least 0 (0: no limit)");
+    }
+    m.max_origin_pulls = k;
+  }
+  if (auto it = m.meta.annotations.find(model::kBerthModelP2pKey);
+      it != m.meta.annotations.end()) {
+    if (it->second != "true" && it->second != "false") {
+      return InvalidValue(KeyField("metadata.annotations", model::kBerthModelP2pKey), it->second,
+                          "must be \"true\" or \"false\"");
+    }
+    m.p2p = it->second == "true";
   }
 
   // The pod template KServe's controller makes of the predictor.
