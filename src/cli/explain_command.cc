@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "cli/exit_code.h"
@@ -59,6 +60,26 @@ namespace {
 core::Error ExplainLookupError(const model::Snapshot& snapshot, const ExplainTarget& target,
                                const core::Error& error) {
   if (error.code() != core::ErrorCode::kNotFound) return error;
+  const model::KindInfo& kind = *target.resource.kind;
+  if (target.kind == ExplainTarget::Kind::kWorkload && kind.workload &&
+      CheckExists(snapshot, target.resource).ok()) {
+    // The job is there but Kueue queues none of it: its pods are what there is to explain.
+    std::string message = std::string(kind.resource) + " \"" + target.resource.name + "\"" +
+                          (target.resource.namespace_.empty()
+                               ? std::string()
+                               : " in namespace \"" + target.resource.namespace_ + "\"") +
+                          " is not queued by Kueue (no kueue.x-k8s.io/queue-name label), so it "
+                          "has no admission to explain";
+    for (const model::Pod& pod : snapshot.pods) {
+      if (pod.owner && pod.owner->kind == kind.kind && pod.owner->name == target.resource.name &&
+          (target.resource.namespace_.empty() || pod.meta.namespace_ == target.resource.namespace_)) {
+        message += "; explain one of its pods: berth explain pod/" + pod.meta.namespace_ + "/" +
+                   pod.meta.name;
+        break;
+      }
+    }
+    return core::FailedPrecondition(message);
+  }
   return NotFoundError(snapshot, target.resource);
 }
 
