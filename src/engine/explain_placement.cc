@@ -4,29 +4,12 @@
 #include <vector>
 
 #include "core/check.h"
+#include "engine/find_by_name.h"
 
 namespace berth::engine {
 
 core::Result<int32_t> FindPlacement(const model::Snapshot& snapshot, const std::string& name) {
-  const bool qualified = name.find('/') != std::string::npos;
-  std::vector<int32_t> matches;
-  for (size_t i = 0; i < snapshot.placements.size(); ++i) {
-    const model::Placement& p = snapshot.placements[i];
-    const std::string key = p.meta.NamespacedName();
-    if (qualified ? key == name : p.meta.name == name) matches.push_back(static_cast<int32_t>(i));
-  }
-  if (matches.empty()) return core::NotFound("placement \"" + name + "\" not found in the input");
-  if (matches.size() > 1) {
-    std::string candidates;
-    for (int32_t i : matches) {
-      const model::Placement& p = snapshot.placements[static_cast<size_t>(i)];
-      if (!candidates.empty()) candidates += ", ";
-      candidates += p.meta.namespace_ + "/" + p.meta.name;
-    }
-    return core::InvalidArgument("placement name \"" + name + "\" is ambiguous: " + candidates +
-                                 "; name it as namespace/name");
-  }
-  return matches.front();
+  return FindByName(snapshot.placements, name, "placement");
 }
 
 core::Result<PlacementExplanation> ExplainPlacement(model::Snapshot&& snapshot,

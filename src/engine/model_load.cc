@@ -14,13 +14,14 @@
 #include "data/data_view.h"
 #include "data/fetch_schedule.h"
 #include "data/transfer_model.h"
+#include "engine/find_by_name.h"
 #include "engine/fleet_measure.h"
 #include "model/berth_names.h"
+#include "placement/berth_scorers.h"
 
 namespace berth::engine {
 namespace {
 
-constexpr const char* kRegionLabel = "topology.kubernetes.io/region";
 // The pull limit when the InferenceService names none: a handful of concurrent pulls per
 // origin, the order of kubelet's registryBurst (docs/data.md).
 constexpr int32_t kDefaultMaxOriginPulls = 4;
@@ -55,7 +56,7 @@ DataInputs BuildDataInputs(const model::Snapshot& snapshot) {
   std::map<std::string, std::map<std::string, int32_t>> regions;
   for (const model::Node& n : snapshot.nodes) {
     std::map<std::string, int32_t>& counts = regions[n.cluster];
-    if (std::string_view r = Label(n.meta.labels, kRegionLabel); !r.empty()) {
+    if (std::string_view r = Label(n.meta.labels, placement::kTopologyRegionLabel); !r.empty()) {
       ++counts[std::string(r)];
     }
   }
@@ -124,27 +125,7 @@ core::Result<data::Artifact> ArtifactOf(const model::InferenceServiceModel& mode
 
 core::Result<int32_t> FindInferenceService(const model::Snapshot& snapshot,
                                            const std::string& name) {
-  const bool qualified = name.find('/') != std::string::npos;
-  std::vector<int32_t> matches;
-  for (size_t i = 0; i < snapshot.inference_services.size(); ++i) {
-    const model::ObjectMeta& meta = snapshot.inference_services[i].meta;
-    if (qualified ? meta.NamespacedName() == name : meta.name == name) {
-      matches.push_back(static_cast<int32_t>(i));
-    }
-  }
-  if (matches.empty()) {
-    return core::NotFound("inferenceservice \"" + name + "\" not found in the input");
-  }
-  if (matches.size() > 1) {
-    std::string candidates;
-    for (int32_t i : matches) {
-      if (!candidates.empty()) candidates += ", ";
-      candidates += snapshot.inference_services[static_cast<size_t>(i)].meta.NamespacedName();
-    }
-    return core::InvalidArgument("inferenceservice name \"" + name + "\" is ambiguous: " +
-                                 candidates + "; name it as namespace/name");
-  }
-  return matches.front();
+  return FindByName(snapshot.inference_services, name, "inferenceservice");
 }
 
 core::Result<ModelLoadExplanation> ExplainInferenceService(model::Snapshot&& snapshot,

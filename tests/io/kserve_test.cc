@@ -229,6 +229,15 @@ status: {phase: Running}
             (std::vector<std::string>{"llama-predictor-00001-deployment-7d9f-abcde", "llama-1"}));
 }
 
+// A huge minReplicas is one error on the workload (berth's expansion limit), not an endless
+// expansion; the InferenceService is read but makes no pods.
+TEST(KServeReaderTest, HugeMinReplicasIsRejectedNotExpanded) {
+  testing::ExpectOneErrorBesideGoodNode(
+      "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata: {name: m}\n"
+      "spec: {predictor: {minReplicas: 2000000000, model: {modelFormat: {name: x}}}}\n",
+      "spec", /*objects_read=*/2);
+}
+
 TEST(KServeReaderTest, ServingRuntimesListTheirFormats) {
   core::Diagnostics diags;
   Input in = ReadString(R"(

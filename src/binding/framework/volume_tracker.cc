@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <span>
 #include <string_view>
 
 #include "core/check.h"
@@ -356,15 +357,17 @@ const PodVolumeClaims& VolumeTracker::Resolve(const model::Pod& pod) const {
   out.lost.clear();
   // A snapshot pod's claims were found at construction: its volumes are read again only
   // to name a claim that does not exist.
-  std::vector<int32_t>& found = found_;
-  found.clear();
+  std::span<const int32_t> found;
   if (offset.has_value()) {
-    found.assign(pod_claims_.begin() + pod_claims_begin_[*offset],
-                 pod_claims_.begin() + pod_claims_begin_[*offset + 1]);
+    found = std::span<const int32_t>(pod_claims_).subspan(
+        idx(pod_claims_begin_[*offset]),
+        idx(pod_claims_begin_[*offset + 1] - pod_claims_begin_[*offset]));
   } else {
+    found_.clear();
     for (const model::PodVolume& v : pod.volumes) {
-      if (!v.claim_name.empty()) found.push_back(FindClaim(pod.meta.namespace_, v.claim_name));
+      if (!v.claim_name.empty()) found_.push_back(FindClaim(pod.meta.namespace_, v.claim_name));
     }
+    found = found_;
   }
   for (size_t i = 0; i < found.size(); ++i) {
     const int32_t c = found[i];

@@ -200,7 +200,8 @@ class VolumeTracker {
   std::optional<size_t> SnapshotOffset(const model::Pod& pod) const;
   // The claimName of the pod's n-th persistentVolumeClaim volume.
   static const std::string& NthClaimName(const model::Pod& pod, size_t n);
-  mutable std::vector<int32_t> found_;  // Resolve's scratch: the pod's claims as found
+  // Resolve's scratch: the claims of a pod not in the snapshot array, as looked up.
+  mutable std::vector<int32_t> found_;
   mutable const model::Pod* resolved_pod_ = nullptr;
   mutable uint64_t resolved_version_ = 0;
   mutable std::string resolved_name_;
