@@ -1,6 +1,5 @@
 #include "cli/model_load_printer.h"
 
-#include <cstdio>
 #include <string>
 
 #include "cli/human_amount.h"
@@ -8,22 +7,10 @@
 #include "core/human_units.h"
 
 namespace berth::cli {
-namespace {
-
-// Seconds as people read a load: one decimal below a minute ("13.4s"), else "5m 20s".
-std::string Seconds(double s) {
-  if (s < 60) {
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%.1fs", s);
-    return buf;
-  }
-  return core::HumanDuration(s);
-}
-
-}  // namespace
-
-void PrintModelLoadExplanation(const engine::ModelLoadExplanation& e, std::ostream& out) {
-  const model::Snapshot& s = e.plan.planned;
+void PrintModelLoadExplanation(const engine::ModelLoadExplanation& explanation,
+                               std::ostream& out) {
+  const engine::ModelLoad& e = explanation.load;
+  const model::Snapshot& s = explanation.plan.planned;
   const model::InferenceServiceModel& m = s.inference_services[static_cast<size_t>(e.service)];
   out << "InferenceService " << m.meta.NamespacedName() << "\n";
   TextTable head({TextTable::Align::kLeft, TextTable::Align::kLeft});
@@ -66,11 +53,11 @@ void PrintModelLoadExplanation(const engine::ModelLoadExplanation& e, std::ostre
     }
     std::string source = l.source;
     if (!l.peer.empty()) source += " " + l.peer;
-    t.AddRow({l.pod, l.node, source, Seconds(l.start_s), Seconds(l.end_s),
+    t.AddRow({l.pod, l.node, source, core::HumanSeconds(l.start_s), core::HumanSeconds(l.end_s),
               l.origin_bytes > 0 ? HumanAmount("memory", l.origin_bytes) : "0"});
   }
   t.Print(out, "  ");
-  out << "\n  All replicas ready after " << Seconds(e.all_ready_s) << "; origin bytes "
+  out << "\n  All replicas ready after " << core::HumanSeconds(e.all_ready_s) << "; origin bytes "
       << (e.origin_bytes > 0 ? HumanAmount("memory", e.origin_bytes) : "0") << "; at most "
       << e.peak_origin_pulls << " origin pull" << (e.peak_origin_pulls == 1 ? "" : "s")
       << " at once (limit "

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 
 namespace berth::core {
@@ -28,6 +29,15 @@ std::string HumanDuration(double seconds) {
     return out;
   }
   return std::to_string(s) + "s";
+}
+
+std::string HumanSeconds(double seconds) {
+  if (seconds < 60 && !(seconds < 0)) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.1fs", seconds);
+    return buf;
+  }
+  return HumanDuration(seconds);
 }
 
 }  // namespace berth::core

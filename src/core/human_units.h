@@ -15,4 +15,8 @@ namespace berth::core {
 // print as days.
 std::string HumanDuration(double seconds);
 
+// A short wait as people read a load time: one decimal below a minute ("13.4s", "0.0s"),
+// else HumanDuration ("5m 20s").
+std::string HumanSeconds(double seconds);
+
 }  // namespace berth::core

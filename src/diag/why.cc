@@ -104,6 +104,8 @@ const char* WhyLayerName(WhyLayer layer) {
       return "device";
     case WhyLayer::kTopology:
       return "topology";
+    case WhyLayer::kData:
+      return "data";
   }
   return "node";
 }

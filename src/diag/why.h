@@ -17,8 +17,9 @@
 namespace berth::diag {
 
 // The layers in the order a workload meets them; a chain is sorted by this order.
-enum class WhyLayer { kQueue, kQuota, kCluster, kPlacement, kNode, kDevice, kTopology };
-const char* WhyLayerName(WhyLayer layer);  // "queue", "quota", ...
+// kData comes last: a model or dataset loads after the pod is bound.
+enum class WhyLayer { kQueue, kQuota, kCluster, kPlacement, kNode, kDevice, kTopology, kData };
+const char* WhyLayerName(WhyLayer layer);  // "queue", "quota", ..., "data"
 
 enum class WhyState { kPending, kAdmitted, kRunning, kBound };
 const char* WhyStateName(WhyState state);  // "pending", "admitted", "running", "bound"

@@ -2,10 +2,15 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
+#include "core/human_units.h"
 #include "diag/why_runbook.h"
+#include "engine/model_load.h"
+#include "model/data_objects.h"
 #include "model/pod_requests.h"
+#include "model/resources.h"
 
 namespace berth::diag {
 namespace {
@@ -389,12 +394,71 @@ void AddKueueReasons(const WhyContext& ctx, std::vector<WhyReason>& out) {
   if (ctx.dispatch != nullptr) AddFleetReasons(ctx, out);
 }
 
+// The model a predictor pod of the target loads once bound (engine/model_load.h): how long and
+// from where, from the fetch schedule of all its replicas (they share the origin). Context,
+// never blocking: the load follows the bind, it does not keep the pod from one.
+void AddDataReasons(const WhyContext& ctx, std::vector<WhyReason>& out) {
+  const model::Snapshot& planned = ctx.base.planned;
+  for (int32_t p : ctx.target.pods) {
+    const model::Pod& pod = planned.pods[static_cast<size_t>(p)];
+    std::optional<int32_t> service = engine::InferenceServiceOfPod(planned, pod);
+    if (!service.has_value()) continue;
+    const model::InferenceServiceModel& m = planned.inference_services[static_cast<size_t>(*service)];
+    std::string model = "model " + model::ModelCacheName(m);
+    if (m.size_bytes.has_value()) {
+      model += " (" + model::AmountQuantity("memory", *m.size_bytes).ToString() + ")";
+    }
+    WhyObject isvc{"InferenceService", m.meta.namespace_, m.meta.name};
+    const engine::ModelLoad load = engine::ScheduleModelLoad(ctx.base, *service);
+    if (!load.no_schedule.empty()) {
+      out.push_back({WhyLayer::kData, model + ": no load estimate: " + load.no_schedule, {isvc},
+                     false, ""});
+      return;
+    }
+    // A pod target: its own load. Otherwise the service's replicas together.
+    if (ctx.target.kind == ResolvedTarget::Kind::kPod) {
+      for (const engine::ReplicaLoad& l : load.loads) {
+        if (l.pod != pod.meta.name) continue;
+        std::string text = !l.forbidden.empty()
+                               ? model + " may not be loaded on " + l.node + ": " + l.forbidden
+                               : "loads " + model + " from " + l.source +
+                                     (l.peer.empty() ? "" : " " + l.peer) + " on " + l.node +
+                                     ": in GPU memory " + core::HumanSeconds(l.end_s) +
+                                     " after binding";
+        out.push_back({WhyLayer::kData, std::move(text), {isvc}, false, ""});
+        return;
+      }
+      return;
+    }
+    std::map<std::string, int32_t> sources;
+    int32_t forbidden = 0;
+    for (const engine::ReplicaLoad& l : load.loads) {
+      if (l.forbidden.empty()) {
+        ++sources[l.source];
+      } else {
+        ++forbidden;
+      }
+    }
+    std::vector<std::string> parts;
+    for (const auto& [source, n] : sources) parts.push_back(std::to_string(n) + " from " + source);
+    std::string text = model + ": " + std::to_string(load.loads.size()) + " bound replica" +
+                       (load.loads.size() == 1 ? "" : "s") + " in GPU memory after " +
+                       core::HumanSeconds(load.all_ready_s) + " (" + NameList(parts, 4) +
+                       "); origin bytes " +
+                       model::AmountQuantity("memory", load.origin_bytes).ToString();
+    if (forbidden > 0) text += "; " + std::to_string(forbidden) + " on nodes residency forbids";
+    out.push_back({WhyLayer::kData, std::move(text), {isvc}, false, ""});
+    return;
+  }
+}
+
 }  // namespace
 
 std::vector<WhyReason> BuildChain(const WhyContext& ctx, bool runs) {
   std::vector<WhyReason> out;
   if (ctx.target.kind == ResolvedTarget::Kind::kKueue) AddKueueReasons(ctx, out);
   AddPodReasons(ctx, out);
+  AddDataReasons(ctx, out);
   if (runs) {
     for (WhyReason& r : out) r.blocking = false;
     // Where the pods went: a short context line.

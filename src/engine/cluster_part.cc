@@ -90,6 +90,14 @@ std::vector<ClusterPart> SplitByCluster(const model::Snapshot& whole) {
   for (const auto& n : whole.csi_nodes) {
     if (ClusterPart* part = part_of(n.cluster)) part->owned->csi_nodes.push_back(n);
   }
+  // Models and datasets, for binding's ModelLocality (a predictor pod's model, a pod's
+  // Fluid dataset are found in its own cluster's part).
+  for (const auto& m : whole.inference_services) {
+    if (ClusterPart* part = part_of(m.cluster)) part->owned->inference_services.push_back(m);
+  }
+  for (const auto& d : whole.datasets) {
+    if (ClusterPart* part = part_of(d.cluster)) part->owned->datasets.push_back(d);
+  }
   // Nodes are never written by a cycle, so a part's Scheduler reads them in `whole`; only
   // a part whose device allocator or fraction ledgers index a snapshot's own nodes gets
   // copies (about 430 bytes a node: 43 MB in a fleet of 100,000 nodes otherwise).

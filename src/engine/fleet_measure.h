@@ -17,6 +17,7 @@
 #include "binding/scheduler.h"
 #include "engine/cluster_part.h"
 #include "gpu/gpu_inventory.h"
+#include "model/data_objects.h"
 #include "model/decision.h"
 #include "model/resources.h"
 #include "model/snapshot.h"
@@ -24,10 +25,9 @@
 
 namespace berth::engine {
 
-// Node labels saying an artifact is cached there: berth's own, and Fluid's dataset label
-// (fluid.io/s-<namespace>-<dataset>).
-inline constexpr const char* kModelCacheLabelPrefix = "models.cache.berth.dev/";
-inline constexpr const char* kFluidDatasetLabelPrefix = "fluid.io/s-";
+// Node labels saying an artifact is cached there (their home: model/data_objects.h).
+inline constexpr const char* kModelCacheLabelPrefix = model::kModelCacheLabelPrefix;
+inline constexpr const char* kFluidDatasetLabelPrefix = model::kFluidDatasetLabelPrefix;
 
 struct ClusterMeasure {
   placement::ClusterCapacity capacity;

@@ -90,23 +90,6 @@ DataInputs BuildDataInputs(const model::Snapshot& snapshot) {
   return out;
 }
 
-std::string ModelCacheName(const model::InferenceServiceModel& model) {
-  if (auto it = model.meta.annotations.find(model::kBerthModelsKey);
-      it != model.meta.annotations.end()) {
-    std::string_view first = it->second;
-    first = first.substr(0, first.find(','));
-    while (!first.empty() && first.front() == ' ') first.remove_prefix(1);
-    while (!first.empty() && first.back() == ' ') first.remove_suffix(1);
-    if (!first.empty()) return std::string(first);
-  }
-  std::string_view path = model.storage.path;
-  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
-  const size_t slash = path.rfind('/');
-  std::string_view last = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  if (last.empty()) last = model.storage.location;
-  return core::AsciiLower(last);
-}
-
 core::Result<data::Artifact> ArtifactOf(const model::InferenceServiceModel& model) {
   if (!model.size_bytes.has_value()) {
     return core::FailedPrecondition(
@@ -114,7 +97,7 @@ core::Result<data::Artifact> ArtifactOf(const model::InferenceServiceModel& mode
         std::string(model::kBerthModelSizeKey) + " (a quantity, e.g. 16Gi)");
   }
   data::Artifact a;
-  a.id = "model/" + ModelCacheName(model);
+  a.id = "model/" + model::ModelCacheName(model);
   a.kind = data::ArtifactKind::kModel;
   a.size_bytes = *model.size_bytes;
   a.origin.scheme = model.storage.scheme;
@@ -128,22 +111,18 @@ core::Result<int32_t> FindInferenceService(const model::Snapshot& snapshot,
   return FindByName(snapshot.inference_services, name, "inferenceservice");
 }
 
-core::Result<ModelLoadExplanation> ExplainInferenceService(model::Snapshot&& snapshot,
-                                                           const std::string& name,
-                                                           const PlanOptions& options) {
-  BERTH_ASSIGN_OR_RETURN(int32_t service, FindInferenceService(snapshot, name));
-  ModelLoadExplanation out;
+ModelLoad ScheduleModelLoad(const Plan& plan, int32_t service) {
+  ModelLoad out;
   out.service = service;
-  out.plan = RunPlan(std::move(snapshot), options);
-  const model::Snapshot& planned = out.plan.planned;
+  const model::Snapshot& planned = plan.planned;
   const model::InferenceServiceModel& m = planned.inference_services[static_cast<size_t>(service)];
-  out.cache_name = ModelCacheName(m);
+  out.cache_name = model::ModelCacheName(m);
   out.max_origin_pulls = m.max_origin_pulls.value_or(kDefaultMaxOriginPulls);
   out.share_in_cluster = m.p2p;
 
   // The predictor pods: the pods of this cluster and namespace labelled with the service.
   std::vector<data::Replica> replicas;
-  for (const model::PodDecision& d : out.plan.pod_decisions) {
+  for (const model::PodDecision& d : plan.pod_decisions) {
     const model::Pod& pod = planned.pod(d.pod);
     if (pod.cluster != m.cluster || pod.meta.namespace_ != m.meta.namespace_ ||
         Label(pod.meta.labels, model::kInferenceServiceLabel) != m.meta.name) {
@@ -193,6 +172,29 @@ core::Result<ModelLoadExplanation> ExplainInferenceService(model::Snapshot&& sna
   out.all_ready_s = schedule->all_ready_s;
   out.origin_bytes = schedule->origin_bytes;
   out.peak_origin_pulls = schedule->peak_origin_pulls;
+  return out;
+}
+
+std::optional<int32_t> InferenceServiceOfPod(const model::Snapshot& snapshot,
+                                             const model::Pod& pod) {
+  std::string_view isvc = Label(pod.meta.labels, model::kInferenceServiceLabel);
+  if (isvc.empty()) return std::nullopt;
+  for (size_t i = 0; i < snapshot.inference_services.size(); ++i) {
+    const model::InferenceServiceModel& m = snapshot.inference_services[i];
+    if (m.meta.name == isvc && m.meta.namespace_ == pod.meta.namespace_ && m.cluster == pod.cluster) {
+      return static_cast<int32_t>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+core::Result<ModelLoadExplanation> ExplainInferenceService(model::Snapshot&& snapshot,
+                                                           const std::string& name,
+                                                           const PlanOptions& options) {
+  BERTH_ASSIGN_OR_RETURN(int32_t service, FindInferenceService(snapshot, name));
+  ModelLoadExplanation out;
+  out.plan = RunPlan(std::move(snapshot), options);
+  out.load = ScheduleModelLoad(out.plan, service);
   return out;
 }
 

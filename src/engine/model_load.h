@@ -28,10 +28,6 @@ struct DataInputs {
 };
 DataInputs BuildDataInputs(const model::Snapshot& snapshot);
 
-// The name a node label models.cache.berth.dev/<name> gives the model: the InferenceService's
-// berth.dev/models annotation (its first entry), else the storage URI's last path segment
-// lowercased (hf://meta-llama/Llama-3.1-8B -> "llama-3.1-8b").
-std::string ModelCacheName(const model::InferenceServiceModel& model);
 
 // The model as the data module's artifact. FailedPrecondition when its size is unknown
 // (nothing upstream carries it: annotate berth.dev/model-size).
@@ -53,7 +49,8 @@ struct ReplicaLoad {
   std::string forbidden;  // residency: why this node may not hold the model
 };
 
-struct ModelLoadExplanation {
+// The model load of one InferenceService in a plan.
+struct ModelLoad {
   int32_t service = -1;  // index into plan.planned.inference_services
   std::vector<model::PodDecision> pods;  // the predictor pods' decisions
   std::string cache_name;                // ModelCacheName
@@ -65,7 +62,20 @@ struct ModelLoadExplanation {
   double all_ready_s = 0;
   int64_t origin_bytes = 0;
   int32_t peak_origin_pulls = 0;
+};
+
+// Schedules the fetches of the model of plan.planned.inference_services[service] to the
+// nodes `plan` bound its predictor pods to. What cannot be scheduled (no pod bound, the
+// size unknown) is said in `no_schedule`. O(nodes + pods + the schedule's cost).
+ModelLoad ScheduleModelLoad(const Plan& plan, int32_t service);
+
+// The InferenceService (index into snapshot.inference_services) whose predictor `pod` is:
+// the serving.kserve.io/inferenceservice label, in the pod's namespace and cluster.
+std::optional<int32_t> InferenceServiceOfPod(const model::Snapshot& snapshot, const model::Pod& pod);
+
+struct ModelLoadExplanation {
   Plan plan;
+  ModelLoad load;
 };
 
 // Plans `snapshot`, then schedules the model's fetches to the nodes its pods were bound to.

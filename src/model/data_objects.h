@@ -19,6 +19,12 @@ namespace berth::model {
 // The label KServe puts on an InferenceService's Deployments and predictor pods.
 inline constexpr const char* kInferenceServiceLabel = "serving.kserve.io/inferenceservice";
 
+// Node labels saying an artifact is cached on the node ("true"): berth's own for models
+// (models.cache.berth.dev/<name>), and Fluid's for a dataset's cache
+// (fluid.io/s-<namespace>-<dataset>, pkg/utils GetNamespacedNameValueWithPrefix).
+inline constexpr const char* kModelCacheLabelPrefix = "models.cache.berth.dev/";
+inline constexpr const char* kFluidDatasetLabelPrefix = "fluid.io/s-";
+
 // Where an artifact's bytes live, parsed from a URI: KServe's storageUri (s3://, gs://,
 // hf://, pvc://, oci://, https://, http://) or a Fluid mount point (also oss://, hdfs://,
 // local://). `location` is the bucket, host, claim, repository or registry; `path` the rest.
@@ -122,5 +128,13 @@ struct InferenceServiceModel {
   std::string cluster = "default";
   SourceRef source;
 };
+
+// The name a node label models.cache.berth.dev/<name> gives the model: the InferenceService's
+// berth.dev/models annotation (its first entry), else the storage URI's last path segment
+// lowercased (hf://meta-llama/Llama-3.1-8B -> "llama-3.1-8b").
+std::string ModelCacheName(const InferenceServiceModel& model);
+
+// Fluid's node label for `dataset`'s cache: fluid.io/s-<namespace>-<name>.
+std::string FluidDatasetLabel(const ObjectMeta& dataset);
 
 }  // namespace berth::model

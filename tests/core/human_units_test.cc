@@ -25,5 +25,14 @@ TEST(HumanUnitsTest, DurationOddValues) {
   EXPECT_EQ(HumanDuration(std::numeric_limits<double>::infinity()), "11574074074d 1h");
 }
 
+TEST(HumanUnitsTest, SecondsKeepADecimalBelowAMinute) {
+  EXPECT_EQ(HumanSeconds(0), "0.0s");
+  EXPECT_EQ(HumanSeconds(56.06), "56.1s");
+  EXPECT_EQ(HumanSeconds(59.94), "59.9s");
+  EXPECT_EQ(HumanSeconds(60), "1m");
+  EXPECT_EQ(HumanSeconds(507.2), "8m 27s");
+  EXPECT_EQ(HumanSeconds(std::numeric_limits<double>::quiet_NaN()), "-");
+}
+
 }  // namespace BERTH_UNITY_ID
 }  // namespace berth::core

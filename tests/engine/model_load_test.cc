@@ -57,17 +57,6 @@ TEST(ModelLoadTest, NodesBecomeTopologyAndCacheLabelsCopies) {
   EXPECT_TRUE(in.copies.nodes[0].complete);
 }
 
-TEST(ModelLoadTest, CacheNameFromAnnotationElseTheUrisLastSegment) {
-  model::InferenceServiceModel m;
-  m.storage.path = "Llama-3.1-8B-Instruct/";
-  m.storage.location = "meta-llama";
-  EXPECT_EQ(ModelCacheName(m), "llama-3.1-8b-instruct");
-  m.storage.path = "";
-  EXPECT_EQ(ModelCacheName(m), "meta-llama");
-  m.meta.annotations["berth.dev/models"] = " mistral , other";
-  EXPECT_EQ(ModelCacheName(m), "mistral");
-}
-
 TEST(ModelLoadTest, UnknownSizeIsNoArtifact) {
   model::InferenceServiceModel m;
   auto a = ArtifactOf(m);
@@ -78,12 +67,12 @@ TEST(ModelLoadTest, UnknownSizeIsNoArtifact) {
 TEST(ModelLoadTest, ExplainSchedulesTheModelToThePlannedNodes) {
   auto e = ExplainInferenceService(testing::ReadCleanYaml(kCluster), "serve/chat", PlanOptions{});
   ASSERT_TRUE(e.has_value()) << e.error().ToString();
-  ASSERT_EQ(e->pods.size(), 2u);
-  ASSERT_EQ(e->loads.size(), 2u) << e->no_schedule;
-  EXPECT_EQ(e->max_origin_pulls, 4);
+  ASSERT_EQ(e->load.pods.size(), 2u);
+  ASSERT_EQ(e->load.loads.size(), 2u) << e->load.no_schedule;
+  EXPECT_EQ(e->load.max_origin_pulls, 4);
   // Node a holds the model: 3e9 bytes / 3e9 B/s disk + 3e9 / 25e9 B/s to the GPU = 1.12 s.
   // Node b pulls it from the origin in its region: 3e9 / 0.3e9 B/s + 0.12 s = 10.12 s.
-  for (const ReplicaLoad& l : e->loads) {
+  for (const ReplicaLoad& l : e->load.loads) {
     if (l.node == "a") {
       EXPECT_EQ(l.source, "node cache");
       EXPECT_NEAR(l.end_s, 1.12, 1e-6);
@@ -94,9 +83,9 @@ TEST(ModelLoadTest, ExplainSchedulesTheModelToThePlannedNodes) {
       EXPECT_EQ(l.origin_bytes, 3000000000);
     }
   }
-  EXPECT_NEAR(e->all_ready_s, 10.12, 1e-6);
-  EXPECT_EQ(e->origin_bytes, 3000000000);
-  EXPECT_EQ(e->peak_origin_pulls, 1);
+  EXPECT_NEAR(e->load.all_ready_s, 10.12, 1e-6);
+  EXPECT_EQ(e->load.origin_bytes, 3000000000);
+  EXPECT_EQ(e->load.peak_origin_pulls, 1);
 }
 
 TEST(ModelLoadTest, UnknownServiceIsNotFound) {

@@ -8,6 +8,7 @@
 #include "binding/framework/plugin_registry.h"
 #include "binding/plugins/gpu_share_score.h"
 #include "binding/plugins/inter_pod_affinity.h"
+#include "binding/plugins/model_locality.h"
 #include "binding/plugins/node_affinity.h"
 #include "core/taint.h"
 
@@ -92,6 +93,8 @@ bool IndexedPath::Eligible(const CycleContext& ctx) {
   if (ctx.info.RequestsGpuFraction()) return false;
   // The GPU-sharing score plugins score on per-GPU and per-pod-kind state too.
   if (GpuShareScoresPod(ctx)) return false;
+  // ModelLocality reads per-node cache labels no class captures.
+  if (ModelLocalityScoresPod(ctx)) return false;
   for (const auto& [k, v] : pod.node_selector) {
     if (classes_.IsPerNodeKey(k)) return false;
   }

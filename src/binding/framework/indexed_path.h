@@ -3,7 +3,8 @@
 // no topology spread constraints, no inter-pod (anti-)affinity terms of its own and none of
 // a placed pod selecting it, no spec.nodeName, no matchFields, no selector on a per-node
 // label key, no fractional GPU request, no GPU request a GPU-sharing score plugin of its
-// profile scores (gpu_share_score.h). For such a pod PodTopologySpread
+// profile scores (gpu_share_score.h), no artifact ModelLocality scores (model_locality.h).
+// For such a pod PodTopologySpread
 // and InterPodAffinity skip, the static filters (NodeUnschedulable, NodeName,
 // TaintToleration, NodeAffinity) and the raw TaintToleration /
 // NodeAffinity scores are the same for a whole class and are computed once per (static

@@ -7,6 +7,7 @@
 #include "binding/plugins/gpu_share_score.h"
 #include "binding/plugins/gpu_sharing.h"
 #include "binding/plugins/inter_pod_affinity.h"
+#include "binding/plugins/model_locality.h"
 #include "binding/plugins/node_affinity.h"
 #include "binding/plugins/node_name.h"
 #include "binding/plugins/node_ports.h"
@@ -67,6 +68,8 @@ std::vector<WeightedScorePlugin> MakeScorePlugins(const ResolvedProfile& profile
       all.push_back(std::make_unique<GpuShareScore>(plugin.name, plugin.policy));
     }
   }
+  // berth's artifact locality: weighed only when the profile lists it.
+  all.push_back(std::make_unique<ModelLocalityScore>());
   std::vector<WeightedScorePlugin> enabled;
   for (auto& p : all) {
     int32_t w = profile.Weight(p->Name());
