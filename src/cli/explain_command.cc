@@ -164,13 +164,10 @@ int RunExplainCommand(const ExplainFlags& flags, std::ostream& out, std::ostream
                 : print_planned(explanation, PrintPlacementExplanation);
   }
   if (target.value().kind == ExplainTarget::Kind::kInferenceService) {
-    if (json) {
-      PrintError(core::Unimplemented("explain isvc/NAME prints text only; drop -o json"), err);
-      return ToInt(ExitCode::kFailed);
-    }
     auto explanation =
         engine::ExplainInferenceService(std::move(snapshot), t.name, loaded->options);
-    return print_planned(explanation, PrintModelLoadExplanation);
+    return json ? print_planned(explanation, PrintModelLoadExplanationJson)
+                : print_planned(explanation, PrintModelLoadExplanation);
   }
   if (target.value().kind == ExplainTarget::Kind::kWorkload) {
     auto explanation = engine::ExplainWorkload(std::move(snapshot), t.name, loaded->options);

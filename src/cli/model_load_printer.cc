@@ -5,8 +5,32 @@
 #include "cli/human_amount.h"
 #include "cli/text_table.h"
 #include "core/human_units.h"
+#include "io/json_writer.h"
+#include "model/data_objects.h"
 
 namespace berth::cli {
+namespace {
+
+// When the service serves: the plan binds pods now (no queue wait for them), so a bound
+// replica is ready after its load; a pod the plan leaves waiting has no estimate until it
+// binds, and the line says how many wait.
+std::string ExpectedReady(const engine::ModelLoad& e) {
+  size_t waiting = 0;
+  for (const model::PodDecision& d : e.pods) waiting += d.node.has_value() ? 0 : 1;
+  const size_t bound = e.pods.size() - waiting;
+  if (bound == 0) return "unknown: no pod is bound yet (they wait in the queue)";
+  std::string out = waiting == 0 ? "all " + std::to_string(bound) + " replicas"
+                                 : std::to_string(bound) + " of " + std::to_string(e.pods.size()) +
+                                       " replicas";
+  if (!e.no_schedule.empty()) return out + " bound now; load time unknown (see below)";
+  out += " " + core::HumanSeconds(e.all_ready_s) +
+         " after the plan (bound in it: no queue wait; then the model load)";
+  if (waiting > 0) out += "; " + std::to_string(waiting) + " wait in the queue, no estimate";
+  return out;
+}
+
+}  // namespace
+
 void PrintModelLoadExplanation(const engine::ModelLoadExplanation& explanation,
                                std::ostream& out) {
   const engine::ModelLoad& e = explanation.load;
@@ -21,7 +45,7 @@ void PrintModelLoadExplanation(const engine::ModelLoadExplanation& explanation,
   if (!m.storage.uri.empty()) head.AddRow({"Storage:", m.storage.uri});
   head.AddRow({"Size:", m.size_bytes ? HumanAmount("memory", *m.size_bytes) : "unknown"});
   head.AddRow({"Origin region:", m.origin_region.empty() ? "unknown" : m.origin_region});
-  head.AddRow({"Cache label:", "models.cache.berth.dev/" + e.cache_name + "=true"});
+  head.AddRow({"Cache label:", std::string(model::kModelCacheLabelPrefix) + e.cache_name + "=true"});
   std::string replicas = std::to_string(m.min_replicas) + " (minReplicas)";
   if (m.max_replicas > 0) replicas += ", up to " + std::to_string(m.max_replicas);
   head.AddRow({"Replicas:", replicas});
@@ -36,6 +60,7 @@ void PrintModelLoadExplanation(const engine::ModelLoadExplanation& explanation,
                    d.node ? "bound to " + s.node(*d.node).meta.name : "unschedulable: " + d.message});
     }
     pods.Print(out, "  ");
+    out << "  Expected ready: " << ExpectedReady(e) << "\n";
   }
 
   out << "\nModel load (fetch schedule, docs/data.md)\n";
@@ -64,6 +89,80 @@ void PrintModelLoadExplanation(const engine::ModelLoadExplanation& explanation,
       << (e.max_origin_pulls > 0 ? std::to_string(e.max_origin_pulls) : std::string("none"))
       << ", berth.dev/max-origin-pulls); in-cluster sharing "
       << (e.share_in_cluster ? "on" : "off") << " (berth.dev/model-p2p)\n";
+}
+
+void PrintModelLoadExplanationJson(const engine::ModelLoadExplanation& explanation,
+                                   std::ostream& out) {
+  const engine::ModelLoad& e = explanation.load;
+  const model::Snapshot& s = explanation.plan.planned;
+  const model::InferenceServiceModel& m = s.inference_services[static_cast<size_t>(e.service)];
+  io::JsonWriter w(out);
+  w.BeginObject();
+  w.Field("inferenceService", m.meta.NamespacedName());
+  w.Field("cluster", m.cluster);
+  w.Key("model");
+  w.BeginObject();
+  w.Field("format", m.format);
+  w.Field("storageUri", m.storage.uri);
+  w.Key("sizeBytes");
+  if (m.size_bytes.has_value()) {
+    w.Int(*m.size_bytes);
+  } else {
+    w.Null();
+  }
+  w.Field("originRegion", m.origin_region);
+  w.Field("cacheLabel", std::string(model::kModelCacheLabelPrefix) + e.cache_name);
+  w.EndObject();
+  w.Key("pods");
+  w.BeginArray();
+  for (const model::PodDecision& d : e.pods) {
+    w.BeginObject();
+    w.Field("name", s.pod(d.pod).meta.name);
+    w.Key("node");
+    if (d.node.has_value()) {
+      w.String(s.node(*d.node).meta.name);
+    } else {
+      w.Null();
+      w.Field("message", d.message);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("fetchSchedule");
+  w.BeginObject();
+  if (!e.no_schedule.empty()) {
+    w.Field("none", e.no_schedule);
+  } else {
+    w.Key("replicas");
+    w.BeginArray();
+    for (const engine::ReplicaLoad& l : e.loads) {
+      w.BeginObject();
+      w.Field("pod", l.pod);
+      w.Field("node", l.node);
+      if (!l.forbidden.empty()) {
+        w.Field("forbidden", l.forbidden);
+      } else {
+        w.Field("source", l.source_id);
+        if (!l.peer.empty()) w.Field("peer", l.peer);
+        w.Key("startSeconds");
+        w.Double(l.start_s);
+        w.Key("readySeconds");
+        w.Double(l.end_s);
+        w.Field("originBytes", l.origin_bytes);
+      }
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Key("allReadySeconds");
+    w.Double(e.all_ready_s);
+    w.Field("originBytes", e.origin_bytes);
+    w.Field("peakOriginPulls", static_cast<int64_t>(e.peak_origin_pulls));
+  }
+  w.Field("maxOriginPulls", static_cast<int64_t>(e.max_origin_pulls));
+  w.FieldBool("shareInCluster", e.share_in_cluster);
+  w.EndObject();
+  w.EndObject();
+  w.Finish();
 }
 
 }  // namespace berth::cli

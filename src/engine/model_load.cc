@@ -162,7 +162,10 @@ ModelLoad ScheduleModelLoad(const Plan& plan, int32_t service) {
     load.pod = f.pod;
     load.node = f.node;
     load.forbidden = f.forbidden_reason;
-    if (load.forbidden.empty()) load.source = SourceText(f.source);
+    if (load.forbidden.empty()) {
+      load.source = SourceText(f.source);
+      load.source_id = data::LoadSourceName(f.source);
+    }
     load.peer = f.peer_node;
     load.start_s = f.start_s;
     load.end_s = f.end_s;

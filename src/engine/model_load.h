@@ -42,6 +42,7 @@ struct ReplicaLoad {
   std::string pod;
   std::string node;    // "" while the pod waits
   std::string source;  // "node cache", "origin (same region)", ...; "" while it waits
+  std::string source_id;  // the same as data::LoadSourceName: "node-cache", "origin", ...
   std::string peer;    // the node copied from, for a peer copy
   double start_s = 0;
   double end_s = 0;    // in GPU memory

@@ -1,5 +1,7 @@
 #include "io/json_writer.h"
 
+#include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "core/check.h"
@@ -21,6 +23,21 @@ void JsonWriter::String(std::string_view v) {
 void JsonWriter::Int(int64_t v) {
   Separate();
   out_ << v;
+}
+
+void JsonWriter::Double(double v) {
+  Separate();
+  if (!std::isfinite(v)) {
+    out_ << "null";
+    return;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.3f", v);
+  std::string_view text = buf;
+  while (text.back() == '0') text.remove_suffix(1);
+  if (text.back() == '.') text.remove_suffix(1);
+  if (text == "-0") text = "0";
+  out_ << text;
 }
 
 void JsonWriter::Bool(bool v) {

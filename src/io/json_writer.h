@@ -24,6 +24,9 @@ class JsonWriter {
   void Key(std::string_view key);
   void String(std::string_view v);
   void Int(int64_t v);
+  // Up to three decimals, trailing zeros dropped ("56.063", "0.5", "12"); a value that is not
+  // finite is null (JSON has no NaN).
+  void Double(double v);
   void Bool(bool v);
   void Null();
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <sstream>
 
 namespace berth::io {
@@ -54,6 +55,19 @@ TEST(JsonWriterTest, EscapesWhatJsonRequires) {
   JsonWriter w(out);
   w.String("q\"b\\n\nt\t\x01\x1f é");
   EXPECT_EQ(out.str(), "\"q\\\"b\\\\n\\nt\\t\\u0001\\u001f é\"");
+}
+
+TEST(JsonWriterTest, DoublesKeepThreeDecimalsAtMost) {
+  std::ostringstream out;
+  JsonWriter w(out);
+  w.BeginArray();
+  w.Double(56.0625);
+  w.Double(0.5);
+  w.Double(12);
+  w.Double(-0.0001);
+  w.Double(std::numeric_limits<double>::infinity());
+  w.EndArray();
+  EXPECT_EQ(out.str(), "[\n  56.062,\n  0.5,\n  12,\n  0,\n  null\n]");
 }
 
 }  // namespace BERTH_UNITY_ID
