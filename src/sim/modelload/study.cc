@@ -185,14 +185,17 @@ std::string DescribeStrategy(const StudyStrategy& s) {
   if (s.warm_percent && *s.warm_percent > 0) {
     parts.push_back(Gbps(*s.warm_percent) + "% nodes warm");
   } else if (s.warm_nodes > 0) {
-    parts.push_back(std::to_string(s.warm_nodes) + " nodes warm");
+    parts.push_back(std::to_string(s.warm_nodes) + (s.warm_nodes == 1 ? " node" : " nodes") +
+                    " warm");
   }
   if (s.warmup_seed_nodes > 0) {
     parts.push_back("warm-up to " + std::to_string(s.warmup_seed_nodes) + " seed" +
                     (s.warmup_seed_nodes == 1 ? "" : "s"));
   }
   parts.push_back(s.max_origin_pulls > 0
-                      ? std::to_string(s.max_origin_pulls) + " origin pulls at once"
+                      ? std::to_string(s.max_origin_pulls) +
+                            (s.max_origin_pulls == 1 ? " origin pull" : " origin pulls") +
+                            " at once"
                       : "no pull limit");
   if (s.max_origin_pulls_per_cluster > 0) {
     parts.push_back(std::to_string(s.max_origin_pulls_per_cluster) + " per cluster");
