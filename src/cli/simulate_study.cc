@@ -72,15 +72,15 @@ int RunModelLoadStudyCommand(const SimulateFlags& flags, std::ostream& out, std:
   table.AddRow({"STRATEGY", "P50", "P95", "P99", "MAX", "ALL READY", "ORIGIN BYTES", "PEAK PULLS",
                 "WARM-UP", "SOURCES"});
   for (const sim::modelload::StrategyResult& r : result->strategies) {
-    table.AddRow({r.strategy.name, core::HumanDuration(r.load_s.p50),
-                  core::HumanDuration(r.load_s.p95), core::HumanDuration(r.load_s.p99),
-                  core::HumanDuration(r.load_s.max),
-                  r.all_ready ? core::HumanDuration(r.all_ready_s) : "never",
-                  StudyBytes(r.origin_bytes), std::to_string(r.peak_origin_pulls),
-                  r.seed_nodes.empty() ? "-"
-                                       : core::HumanDuration(r.warmup_s) + " (" +
-                                             StudyBytes(r.warmup_origin_bytes) + ")",
-                  StudySources(r)});
+    table.AddRow(
+        {r.strategy.name, core::HumanDuration(r.load_s.p50), core::HumanDuration(r.load_s.p95),
+         core::HumanDuration(r.load_s.p99), core::HumanDuration(r.load_s.max),
+         r.all_ready ? core::HumanDuration(r.all_ready_s) : "never", StudyBytes(r.origin_bytes),
+         std::to_string(r.peak_origin_pulls),
+         r.seed_nodes.empty()
+             ? "-"
+             : core::HumanDuration(r.warmup_s) + " (" + StudyBytes(r.warmup_origin_bytes) + ")",
+         StudySources(r)});
   }
   table.Print(out, "");
   out << "\n";

@@ -1,10 +1,10 @@
 // sim/modelload/study_file.h: a ModelLoadStudy file read field by field, and every bad input
 // an InvalidArgument naming the file, the study and the field.
-#include "sim/modelload/study_file.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
+
+#include "sim/modelload/study_file.h"
 
 namespace berth::sim::modelload {
 namespace BERTH_UNITY_ID {
@@ -121,7 +121,8 @@ TEST(ModelLoadStudyFileTest, RefusesReplicaCountsOutOfRange) {
 }
 
 TEST(ModelLoadStudyFileTest, RefusesBadValues) {
-  EXPECT_EQ(FieldOf(ParseTail("  strategies: [{name: a}, {name: a}]\n")), "spec.strategies[1].name");
+  EXPECT_EQ(FieldOf(ParseTail("  strategies: [{name: a}, {name: a}]\n")),
+            "spec.strategies[1].name");
   EXPECT_EQ(FieldOf(ParseTail("  strategies: [{name: a, warmNodes: 120%}]\n")),
             "spec.strategies[0].warmNodes");
   EXPECT_EQ(FieldOf(ParseTail("  strategies: [{name: a, warmNodes: many}]\n")),

@@ -8,13 +8,12 @@
 //   GPU copy      3e9 / 25e9 B/s (PCIe)          = 0.12 s
 // A node's first replica (by name) pulls and is ready at fetched + 0.12; its second reads the
 // node's disk after that: fetched + 1 + 0.12.
-#include "sim/modelload/study.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "model/data_objects.h"
+#include "sim/modelload/study.h"
 #include "sim/report/model_load_report.h"
 #include "support/model_builders.h"
 
@@ -31,8 +30,11 @@ model::Snapshot Fleet(const std::vector<std::string>& cached = {}, int nodes = 2
   for (int i = 1; i <= nodes; ++i) {
     const std::string name = "n" + std::to_string(i);
     testing::NodeBuilder n(name);
-    n.Cpu(16'000).Memory(64 * testing::kGi).Gpu(2).Pods(110).Label(
-        "topology.kubernetes.io/region", "r1");
+    n.Cpu(16'000)
+        .Memory(64 * testing::kGi)
+        .Gpu(2)
+        .Pods(110)
+        .Label("topology.kubernetes.io/region", "r1");
     for (const std::string& c : cached) {
       if (c == name) n.Label("models.cache.berth.dev/m", "true");
     }

@@ -180,7 +180,8 @@ std::string Gbps(double v) {
 std::string DescribeStrategy(const StudyStrategy& s) {
   std::vector<std::string> parts;
   const bool warm = s.warm_nodes > 0 || (s.warm_percent && *s.warm_percent > 0);
-  if (!warm && s.warmup_seed_nodes == 0) parts.push_back(s.fleet_cache ? "cold" : "cold (fleet cache ignored)");
+  if (!warm && s.warmup_seed_nodes == 0)
+    parts.push_back(s.fleet_cache ? "cold" : "cold (fleet cache ignored)");
   if (warm && !s.fleet_cache) parts.push_back("fleet cache ignored");
   if (s.warm_percent && *s.warm_percent > 0) {
     parts.push_back(Gbps(*s.warm_percent) + "% nodes warm");

@@ -32,7 +32,7 @@ struct StrategyResult {
   int32_t peak_origin_pulls = 0;
   // Replicas per load source name (data::LoadSourceName: "node-cache", "peer", ...).
   std::map<std::string, int32_t> by_source;
-  int32_t forbidden = 0;  // residency forbids their node
+  int32_t forbidden = 0;   // residency forbids their node
   int32_t warm_nodes = 0;  // nodes holding the model at the scale-out (fleet labels + warmNodes)
   // Staged warm-up (strategy.warmup_seed_nodes > 0): the seed nodes, the time until the
   // last has the model on disk, and the origin bytes it cost; before the scale-out, so not
@@ -43,14 +43,14 @@ struct StrategyResult {
 };
 
 struct StudyResult {
-  std::string name;          // the study's
-  std::string service;       // "namespace/name"
-  std::string artifact;      // "model/<cache name>"
+  std::string name;      // the study's
+  std::string service;   // "namespace/name"
+  std::string artifact;  // "model/<cache name>"
   int64_t model_bytes = 0;
-  std::string origin;        // "s3://bucket (us-east-1)"
-  int32_t replicas = 0;      // the scale-out
-  int32_t unplaced = 0;      // replicas the plan could not bind (they never load)
-  int32_t nodes = 0;         // distinct nodes the bound replicas landed on
+  std::string origin;                      // "s3://bucket (us-east-1)"
+  int32_t replicas = 0;                    // the scale-out
+  int32_t unplaced = 0;                    // replicas the plan could not bind (they never load)
+  int32_t nodes = 0;                       // distinct nodes the bound replicas landed on
   std::vector<StrategyResult> strategies;  // in the file's order
 };
 

@@ -32,19 +32,22 @@ std::string ResolveStudyPath(const std::string& file, const std::string& relativ
   return (std::filesystem::path(file).parent_path() / relative).lexically_normal().string();
 }
 
-core::Result<std::string> StudyScalar(const YAML::Node& node, const StudyWhere& w, const std::string& field) {
+core::Result<std::string> StudyScalar(const YAML::Node& node, const StudyWhere& w,
+                                      const std::string& field) {
   if (!node.IsScalar()) return w.Bad(field, "must be a string or number");
   return node.Scalar();
 }
 
-core::Result<int32_t> StudyCount(const YAML::Node& node, const StudyWhere& w, const std::string& field) {
+core::Result<int32_t> StudyCount(const YAML::Node& node, const StudyWhere& w,
+                                 const std::string& field) {
   BERTH_ASSIGN_OR_RETURN(std::string text, StudyScalar(node, w, field));
   auto v = ParseCount(text);
   if (!v) return w.Bad(field, "\"" + text + "\": " + v.error().message());
   return *v;
 }
 
-core::Result<bool> StudyBool(const YAML::Node& node, const StudyWhere& w, const std::string& field) {
+core::Result<bool> StudyBool(const YAML::Node& node, const StudyWhere& w,
+                             const std::string& field) {
   BERTH_ASSIGN_OR_RETURN(std::string text, StudyScalar(node, w, field));
   if (text == "true") return true;
   if (text == "false") return false;
@@ -52,8 +55,8 @@ core::Result<bool> StudyBool(const YAML::Node& node, const StudyWhere& w, const 
 }
 
 // A finite decimal number in [lo, hi].
-core::Result<double> StudyNumber(const std::string& text, const StudyWhere& w, const std::string& field,
-                            double lo, double hi) {
+core::Result<double> StudyNumber(const std::string& text, const StudyWhere& w,
+                                 const std::string& field, double lo, double hi) {
   double v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v) || v < lo ||
@@ -66,7 +69,7 @@ core::Result<double> StudyNumber(const std::string& text, const StudyWhere& w, c
 }
 
 core::Result<OriginOverride> StudyOrigin(const YAML::Node& node, const StudyWhere& w,
-                                    const std::string& field) {
+                                         const std::string& field) {
   if (!node.IsMap()) return w.Bad(field, "must be a map (egressGBps, streamGBps)");
   OriginOverride o;
   for (const auto& kv : node) {
@@ -85,7 +88,7 @@ core::Result<OriginOverride> StudyOrigin(const YAML::Node& node, const StudyWher
 }
 
 core::Status StudyWarmNodes(const YAML::Node& node, const StudyWhere& w, const std::string& field,
-                       StudyStrategy* s) {
+                            StudyStrategy* s) {
   BERTH_ASSIGN_OR_RETURN(std::string text, StudyScalar(node, w, field));
   if (!text.empty() && text.back() == '%') {
     BERTH_ASSIGN_OR_RETURN(double pct,
@@ -143,8 +146,7 @@ core::Result<StudyStrategy> StudyStrategyAt(const YAML::Node& node, const StudyW
 core::Result<ModelLoadStudy> ParseStudy(const YAML::Node& root, const std::string& path) {
   StudyWhere w{path};
   if (!root.IsMap()) return w.Bad("", "not a YAML map");
-  const std::string kind =
-      root["kind"] && root["kind"].IsScalar() ? root["kind"].Scalar() : "";
+  const std::string kind = root["kind"] && root["kind"].IsScalar() ? root["kind"].Scalar() : "";
   if (kind != "ModelLoadStudy") {
     return w.Bad("kind", "must be ModelLoadStudy, got \"" + kind + "\"");
   }
@@ -225,8 +227,7 @@ bool IsModelLoadStudy(const std::string& text) {
   }
 }
 
-core::Result<ModelLoadStudy> ParseModelLoadStudy(const std::string& text,
-                                                 const std::string& path) {
+core::Result<ModelLoadStudy> ParseModelLoadStudy(const std::string& text, const std::string& path) {
   // yaml-cpp throws on malformed text and on some conversions: caught here, the edge.
   try {
     return ParseStudy(YAML::Load(text), path);

@@ -30,8 +30,8 @@ struct StudyStrategy {
   std::string name;
   int32_t max_origin_pulls = 0;              // 0 = no limit
   int32_t max_origin_pulls_per_cluster = 0;  // 0 = no limit
-  bool p2p = false;          // in-cluster sharing: one origin pull per cluster, then copies
-  bool fleet_cache = true;   // the fleet's models.cache.berth.dev labels count
+  bool p2p = false;         // in-cluster sharing: one origin pull per cluster, then copies
+  bool fleet_cache = true;  // the fleet's models.cache.berth.dev labels count
   // Nodes of the replicas that hold the model before the scale-out: a count, or a percent
   // of the nodes the replicas landed on (rounded up). At most one is set.
   int32_t warm_nodes = 0;
@@ -43,10 +43,10 @@ struct StudyStrategy {
 };
 
 struct ModelLoadStudy {
-  std::string path;  // the file, for messages
-  std::string name;  // metadata.name; the file's stem when absent
-  std::string fleet;  // resolved against the file's folder
-  std::string inference_service;  // "namespace/name" or "name"
+  std::string path;                 // the file, for messages
+  std::string name;                 // metadata.name; the file's stem when absent
+  std::string fleet;                // resolved against the file's folder
+  std::string inference_service;    // "namespace/name" or "name"
   std::optional<int32_t> replicas;  // the scale-out; unset = the service's minReplicas
   OriginOverride origin;
   std::vector<StudyStrategy> strategies;

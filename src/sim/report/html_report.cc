@@ -498,7 +498,8 @@ std::string RenderHtml(const std::vector<RunReport>& runs, const ReportOptions& 
   for (uint64_t s : seeds) seed_list += (seed_list.empty() ? "" : ", ") + std::to_string(s);
 
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-  out += "<title>" + HtmlEscape(options.title) + "</title>\n<style>\n" + internal::kReportCss + "\n</style>\n";
+  out += "<title>" + HtmlEscape(options.title) + "</title>\n<style>\n" + internal::kReportCss +
+         "\n</style>\n";
   out += "</head>\n<body>\n<h1>" + HtmlEscape(options.title) + "</h1>\n";
   out += "<p class=\"meta\">" + std::to_string(runs.size()) + " run" +
          (runs.size() == 1 ? "" : "s") + " &middot; traces: " + HtmlEscape(JoinSet(traces, 20)) +

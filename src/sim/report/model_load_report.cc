@@ -2,6 +2,8 @@
 // compares strategies by where each curve reaches the top; with an axis per chart a storm
 // of 20 minutes and a warm start of one would look alike. Minutes throughout: model loads
 // take seconds to hours, and the numbers under the charts are exact.
+#include "sim/report/model_load_report.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -13,7 +15,6 @@
 #include "sim/report/internal/svg_chart.h"
 #include "sim/report/internal/text.h"
 #include "sim/report/internal/write_file.h"
-#include "sim/report/model_load_report.h"
 
 namespace berth::sim::report {
 namespace {
@@ -47,7 +48,7 @@ Json LoadDistribution(const DistributionSummary& d) {
 
 // Replicas in GPU memory over time: a step up at each replica's ready time.
 internal::Series ReadyOverTime(const StrategyResult& r, const std::string& color,
-                             size_t max_points) {
+                               size_t max_points) {
   internal::Series s{r.strategy.name, color, {0}, {0}, 1.0, true};
   for (size_t i = 0; i < r.ready_s.size(); ++i) {
     s.x.push_back(r.ready_s[i] / 60);
@@ -80,10 +81,10 @@ std::string StrategyTable(const StudyResult& study) {
            (r.all_ready ? core::HumanDuration(r.all_ready_s) : "never") + "</td><td>" +
            GiBText(r.origin_bytes) + "</td><td>" + std::to_string(r.peak_origin_pulls) +
            "</td><td class=\"l\">" + HtmlEscape(SourceCounts(r)) + "</td><td>" +
-           (r.seed_nodes.empty() ? "-"
-                                 : core::HumanDuration(r.warmup_s) + ", " +
-                                       std::to_string(r.seed_nodes.size()) + " seeds, " +
-                                       GiBText(r.warmup_origin_bytes)) +
+           (r.seed_nodes.empty()
+                ? "-"
+                : core::HumanDuration(r.warmup_s) + ", " + std::to_string(r.seed_nodes.size()) +
+                      " seeds, " + GiBText(r.warmup_origin_bytes)) +
            "</td></tr>\n";
   }
   return out + "</table>\n";
@@ -139,16 +140,16 @@ std::string RenderModelLoadHtml(const StudyResult& study, const ReportOptions& o
   out += "<title>" + HtmlEscape(options.title) + "</title>\n<style>\n" + internal::kReportCss +
          kChartGridCss + "</style>\n</head>\n<body>\n<h1>" + HtmlEscape(options.title) + "</h1>\n";
   out += "<p class=\"meta\">InferenceService " + HtmlEscape(study.service) + " scaled out to " +
-         std::to_string(study.replicas) + " replicas on " + std::to_string(study.nodes) +
-         " nodes" +
+         std::to_string(study.replicas) + " replicas on " + std::to_string(study.nodes) + " nodes" +
          (study.unplaced > 0 ? " (" + std::to_string(study.unplaced) + " not placed)" : "") +
          " &middot; model " + HtmlEscape(study.artifact) + ", " + GiBText(study.model_bytes) +
          " from " + HtmlEscape(study.origin) + " &middot; " +
          std::to_string(study.strategies.size()) + " strategies</p>\n";
-  out += "<h2>Strategies</h2>\n<p class=\"note\">Load time: from the scale-out until the "
-         "replica's model is in GPU memory. A staged warm-up runs before the scale-out; its "
-         "duration and origin bytes are shown apart.</p>\n" +
-         StrategyTable(study);
+  out +=
+      "<h2>Strategies</h2>\n<p class=\"note\">Load time: from the scale-out until the "
+      "replica's model is in GPU memory. A staged warm-up runs before the scale-out; its "
+      "duration and origin bytes are shown apart.</p>\n" +
+      StrategyTable(study);
 
   out += "<h2>Replicas ready over time</h2>\n<div class=\"grid\">\n";
   for (size_t i = 0; i < study.strategies.size(); ++i) {

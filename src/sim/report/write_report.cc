@@ -17,7 +17,8 @@ core::Status WriteReport(const std::string& dir, const std::vector<RunReport>& r
   const std::filesystem::path base(dir);
   BERTH_RETURN_IF_ERROR(
       internal::WriteFileAtomically(base / "summary.json", RenderSummaryJson(runs, options)));
-  BERTH_RETURN_IF_ERROR(internal::WriteFileAtomically(base / "metrics.csv", RenderMetricsCsv(runs)));
+  BERTH_RETURN_IF_ERROR(
+      internal::WriteFileAtomically(base / "metrics.csv", RenderMetricsCsv(runs)));
   BERTH_RETURN_IF_ERROR(
       internal::WriteFileAtomically(base / "report.html", RenderHtml(runs, options)));
   return core::OkStatus();

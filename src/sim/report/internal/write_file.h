@@ -1,5 +1,5 @@
-// The report writers' file system steps. WriteFileAtomically: one report file written to PATH.tmp and renamed into place. Used by
-// WriteReport and WriteModelLoadReport. Internal to sim/report.
+// The report writers' file system steps. WriteFileAtomically: one report file written to PATH.tmp
+// and renamed into place. Used by WriteReport and WriteModelLoadReport. Internal to sim/report.
 #pragma once
 
 #include <filesystem>
