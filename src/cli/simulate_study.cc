@@ -85,7 +85,7 @@ int RunModelLoadStudyCommand(const SimulateFlags& flags, std::ostream& out, std:
   table.Print(out, "");
   out << "\n";
   for (const sim::modelload::StrategyResult& r : result->strategies) {
-    out << r.strategy.name << ": " << sim::modelload::DescribeStrategy(r.strategy) << "\n";
+    out << r.strategy.name << ": " << sim::modelload::DescribeStrategy(r) << "\n";
   }
   if (!flags.report.empty()) {
     sim::report::ReportOptions ro;

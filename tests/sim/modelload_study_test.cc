@@ -163,6 +163,7 @@ TEST(ModelLoadStudyTest, StagedWarmUpSeedsThenCopies) {
   // (a seed serves peers with or without p2p), 0-2.4 s.
   ASSERT_EQ(s.seed_nodes, std::vector<std::string>{"n1"});
   EXPECT_NEAR(s.warmup_s, 10, kEps);
+  EXPECT_EQ(s.warm_nodes, 0);  // seeds are warmed up, not warm before
   EXPECT_EQ(s.warmup_origin_bytes, 3'000'000'000);
   ExpectReady(s, {1.12, 1.12, 2.52, 3.52});
   EXPECT_EQ(s.origin_bytes, 0);
@@ -212,14 +213,24 @@ TEST(ModelLoadStudyTest, ErrorsNameTheStudyField) {
   EXPECT_EQ(no_size.error().code(), core::ErrorCode::kFailedPrecondition);
 }
 
-TEST(ModelLoadStudyTest, DescribesStrategies) {
-  StudyStrategy s = Named("x");
-  EXPECT_EQ(DescribeStrategy(s), "cold, no pull limit");
-  s.max_origin_pulls = 8;
-  s.p2p = true;
-  s.warm_percent = 25;
-  s.origin.egress_gbps = 4;
-  EXPECT_EQ(DescribeStrategy(s), "25% nodes warm, 8 origin pulls at once, p2p, origin 4 GB/s");
+TEST(ModelLoadStudyTest, DescribesStrategiesAsRun) {
+  StrategyResult r;
+  r.strategy = Named("x");
+  EXPECT_EQ(DescribeStrategy(r), "cold, no pull limit");
+  r.strategy.max_origin_pulls = 8;
+  r.strategy.p2p = true;
+  r.strategy.warm_percent = 25;
+  r.strategy.origin.egress_gbps = 4;
+  r.warm_nodes = 8;
+  EXPECT_EQ(DescribeStrategy(r), "8 nodes warm (25%), 8 origin pulls at once, p2p, origin 4 GB/s");
+  r = StrategyResult{};
+  r.strategy = Named("y");
+  r.strategy.max_origin_pulls = 1;
+  r.strategy.fleet_cache = false;
+  r.strategy.origin.stream_gbps = 0.5;
+  r.seed_nodes = {"n1"};
+  EXPECT_EQ(DescribeStrategy(r),
+            "fleet cache ignored, warm-up to 1 seed, 1 origin pull at once, 0.5 GB/s per pull");
 }
 
 TEST(ModelLoadReportTest, OneChartPerStrategyAndTheFiguresInJson) {

@@ -10,9 +10,9 @@
 #include "sim/modelload/study.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <set>
-#include <sstream>
 #include <string_view>
 #include <utility>
 
@@ -131,6 +131,7 @@ core::Result<StrategyResult> RunStrategy(const StudyStrategy& s, const ModelLoad
     copies.nodes.push_back(data::NodeCopy{artifact.id, n, true, 0, 0, false});
     warm.insert(n);
   }
+  for (const std::string& n : placed.nodes) out.warm_nodes += warm.contains(n) ? 1 : 0;
   const data::FetchLimits limits{s.max_origin_pulls, s.max_origin_pulls_per_cluster, s.p2p};
   if (s.warmup_seed_nodes > 0) {
     out.seed_nodes = take(s.warmup_seed_nodes);
@@ -149,7 +150,6 @@ core::Result<StrategyResult> RunStrategy(const StudyStrategy& s, const ModelLoad
     }
     out.warmup_origin_bytes = warmup->origin_bytes;
   }
-  for (const std::string& n : placed.nodes) out.warm_nodes += warm.contains(n) ? 1 : 0;
 
   auto view = data::DataView::Build(std::move(topology), std::move(copies));
   if (!view) return InStrategy(view.error(), study, s);
@@ -169,29 +169,27 @@ core::Result<StrategyResult> RunStrategy(const StudyStrategy& s, const ModelLoad
   return out;
 }
 
-std::string Gbps(double v) {
-  std::ostringstream out;
-  out << v;
-  return out.str();
+// Shortest round-trip text of a setting (4, 0.3, 12.5), with no locale.
+std::string Decimal(double v) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, end) : "?";
 }
 
 }  // namespace
 
-std::string DescribeStrategy(const StudyStrategy& s) {
+std::string DescribeStrategy(const StrategyResult& r) {
+  const StudyStrategy& s = r.strategy;
   std::vector<std::string> parts;
-  const bool warm = s.warm_nodes > 0 || (s.warm_percent && *s.warm_percent > 0);
-  if (!warm && s.warmup_seed_nodes == 0)
-    parts.push_back(s.fleet_cache ? "cold" : "cold (fleet cache ignored)");
-  if (warm && !s.fleet_cache) parts.push_back("fleet cache ignored");
-  if (s.warm_percent && *s.warm_percent > 0) {
-    parts.push_back(Gbps(*s.warm_percent) + "% nodes warm");
-  } else if (s.warm_nodes > 0) {
-    parts.push_back(std::to_string(s.warm_nodes) + (s.warm_nodes == 1 ? " node" : " nodes") +
-                    " warm");
+  if (r.warm_nodes == 0 && r.seed_nodes.empty()) parts.push_back("cold");
+  if (r.warm_nodes > 0) {
+    parts.push_back(std::to_string(r.warm_nodes) + (r.warm_nodes == 1 ? " node" : " nodes") +
+                    " warm" + (s.warm_percent ? " (" + Decimal(*s.warm_percent) + "%)" : ""));
   }
-  if (s.warmup_seed_nodes > 0) {
-    parts.push_back("warm-up to " + std::to_string(s.warmup_seed_nodes) + " seed" +
-                    (s.warmup_seed_nodes == 1 ? "" : "s"));
+  if (!s.fleet_cache) parts.push_back("fleet cache ignored");
+  if (!r.seed_nodes.empty()) {
+    parts.push_back("warm-up to " + std::to_string(r.seed_nodes.size()) + " seed" +
+                    (r.seed_nodes.size() == 1 ? "" : "s"));
   }
   parts.push_back(s.max_origin_pulls > 0
                       ? std::to_string(s.max_origin_pulls) +
@@ -202,9 +200,11 @@ std::string DescribeStrategy(const StudyStrategy& s) {
     parts.push_back(std::to_string(s.max_origin_pulls_per_cluster) + " per cluster");
   }
   if (s.p2p) parts.push_back("p2p");
-  if (s.origin.egress_gbps > 0) parts.push_back("origin " + Gbps(s.origin.egress_gbps) + " GB/s");
+  if (s.origin.egress_gbps > 0) {
+    parts.push_back("origin " + Decimal(s.origin.egress_gbps) + " GB/s");
+  }
   if (s.origin.stream_gbps > 0) {
-    parts.push_back(Gbps(s.origin.stream_gbps) + " GB/s per pull");
+    parts.push_back(Decimal(s.origin.stream_gbps) + " GB/s per pull");
   }
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;

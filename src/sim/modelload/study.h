@@ -32,8 +32,10 @@ struct StrategyResult {
   int32_t peak_origin_pulls = 0;
   // Replicas per load source name (data::LoadSourceName: "node-cache", "peer", ...).
   std::map<std::string, int32_t> by_source;
-  int32_t forbidden = 0;   // residency forbids their node
-  int32_t warm_nodes = 0;  // nodes holding the model at the scale-out (fleet labels + warmNodes)
+  int32_t forbidden = 0;  // residency forbids their node
+  // Nodes of the replicas holding the model before any warm-up: the fleet's cache labels
+  // (unless fleetCache is off) and warmNodes.
+  int32_t warm_nodes = 0;
   // Staged warm-up (strategy.warmup_seed_nodes > 0): the seed nodes, the time until the
   // last has the model on disk, and the origin bytes it cost; before the scale-out, so not
   // in the times above.
@@ -54,9 +56,9 @@ struct StudyResult {
   std::vector<StrategyResult> strategies;  // in the file's order
 };
 
-// The strategy's settings in a few words, for tables: "cold, no pull limit, p2p",
-// "2 origin pulls at once, 25% nodes warm", "warm-up to 4 seeds, p2p, origin 4 GB/s".
-std::string DescribeStrategy(const StudyStrategy& s);
+// A strategy as run, in a few words for tables: "cold, no pull limit, p2p", "8 nodes warm
+// (25%), 12 origin pulls at once", "warm-up to 4 seeds, no pull limit, origin 4 GB/s".
+std::string DescribeStrategy(const StrategyResult& r);
 
 // Scales the study's InferenceService to `study.replicas` predictor pods (copies of its
 // first pod named <service>-<k>, or the last pods removed), plans `fleet` once, then runs

@@ -75,7 +75,7 @@ std::string StrategyTable(const StudyResult& study) {
   for (const StrategyResult& r : study.strategies) {
     const auto& d = r.load_s;
     out += "<tr><td class=\"l\">" + HtmlEscape(r.strategy.name) + "</td><td class=\"l\">" +
-           HtmlEscape(modelload::DescribeStrategy(r.strategy)) + "</td><td>" +
+           HtmlEscape(modelload::DescribeStrategy(r)) + "</td><td>" +
            core::HumanDuration(d.p50) + "</td><td>" + core::HumanDuration(d.p95) + "</td><td>" +
            core::HumanDuration(d.p99) + "</td><td>" + core::HumanDuration(d.max) + "</td><td>" +
            (r.all_ready ? core::HumanDuration(r.all_ready_s) : "never") + "</td><td>" +
@@ -107,7 +107,7 @@ std::string RenderModelLoadJson(const StudyResult& study, const ReportOptions& o
   for (const StrategyResult& r : study.strategies) {
     Json s = Json::object();
     s["name"] = r.strategy.name;
-    s["setting"] = modelload::DescribeStrategy(r.strategy);
+    s["setting"] = modelload::DescribeStrategy(r);
     s["load_s"] = LoadDistribution(r.load_s);
     s["all_ready_s"] = r.all_ready ? Json(r.all_ready_s) : Json(nullptr);
     s["origin_bytes"] = r.origin_bytes;
