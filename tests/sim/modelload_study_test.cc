@@ -115,6 +115,15 @@ TEST(ModelLoadStudyTest, OnePullAtATimeQueuesTheSecondNode) {
   EXPECT_EQ(s.by_source.at("node-cache"), 2);
 }
 
+TEST(ModelLoadStudyTest, APerClusterLimitOfOneQueuesTheSecondNodeToo) {
+  // One cluster: a per-cluster limit of 1 is a limit of 1.
+  StudyStrategy per_cluster = Named("per-cluster-1");
+  per_cluster.max_origin_pulls_per_cluster = 1;
+  StudyResult r = RunStudy(Study({per_cluster}));
+  ExpectReady(r.strategies[0], {10.12, 11.12, 20.12, 21.12});
+  EXPECT_EQ(r.strategies[0].peak_origin_pulls, 1);
+}
+
 TEST(ModelLoadStudyTest, UnlimitedPullsRunTogetherUntilTheOriginSaturates) {
   StudyStrategy storm = Named("storm");
   StudyStrategy saturated = Named("saturated");
