@@ -347,7 +347,8 @@ int Run(int argc, char** argv) {
   simulate_cmd->add_option("--report", simulate.report,
                            "Write summary.json, metrics.csv and report.html into this folder");
   simulate_cmd->add_option("--scenario", simulate.scenario,
-                           "A SimulationScenario file: fleet, trace and failure/maintenance events");
+                           "A SimulationScenario file (fleet, trace, failure/maintenance events) or a "
+                           "ModelLoadStudy file (model-load strategies to compare)");
   simulate_cmd->add_option("--tenant-queues", simulate.tenant_queues,
                            "CSV file tenant,namespace,local_queue mapping trace tenants to queues");
   simulate_cmd->add_option("--tenant-queue", simulate.tenant_queue,

@@ -11,12 +11,14 @@
 #include "cli/exit_code.h"
 #include "cli/flags.h"
 #include "cli/input_loader.h"
+#include "cli/simulate_study.h"
 #include "cli/text_table.h"
 #include "cli/version.h"
 #include "core/human_units.h"
 #include "core/selector.h"
 #include "engine/gpu_share_policy.h"
 #include "engine/plan.h"
+#include "sim/modelload/study_file.h"
 #include "sim/gpushare/openb_reader.h"
 #include "sim/replay/openb_runs.h"
 #include "sim/replay/queue_replay.h"
@@ -385,6 +387,11 @@ int RunSimulateCommand(const SimulateFlags& given, std::ostream& out, std::ostre
   SimulateFlags flags = given;
   std::vector<sim::ScenarioAction> actions;
   if (!flags.scenario.empty()) {
+    // A ModelLoadStudy is a run of its own (no trace): simulate_study.h.
+    if (auto text = sim::ReadWholeFile(flags.scenario);
+        text && sim::modelload::IsModelLoadStudy(*text)) {
+      return RunModelLoadStudyCommand(given, out, err);
+    }
     auto scenario = sim::ReadScenarioFile(flags.scenario);
     if (!scenario) return Fail(scenario.error(), err);
     // The command line wins over the file.

@@ -4,7 +4,9 @@
 //   (sim::RunQueueReplay), once per --policy (the binding scoring: default, LeastAllocated,
 //   MostAllocated), with a --scenario file's failures and maintenance;
 // - the OpenB GPU-sharing trace (--format openb; --fleet is its node list CSV): the FGD
-//   paper's protocol for every (--policy, --seeds) pair (sim::RunOpenbGrid).
+//   paper's protocol for every (--policy, --seeds) pair (sim::RunOpenbGrid);
+// - a model-load study (--scenario names a ModelLoadStudy file): one InferenceService's
+//   scale-out under several loading strategies (simulate_study.h).
 // Prints one line per run, and with --report DIR writes summary.json, metrics.csv and
 // report.html. Called by main.cc; returns the process exit code (exit_code.h).
 #pragma once
@@ -23,7 +25,7 @@ struct SimulateFlags {
   std::string seeds = "42";
   std::string until;     // a duration; empty: until the trace is done
   std::string report;    // output folder; empty: print the table only
-  std::string scenario;  // a SimulationScenario file
+  std::string scenario;  // a SimulationScenario or ModelLoadStudy file
   std::string tenant_queues;              // mapping file
   std::vector<std::string> tenant_queue;  // TENANT=NAMESPACE/QUEUE
   std::string cluster;                    // which cluster of the fleet; empty: default

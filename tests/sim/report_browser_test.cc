@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/report/model_load_report.h"
 #include "sim/report/run_report.h"
 #include "sim/report_test_util.h"
 
@@ -267,6 +268,63 @@ TEST(ReportBrowserTest, EveryChartRendersInHeadlessChromiumWithoutNetwork) {
   EXPECT_GT(pixels["nonwhite"].get<int>(), 20'000) << pixels.dump();
   EXPECT_GT(pixels["coloured"].get<int>(), 5'000) << pixels.dump();
 
+  fs::remove_all(dir);
+}
+
+// A model-load study's report.html: every strategy's chart side by side, the combined chart
+// and the percentile bars laid out at a readable size with every mark drawn, no resource
+// loaded. The study is made by hand (the figures need not come from a run to be drawn).
+TEST(ReportBrowserTest, ModelLoadStudyChartsRenderSideBySide) {
+  const std::optional<std::string> chromium = FindChromium();
+  ASSERT_TRUE(chromium.has_value()) << "headless Chromium is needed; see the test above";
+  const fs::path dir =
+      fs::temp_directory_path() / ("berth_model_load_browser_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  modelload::StudyResult study;
+  study.name = "s";
+  study.service = "serve/llm";
+  study.artifact = "model/llm";
+  study.model_bytes = int64_t{3} << 30;
+  study.origin = "s3://bucket (r1)";
+  study.replicas = 4;
+  study.nodes = 2;
+  for (const char* name : {"storm", "p2p", "warm"}) {
+    modelload::StrategyResult r;
+    r.strategy.name = name;
+    r.ready_s = {60, 120, 600, 660};
+    r.load_s = Summarize(r.ready_s);
+    r.all_ready = true;
+    r.all_ready_s = 660;
+    r.by_source = {{"origin", 2}, {"node-cache", 2}};
+    study.strategies.push_back(std::move(r));
+  }
+  ASSERT_TRUE(WriteModelLoadReport(dir.string(), study, testing::Options()).ok());
+  const std::string html = ReadFile(dir / "report.html");
+  // No reference outside the file ("//" alone may appear: the origin's "s3://bucket" is text).
+  for (const char* banned :
+       {"http:", "https:", "<script", "<link", "<img", "src=", "href=", "url(", "@import"}) {
+    EXPECT_EQ(html.find(banned), std::string::npos) << "report.html contains " << banned;
+  }
+  std::string probe_page = html;
+  probe_page.insert(probe_page.rfind("</body>"), kLayoutProbe);
+  WriteFile(dir / "probe.html", probe_page);
+  ASSERT_EQ(
+      RunChromium(*chromium, dir, dir / "probe.html", dir / "dom.html", "--window-size=1200,2600"),
+      "");
+  const nlohmann::json probe = ProbeResult(ReadFile(dir / "dom.html"), "probe");
+  ASSERT_TRUE(probe.is_object()) << "the probe script left no result";
+  EXPECT_TRUE(probe["resources"].empty()) << "the page loaded " << probe["resources"].dump();
+  std::set<std::string> seen;
+  for (const auto& chart : probe["charts"]) {
+    const std::string key = chart["key"].get<std::string>();
+    seen.insert(key);
+    SCOPED_TRACE(key + ": " + chart.dump());
+    EXPECT_GT(chart["width"].get<double>(), 300);
+    EXPECT_GT(chart["marks"].get<int>(), 0);
+    EXPECT_EQ(chart["drawn"], chart["marks"]);
+  }
+  EXPECT_EQ(seen, (std::set<std::string>{"ready-storm", "ready-p2p", "ready-warm", "ready-all",
+                                         "load-percentiles"}));
   fs::remove_all(dir);
 }
 

@@ -9,4 +9,6 @@ list(APPEND BERTH_SIM_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/internal/html_tables.cc
   ${CMAKE_CURRENT_LIST_DIR}/internal/run_groups.cc
   ${CMAKE_CURRENT_LIST_DIR}/internal/svg_chart.cc
-  ${CMAKE_CURRENT_LIST_DIR}/internal/text.cc)
+  ${CMAKE_CURRENT_LIST_DIR}/internal/text.cc
+  ${CMAKE_CURRENT_LIST_DIR}/internal/write_file.cc
+  ${CMAKE_CURRENT_LIST_DIR}/model_load_report.cc)
