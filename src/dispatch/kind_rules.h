@@ -32,6 +32,8 @@ struct KindRules {
 //   JobSet (jobset.x-k8s.io)      JSONPaths TerminalState, Restarts, Completed, Failed
 //   PyTorchJob (kubeflow.org)     JSONPaths Succeeded, Failed, Running (conditions)
 //   LeaderWorkerSet (leaderworkerset.x-k8s.io)  JSONPaths ReadyReplicas, Replicas, Available
+//   InferenceService (serving.kserve.io)        JSONPaths Ready, URL
+//   DataLoad (data.fluid.io)                    JSONPaths Phase, Duration
 // Other kinds of the table: their plural resource, not suspendable, no rules. A kind not in
 // the table: the kind lower-cased plus "s" as resource, not suspendable, no rules.
 // O(1) lookup plus the copies of the rules.

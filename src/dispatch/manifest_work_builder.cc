@@ -7,6 +7,7 @@
 
 #include "dispatch/flavor_injection.h"
 #include "dispatch/kind_rules.h"
+#include "dispatch/prefetch.h"
 #include "dispatch/work_names.h"
 
 namespace berth::dispatch {
@@ -232,6 +233,18 @@ core::Result<model::ManifestWork> BuildManifestWork(const model::Snapshot& snaps
   work.created = true;
   work.cluster = wl.cluster;
 
+  // The prefetches first: the work agent applies them with the job, and the cache warms
+  // while the job's pods are created and scheduled.
+  for (model::DataLoad& load : Prefetches(snapshot, wl, target.cluster)) {
+    model::ManifestPatch patch;
+    patch.api_version = "data.fluid.io/v1alpha1";
+    patch.kind = "DataLoad";
+    patch.name = load.meta.name;
+    patch.namespace_ = load.meta.namespace_;
+    patch.data_load = std::move(load);
+    AddConfig(patch, RulesForKind(patch.api_version, patch.kind), &work);
+    work.manifests.push_back(std::move(patch));
+  }
   if (wl.owner_workload.has_value()) {
     core::Status added = AddJob(snapshot, wl, inject, target, &work);
     if (!added.ok()) return std::move(added).error();

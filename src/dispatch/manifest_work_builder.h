@@ -35,7 +35,8 @@ struct DispatchTarget {
 //   Workload's checks (its statuses, else its ClusterQueue's) name an AdmissionCheck of
 //   controller open-cluster-management.io/placement or kueue.x-k8s.io/multikueue,
 //   berth.dev/placed-by = that check's name (bounded to 63 characters).
-// - manifests: the Workload's job (Workload::owner_workload) or, for a Workload without
+// - manifests: first the Fluid DataLoads that prefetch its datasets in target.cluster
+//   (prefetch.h: Prefetches, rendered by io from ManifestPatch::data_load), then the Workload's job (Workload::owner_workload) or, for a Workload without
 //   one, each pod of Workload::pods read from the input (a pod group), in pod set order.
 //   Every manifest: queue label set to the worker LocalQueue or removed; suspend (only for
 //   KindRules::suspendable kinds) true with a worker queue, else false; the berth.dev/cluster

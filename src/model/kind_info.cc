@@ -131,6 +131,10 @@ constexpr JsonPathInfo kInferenceServicePaths[] = {
     {"Ready", ".status.conditions[?(@.type==\"Ready\")].status"}, {"URL", ".status.url"}};
 constexpr FeedbackRuleInfo kInferenceServiceRules[] = {
     {FeedbackRuleType::kJsonPaths, kInferenceServicePaths}};
+// Fluid: a DataLoad's phase (Pending, Loading, Complete, Failed) and how long it took.
+constexpr JsonPathInfo kDataLoadPaths[] = {{"Phase", ".status.phase"},
+                                           {"Duration", ".status.duration"}};
+constexpr FeedbackRuleInfo kDataLoadRules[] = {{FeedbackRuleType::kJsonPaths, kDataLoadPaths}};
 constexpr JsonPathInfo kLeaderWorkerSetPaths[] = {
     {"ReadyReplicas", ".status.readyReplicas"},
     {"Replicas", ".status.replicas"},
@@ -275,7 +279,7 @@ constexpr KindInfo kKinds[] = {
     {.group = "data.fluid.io", .versions = kV1alpha1, .kind = "JindoRuntime",
      .resource = "jindoruntimes", .status_subresource = true},
     {.group = "data.fluid.io", .versions = kV1alpha1, .kind = "DataLoad", .resource = "dataloads",
-     .status_subresource = true},
+     .status_subresource = true, .dispatch = {.feedback_rules = kDataLoadRules}},
     {.group = "serving.kserve.io", .versions = kV1alpha1, .kind = "ClusterServingRuntime",
      .resource = "clusterservingruntimes", .scope = kCluster},
     {.group = "serving.kserve.io", .versions = kV1alpha1, .kind = "ServingRuntime",

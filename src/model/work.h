@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/taint.h"
+#include "model/data_objects.h"
 #include "model/generated_job.h"
 #include "model/object_meta.h"
 #include "model/ocm.h"
@@ -72,6 +73,9 @@ struct ManifestPatch {
   // metadata.annotations / labels added to the object itself.
   std::map<std::string, std::string> annotations;
   std::map<std::string, std::string> labels;
+  // A manifest berth writes rather than patches (no source document): a Fluid DataLoad that
+  // prefetches a workload's dataset ahead of it (dispatch/prefetch.h); io renders it.
+  std::optional<DataLoad> data_load;
 };
 
 // One value of OCM's WellKnownStatus feedback rule (the work agent's rules/rule.go

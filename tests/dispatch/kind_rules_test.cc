@@ -144,7 +144,7 @@ TEST(KindRulesTest, RulesAreTheTablesRows) {
   EXPECT_EQ(with_feedback,
             (std::set<std::string_view>{"Pod", "Job", "Deployment", "StatefulSet", "JobSet",
                                         "PyTorchJob", "LeaderWorkerSet", "MPIJob", "RayCluster",
-                                        "RayJob", "TrainJob", "InferenceService"}));
+                                        "RayJob", "TrainJob", "InferenceService", "DataLoad"}));
 }
 
 }  // namespace BERTH_UNITY_ID

@@ -214,7 +214,42 @@ void StripHubFields(const std::string& kind, const model::ManifestPatch& patch, 
 
 }  // namespace
 
+namespace {
+
+// A DataLoad berth writes (dispatch/prefetch.h): only the fields Fluid needs.
+OrderedJson RenderDataLoad(const model::ManifestPatch& patch, const model::DataLoad& load) {
+  OrderedJson doc = OrderedJson::object();
+  doc["apiVersion"] = patch.api_version;
+  doc["kind"] = patch.kind;
+  OrderedJson& meta = doc["metadata"] = OrderedJson::object();
+  meta["name"] = load.meta.name;
+  meta["namespace"] = load.meta.namespace_;
+  if (!load.meta.labels.empty()) {
+    OrderedJson& labels = meta["labels"] = OrderedJson::object();
+    for (const auto& [k, v] : load.meta.labels) labels[k] = v;
+  }
+  OrderedJson& spec = doc["spec"] = OrderedJson::object();
+  spec["dataset"] = OrderedJson::object();
+  spec["dataset"]["name"] = load.dataset_name;
+  spec["dataset"]["namespace"] =
+      load.dataset_namespace.empty() ? load.meta.namespace_ : load.dataset_namespace;
+  spec["loadMetadata"] = true;
+  if (!load.paths.empty()) {
+    OrderedJson& target = spec["target"] = OrderedJson::array();
+    for (const std::string& path : load.paths) {
+      OrderedJson t = OrderedJson::object();
+      t["path"] = path;
+      target.push_back(std::move(t));
+    }
+  }
+  spec["policy"] = load.policy;
+  return doc;
+}
+
+}  // namespace
+
 OrderedJson RenderManifest(const model::ManifestPatch& patch, const DocumentStore& documents) {
+  if (patch.data_load.has_value()) return RenderDataLoad(patch, *patch.data_load);
   OrderedJson doc = ParseDocument(documents, patch.source);
   // The engine builds patches for objects io read, and io stores every object it reads.
   BERTH_CHECK(!doc.is_null(), ("ManifestPatch for " + patch.kind + " " + patch.namespace_ + "/" +

@@ -241,7 +241,7 @@ core::Result<StudyResult> RunModelLoadStudy(model::Snapshot&& fleet, const Model
   const model::Snapshot& planned = explained.plan.planned;
   Placed placed;
   std::set<std::string> nodes;
-  for (const model::PodDecision& d : explained.pods) {
+  for (const model::PodDecision& d : explained.load.pods) {
     if (!d.node.has_value()) {
       ++out.unplaced;
       continue;
