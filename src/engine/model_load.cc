@@ -17,6 +17,7 @@
 #include "engine/find_by_name.h"
 #include "engine/fleet_measure.h"
 #include "model/berth_names.h"
+#include "model/data_residency.h"
 #include "placement/berth_scorers.h"
 
 namespace berth::engine {
@@ -90,23 +91,6 @@ DataInputs BuildDataInputs(const model::Snapshot& snapshot) {
   return out;
 }
 
-std::string ModelCacheName(const model::InferenceServiceModel& model) {
-  if (auto it = model.meta.annotations.find(model::kBerthModelsKey);
-      it != model.meta.annotations.end()) {
-    std::string_view first = it->second;
-    first = first.substr(0, first.find(','));
-    while (!first.empty() && first.front() == ' ') first.remove_prefix(1);
-    while (!first.empty() && first.back() == ' ') first.remove_suffix(1);
-    if (!first.empty()) return std::string(first);
-  }
-  std::string_view path = model.storage.path;
-  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
-  const size_t slash = path.rfind('/');
-  std::string_view last = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  if (last.empty()) last = model.storage.location;
-  return core::AsciiLower(last);
-}
-
 core::Result<data::Artifact> ArtifactOf(const model::InferenceServiceModel& model) {
   if (!model.size_bytes.has_value()) {
     return core::FailedPrecondition(
@@ -120,6 +104,18 @@ core::Result<data::Artifact> ArtifactOf(const model::InferenceServiceModel& mode
   a.origin.scheme = model.storage.scheme;
   a.origin.location = model.storage.location;
   a.origin.region = model.origin_region;
+  if (auto it = model.meta.annotations.find(model::kBerthDataRegionsKey);
+      it != model.meta.annotations.end()) {
+    auto regions = model::ParseRegionList(it->second);
+    if (!regions.has_value()) {
+      return core::InvalidArgument(
+          "InferenceService " + model.meta.NamespacedName() + ": annotation " +
+              model::kBerthDataRegionsKey + " " + regions.error().message(),
+          {"", "InferenceService/" + model.meta.NamespacedName(),
+           std::string("metadata.annotations[") + model::kBerthDataRegionsKey + "]"});
+    }
+    a.allowed_regions = std::move(*regions);
+  }
   return a;
 }
 

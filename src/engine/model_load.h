@@ -28,13 +28,15 @@ struct DataInputs {
 };
 DataInputs BuildDataInputs(const model::Snapshot& snapshot);
 
-// The name a node label models.cache.berth.dev/<name> gives the model: the InferenceService's
-// berth.dev/models annotation (its first entry), else the storage URI's last path segment
-// lowercased (hf://meta-llama/Llama-3.1-8B -> "llama-3.1-8b").
-std::string ModelCacheName(const model::InferenceServiceModel& model);
+// The model's cache name (model/data_objects.h; one home, placement's DataLocality matches
+// Placements to InferenceServices with it).
+using model::ModelCacheName;
 
-// The model as the data module's artifact. FailedPrecondition when its size is unknown
-// (nothing upstream carries it: annotate berth.dev/model-size).
+// The model as the data module's artifact, its allowed regions from berth.dev/data-regions
+// (so EstimateLoad and the fetch schedule mark nodes elsewhere forbidden).
+// FailedPrecondition when its size is unknown (nothing upstream carries it: annotate
+// berth.dev/model-size); InvalidArgument naming the annotation when the region list does
+// not parse.
 core::Result<data::Artifact> ArtifactOf(const model::InferenceServiceModel& model);
 
 // Finds an InferenceService by "namespace/name" or "name" (unique); NotFound or
