@@ -411,6 +411,9 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
     for (const std::string& w : artifacts.warnings) out.warnings.push_back(w);
     // berth's DataResidency runs after upstream's two filters, on what they kept.
     ResidencyFilter residency(artifacts.rules);
+    // The filter hands out one Rejection per distinct verdict; its table index is kept by
+    // address, so thousands of rejected clusters never compare the long messages again.
+    std::vector<std::pair<const model::Rejection*, int32_t>> residency_index;
     for (size_t pi = 0; pi < passed.size(); ++pi) {
       const model::ManagedCluster* c = passed[pi];
       const size_t next = passed_verdict[pi];
@@ -421,7 +424,15 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
         if (const model::Rejection* r = residency.Check(*c)) {
           v.feasible = false;
           v.toleration_expires.reset();
-          verdict.rejection = rejections.Add(*r);
+          auto known = std::find_if(residency_index.begin(), residency_index.end(),
+                                    [r](const auto& e) { return e.first == r; });
+          if (known == residency_index.end()) {
+            residency_index.emplace_back(r, rejections.Add(*r));
+            verdict.rejection = residency_index.back().second;
+          } else {
+            verdict.rejection = known->second;
+            ++out.rejections[static_cast<size_t>(known->second)].count;
+          }
         }
       }
       verdict.feasible = v.feasible;
