@@ -31,8 +31,8 @@
 namespace berth::bench {
 namespace {
 
-const char* const kRegions[] = {"eu-west-1",      "eu-central-1", "us-east-1",  "us-west-2",
-                                "ap-northeast-1", "ap-south-1",   "sa-east-1",  "ca-central-1"};
+const char* const kRegions[] = {"eu-west-1",      "eu-central-1", "us-east-1", "us-west-2",
+                                "ap-northeast-1", "ap-south-1",   "sa-east-1", "ca-central-1"};
 
 bool HasRegion(int32_t i) { return i % 100 != 42; }
 int32_t RegionOf(int32_t i) { return i % 8; }
@@ -66,7 +66,8 @@ model::Snapshot MakeHub(int32_t clusters) {
     if (CachesLlama(i)) models = "llama-3-70b";
     if (CachesMistral(i)) models += models.empty() ? "mistral-7b" : ",mistral-7b";
     if (!models.empty()) c.cluster_claims.push_back({"models.cache.berth.dev", models});
-    if (CachesPatients(i)) c.cluster_claims.push_back({"datasets.cache.berth.dev", "team-a/patients"});
+    if (CachesPatients(i))
+      c.cluster_claims.push_back({"datasets.cache.berth.dev", "team-a/patients"});
     if (ClaimsGdpr(i)) c.cluster_claims.push_back({model::kComplianceClaim, "gdpr,iso27001"});
     model::Condition available;
     available.type = model::kConditionClusterAvailable;
@@ -151,19 +152,21 @@ void Run(benchmark::State& state, bool with_data) {
   const engine::DataLoadTimeModel load_time;
   placement::ScheduleOptions options;
   options.load_time = &load_time;
-  placement::PlacementOutcome first = placement::SchedulePlacement(snap, placement, {1000}, options);
+  placement::PlacementOutcome first =
+      placement::SchedulePlacement(snap, placement, {1000}, options);
   if (with_data) {
     Check(first, clusters);
     std::printf("feasible %zu of %d; selected %s .. %s; note of the first: %s\n",
                 static_cast<size_t>(std::count_if(first.clusters.begin(), first.clusters.end(),
-                                                   [](const auto& v) { return v.feasible; })),
+                                                  [](const auto& v) { return v.feasible; })),
                 clusters, first.selected.front().c_str(), first.selected.back().c_str(),
                 first.score_notes.empty() ? "-" : first.score_notes.front().c_str());
   } else if (first.number_of_selected_clusters != 20) {
     Wrong("baseline selection");
   }
   for (auto _ : state) {
-    placement::PlacementOutcome out = placement::SchedulePlacement(snap, placement, {1000}, options);
+    placement::PlacementOutcome out =
+        placement::SchedulePlacement(snap, placement, {1000}, options);
     benchmark::DoNotOptimize(out.selected.data());
   }
   state.counters["clusters/s"] =

@@ -119,8 +119,8 @@ void PrintClusters(const engine::PlacementRun& run, std::ostream& out) {
   for (const engine::ClusterVerdict* v : order) {
     for (const engine::ScoreTerm& s : run.outcome.ScoresOf(*v)) {
       if (const std::string* note = run.outcome.NoteOf(s)) {
-        notes.push_back({v->cluster_name,
-                         columns[static_cast<size_t>(s.prioritizer)] + ": " + *note});
+        notes.push_back(
+            {v->cluster_name, columns[static_cast<size_t>(s.prioritizer)] + ": " + *note});
       }
     }
     std::string verdict = v->selected ? "selected #" + std::to_string(rank[v->cluster_name])

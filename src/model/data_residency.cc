@@ -12,8 +12,8 @@ std::string_view Trim(std::string_view s) {
 }
 
 bool RegionChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '-' || c == '_' || c == '.';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '_' || c == '.';
 }
 
 // Calls visit(item) for each trimmed item of a comma list, empty ones included.
@@ -42,8 +42,8 @@ core::Result<std::vector<std::string>> ParseRegionList(std::string_view text) {
     }
     for (char c : item) {
       if (!RegionChar(c)) {
-        problem = "\"" + std::string(item) +
-                  "\" is not a region name (letters, digits, '-', '_', '.')";
+        problem =
+            "\"" + std::string(item) + "\" is not a region name (letters, digits, '-', '_', '.')";
         return;
       }
     }

@@ -12,10 +12,10 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
-#include <unordered_map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -456,7 +456,8 @@ class LoadTimeScoring {
           if (art.origin_region.empty()) {
             text += " (region unknown: counted across regions)";
           } else if (r == kUnknownRegion) {
-            text += " in " + art.origin_region + " (cluster region unknown: counted across regions)";
+            text +=
+                " in " + art.origin_region + " (cluster region unknown: counted across regions)";
           } else {
             text += " in " + art.origin_region + ", across regions";
           }

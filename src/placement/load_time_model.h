@@ -21,10 +21,10 @@ enum class LoadPath {
 
 struct LoadQuery {
   bool is_model = true;
-  int64_t size_bytes = 1;               // > 0
-  std::string_view origin_region;       // "" = unknown (counted as across regions)
-  std::string_view cluster_region;      // "" = unknown
-  double cluster_cached_fraction = 0;   // of the artifact in the cluster's cache, [0, 1]
+  int64_t size_bytes = 1;              // > 0
+  std::string_view origin_region;      // "" = unknown (counted as across regions)
+  std::string_view cluster_region;     // "" = unknown
+  double cluster_cached_fraction = 0;  // of the artifact in the cluster's cache, [0, 1]
 };
 
 struct LoadTimeEstimate {

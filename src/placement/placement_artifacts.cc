@@ -48,7 +48,7 @@ std::string ArtField(const char* key) { return std::string("metadata.annotations
 
 // berth.dev/data-regions (and berth.dev/data-compliance) of `meta` as a rule, when present.
 void ArtReadRule(const model::ObjectMeta& meta, const std::string& kind, std::string subject,
-              const char* prefix, PlacementArtifacts* out) {
+                 const char* prefix, PlacementArtifacts* out) {
   const std::string* regions = ArtAnnotation(meta, model::kBerthDataRegionsKey);
   const std::string* compliance = ArtAnnotation(meta, model::kBerthDataComplianceKey);
   if (regions == nullptr && compliance == nullptr) return;
@@ -75,8 +75,8 @@ void ArtReadRule(const model::ObjectMeta& meta, const std::string& kind, std::st
                               "\" has empty entries; they are ignored");
     }
     if (rule.compliance.empty()) {
-      rule.invalid = rule.source + " " + ArtField(model::kBerthDataComplianceKey) +
-                     " names no requirement";
+      rule.invalid =
+          rule.source + " " + ArtField(model::kBerthDataComplianceKey) + " names no requirement";
       out->warnings.push_back(std::string(prefix) + rule.invalid +
                               "; no cluster may hold the data until it is fixed");
     }
@@ -92,7 +92,7 @@ void ArtReadRule(const model::ObjectMeta& meta, const std::string& kind, std::st
 }
 
 void ArtAddFraction(PlacementArtifact& a, const std::string& cluster,
-                 const std::optional<double>& percentage) {
+                    const std::optional<double>& percentage) {
   if (!percentage.has_value() || *percentage <= 0) return;
   const double f = std::min(1.0, *percentage / 100.0);
   for (auto& [c, existing] : a.cluster_cached_fraction) {
@@ -105,7 +105,7 @@ void ArtAddFraction(PlacementArtifact& a, const std::string& cluster,
 }
 
 void ArtResolveDataset(const model::Snapshot& snapshot, const std::string& origin_default,
-                    PlacementArtifact& a, PlacementArtifacts* out) {
+                       PlacementArtifact& a, PlacementArtifacts* out) {
   const size_t slash = a.name.find('/');
   const std::string_view ns = std::string_view(a.name).substr(0, slash);
   const std::string_view name = std::string_view(a.name).substr(slash + 1);
@@ -132,18 +132,17 @@ void ArtResolveDataset(const model::Snapshot& snapshot, const std::string& origi
   }
   if (a.origin_region.empty()) a.origin_region = origin_default;
   if (!a.size_known) {
-    out->warnings.push_back(
-        "DataLocality: " + a.Subject() + " has no size: " +
-        (found ? "its Dataset reports no status.ufsTotal"
-               : "no Fluid Dataset " + a.name + " is in the input") +
-        "; give it as \"" + a.name + "=SIZE\" in " + kDatasetsAnnotation +
-        " (1 byte is counted)");
+    out->warnings.push_back("DataLocality: " + a.Subject() + " has no size: " +
+                            (found ? "its Dataset reports no status.ufsTotal"
+                                   : "no Fluid Dataset " + a.name + " is in the input") +
+                            "; give it as \"" + a.name + "=SIZE\" in " + kDatasetsAnnotation +
+                            " (1 byte is counted)");
   }
 }
 
 void ArtResolveModel(const model::Snapshot& snapshot, const std::string& ns,
-                  const std::string& origin_default, PlacementArtifact& a,
-                  PlacementArtifacts* out) {
+                     const std::string& origin_default, PlacementArtifact& a,
+                     PlacementArtifacts* out) {
   for (const model::InferenceServiceModel& m : snapshot.inference_services) {
     if (m.meta.namespace_ != ns || model::ModelCacheName(m) != a.name) continue;
     if (!a.size_known && m.size_bytes.has_value() && *m.size_bytes > 0) {
@@ -208,8 +207,8 @@ PlacementArtifacts ResolveArtifacts(const model::Snapshot& snapshot,
       out.artifacts.push_back(std::move(a));
     }
   }
-  ArtReadRule(placement.meta, "Placement", "the data of placement " + placement.meta.NamespacedName(),
-           "DataResidency: ", &out);
+  ArtReadRule(placement.meta, "Placement",
+              "the data of placement " + placement.meta.NamespacedName(), "DataResidency: ", &out);
   return out;
 }
 

@@ -446,8 +446,8 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
         }
       }
     }
-    ScoreContext context{snapshot, placement, now,          existing,
-                         options.capacity, addon_scores, options.load_time, &artifacts};
+    ScoreContext context{snapshot, placement, now, existing, options.capacity, addon_scores,
+                         options.load_time, &artifacts};
     size_t active = 0;
     for (const ActivePrioritizer& p : weights) active += p.weight != 0 ? 1 : 0;
     // Terms go to a flat table, `active` slots per feasible cluster, compacted below.
@@ -487,8 +487,7 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
       for (std::string& n : scored[k].notes) out.score_notes.push_back(std::move(n));
       for (size_t i = 0; i < feasible.size(); ++i) {
         if (!scored[k].scores[i].has_value()) continue;
-        const int32_t note =
-            i < note_of.size() && note_of[i] >= 0 ? note_base + note_of[i] : -1;
+        const int32_t note = i < note_of.size() && note_of[i] >= 0 ? note_base + note_of[i] : -1;
         terms[i * active + term_count[i]++] = {index, *scored[k].scores[i], weight, note};
         out.clusters[feasible_verdict[i]].total += static_cast<int64_t>(weight) * *scored[k].scores[i];
       }

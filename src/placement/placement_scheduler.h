@@ -49,7 +49,8 @@ struct ClusterVerdict {
   bool feasible = false;
   bool selected = false;
   // Set when !feasible: why the filters excluded it (plugin Predicate, naming each
-  // predicate's failing part, TaintToleration, or DataResidency, berth's residency rule). Index into PlacementOutcome::rejections.
+  // predicate's failing part, TaintToleration, or DataResidency, berth's residency rule). Index
+  // into PlacementOutcome::rejections.
   std::optional<int32_t> rejection;
   // Set for a feasible cluster that spreadPolicy left out: plugin SpreadPolicy, reason
   // TopologyKeyMissing (no value for a DoNotSchedule key), MaxSkewExceeded (picking it

@@ -29,8 +29,9 @@ std::string RegionsText(const std::vector<std::string>& regions) {
 ResidencyFilter::ResidencyFilter(const std::vector<ResidencyRule>& rules) : rules_(rules) {
   for (const ResidencyRule& r : rules_) {
     if (!r.invalid.empty() && !invalid_) {
-      invalid_ = ResidencyReject(kResidencyInvalid, r.subject + ": " + r.invalid +
-                                               "; no cluster may hold it until that is fixed");
+      invalid_ =
+          ResidencyReject(kResidencyInvalid, r.subject + ": " + r.invalid +
+                                                 "; no cluster may hold it until that is fixed");
     }
     has_regions_ = has_regions_ || !r.allowed_regions.empty();
     has_compliance_ = has_compliance_ || !r.compliance.empty();
@@ -54,9 +55,10 @@ const model::Rejection* ResidencyFilter::CheckRegion(const std::string* region) 
         if (r.allowed_regions.empty()) continue;
         unknown_region_ = ResidencyReject(
             kRegionUnknown, r.subject + " may stay in " + RegionsText(r.allowed_regions) +
-                                " only (" + r.source + "); the cluster's region is unknown "
-                                "(no claim or label " + kRegionKey + ", no label " +
-                                kTopologyRegionLabel + ")");
+                                " only (" + r.source +
+                                "); the cluster's region is unknown "
+                                "(no claim or label " +
+                                kRegionKey + ", no label " + kTopologyRegionLabel + ")");
         break;
       }
     }
@@ -70,9 +72,9 @@ const model::Rejection* ResidencyFilter::CheckRegion(const std::string* region) 
       if (allowed.empty() || std::find(allowed.begin(), allowed.end(), *region) != allowed.end()) {
         continue;
       }
-      verdict = ResidencyReject(kRegionNotAllowed, r.subject + " may stay in " + RegionsText(allowed) +
-                                              " only (" + r.source + "); the cluster is in " +
-                                              *region);
+      verdict = ResidencyReject(kRegionNotAllowed, r.subject + " may stay in " +
+                                                       RegionsText(allowed) + " only (" + r.source +
+                                                       "); the cluster is in " + *region);
       break;
     }
     it = by_region_.emplace(*region, std::move(verdict)).first;

@@ -117,9 +117,9 @@ TEST(DataLoadTimeModelTest, OneNodeFromCacheSameRegionOriginAndAcrossRegions) {
 }
 
 TEST(DataLocalityLoadTimeTest, CachedBeatsSameRegionBeatsCrossRegion) {
-  model::Snapshot snap = GlobalHub(
-      {Claiming(Cluster("cached"), kModelsCacheClaim, "mistral-7b, llama-3-70b"),
-       InRegion("far", "eu-west-1"), InRegion("near", "us-east-1"), Cluster("unknown")});
+  model::Snapshot snap =
+      GlobalHub({Claiming(Cluster("cached"), kModelsCacheClaim, "mistral-7b, llama-3-70b"),
+                 InRegion("far", "eu-west-1"), InRegion("near", "us-east-1"), Cluster("unknown")});
   model::Placement p = DataPlacement();
   p.meta.annotations[kModelsAnnotation] = "llama-3-70b=120G";
   p.meta.annotations[model::kBerthOriginRegionKey] = "us-east-1";
@@ -147,9 +147,9 @@ TEST(DataLocalityLoadTimeTest, CachedBeatsSameRegionBeatsCrossRegion) {
 }
 
 TEST(DataLocalityLoadTimeTest, SizesFromFluidAndKServeAndFluidCacheFractions) {
-  model::Snapshot snap = GlobalHub({InRegion("half", "us-east-1"), InRegion("cold", "us-east-1"),
-                                    Claiming(InRegion("full", "us-east-1"), kDatasetsCacheClaim,
-                                             "ns/corpus")});
+  model::Snapshot snap =
+      GlobalHub({InRegion("half", "us-east-1"), InRegion("cold", "us-east-1"),
+                 Claiming(InRegion("full", "us-east-1"), kDatasetsCacheClaim, "ns/corpus")});
   // The dataset's size from its status.ufsTotal, its origin's region from its annotation;
   // member cluster "half" holds half of it in its Fluid cache.
   model::Dataset hub = FluidDataset("ns", "corpus");
