@@ -232,6 +232,7 @@ void PrintPlacementExplanationJson(const engine::PlacementExplanation& e, std::o
       w.Field("prioritizer", outcome.prioritizers[static_cast<size_t>(t.prioritizer)].name);
       w.Field("score", t.score);
       w.Field("weight", int64_t{t.weight});
+      if (const std::string* note = outcome.NoteOf(t)) w.Field("note", *note);
       w.EndObject();
     }
     w.EndArray();

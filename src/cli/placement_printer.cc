@@ -1,5 +1,6 @@
 #include "cli/placement_printer.h"
 
+#include <array>
 #include <map>
 #include <set>
 #include <string>
@@ -114,7 +115,14 @@ void PrintClusters(const engine::PlacementRun& run, std::ostream& out) {
   for (const auto& v : run.outcome.clusters) {
     if (v.feasible && rank.count(v.cluster_name) == 0) order.push_back(&v);
   }
+  std::vector<std::array<std::string, 2>> notes;  // cluster, "Prioritizer: note"
   for (const engine::ClusterVerdict* v : order) {
+    for (const engine::ScoreTerm& s : run.outcome.ScoresOf(*v)) {
+      if (const std::string* note = run.outcome.NoteOf(s)) {
+        notes.push_back(
+            {v->cluster_name, columns[static_cast<size_t>(s.prioritizer)] + ": " + *note});
+      }
+    }
     std::string verdict = v->selected ? "selected #" + std::to_string(rank[v->cluster_name])
                                       : "not selected";
     const model::Rejection* spread = run.outcome.SpreadSkipOf(*v);
@@ -143,6 +151,13 @@ void PrintClusters(const engine::PlacementRun& run, std::ostream& out) {
     excluded.push_back(v.cluster_name + "  " + why);
   }
   t.Print(out, "  ");
+  if (!notes.empty()) {
+    // DataLocality's estimated load time per cluster (and any prioritizer's detail).
+    out << "\nPrioritizer notes:\n";
+    TextTable n({TextTable::Align::kLeft, TextTable::Align::kLeft});
+    for (auto& [cluster, text] : notes) n.AddRow({cluster, text});
+    n.Print(out, "  ");
+  }
   if (!excluded.empty()) {
     out << "\nExcluded:\n";
     for (const std::string& line : excluded) out << "  " << line << "\n";

@@ -33,8 +33,10 @@
 #include <vector>
 
 #include "dispatch/work_names.h"
+#include "engine/data_load_time.h"
 #include "engine/fleet_cycle.h"
 #include "engine/remote_status.h"
+#include "model/data_residency.h"
 #include "placement/addon_score_index.h"
 #include "placement/cluster_filter.h"
 #include "placement/placement_scheduler.h"
@@ -99,37 +101,11 @@ std::string FlUnavailable(const model::ManagedCluster* cluster, const std::strin
   return out;
 }
 
-// The compliance.berth.dev claim's values, comma separated.
-std::set<std::string> FlClaimedCompliance(const model::ManagedCluster& cluster) {
-  std::set<std::string> out;
-  const std::string* claim = cluster.FindClaim(model::kComplianceClaim);
-  if (claim == nullptr) return out;
-  size_t from = 0;
-  while (from <= claim->size()) {
-    size_t comma = claim->find(',', from);
-    if (comma == std::string::npos) comma = claim->size();
-    std::string item = claim->substr(from, comma - from);
-    while (!item.empty() && item.front() == ' ') item.erase(item.begin());
-    while (!item.empty() && item.back() == ' ') item.pop_back();
-    if (!item.empty()) out.insert(std::move(item));
-    from = comma + 1;
-  }
-  return out;
-}
-
-// Empty when the cluster's compliance claim covers every requirement of the data; else why not.
+// Empty when the cluster's compliance claim covers every requirement of the data; else why
+// not. The rule is model's (DataResidency applies the same one to a Placement's datasets).
 std::string FlComplianceProblem(const model::FederatedLearning& fl,
                                 const model::ManagedCluster& cluster) {
-  if (fl.data_compliance.empty()) return "";
-  const std::set<std::string> claimed = FlClaimedCompliance(cluster);
-  bool covered = true;
-  for (const std::string& r : fl.data_compliance) covered = covered && claimed.count(r) > 0;
-  if (covered) return "";
-  const std::string* claim = cluster.FindClaim(model::kComplianceClaim);
-  return "the data requires compliance " + FlJoined(fl.data_compliance, ",") + "; cluster " +
-         cluster.meta.name +
-         (claim == nullptr ? std::string(" has no ") + model::kComplianceClaim + " claim"
-                           : std::string(" claims ") + model::kComplianceClaim + "=" + *claim);
+  return model::ComplianceProblem("the data", fl.data_compliance, cluster);
 }
 
 // The claim naming the data: the last `Exists` claim requirement of the client placement's
@@ -824,6 +800,8 @@ void PlanFederatedLearning(const model::Snapshot& snapshot, core::Timestamp now,
   placement::ScheduleOptions options;
   options.capacity = &capacity;
   options.addon_scores = &scores;
+  const DataLoadTimeModel load_time;  // DataLocality as the placement stage ranks it
+  options.load_time = &load_time;
 
   for (size_t i : hub_fls) {
     const model::FederatedLearning& fl = snapshot.federated_learnings[i];

@@ -17,6 +17,7 @@
 #include "engine/find_by_name.h"
 #include "engine/fleet_measure.h"
 #include "model/berth_names.h"
+#include "model/data_residency.h"
 #include "placement/berth_scorers.h"
 
 namespace berth::engine {
@@ -103,6 +104,18 @@ core::Result<data::Artifact> ArtifactOf(const model::InferenceServiceModel& mode
   a.origin.scheme = model.storage.scheme;
   a.origin.location = model.storage.location;
   a.origin.region = model.origin_region;
+  if (auto it = model.meta.annotations.find(model::kBerthDataRegionsKey);
+      it != model.meta.annotations.end()) {
+    auto regions = model::ParseRegionList(it->second);
+    if (!regions.has_value()) {
+      return core::InvalidArgument(
+          "InferenceService " + model.meta.NamespacedName() + ": annotation " +
+              model::kBerthDataRegionsKey + " " + regions.error().message(),
+          {"", "InferenceService/" + model.meta.NamespacedName(),
+           std::string("metadata.annotations[") + model::kBerthDataRegionsKey + "]"});
+    }
+    a.allowed_regions = std::move(*regions);
+  }
   return a;
 }
 

@@ -29,8 +29,11 @@ struct DataInputs {
 DataInputs BuildDataInputs(const model::Snapshot& snapshot);
 
 
-// The model as the data module's artifact. FailedPrecondition when its size is unknown
-// (nothing upstream carries it: annotate berth.dev/model-size).
+// The model as the data module's artifact, its allowed regions from berth.dev/data-regions
+// (so EstimateLoad and the fetch schedule mark nodes elsewhere forbidden).
+// FailedPrecondition when its size is unknown (nothing upstream carries it: annotate
+// berth.dev/model-size); InvalidArgument naming the annotation when the region list does
+// not parse.
 core::Result<data::Artifact> ArtifactOf(const model::InferenceServiceModel& model);
 
 // Finds an InferenceService by "namespace/name" or "name" (unique); NotFound or

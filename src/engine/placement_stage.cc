@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/data_load_time.h"
 #include "placement/addon_score_index.h"
 
 namespace berth::engine {
@@ -31,6 +32,9 @@ std::vector<PlacementRun> RunPlacements(const model::Snapshot& snapshot, core::T
   placement::ScheduleOptions options;
   options.capacity = &capacity;
   options.addon_scores = &scores;
+  // DataLocality ranks by the data module's load-time estimates.
+  const DataLoadTimeModel load_time;
+  options.load_time = &load_time;
   for (size_t i = 0; i < snapshot.placements.size(); ++i) {
     runs.push_back({static_cast<int32_t>(i),
                     placement::SchedulePlacement(snapshot, snapshot.placements[i], now, options)});

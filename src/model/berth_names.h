@@ -35,7 +35,8 @@ inline constexpr const char* kBerthCostClassKey = "berth.dev/cost-class";
 inline constexpr const char* kBerthFailRequestsGreaterThanOneKey =
     "berth.dev/gpu-sharing.fail-requests-greater-than-one";
 
-// FederatedLearnings (annotations): the data's compliance requirements, a round's timeout,
+// FederatedLearnings and Fluid Datasets (annotations): the data's compliance requirements
+// (model/data_residency.h); FederatedLearnings: a round's timeout,
 // the rounds of growing loss that abort, the server's cluster (model/federated_learning.h).
 inline constexpr const char* kBerthDataComplianceKey = "berth.dev/data-compliance";
 inline constexpr const char* kBerthRoundTimeoutKey = "berth.dev/round-timeout";
@@ -56,6 +57,12 @@ inline constexpr const char* kBerthModelRegionKey = "berth.dev/model-region";
 // and whether nodes of a cluster copy the model from one another (engine/model_load.h).
 inline constexpr const char* kBerthMaxOriginPullsKey = "berth.dev/max-origin-pulls";
 inline constexpr const char* kBerthModelP2pKey = "berth.dev/model-p2p";
+// Fluid Datasets, InferenceServices and Placements (annotations): the regions the data may
+// be stored and processed in, comma separated (a hard placement predicate,
+// model/data_residency.h); Fluid Datasets and Placements: the region of the artifact's
+// origin (an InferenceService says it with berth.dev/model-region).
+inline constexpr const char* kBerthDataRegionsKey = "berth.dev/data-regions";
+inline constexpr const char* kBerthOriginRegionKey = "berth.dev/origin-region";
 
 // Every key above, for the misspelling check.
 inline constexpr std::string_view kBerthNames[] = {
@@ -70,6 +77,7 @@ inline constexpr std::string_view kBerthNames[] = {
     kBerthModelSizeKey, kBerthModelRegionKey,
     kBerthMaxOriginPullsKey, kBerthModelP2pKey,
     kBerthFlCurrentRoundKey, kBerthFlLossKey,
+    kBerthDataRegionsKey,   kBerthOriginRegionKey,
 };
 
 }  // namespace berth::model

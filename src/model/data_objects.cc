@@ -10,6 +10,8 @@
 
 namespace berth::model {
 
+// The annotation wins because a storage URI's last segment is often a version or a file
+// ("…/snapshots/main"), while operators label nodes with the model's own name.
 std::string ModelCacheName(const InferenceServiceModel& model) {
   if (auto it = model.meta.annotations.find(kBerthModelsKey); it != model.meta.annotations.end()) {
     std::string_view first = it->second;

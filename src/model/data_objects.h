@@ -129,8 +129,9 @@ struct InferenceServiceModel {
   SourceRef source;
 };
 
-// The name a node label models.cache.berth.dev/<name> gives the model: the InferenceService's
-// berth.dev/models annotation (its first entry), else the storage URI's last path segment
+// The name a node label models.cache.berth.dev/<name> (and a cache claim, a Placement's
+// berth.dev/models) gives the model: the InferenceService's berth.dev/models annotation
+// (its first entry, without a "=size"), else the storage URI's last path segment
 // lowercased (hf://meta-llama/Llama-3.1-8B -> "llama-3.1-8b").
 std::string ModelCacheName(const InferenceServiceModel& model);
 

@@ -16,6 +16,7 @@
 #include "core/quantity.h"
 #include "core/time.h"
 #include "model/berth_names.h"
+#include "model/data_residency.h"  // kComplianceClaim, ComplianceProblem
 #include "model/object_meta.h"
 #include "model/ocm.h"
 
@@ -31,10 +32,6 @@ inline constexpr const char* kFlRoundTimeoutAnnotation = kBerthRoundTimeoutKey;
 inline constexpr const char* kFlDivergenceRoundsAnnotation = kBerthDivergenceRoundsKey;
 // the member cluster the server runs on; unset: the first client cluster by name.
 inline constexpr const char* kFlServerClusterAnnotation = kBerthServerClusterKey;
-
-// The ClusterClaim a member cluster states its compliance in (comma separated values, as
-// examples/fleet's eu-1 claims "gdpr").
-inline constexpr const char* kComplianceClaim = "compliance.berth.dev";
 
 // Labels of the ManifestWorks berth plans for a FederatedLearning: "<ns>.<name>" of the
 // FederatedLearning (bounded to 63 characters) and the work's role, "server" or "client".

@@ -9,9 +9,13 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -263,52 +267,225 @@ class LatencyScorer final : public ClusterScorer {
 
 // ---- DataLocality ----
 
-struct Artifact {
-  std::string claim_name;     // as the cache claims list it: "llama-3-70b", "team-a/corpus"
-  std::string capacity_name;  // as FleetCapacity lists it: "model/...", "dataset/<ns>/<name>"
-  bool is_model = true;
-  double bytes = 1;
-};
-
-// "name[=size],..." into artifacts; a bad size is a warning and the artifact is skipped.
-void ReadArtifacts(std::string_view text, bool models, const std::string& ns,
-                   std::vector<Artifact>* out, std::vector<std::string>* warnings) {
-  for (std::string_view item : SplitList(text)) {
-    size_t eq = item.find('=');
-    Artifact a;
-    a.is_model = models;
-    std::string_view name = Trim(item.substr(0, eq));
-    if (eq != std::string_view::npos) {
-      std::string_view size = Trim(item.substr(eq + 1));
-      core::Result<core::Quantity> q = core::Quantity::Parse(size);
-      if (!q.has_value() || q->milli() <= 0 || name.empty()) {
-        warnings->push_back(std::string("DataLocality: ") +
-                            (models ? kModelsAnnotation : kDatasetsAnnotation) + " item \"" +
-                            std::string(item) + "\" needs a name and a positive size");
-        continue;
-      }
-      a.bytes = static_cast<double>(q->milli()) / 1000.0;
-    }
-    if (models) {
-      a.claim_name = std::string(name);
-      a.capacity_name = "model/" + a.claim_name;
-    } else {
-      // A dataset without a namespace is in the placement's.
-      a.claim_name = name.find('/') == std::string_view::npos ? ns + "/" + std::string(name)
-                                                              : std::string(name);
-      a.capacity_name = "dataset/" + a.claim_name;
-    }
-    out->push_back(std::move(a));
-  }
-}
-
+// Whether a comma list holds `name`, without allocating.
 bool ListContains(const std::string* list, std::string_view name) {
   if (list == nullptr) return false;
-  for (std::string_view item : SplitList(*list)) {
-    if (item == name) return true;
+  std::string_view text = *list;
+  while (true) {
+    const size_t comma = text.find(',');
+    if (Trim(text.substr(0, comma)) == name) return true;
+    if (comma == std::string_view::npos) return false;
+    text.remove_prefix(comma + 1);
   }
-  return false;
 }
+
+// The fraction of `a` a cluster caches: 1 when a cache claim or FleetCapacity lists it, else
+// its Fluid cache's fraction there, else 0.
+double CachedFraction(const PlacementArtifact& a, const model::ManagedCluster& c,
+                      const ClusterCapacity* cap, const std::string* models,
+                      const std::string* datasets) {
+  if (ListContains(a.is_model ? models : datasets, a.name) ||
+      (cap != nullptr && cap->cached_artifacts.contains(a.capacity_name))) {
+    return 1.0;
+  }
+  for (const auto& [cluster, fraction] : a.cluster_cached_fraction) {
+    if (cluster == c.meta.name) return fraction;
+  }
+  return 0.0;
+}
+
+std::string Seconds(double s) {
+  char buf[48];
+  if (s >= 0.05) {
+    std::snprintf(buf, sizeof buf, "%.1f s", s);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.3g s", s);
+  }
+  return buf;
+}
+
+std::string Bytes(const PlacementArtifact& a) {
+  if (!a.size_known) return "size unknown, 1 byte counted";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.1f GB", static_cast<double>(a.size_bytes) / 1e9);
+  return buf;
+}
+
+// Old rule, kept for callers without a load-time model: share of the bytes cached.
+void ScoreShareOfBytes(const ScoreContext& context, const PlacementArtifacts& artifacts,
+                       const std::vector<const model::ManagedCluster*>& clusters,
+                       ScoreOutput* out) {
+  double total = 0;
+  for (const PlacementArtifact& a : artifacts.artifacts) total += static_cast<double>(a.size_bytes);
+  CapacityCursor cursor(context.capacity);
+  for (size_t i = 0; i < clusters.size(); ++i) {
+    const model::ManagedCluster& c = *clusters[i];
+    const ClusterCapacity* cap = cursor.Find(c.meta.name);
+    const std::string* models = c.FindClaim(kModelsCacheClaim);
+    const std::string* datasets = c.FindClaim(kDatasetsCacheClaim);
+    if (cap == nullptr && models == nullptr && datasets == nullptr) continue;
+    double cached = 0;
+    for (const PlacementArtifact& a : artifacts.artifacts) {
+      if (CachedFraction(a, c, cap, models, datasets) >= 1.0) {
+        cached += static_cast<double>(a.size_bytes);
+      }
+    }
+    out->scores[i] = static_cast<int64_t>(200.0 * cached / total - 100.0);
+  }
+}
+
+// Load time per cluster. Per Placement: the artifacts are resolved once, and each distinct
+// (artifact, cluster region, cached fraction) is estimated once by the model; per cluster:
+// a region lookup (one hash of a string view), the cache claims scanned in place and a
+// table read per artifact. Clusters with the same estimates per artifact share a note.
+class LoadTimeScoring {
+ public:
+  LoadTimeScoring(const ScoreContext& context, const PlacementArtifacts& artifacts,
+                  ScoreOutput* out)
+      : context_(context), artifacts_(artifacts.artifacts), out_(out) {
+    for (const PlacementArtifact& a : artifacts_) any_origin_region_ |= !a.origin_region.empty();
+  }
+
+  void Run(const std::vector<const model::ManagedCluster*>& clusters) {
+    std::vector<std::optional<double>> values(clusters.size());
+    out_->note_of.assign(clusters.size(), -1);
+    CapacityCursor cursor(context_.capacity);
+    const size_t n = artifacts_.size();
+    std::vector<double> fractions(n);
+    for (size_t i = 0; i < clusters.size(); ++i) {
+      const model::ManagedCluster& c = *clusters[i];
+      const ClusterCapacity* cap = cursor.Find(c.meta.name);
+      const std::string* models = c.FindClaim(kModelsCacheClaim);
+      const std::string* datasets = c.FindClaim(kDatasetsCacheClaim);
+      const std::string* region = ClusterRegion(c);
+      bool known = cap != nullptr || models != nullptr || datasets != nullptr ||
+                   (region != nullptr && !region->empty() && any_origin_region_);
+      for (size_t a = 0; a < n; ++a) {
+        fractions[a] = CachedFraction(artifacts_[a], c, cap, models, datasets);
+        known = known || fractions[a] > 0;
+      }
+      if (!known) continue;
+      const int32_t r = RegionIndex(region);
+      double total = 0;
+      key_.clear();
+      key_.push_back(static_cast<uint64_t>(r));
+      bool estimated = true;
+      for (size_t a = 0; a < n && estimated; ++a) {
+        const std::optional<LoadTimeEstimate>& e = Estimate(a, r, fractions[a]);
+        estimated = e.has_value();
+        if (estimated) total += e->seconds;
+        uint64_t bits = 0;
+        std::memcpy(&bits, &fractions[a], sizeof bits);
+        key_.push_back(bits);
+      }
+      if (!estimated) continue;
+      values[i] = total;
+      out_->note_of[i] = NoteFor(r, fractions, total);
+    }
+    out_->scores = MinMax(values, /*higher_is_better=*/false);
+  }
+
+ private:
+  static constexpr int32_t kUnknownRegion = 0;
+
+  int32_t RegionIndex(const std::string* region) {
+    if (region == nullptr || region->empty()) return kUnknownRegion;
+    auto it = region_index_.find(std::string_view(*region));
+    if (it != region_index_.end()) return it->second;
+    regions_.push_back(*region);
+    const auto index = static_cast<int32_t>(regions_.size());
+    region_index_.emplace(std::string_view(*region), index);  // views the cluster's string
+    return index;
+  }
+
+  std::string_view RegionName(int32_t r) const {
+    return r == kUnknownRegion ? std::string_view() : regions_[static_cast<size_t>(r) - 1];
+  }
+
+  // Memoized per (artifact, region) for the two common fractions, 0 and 1; a Fluid
+  // fraction in between asks the model each time (a few clusters).
+  const std::optional<LoadTimeEstimate>& Estimate(size_t a, int32_t r, double fraction) {
+    const bool whole = fraction >= 1.0;
+    const bool common = whole || fraction <= 0.0;
+    const size_t slot = (static_cast<size_t>(r) * artifacts_.size() + a) * 2 + (whole ? 1 : 0);
+    if (common && slot < memo_.size() && memo_[slot].first) return memo_[slot].second;
+    const PlacementArtifact& art = artifacts_[a];
+    LoadQuery q;
+    q.is_model = art.is_model;
+    q.size_bytes = art.size_bytes;
+    q.origin_region = art.origin_region;
+    q.cluster_region = RegionName(r);
+    q.cluster_cached_fraction = std::clamp(fraction, 0.0, 1.0);
+    std::optional<LoadTimeEstimate> e = context_.load_time->Estimate(q);
+    if (!common) {
+      scratch_ = e;
+      return scratch_;
+    }
+    if (slot >= memo_.size()) memo_.resize(slot + 1);
+    memo_[slot] = {true, e};
+    return memo_[slot].second;
+  }
+
+  // "load 126.3 s: llama-3-70b (150.3 GB) from the cluster cache"; with several artifacts
+  // each gets its time.
+  int32_t NoteFor(int32_t r, const std::vector<double>& fractions, double total) {
+    auto it = note_index_.find(key_);
+    if (it != note_index_.end()) return it->second;
+    std::string text = "load " + Seconds(total) + ":";
+    for (size_t a = 0; a < artifacts_.size(); ++a) {
+      const PlacementArtifact& art = artifacts_[a];
+      const LoadTimeEstimate e = *Estimate(a, r, fractions[a]);
+      text += a == 0 ? " " : "; ";
+      text += art.name + " (" + Bytes(art) + ") ";
+      if (artifacts_.size() > 1) text += Seconds(e.seconds) + " ";
+      text += "from ";
+      switch (e.path) {
+        case LoadPath::kClusterCache:
+          if (fractions[a] >= 1.0) {
+            text += "the cluster cache";
+          } else {
+            text += "the cluster cache (" + std::to_string(std::lround(fractions[a] * 100)) +
+                    "% cached, the rest from the origin)";
+          }
+          break;
+        case LoadPath::kOriginSameRegion:
+          text += "the origin in " + std::string(RegionName(r));
+          break;
+        case LoadPath::kOriginCrossRegion:
+          text += "the origin";
+          if (art.origin_region.empty()) {
+            text += " (region unknown: counted across regions)";
+          } else if (r == kUnknownRegion) {
+            text +=
+                " in " + art.origin_region + " (cluster region unknown: counted across regions)";
+          } else {
+            text += " in " + art.origin_region + ", across regions";
+          }
+          break;
+      }
+    }
+    const auto index = static_cast<int32_t>(out_->notes.size());
+    out_->notes.push_back(std::move(text));
+    note_index_.emplace(key_, index);
+    return index;
+  }
+
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+
+  const ScoreContext& context_;
+  const std::vector<PlacementArtifact>& artifacts_;
+  ScoreOutput* out_;
+  bool any_origin_region_ = false;
+  std::vector<std::string> regions_;  // index r − 1
+  std::unordered_map<std::string_view, int32_t, Hash, std::equal_to<>> region_index_;
+  std::vector<std::pair<bool, std::optional<LoadTimeEstimate>>> memo_;
+  std::optional<LoadTimeEstimate> scratch_;
+  std::vector<uint64_t> key_;  // region, then each artifact's fraction bits
+  std::map<std::vector<uint64_t>, int32_t> note_index_;
+};
 
 class DataLocalityScorer final : public ClusterScorer {
  public:
@@ -317,31 +494,18 @@ class DataLocalityScorer final : public ClusterScorer {
                     const std::vector<const model::ManagedCluster*>& clusters) const override {
     ScoreOutput out;
     out.scores.resize(clusters.size());
-    std::vector<Artifact> artifacts;
-    const std::string& ns = context.placement.meta.namespace_;
-    if (const std::string* m = FindAnnotation(context.placement, kModelsAnnotation)) {
-      ReadArtifacts(*m, true, ns, &artifacts, &out.warnings);
+    std::optional<PlacementArtifacts> own;
+    const PlacementArtifacts* artifacts = context.artifacts;
+    if (artifacts == nullptr) {
+      own = ResolveArtifacts(context.snapshot, context.placement);
+      artifacts = &*own;
+      out.warnings = own->warnings;
     }
-    if (const std::string* d = FindAnnotation(context.placement, kDatasetsAnnotation)) {
-      ReadArtifacts(*d, false, ns, &artifacts, &out.warnings);
-    }
-    if (artifacts.empty()) return out;
-    double total = 0;
-    for (const Artifact& a : artifacts) total += a.bytes;
-    CapacityCursor cursor(context.capacity);
-    for (size_t i = 0; i < clusters.size(); ++i) {
-      const model::ManagedCluster& c = *clusters[i];
-      const ClusterCapacity* cap = cursor.Find(c.meta.name);
-      const std::string* models = c.FindClaim(kModelsCacheClaim);
-      const std::string* datasets = c.FindClaim(kDatasetsCacheClaim);
-      if (cap == nullptr && models == nullptr && datasets == nullptr) continue;
-      double cached = 0;
-      for (const Artifact& a : artifacts) {
-        bool held = ListContains(a.is_model ? models : datasets, a.claim_name) ||
-                    (cap != nullptr && cap->cached_artifacts.contains(a.capacity_name));
-        if (held) cached += a.bytes;
-      }
-      out.scores[i] = static_cast<int64_t>(200.0 * cached / total - 100.0);
+    if (artifacts->artifacts.empty()) return out;
+    if (context.load_time == nullptr) {
+      ScoreShareOfBytes(context, *artifacts, clusters, &out);
+    } else {
+      LoadTimeScoring(context, *artifacts, &out).Run(clusters);
     }
     return out;
   }

@@ -19,6 +19,8 @@
 #include "model/snapshot.h"
 #include "placement/addon_score_index.h"
 #include "placement/fleet_capacity.h"
+#include "placement/load_time_model.h"
+#include "placement/placement_artifacts.h"
 
 namespace berth::placement {
 
@@ -38,12 +40,23 @@ struct ScoreContext {
   const FleetCapacity* capacity = nullptr;
   // snapshot.addon_placement_scores indexed; nullptr: scorers scan the snapshot.
   const AddOnScoreIndex* addon_scores = nullptr;
+  // How long a node takes to load an artifact (DataLocality); nullptr: DataLocality falls
+  // back to the share of bytes cached.
+  const LoadTimeModel* load_time = nullptr;
+  // The placement's artifacts, resolved once by SchedulePlacement (which reports their
+  // warnings); nullptr: DataLocality resolves them itself and reports the warnings.
+  const PlacementArtifacts* artifacts = nullptr;
 };
 
 struct ScoreOutput {
   // Parallel to the clusters scored; nullopt: no entry (the cluster gains nothing).
   std::vector<std::optional<int64_t>> scores;
   std::vector<std::string> warnings;  // e.g. "AddOnPlacementScores c1/usage expired"
+  // Explain detail per cluster, e.g. DataLocality's estimated load time: an index into
+  // `notes` parallel to `scores` (−1: none), or empty for no notes at all. Clusters that
+  // share a note share its index, so a scorer builds each distinct text once.
+  std::vector<int32_t> note_of;
+  std::vector<std::string> notes;
 };
 
 class ClusterScorer {

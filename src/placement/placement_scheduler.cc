@@ -22,6 +22,8 @@
 #include "placement/cluster_filter.h"
 #include "placement/cluster_set_references.h"
 #include "placement/decision_groups.h"
+#include "placement/placement_artifacts.h"
+#include "placement/residency_filter.h"
 #include "placement/spread_selector.h"
 
 namespace berth::placement {
@@ -402,13 +404,37 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
 
   std::vector<const model::ManagedCluster*> feasible;
   std::vector<size_t> feasible_verdict;  // index into out.clusters
+  // The models and datasets the placement names, resolved once for the residency filter
+  // and DataLocality.
+  const PlacementArtifacts artifacts = ResolveArtifacts(snapshot, placement);
   if (!misconfigured) {
+    for (const std::string& w : artifacts.warnings) out.warnings.push_back(w);
+    // berth's DataResidency runs after upstream's two filters, on what they kept.
+    ResidencyFilter residency(artifacts.rules);
+    // The filter hands out one Rejection per distinct verdict; its table index is kept by
+    // address, so thousands of rejected clusters never compare the long messages again.
+    std::vector<std::pair<const model::Rejection*, int32_t>> residency_index;
     for (size_t pi = 0; pi < passed.size(); ++pi) {
       const model::ManagedCluster* c = passed[pi];
       const size_t next = passed_verdict[pi];
       ClusterVerdict& verdict = out.clusters[next];
       bool before = std::binary_search(existing.begin(), existing.end(), c->meta.name);
       FilterVerdict v = filter.CheckTaints(*c, before, now);
+      if (v.feasible && !residency.empty()) {
+        if (const model::Rejection* r = residency.Check(*c)) {
+          v.feasible = false;
+          v.toleration_expires.reset();
+          auto known = std::find_if(residency_index.begin(), residency_index.end(),
+                                    [r](const auto& e) { return e.first == r; });
+          if (known == residency_index.end()) {
+            residency_index.emplace_back(r, rejections.Add(*r));
+            verdict.rejection = residency_index.back().second;
+          } else {
+            verdict.rejection = known->second;
+            ++out.rejections[static_cast<size_t>(known->second)].count;
+          }
+        }
+      }
       verdict.feasible = v.feasible;
       if (v.rejection) verdict.rejection = rejections.Add(*v.rejection);
       if (v.feasible) {
@@ -420,7 +446,8 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
         }
       }
     }
-    ScoreContext context{snapshot, placement, now, existing, options.capacity, addon_scores};
+    ScoreContext context{snapshot, placement, now, existing, options.capacity, addon_scores,
+                         options.load_time, &artifacts};
     size_t active = 0;
     for (const ActivePrioritizer& p : weights) active += p.weight != 0 ? 1 : 0;
     // Terms go to a flat table, `active` slots per feasible cluster, compacted below.
@@ -455,9 +482,13 @@ PlacementOutcome SchedulePlacement(const model::Snapshot& snapshot,
       auto index = static_cast<int32_t>(out.prioritizers.size());
       const int32_t weight = scorer_weights[k];
       out.prioritizers.push_back({scorers[k]->Name(), weight});
+      const auto note_base = static_cast<int32_t>(out.score_notes.size());
+      const std::vector<int32_t>& note_of = scored[k].note_of;
+      for (std::string& n : scored[k].notes) out.score_notes.push_back(std::move(n));
       for (size_t i = 0; i < feasible.size(); ++i) {
         if (!scored[k].scores[i].has_value()) continue;
-        terms[i * active + term_count[i]++] = {index, *scored[k].scores[i], weight};
+        const int32_t note = i < note_of.size() && note_of[i] >= 0 ? note_base + note_of[i] : -1;
+        terms[i * active + term_count[i]++] = {index, *scored[k].scores[i], weight, note};
         out.clusters[feasible_verdict[i]].total += static_cast<int64_t>(weight) * *scored[k].scores[i];
       }
       for (std::string& w : scored[k].warnings) out.warnings.push_back(std::move(w));

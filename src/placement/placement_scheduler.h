@@ -35,6 +35,9 @@ struct ScoreTerm {
   int32_t prioritizer = 0;  // index into PlacementOutcome::prioritizers
   int64_t score = 0;
   int32_t weight = 0;
+  // The prioritizer's explain detail for this cluster (DataLocality: the estimated load
+  // time), an index into PlacementOutcome::score_notes; −1: none. Read with NoteOf.
+  int32_t note = -1;
 };
 
 // Every candidate cluster's verdict: excluded (with the filter's rejection) or scored.
@@ -46,7 +49,8 @@ struct ClusterVerdict {
   bool feasible = false;
   bool selected = false;
   // Set when !feasible: why the filters excluded it (plugin Predicate, naming each
-  // predicate's failing part, or TaintToleration). Index into PlacementOutcome::rejections.
+  // predicate's failing part, TaintToleration, or DataResidency, berth's residency rule). Index
+  // into PlacementOutcome::rejections.
   std::optional<int32_t> rejection;
   // Set for a feasible cluster that spreadPolicy left out: plugin SpreadPolicy, reason
   // TopologyKeyMissing (no value for a DoNotSchedule key), MaxSkewExceeded (picking it
@@ -75,6 +79,7 @@ struct PlacementOutcome {
   // clusters share one.
   std::vector<model::Rejection> rejections;
   std::vector<ScoreTerm> score_terms;               // every verdict's terms, cluster after cluster
+  std::vector<std::string> score_notes;             // what ScoreTerm::note indexes
   std::vector<std::string> selected;                // by total desc, then name
   int32_t unscheduled = 0;                          // numberOfClusters − selected, when set
   std::vector<model::PlacementDecision> decisions;  // <name>-decision-<k>, k from 1
@@ -93,6 +98,10 @@ struct PlacementOutcome {
   const model::Rejection* SpreadSkipOf(const ClusterVerdict& v) const {
     return v.spread_skipped ? &rejections[static_cast<size_t>(*v.spread_skipped)] : nullptr;
   }
+  // The term's note ("load 126.3 s: ..."), or nullptr. Valid while this outcome lives.
+  const std::string* NoteOf(const ScoreTerm& t) const {
+    return t.note >= 0 ? &score_notes[static_cast<size_t>(t.note)] : nullptr;
+  }
   // The verdict's score terms, in the order the prioritizers ran.
   std::span<const ScoreTerm> ScoresOf(const ClusterVerdict& v) const {
     return std::span<const ScoreTerm>(score_terms).subspan(v.first_score, v.score_count);
@@ -107,6 +116,9 @@ struct ScheduleOptions {
   // snapshot.addon_placement_scores, indexed once by the caller for many placements;
   // nullptr: SchedulePlacement indexes them itself (O(scores) per call).
   const AddOnScoreIndex* addon_scores = nullptr;
+  // DataLocality's load times (the engine passes data's transfer model,
+  // engine/data_load_time.h); nullptr: DataLocality scores the share of bytes cached.
+  const LoadTimeModel* load_time = nullptr;
 };
 
 // Decides `placement` (an element of snapshot.placements, or a copy) at time `now`.

@@ -64,6 +64,41 @@ TEST(ModelLoadTest, UnknownSizeIsNoArtifact) {
   EXPECT_NE(a.error().message().find("berth.dev/model-size"), std::string::npos);
 }
 
+TEST(ModelLoadTest, DataRegionsBecomeTheArtifactsAllowedRegions) {
+  model::InferenceServiceModel m;
+  m.meta.namespace_ = "serve";
+  m.meta.name = "chat";
+  m.size_bytes = 1000;
+  m.meta.annotations["berth.dev/models"] = "llama=16Gi";  // the cache name drops the size
+  m.meta.annotations["berth.dev/data-regions"] = "eu-west-1, eu-central-1";
+  auto a = ArtifactOf(m);
+  ASSERT_TRUE(a.has_value()) << a.error().ToString();
+  EXPECT_EQ(a->id, "model/llama");
+  EXPECT_EQ(a->allowed_regions, (std::vector<std::string>{"eu-west-1", "eu-central-1"}));
+  m.meta.annotations["berth.dev/data-regions"] = "eu-west-1,";
+  a = ArtifactOf(m);
+  ASSERT_FALSE(a.has_value());
+  EXPECT_EQ(a.error().code(), core::ErrorCode::kInvalidArgument);
+  EXPECT_EQ(a.error().location().object, "InferenceService/serve/chat");
+  EXPECT_EQ(a.error().location().field, "metadata.annotations[berth.dev/data-regions]");
+  EXPECT_NE(a.error().message().find("entry 2 is empty"), std::string::npos);
+}
+
+TEST(ModelLoadTest, ExplainMarksNodesOutsideTheDataRegionsForbidden) {
+  model::Snapshot snap = testing::ReadCleanYaml(kCluster);
+  for (model::InferenceServiceModel& m : snap.inference_services) {
+    m.meta.annotations["berth.dev/data-regions"] = "us-east-1";
+  }
+  auto e = ExplainInferenceService(std::move(snap), "serve/chat", PlanOptions{});
+  ASSERT_TRUE(e.has_value()) << e.error().ToString();
+  ASSERT_EQ(e->loads.size(), 2u) << e->no_schedule;
+  for (const ReplicaLoad& l : e->loads) {
+    EXPECT_EQ(l.forbidden,
+              "residency: artifact model/llama may only be in regions [us-east-1]; node " +
+                  l.node + " is in region 'eu-west-1'");
+  }
+}
+
 TEST(ModelLoadTest, ExplainSchedulesTheModelToThePlannedNodes) {
   auto e = ExplainInferenceService(testing::ReadCleanYaml(kCluster), "serve/chat", PlanOptions{});
   ASSERT_TRUE(e.has_value()) << e.error().ToString();

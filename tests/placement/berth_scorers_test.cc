@@ -245,8 +245,10 @@ TEST(DataLocalityScorerTest, NoAnnotationsNoEntriesAndBadSizesWarn) {
   EXPECT_EQ(s.scores, (Scores{-100}));  // only m3 counts; a does not hold it
   EXPECT_EQ(s.warnings,
             (std::vector<std::string>{
-                "DataLocality: berth.dev/models item \"m1=lots\" needs a name and a positive size",
-                "DataLocality: berth.dev/models item \"m2=0\" needs a name and a positive size"}));
+                "DataLocality: Placement ns/p: berth.dev/models item \"m1=lots\" needs a name and "
+                "a positive size",
+                "DataLocality: Placement ns/p: berth.dev/models item \"m2=0\" needs a name and a "
+                "positive size"}));
 }
 
 // ---- the registry and SchedulePlacement ----
