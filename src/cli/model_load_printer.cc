@@ -64,6 +64,7 @@ void PrintModelLoadExplanation(const engine::ModelLoadExplanation& explanation,
   }
 
   out << "\nModel load (fetch schedule, docs/data.md)\n";
+  for (const std::string& w : e.warnings) out << "  note: " << w << "\n";
   if (!e.no_schedule.empty()) {
     out << "  none: " << e.no_schedule << "\n";
     return;
@@ -159,6 +160,12 @@ void PrintModelLoadExplanationJson(const engine::ModelLoadExplanation& explanati
     w.Field("peakOriginPulls", static_cast<int64_t>(e.peak_origin_pulls));
   }
   w.Field("maxOriginPulls", static_cast<int64_t>(e.max_origin_pulls));
+  if (!e.warnings.empty()) {
+    w.Key("warnings");
+    w.BeginArray();
+    for (const std::string& warning : e.warnings) w.String(warning);
+    w.EndArray();
+  }
   w.FieldBool("shareInCluster", e.share_in_cluster);
   w.EndObject();
   w.EndObject();

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/ascii.h"
+#include "core/quantity.h"
 #include "data/data_view.h"
 #include "data/fetch_schedule.h"
 #include "data/transfer_model.h"
@@ -48,6 +49,23 @@ std::string_view Label(const core::Labels& labels, const char* key) {
   return it == labels.end() ? std::string_view() : std::string_view(it->second);
 }
 
+// The node's bandwidth.berth.dev/<name> label in bytes per second; 0 (the default table)
+// when absent, and when it is not a positive quantity, with a warning naming node and label.
+double NodeBandwidth(const model::Node& n, std::string_view name, std::vector<std::string>* warnings) {
+  std::string key = model::kNodeBandwidthLabelPrefix;
+  key += name;
+  auto it = n.meta.labels.find(key);
+  if (it == n.meta.labels.end()) return 0;
+  core::Result<core::Quantity> q = core::Quantity::Parse(it->second);
+  core::Result<int64_t> v = q.has_value() ? q->Value() : core::Result<int64_t>(q.error());
+  if (!v.has_value() || *v <= 0) {
+    warnings->push_back("Node " + n.meta.name + ": label " + key + "=\"" + it->second +
+                        "\" is not a positive quantity of bytes per second; the default is used");
+    return 0;
+  }
+  return static_cast<double>(*v);
+}
+
 }  // namespace
 
 DataInputs BuildDataInputs(const model::Snapshot& snapshot) {
@@ -78,6 +96,9 @@ DataInputs BuildDataInputs(const model::Snapshot& snapshot) {
     data::DataNode node;
     node.name = n.meta.name;
     node.cluster = n.cluster;
+    node.nic_bytes_per_s = NodeBandwidth(n, "nic", &out.warnings);
+    node.disk_read_bytes_per_s = NodeBandwidth(n, "disk-read", &out.warnings);
+    node.host_to_gpu_bytes_per_s = NodeBandwidth(n, "host-to-gpu", &out.warnings);
     out.topology.nodes.push_back(std::move(node));
     for (const auto& [key, value] : n.meta.labels) {
       if (!key.starts_with(prefix) || value != "true") continue;
@@ -156,6 +177,15 @@ ModelLoad ScheduleModelLoad(const Plan& plan, int32_t service) {
     return out;
   }
   DataInputs inputs = BuildDataInputs(planned);
+  out.warnings = std::move(inputs.warnings);
+  // The InferenceService's own word on its origin's bandwidth.
+  if (m.origin_stream_bytes_per_s.has_value() || m.origin_egress_bytes_per_s.has_value()) {
+    data::OriginLink link;
+    link.location = m.storage.location;
+    link.stream_bytes_per_s = static_cast<double>(m.origin_stream_bytes_per_s.value_or(0));
+    link.egress_bytes_per_s = static_cast<double>(m.origin_egress_bytes_per_s.value_or(0));
+    inputs.topology.origins.push_back(std::move(link));
+  }
   auto view = data::DataView::Build(std::move(inputs.topology), std::move(inputs.copies));
   if (!view.has_value()) {
     out.no_schedule = "the cluster's nodes could not be read as a topology: " +

@@ -21,10 +21,14 @@
 
 namespace berth::engine {
 
-// The nodes of `snapshot` as the data module's topology and copies.
+// The nodes of `snapshot` as the data module's topology and copies; a node's bandwidth.berth.dev/
+// {nic,disk-read,host-to-gpu} labels override the default table for it.
 struct DataInputs {
   data::Topology topology;
   data::Copies copies;
+  // Labels that could not be read (a bandwidth that is not a positive quantity): their
+  // default is used.
+  std::vector<std::string> warnings;
 };
 DataInputs BuildDataInputs(const model::Snapshot& snapshot);
 
@@ -61,6 +65,7 @@ struct ModelLoad {
   // The fetch schedule of the bound pods; empty with `no_schedule` saying why.
   std::vector<ReplicaLoad> loads;
   std::string no_schedule;
+  std::vector<std::string> warnings;  // DataInputs::warnings
   int32_t max_origin_pulls = 0;  // the limit used (berth.dev/max-origin-pulls, default 4)
   bool share_in_cluster = false;  // berth.dev/model-p2p: "true"
   double all_ready_s = 0;

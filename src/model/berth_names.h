@@ -57,6 +57,11 @@ inline constexpr const char* kBerthModelRegionKey = "berth.dev/model-region";
 // and whether nodes of a cluster copy the model from one another (engine/model_load.h).
 inline constexpr const char* kBerthMaxOriginPullsKey = "berth.dev/max-origin-pulls";
 inline constexpr const char* kBerthModelP2pKey = "berth.dev/model-p2p";
+// InferenceServices (annotations): the origin's bandwidth, bytes per second as a quantity
+// ("300M"): one pull, and all pulls together (the egress they share); unset: the default
+// table (docs/data.md).
+inline constexpr const char* kBerthOriginStreamKey = "berth.dev/origin-stream-bandwidth";
+inline constexpr const char* kBerthOriginEgressKey = "berth.dev/origin-egress-bandwidth";
 // Fluid Datasets, InferenceServices and Placements (annotations): the regions the data may
 // be stored and processed in, comma separated (a hard placement predicate,
 // model/data_residency.h); Fluid Datasets and Placements: the region of the artifact's
@@ -78,6 +83,7 @@ inline constexpr std::string_view kBerthNames[] = {
     kBerthMaxOriginPullsKey, kBerthModelP2pKey,
     kBerthFlCurrentRoundKey, kBerthFlLossKey,
     kBerthDataRegionsKey,   kBerthOriginRegionKey,
+    kBerthOriginStreamKey,  kBerthOriginEgressKey,
 };
 
 }  // namespace berth::model

@@ -25,6 +25,11 @@ inline constexpr const char* kInferenceServiceLabel = "serving.kserve.io/inferen
 inline constexpr const char* kModelCacheLabelPrefix = "models.cache.berth.dev/";
 inline constexpr const char* kFluidDatasetLabelPrefix = "fluid.io/s-";
 
+// Node labels overriding the default table's bandwidths for one node, bytes per second as a
+// quantity ("1250M" = 1.25 GB/s, a 10 Gbit/s NIC): bandwidth.berth.dev/nic, .../disk-read,
+// .../host-to-gpu (engine/model_load.h BuildDataInputs).
+inline constexpr const char* kNodeBandwidthLabelPrefix = "bandwidth.berth.dev/";
+
 // Where an artifact's bytes live, parsed from a URI: KServe's storageUri (s3://, gs://,
 // hf://, pvc://, oci://, https://, http://) or a Fluid mount point (also oss://, hdfs://,
 // local://). `location` is the bucket, host, claim, repository or registry; `path` the rest.
@@ -125,6 +130,10 @@ struct InferenceServiceModel {
   // of a cluster copy the model from one another).
   std::optional<int32_t> max_origin_pulls;
   bool p2p = false;
+  // Annotations berth.dev/origin-stream-bandwidth and origin-egress-bandwidth: the origin's
+  // bytes per second for one pull and for all together; unset: the default table.
+  std::optional<int64_t> origin_stream_bytes_per_s;
+  std::optional<int64_t> origin_egress_bytes_per_s;
   std::string cluster = "default";
   SourceRef source;
 };

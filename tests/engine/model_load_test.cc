@@ -91,8 +91,8 @@ TEST(ModelLoadTest, ExplainMarksNodesOutsideTheDataRegionsForbidden) {
   }
   auto e = ExplainInferenceService(std::move(snap), "serve/chat", PlanOptions{});
   ASSERT_TRUE(e.has_value()) << e.error().ToString();
-  ASSERT_EQ(e->loads.size(), 2u) << e->no_schedule;
-  for (const ReplicaLoad& l : e->loads) {
+  ASSERT_EQ(e->load.loads.size(), 2u) << e->load.no_schedule;
+  for (const ReplicaLoad& l : e->load.loads) {
     EXPECT_EQ(l.forbidden,
               "residency: artifact model/llama may only be in regions [us-east-1]; node " +
                   l.node + " is in region 'eu-west-1'");
@@ -121,6 +121,31 @@ TEST(ModelLoadTest, ExplainSchedulesTheModelToThePlannedNodes) {
   EXPECT_NEAR(e->load.all_ready_s, 10.12, 1e-6);
   EXPECT_EQ(e->load.origin_bytes, 3000000000);
   EXPECT_EQ(e->load.peak_origin_pulls, 1);
+}
+
+TEST(ModelLoadTest, BandwidthLabelsAndOriginAnnotationsOverrideTheDefaults) {
+  std::string yaml = kCluster;
+  // Node b: a 25 GB/s NIC and a bad disk label (ignored with a warning); the origin serves
+  // one pull at 1 GB/s.
+  yaml.replace(yaml.find("models.cache.berth.dev/other: \"false\""),
+               std::string("models.cache.berth.dev/other: \"false\"").size(),
+               "bandwidth.berth.dev/nic: 25G, bandwidth.berth.dev/disk-read: fast");
+  yaml.replace(yaml.find("berth.dev/models: llama}"), std::string("berth.dev/models: llama}").size(),
+               "berth.dev/models: llama, berth.dev/origin-stream-bandwidth: 1G}");
+  const model::Snapshot snap = testing::ReadCleanYaml(yaml);
+  DataInputs in = BuildDataInputs(snap);
+  ASSERT_EQ(in.topology.nodes.size(), 2u);
+  EXPECT_EQ(in.topology.nodes[1].nic_bytes_per_s, 25e9);
+  EXPECT_EQ(in.topology.nodes[1].disk_read_bytes_per_s, 0);  // the default
+  ASSERT_EQ(in.warnings.size(), 1u);
+  EXPECT_NE(in.warnings[0].find("bandwidth.berth.dev/disk-read"), std::string::npos);
+  auto e = ExplainInferenceService(testing::ReadCleanYaml(yaml), "serve/chat", PlanOptions{});
+  ASSERT_TRUE(e.has_value()) << e.error().ToString();
+  EXPECT_EQ(e->load.warnings.size(), 1u);
+  // Node b pulls at min(1 GB/s origin stream, 25 GB/s NIC): 3e9 / 1e9 + 0.12 s = 3.12 s.
+  for (const ReplicaLoad& l : e->load.loads) {
+    if (l.node == "b") EXPECT_NEAR(l.end_s, 3.12, 1e-6);
+  }
 }
 
 TEST(ModelLoadTest, UnknownServiceIsNotFound) {

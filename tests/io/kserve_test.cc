@@ -312,6 +312,16 @@ TEST(KServeReaderTest, BadInferenceServicesNameTheField) {
        "  annotations: {berth.dev/model-p2p: yes-please}\n"
        "spec: {predictor: {model: {modelFormat: {name: x}}}}\n",
        "metadata.annotations[berth.dev/model-p2p]"},
+      {"origin bandwidth not a quantity",
+       "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: m\n"
+       "  annotations: {berth.dev/origin-egress-bandwidth: fast}\n"
+       "spec: {predictor: {model: {modelFormat: {name: x}}}}\n",
+       "metadata.annotations[berth.dev/origin-egress-bandwidth]"},
+      {"origin bandwidth zero",
+       "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: m\n"
+       "  annotations: {berth.dev/origin-stream-bandwidth: \"0\"}\n"
+       "spec: {predictor: {model: {modelFormat: {name: x}}}}\n",
+       "metadata.annotations[berth.dev/origin-stream-bandwidth]"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);

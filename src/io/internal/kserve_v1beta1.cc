@@ -184,6 +184,10 @@ core::Result<DecodedInferenceService> DecodeInferenceService(dom::object obj,
     return FieldError(field, "a predictor needs a model (spec.predictor.model) or containers");
   }
   BERTH_RETURN_IF_ERROR(SizeAnnotation(m.meta, model::kBerthModelSizeKey, &m.size_bytes));
+  BERTH_RETURN_IF_ERROR(
+      SizeAnnotation(m.meta, model::kBerthOriginStreamKey, &m.origin_stream_bytes_per_s));
+  BERTH_RETURN_IF_ERROR(
+      SizeAnnotation(m.meta, model::kBerthOriginEgressKey, &m.origin_egress_bytes_per_s));
   if (auto it = m.meta.annotations.find(model::kBerthModelRegionKey);
       it != m.meta.annotations.end()) {
     m.origin_region = it->second;
