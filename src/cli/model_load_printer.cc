@@ -18,15 +18,21 @@ std::string ExpectedReady(const engine::ModelLoad& e) {
   size_t waiting = 0;
   for (const model::PodDecision& d : e.pods) waiting += d.node.has_value() ? 0 : 1;
   const size_t bound = e.pods.size() - waiting;
-  if (bound == 0) return "unknown: no pod is bound yet (they wait in the queue)";
-  std::string out = waiting == 0 ? "all " + std::to_string(bound) + " replicas"
+  const std::string running =
+      e.running.empty() ? "" : "; " + std::to_string(e.running.size()) + " running already";
+  if (bound == 0) {
+    return e.pods.empty() ? "now: every replica runs already"
+                          : "unknown: no new pod is bound yet (they wait in the queue)" + running;
+  }
+  std::string out = waiting == 0 ? (bound == 1 ? std::string("the new replica")
+                                               : "all " + std::to_string(bound) + " new replicas")
                                  : std::to_string(bound) + " of " + std::to_string(e.pods.size()) +
-                                       " replicas";
-  if (!e.no_schedule.empty()) return out + " bound now; load time unknown (see below)";
+                                       " new replicas";
+  if (!e.no_schedule.empty()) return out + " bound now; load time unknown (see below)" + running;
   out += " " + core::HumanSeconds(e.all_ready_s) +
          " after the plan (bound in it: no queue wait; then the model load)";
   if (waiting > 0) out += "; " + std::to_string(waiting) + " wait in the queue, no estimate";
-  return out;
+  return out + running;
 }
 
 }  // namespace
@@ -52,9 +58,14 @@ void PrintModelLoadExplanation(const engine::ModelLoadExplanation& explanation,
   if (m.cluster != "default") head.AddRow({"Cluster:", m.cluster});
   head.Print(out, "  ");
 
-  if (!e.pods.empty()) {
-    out << "\nPods (" << e.pods.size() << ")\n";
+  if (!e.pods.empty() || !e.running.empty()) {
+    out << "\nPods (" << e.pods.size() + e.running.size() << ")\n";
     TextTable pods({TextTable::Align::kLeft, TextTable::Align::kLeft});
+    for (const engine::RunningReplica& r : e.running) {
+      pods.AddRow({r.pod, "running on " + r.node +
+                                (e.share_in_cluster ? " (model loaded; serves peers)"
+                                                    : " (model loaded)")});
+    }
     for (const model::PodDecision& d : e.pods) {
       pods.AddRow({s.pod(d.pod).meta.name,
                    d.node ? "bound to " + s.node(*d.node).meta.name : "unschedulable: " + d.message});
@@ -126,6 +137,15 @@ void PrintModelLoadExplanationJson(const engine::ModelLoadExplanation& explanati
       w.Null();
       w.Field("message", d.message);
     }
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("running");
+  w.BeginArray();
+  for (const engine::RunningReplica& r : e.running) {
+    w.BeginObject();
+    w.Field("name", r.pod);
+    w.Field("node", r.node);
     w.EndObject();
   }
   w.EndArray();

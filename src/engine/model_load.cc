@@ -155,17 +155,26 @@ ModelLoad ScheduleModelLoad(const Plan& plan, int32_t service) {
   out.share_in_cluster = m.p2p;
 
   // The predictor pods: the pods of this cluster and namespace labelled with the service.
+  auto is_predictor = [&](const model::Pod& pod) {
+    return pod.cluster == m.cluster && pod.meta.namespace_ == m.meta.namespace_ &&
+           Label(pod.meta.labels, model::kInferenceServiceLabel) == m.meta.name;
+  };
   std::vector<data::Replica> replicas;
+  std::vector<bool> decided(planned.pods.size(), false);
   for (const model::PodDecision& d : plan.pod_decisions) {
     const model::Pod& pod = planned.pod(d.pod);
-    if (pod.cluster != m.cluster || pod.meta.namespace_ != m.meta.namespace_ ||
-        Label(pod.meta.labels, model::kInferenceServiceLabel) != m.meta.name) {
-      continue;
-    }
+    if (!is_predictor(pod)) continue;
+    decided[static_cast<size_t>(d.pod.v)] = true;
     out.pods.push_back(d);
     if (d.node.has_value()) {
       replicas.push_back(data::Replica{pod.meta.name, planned.node(*d.node).meta.name, ""});
     }
+  }
+  // Replicas the input already runs loaded the model: their nodes hold it (below).
+  for (size_t i = 0; i < planned.pods.size(); ++i) {
+    const model::Pod& pod = planned.pods[i];
+    if (decided[i] || pod.node_name.empty() || pod.IsTerminal() || !is_predictor(pod)) continue;
+    out.running.push_back(RunningReplica{pod.meta.name, pod.node_name});
   }
   if (replicas.empty()) {
     out.no_schedule = "no pod of it is bound: nothing to load yet";
@@ -178,6 +187,16 @@ ModelLoad ScheduleModelLoad(const Plan& plan, int32_t service) {
   }
   DataInputs inputs = BuildDataInputs(planned);
   out.warnings = std::move(inputs.warnings);
+  // A node running a replica holds the model whether or not its cache label says so; with
+  // sharing on, it serves the new replicas' nodes too.
+  for (const RunningReplica& r : out.running) {
+    data::NodeCopy copy;
+    copy.artifact = artifact->id;
+    copy.node = r.node;
+    copy.complete = true;
+    copy.serves_peers = out.share_in_cluster;
+    inputs.copies.nodes.push_back(std::move(copy));
+  }
   // The InferenceService's own word on its origin's bandwidth.
   if (m.origin_stream_bytes_per_s.has_value() || m.origin_egress_bytes_per_s.has_value()) {
     data::OriginLink link;

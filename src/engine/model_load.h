@@ -57,10 +57,19 @@ struct ReplicaLoad {
   std::string forbidden;  // residency: why this node may not hold the model
 };
 
+// A predictor pod the input already runs: its model is loaded.
+struct RunningReplica {
+  std::string pod;
+  std::string node;
+};
+
 // The model load of one InferenceService in a plan.
 struct ModelLoad {
   int32_t service = -1;  // index into plan.planned.inference_services
   std::vector<model::PodDecision> pods;  // the predictor pods' decisions
+  // Predictor pods bound in the input (not decided by the plan): their nodes count as
+  // holding the model, serving peers when sharing is on.
+  std::vector<RunningReplica> running;
   std::string cache_name;                // ModelCacheName
   // The fetch schedule of the bound pods; empty with `no_schedule` saying why.
   std::vector<ReplicaLoad> loads;
