@@ -207,6 +207,18 @@ PlacementArtifacts ResolveArtifacts(const model::Snapshot& snapshot,
       out.artifacts.push_back(std::move(a));
     }
   }
+  // An unsized model beside sized artifacts counts next to nothing (1 byte) in the load
+  // time: say so, as for datasets. All unsized, they weigh alike and nothing is misleading.
+  const bool any_sized = std::any_of(out.artifacts.begin(), out.artifacts.end(),
+                                     [](const PlacementArtifact& a) { return a.size_known; });
+  for (const PlacementArtifact& a : out.artifacts) {
+    if (!a.is_model || a.size_known || !any_sized) continue;
+    out.warnings.push_back("DataLocality: " + where + a.Subject() +
+                           " has no size beside sized artifacts: give it as \"" + a.name +
+                           "=SIZE\" in " + kModelsAnnotation +
+                           " or annotate its InferenceService with " +
+                           model::kBerthModelSizeKey + " (1 byte is counted)");
+  }
   ArtReadRule(placement.meta, "Placement",
               "the data of placement " + placement.meta.NamespacedName(), "DataResidency: ", &out);
   return out;

@@ -214,6 +214,19 @@ TEST(DataLocalityLoadTimeTest, AnUnknownDatasetWithoutASizeWarnsAndCountsOneByte
   EXPECT_EQ(Rows(out)[0].score, 100);
 }
 
+TEST(DataLocalityLoadTimeTest, AnUnsizedModelBesideSizedOnesWarnsButAllUnsizedDoNot) {
+  model::Snapshot snap = GlobalHub({Claiming(Cluster("a"), kModelsCacheClaim, "llama")});
+  model::Placement p = DataPlacement();
+  p.meta.annotations[kModelsAnnotation] = "llama, mistral";
+  EXPECT_TRUE(Schedule(snap, p).warnings.empty());
+  p.meta.annotations[kModelsAnnotation] = "llama=140Gi, mistral";
+  PlacementOutcome out = Schedule(snap, p);
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_NE(out.warnings[0].find("model mistral has no size beside sized artifacts"),
+            std::string::npos)
+      << out.warnings[0];
+}
+
 // ---- residency ----
 
 model::Snapshot ResidencyHub() {
