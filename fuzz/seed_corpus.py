@@ -236,7 +236,7 @@ def main():
             b"b,2024-05-01T10:00:00Z,1.5h,0,,,\r\n")
     for path in yaml_files:
         data = read(path)
-        if b"SimulationScenario" in data:
+        if b"SimulationScenario" in data or b"ModelLoadStudy" in data:
             out.add("scenario", data)
 
 

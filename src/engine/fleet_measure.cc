@@ -4,6 +4,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/data_objects.h"
+
 namespace berth::engine {
 namespace {
 
@@ -24,10 +26,10 @@ void AddFluidDataset(std::string_view rest, std::set<std::string, std::less<>>& 
 void AddCachedArtifacts(const model::Node& node, std::set<std::string, std::less<>>& out) {
   for (const auto& [key, value] : node.meta.labels) {
     std::string_view k = key;
-    if (k.starts_with(kModelCacheLabelPrefix) && value == "true") {
-      out.insert("model/" + std::string(k.substr(std::string_view(kModelCacheLabelPrefix).size())));
-    } else if (k.starts_with(kFluidDatasetLabelPrefix) && value == "true") {
-      AddFluidDataset(k.substr(std::string_view(kFluidDatasetLabelPrefix).size()), out);
+    if (k.starts_with(model::kModelCacheLabelPrefix) && value == "true") {
+      out.insert("model/" + std::string(k.substr(std::string_view(model::kModelCacheLabelPrefix).size())));
+    } else if (k.starts_with(model::kFluidDatasetLabelPrefix) && value == "true") {
+      AddFluidDataset(k.substr(std::string_view(model::kFluidDatasetLabelPrefix).size()), out);
     }
   }
 }

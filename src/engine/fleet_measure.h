@@ -17,7 +17,6 @@
 #include "binding/scheduler.h"
 #include "engine/cluster_part.h"
 #include "gpu/gpu_inventory.h"
-#include "model/data_objects.h"
 #include "model/decision.h"
 #include "model/resources.h"
 #include "model/snapshot.h"
@@ -25,9 +24,6 @@
 
 namespace berth::engine {
 
-// Node labels saying an artifact is cached there (their home: model/data_objects.h).
-inline constexpr const char* kModelCacheLabelPrefix = model::kModelCacheLabelPrefix;
-inline constexpr const char* kFluidDatasetLabelPrefix = model::kFluidDatasetLabelPrefix;
 
 struct ClusterMeasure {
   placement::ClusterCapacity capacity;

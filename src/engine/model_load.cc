@@ -91,7 +91,7 @@ DataInputs BuildDataInputs(const model::Snapshot& snapshot) {
     }
     out.topology.clusters.push_back(std::move(c));
   }
-  const std::string_view prefix = kModelCacheLabelPrefix;
+  const std::string_view prefix = model::kModelCacheLabelPrefix;
   for (const model::Node& n : snapshot.nodes) {
     data::DataNode node;
     node.name = n.meta.name;
